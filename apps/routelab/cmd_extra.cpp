@@ -1,0 +1,8 @@
+// Subcommands contributed by later modules; each adds one line here.
+#include "cli.h"
+
+namespace routelab::cli {
+
+std::vector<Command> extraCommands() { return {}; }
+
+}  // namespace routelab::cli

@@ -1,0 +1,40 @@
+// routelab — command-line interface. Thin: parses arguments, calls the library, prints.
+#include <exception>
+#include <iostream>
+
+#include "cli.h"
+#include "core/errors.h"
+
+int main(int argc, char** argv) {
+  using namespace routelab;
+  CLI::App app{"routelab — routing, verification and analysis for HPC interconnection networks"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "routelab 0.1.0");
+  std::vector<cli::Command> commands = {cli::topoCommand(), cli::listCommand()};
+  for (auto& extra : cli::extraCommands()) commands.push_back(std::move(extra));
+  std::vector<std::pair<CLI::App*, std::function<int()>>> actions;
+  for (auto& command : commands) {
+    CLI::App* sub = app.add_subcommand(command.name, command.summary);
+    actions.emplace_back(sub, command.setup(*sub));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    for (auto& [sub, action] : actions) {
+      if (sub->parsed()) return action();
+    }
+    return 2;
+  } catch (const Error& e) {
+    std::cerr << "routelab: error: " << e.what() << '\n';
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "routelab: error: out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "routelab: internal error: " << e.what() << '\n';
+    return 3;
+  }
+}

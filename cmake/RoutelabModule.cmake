@@ -1,0 +1,42 @@
+# Warnings are errors in project code (never in third-party headers, which are SYSTEM).
+set(ROUTELAB_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+    -Wold-style-cast -Woverloaded-virtual -Wimplicit-fallthrough -Werror)
+
+add_library(routelab_options INTERFACE)
+target_compile_options(routelab_options INTERFACE ${ROUTELAB_WARNINGS})
+target_include_directories(routelab_options INTERFACE ${PROJECT_SOURCE_DIR}/src)
+if(OpenMP_CXX_FOUND)
+  target_link_libraries(routelab_options INTERFACE OpenMP::OpenMP_CXX)
+  target_compile_definitions(routelab_options INTERFACE ROUTELAB_HAVE_OPENMP=1)
+endif()
+target_link_libraries(routelab_options INTERFACE Threads::Threads)
+if(ROUTELAB_SANITIZE)
+  target_compile_options(routelab_options INTERFACE -fsanitize=address,undefined
+      -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(routelab_options INTERFACE -fsanitize=address,undefined)
+endif()
+
+# routelab_module(NAME DEPS dep...) — one library per folder src/NAME.
+function(routelab_module name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cpp
+       ${PROJECT_SOURCE_DIR}/src/${name}/*/*.cpp)
+  if(NOT sources)
+    set(sources ${PROJECT_SOURCE_DIR}/cmake/empty.cpp)
+  endif()
+  add_library(routelab_${name} STATIC ${sources})
+  target_link_libraries(routelab_${name} PUBLIC routelab_options ${ARG_DEPS})
+endfunction()
+
+# routelab_test(MODULE DEPS lib...) — one GoogleTest binary per folder tests/MODULE.
+function(routelab_test name)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/${name}/*.cpp)
+  if(NOT sources)
+    return()
+  endif()
+  add_executable(test_${name} ${sources})
+  target_link_libraries(test_${name} PRIVATE ${ARG_DEPS} routelab_testsupport GTest::gtest_main)
+  gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 120
+      PROPERTIES ENVIRONMENT "ROUTELAB_SOURCE_DIR=${PROJECT_SOURCE_DIR};ROUTELAB_BINARY=$<TARGET_FILE:routelab>")
+endfunction()

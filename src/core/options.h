@@ -1,0 +1,106 @@
+// routelab/core/options.h — the one spec grammar and option schema used by every
+// component family (topologies, fault modifiers, routing engines, patterns, schedulers).
+//
+// Grammar (documented in README.md, "Spec grammar"):
+//   spec      := component ( '+' modifier )*
+//   component := name [ ':' body ]
+//   body      := option ( ',' option )*        | path (for components taking a path)
+//   modifier  := name [ '=' value ] ( ',' option )*
+//   option    := key '=' value                 (a bare key means key=true)
+// Lists inside a value are separated by '.', e.g. `xgft:h=2,m=16.32,w=1.16`.
+//
+// Options belong to the component that uses them: each registry row carries its
+// OptionSchema, and Options validates a parsed spec against it (unknown keys, missing
+// required keys and malformed values throw SpecError naming the component and key).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace routelab {
+
+enum class OptionType { Integer, Real, String, Flag, IntegerList };
+
+/// One row of a component's option table.
+struct OptionSpec {
+  std::string key;
+  OptionType type = OptionType::Integer;
+  std::string defaultValue;  ///< empty + required=false means "absent unless given"
+  std::string help;
+  bool required = false;
+};
+using OptionSchema = std::vector<OptionSpec>;
+
+/// A component as written: its name, an optional positional value (the path of
+/// `file:PATH`, the N of `+fail-links=N`) and its key=value options in order.
+struct ComponentSpec {
+  std::string name;
+  std::string positional;
+  std::vector<std::pair<std::string, std::string>> options;
+
+  /// Re-serialise in the grammar above.
+  std::string str() const;
+};
+
+/// A whole spec: the base component and its '+' modifiers.
+struct Spec {
+  ComponentSpec base;
+  std::vector<ComponentSpec> modifiers;
+  std::string str() const;
+};
+
+/// Parse `text` with the grammar above. `pathComponents` lists component names whose body
+/// is a path (kept verbatim as `positional`) rather than options. Throws SpecError.
+Spec parseSpec(std::string_view text, const std::vector<std::string>& pathComponents = {});
+
+/// Parse a single component (no '+' modifiers), e.g. an engine spec `lash:max-layers=4`.
+ComponentSpec parseComponent(std::string_view text);
+
+/// Validated, typed access to a component's options against its schema.
+class Options {
+ public:
+  Options() = default;
+  /// Throws SpecError for unknown keys, repeated keys, missing required keys and values
+  /// that do not parse as the declared type.
+  Options(std::string component, const OptionSchema& schema, const ComponentSpec& spec);
+  /// Options from a schema's defaults only.
+  Options(std::string component, const OptionSchema& schema);
+
+  bool has(const std::string& key) const;
+  std::int64_t integer(const std::string& key) const;
+  double real(const std::string& key) const;
+  const std::string& string(const std::string& key) const;
+  bool flag(const std::string& key) const;
+  std::vector<std::int64_t> integerList(const std::string& key) const;
+  const std::string& positional() const { return positional_; }
+
+  /// Integer option checked to lie in [low, high]; throws SpecError naming the key.
+  std::int64_t integerIn(const std::string& key, std::int64_t low, std::int64_t high) const;
+
+  /// Set or override a value (validated against the schema type).
+  void set(const std::string& key, const std::string& value);
+
+  /// The effective configuration, defaults included: `name:k=v,...` in schema order.
+  std::string effective() const;
+  const std::string& component() const { return component_; }
+  /// Effective key/value pairs in schema order (for JSON echo).
+  std::vector<std::pair<std::string, std::string>> values() const;
+
+ private:
+  const OptionSpec& specFor(const std::string& key) const;
+  std::string component_;
+  OptionSchema schema_;
+  std::map<std::string, std::string> values_;
+  std::string positional_;
+};
+
+/// Parse helpers shared by the parsers (throw SpecError with `context` in the message).
+std::int64_t parseInteger(std::string_view text, const std::string& context);
+double parseReal(std::string_view text, const std::string& context);
+
+}  // namespace routelab

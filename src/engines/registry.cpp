@@ -1,0 +1,35 @@
+#include "engines/registry.h"
+
+#include "io/lft_engine.h"
+#include "layered/engines.h"
+
+namespace routelab {
+
+const Registry<EngineFactory>& engineRegistry() {
+  static const Registry<EngineFactory> registry("routing engine", [] {
+    std::vector<RegistryRow<EngineFactory>> rows;
+    for (auto family : {fatTreeEngineRows(), irregularEngineRows(), fileEngineRows()}) {
+      rows.insert(rows.end(), family.begin(), family.end());
+    }
+    return rows;
+  }());
+  return registry;
+}
+
+RoutingResult runEngine(const std::string& engineSpec, const Network& network, const RoutingContext& context) {
+  // `file:PATH` keeps its path verbatim (it may contain ',' or '=').
+  ComponentSpec spec;
+  if (engineSpec.rfind("file:", 0) == 0) {
+    spec.name = "file";
+    spec.options.emplace_back("path", engineSpec.substr(5));
+  } else {
+    spec = parseComponent(engineSpec);
+  }
+  const auto& row = engineRegistry().find(spec.name);
+  const Options options(spec.name, row.options, spec);
+  RoutingResult result = row.factory(options)(network, context);
+  result.engine = options.effective();
+  return result;
+}
+
+}  // namespace routelab

@@ -1,0 +1,20 @@
+// routelab/engines/registry.h — the one registry of routing engines.
+//
+// It concatenates the rows of every engine family (see routing/engine.h). `routelab list`
+// prints it; every command that takes `--engine SPEC` resolves SPEC here.
+#pragma once
+
+#include <string>
+
+#include "routing/engine.h"
+
+namespace routelab {
+
+const Registry<EngineFactory>& engineRegistry();
+
+/// Parse "name:options" and run the engine; `file:PATH` loads an OpenSM LFT dump.
+/// Throws SpecError for unknown names/options, UnsupportedTopology/RoutingError from the
+/// engine.
+RoutingResult runEngine(const std::string& engineSpec, const Network& network, const RoutingContext& context = {});
+
+}  // namespace routelab

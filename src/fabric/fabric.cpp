@@ -1,0 +1,37 @@
+#include "fabric/fabric.h"
+
+#include "core/errors.h"
+#include "io/fabric_files.h"
+
+namespace routelab {
+
+Fabric loadFabric(const std::string& text) {
+  const Spec spec = parseSpec(text, {"file", "net", "ibnetdiscover", "json"});
+  Fabric fabric;
+  const std::string& name = spec.base.name;
+  if (name == "file" || name == "net" || name == "ibnetdiscover" || name == "json") {
+    const FabricFormat format = name == "net" ? FabricFormat::IbsimNet
+                                : name == "ibnetdiscover" ? FabricFormat::Ibnetdiscover
+                                : name == "json" ? FabricFormat::Json : FabricFormat::Auto;
+    fabric.network = readFabricFile(spec.base.positional, format);
+    fabric.spec = name + ":" + spec.base.positional;
+  } else {
+    const auto& row = topologyRegistry().find(name);
+    const Options options(name, row.options, spec.base);
+    fabric.network = row.factory(options);
+    fabric.spec = options.effective();
+  }
+  for (const ComponentSpec& modifierSpec : spec.modifiers) {
+    const auto& row = modifierRegistry().find(modifierSpec.name);
+    const Options options(modifierSpec.name, row.options, modifierSpec);
+    ModifierReport report;
+    report.modifier = options.effective();
+    fabric.network = row.factory(fabric.network, options, report);
+    fabric.spec += "+" + report.modifier;
+    fabric.modifiers.push_back(std::move(report));
+  }
+  fabric.network = fabric.network.withOrigin(fabric.spec);
+  return fabric;
+}
+
+}  // namespace routelab

@@ -1,0 +1,33 @@
+// routelab/graph/algorithms.h — graph algorithms on the immutable Network.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/network.h"
+
+namespace routelab {
+
+inline constexpr std::uint32_t kUnreachable = UINT32_MAX;
+
+/// Hop distances (in channels) from `source` to every node, BFS. Unreachable =
+/// kUnreachable. When `throughSwitchesOnly` is true, terminals other than `source` are not
+/// expanded (a terminal never forwards). O(nodes + channels).
+std::vector<std::uint32_t> hopDistances(const Network& network, NodeId source, bool throughSwitchesOnly = true);
+
+/// Switch-to-switch hop distance matrix (S x S, row-major, switch indices), BFS from every
+/// switch over switch-switch channels only; uses all cores. O(S (S + C)).
+std::vector<std::uint16_t> switchDistanceMatrix(const Network& network);
+
+/// Connected components over all nodes (terminals forward nothing but are members of the
+/// component of their switch). Returns component id per node, ids 0.. by first node.
+std::vector<std::uint32_t> connectedComponents(const Network& network);
+std::size_t componentCount(const std::vector<std::uint32_t>& components);
+
+/// Largest terminal-to-terminal hop distance (channels) over terminal pairs that are
+/// connected; kUnreachable if no terminals. Uses all cores.
+std::uint32_t terminalDiameter(const Network& network);
+/// Largest switch-to-switch distance over connected switch pairs.
+std::uint32_t switchDiameter(const Network& network);
+
+}  // namespace routelab

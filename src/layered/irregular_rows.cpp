@@ -1,0 +1,7 @@
+#include "layered/engines.h"
+
+namespace routelab {
+
+std::vector<RegistryRow<EngineFactory>> irregularEngineRows() { return {}; }
+
+}  // namespace routelab

@@ -1,0 +1,160 @@
+#include "routing/routing_result.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "core/errors.h"
+
+namespace routelab {
+
+AddressMap AddressMap::build(const Network& network, std::uint32_t perTerminal, bool includeSwitches) {
+  if (perTerminal == 0) throw SpecError("at least one address per terminal is needed");
+  AddressMap map;
+  map.perTerminal_ = perTerminal;
+  map.includeSwitches_ = includeSwitches;
+  map.base_.assign(network.nodeCount(), 0);
+  map.blockSize_.assign(network.nodeCount(), 0);
+  map.sourceIndex_.assign(network.nodeCount(), UINT32_MAX);
+  auto add = [&](NodeId node, std::uint32_t count) {
+    map.base_[node.index()] = static_cast<Address>(map.owner_.size());
+    map.blockSize_[node.index()] = count;
+    map.sourceIndex_[node.index()] = static_cast<std::uint32_t>(map.owners_.size());
+    map.owners_.push_back(node);
+    map.owner_.insert(map.owner_.end(), count, node);
+  };
+  for (NodeId t : network.terminals()) add(t, perTerminal);
+  if (includeSwitches) {
+    for (NodeId s : network.switches()) add(s, 1);
+  }
+  return map;
+}
+
+AddressMap AddressMap::fromBlocks(const Network& network, std::vector<std::pair<NodeId, std::uint32_t>> blocks,
+                                  std::vector<std::uint32_t> lids) {
+  AddressMap map;
+  map.base_.assign(network.nodeCount(), 0);
+  map.blockSize_.assign(network.nodeCount(), 0);
+  map.sourceIndex_.assign(network.nodeCount(), UINT32_MAX);
+  std::uint32_t perTerminal = 0;
+  for (const auto& [node, count] : blocks) {
+    if (map.blockSize_[node.index()] != 0) {
+      throw RoutingError(fmt::format("node '{}' owns two address blocks", network.name(node)));
+    }
+    map.base_[node.index()] = static_cast<Address>(map.owner_.size());
+    map.blockSize_[node.index()] = count;
+    map.sourceIndex_[node.index()] = static_cast<std::uint32_t>(map.owners_.size());
+    map.owners_.push_back(node);
+    map.owner_.insert(map.owner_.end(), count, node);
+    if (network.isSwitch(node)) map.includeSwitches_ = true;
+    else perTerminal = std::max(perTerminal, count);
+  }
+  map.perTerminal_ = std::max<std::uint32_t>(perTerminal, 1);
+  if (!lids.empty() && lids.size() != map.owner_.size()) {
+    throw RoutingError("address map: one LID per address is needed");
+  }
+  map.lids_ = std::move(lids);
+  return map;
+}
+
+ForwardingTable::ForwardingTable(std::size_t switches, std::size_t addresses)
+    : switches_(switches), addresses_(addresses), primary_(switches * addresses, kNoRoute) {}
+
+void ForwardingTable::set(std::uint32_t switchIndex, Address a, PortNumber port) {
+  const std::size_t e = entry(switchIndex, a);
+  primary_[e] = static_cast<std::uint8_t>(port);
+  if (!listOf_.empty()) listOf_[e] = UINT32_MAX;
+}
+
+std::uint32_t ForwardingTable::intern(std::span<const PortNumber> ports) {
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (PortNumber p : ports) hash = (hash ^ p) * 1099511628211ULL;
+  hash = (hash ^ ports.size()) * 1099511628211ULL;
+  auto it = std::lower_bound(listHash_.begin(), listHash_.end(), std::pair(hash, 0U));
+  for (; it != listHash_.end() && it->first == hash; ++it) {
+    const std::uint32_t id = it->second;
+    if (std::equal(ports.begin(), ports.end(), listPorts_.begin() + listStart_[id],
+                   listPorts_.begin() + listStart_[id + 1])) {
+      return id;
+    }
+  }
+  if (listStart_.empty()) listStart_.push_back(0);
+  const auto id = static_cast<std::uint32_t>(listStart_.size() - 1);
+  listPorts_.insert(listPorts_.end(), ports.begin(), ports.end());
+  listStart_.push_back(static_cast<std::uint32_t>(listPorts_.size()));
+  listHash_.insert(std::lower_bound(listHash_.begin(), listHash_.end(), std::pair(hash, id)), std::pair(hash, id));
+  return id;
+}
+
+void ForwardingTable::setCandidates(std::uint32_t switchIndex, Address a, std::span<const PortNumber> ports) {
+  const std::size_t e = entry(switchIndex, a);
+  if (ports.size() <= 1) {
+    set(switchIndex, a, ports.empty() ? kNoRoute : ports[0]);
+    return;
+  }
+  for (PortNumber p : ports) {
+    if (p >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", p));
+  }
+  if (listOf_.empty()) listOf_.assign(primary_.size(), UINT32_MAX);
+  primary_[e] = static_cast<std::uint8_t>(ports[0]);
+  listOf_[e] = intern(ports);
+}
+
+std::span<const PortNumber> ForwardingTable::candidates(std::uint32_t switchIndex, Address a) const {
+  const std::size_t e = entry(switchIndex, a);
+  if (!listOf_.empty() && listOf_[e] != UINT32_MAX) {
+    const std::uint32_t id = listOf_[e];
+    return {listPorts_.data() + listStart_[id], listPorts_.data() + listStart_[id + 1]};
+  }
+  if (primary_[e] == kNoRoute) return {};
+  // Deterministic entry: a one-element view into a static table of port numbers.
+  static const std::vector<PortNumber> kPorts = [] {
+    std::vector<PortNumber> ports(256);
+    for (std::size_t i = 0; i < ports.size(); ++i) ports[i] = static_cast<PortNumber>(i);
+    return ports;
+  }();
+  return {kPorts.data() + primary_[e], 1};
+}
+
+std::size_t ForwardingTable::memoryBytes() const {
+  return primary_.size() + listOf_.size() * sizeof(std::uint32_t) + listStart_.size() * sizeof(std::uint32_t) +
+         listPorts_.size() * sizeof(PortNumber) + listHash_.size() * sizeof(listHash_[0]);
+}
+
+PathStatus RoutingResult::walk(const Network& network, NodeId source, Address a, LayerId layer,
+                               std::vector<ChannelId>& out) const {
+  out.clear();
+  const NodeId destination = addresses.owner(a);
+  const ForwardingTable& forwarding = table(layer);
+  NodeId at = source;
+  if (network.isTerminal(source)) {
+    if (source == destination) return PathStatus::Delivered;
+    const ChannelId inject = network.injectionChannel(source);
+    if (!inject.valid()) return PathStatus::DeadPort;
+    out.push_back(inject);
+    at = network.target(inject);
+  }
+  const std::size_t limit = network.nodeCount() + 1;
+  while (at != destination) {
+    if (!network.isSwitch(at)) return PathStatus::NoRoute;  // arrived at the wrong terminal
+    const PortNumber port = forwarding.port(network.switchIndex(at), a);
+    if (port == kNoRoute) return PathStatus::NoRoute;
+    if (port == kSelfPort) return PathStatus::NoRoute;  // claims delivery at the wrong switch
+    const ChannelId next = network.channelAt(at, port);
+    if (!next.valid()) return PathStatus::DeadPort;
+    out.push_back(next);
+    if (out.size() > limit) return PathStatus::Loop;
+    at = network.target(next);
+  }
+  return PathStatus::Delivered;
+}
+
+Path RoutingResult::path(const Network& network, NodeId source, Address a, LayerId layer) const {
+  Path result;
+  result.status = walk(network, source, a, layer, result.channels);
+  if (result.status != PathStatus::Delivered) {
+    result.stoppedAt = result.channels.empty() ? source : network.target(result.channels.back());
+  }
+  return result;
+}
+
+}  // namespace routelab

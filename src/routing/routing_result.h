@@ -1,0 +1,145 @@
+// routelab/routing/routing_result.h — a routing is a value.
+//
+// An engine takes a `const Network&` and returns a RoutingResult; nothing is written into
+// the network (OpenSM's pipeline vocabulary, each phase returning data):
+//   * AddressMap — the destination address space (InfiniBand LIDs): every terminal owns a
+//     block of consecutive addresses (2^lmc with LMC, or any count, e.g. one per source in
+//     LASH's per-pair mode), switches optionally one address each (management traffic).
+//   * ForwardingTable — per (switch, address) an ordered list of candidate output ports:
+//     exactly one for deterministic engines (stored in one byte, like an InfiniBand LFT),
+//     several for adaptive ones (first = preferred; order is the engine's priority, a
+//     vector — equal-priority ports are never dropped). Port 0 = deliver to this switch.
+//   * Layers (virtual lanes): a table per layer group (tableOfLayer) and a layer per
+//     (source, address), optionally with a set of allowed layers.
+// The simulator consumes exactly this: candidates per destination, layers as VCs.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/ids.h"
+#include "graph/network.h"
+
+namespace routelab {
+
+/// Destination address (dense, 0-based). Exported as LID = lid(address).
+using Address = std::uint32_t;
+inline constexpr PortNumber kNoRoute = 255;  ///< table entry without a route (as OpenSM)
+
+class AddressMap {
+ public:
+  AddressMap() = default;
+  /// `perTerminal` addresses for every terminal (terminal order), then, if
+  /// `includeSwitches`, one address per switch (switch order).
+  static AddressMap build(const Network& network, std::uint32_t perTerminal, bool includeSwitches);
+  /// Arbitrary blocks (importers): node i owns `counts[i]` addresses starting at `bases[i]`.
+  /// LIDs given explicitly per address.
+  static AddressMap fromBlocks(const Network& network, std::vector<std::pair<NodeId, std::uint32_t>> blocks,
+                               std::vector<std::uint32_t> lids);
+
+  std::size_t count() const { return owner_.size(); }
+  NodeId owner(Address a) const { return owner_[a]; }
+  /// Offset of `a` within its owner's block (the LMC path bits).
+  std::uint32_t offset(Address a) const { return a - base_[owner_[a].index()]; }
+  bool hasAddresses(NodeId node) const { return blockSize_[node.index()] > 0; }
+  Address base(NodeId node) const { return base_[node.index()]; }
+  std::uint32_t blockSize(NodeId node) const { return blockSize_[node.index()]; }
+  std::uint32_t perTerminal() const { return perTerminal_; }
+  bool includesSwitches() const { return includeSwitches_; }
+  /// Nodes owning addresses, in address order; `sourceIndex` is the position in that list
+  /// (sources of traffic are the address owners).
+  std::span<const NodeId> owners() const { return owners_; }
+  std::uint32_t sourceIndex(NodeId node) const { return sourceIndex_[node.index()]; }
+  /// InfiniBand LID of an address (default: address + 1).
+  std::uint32_t lid(Address a) const { return lids_.empty() ? a + 1 : lids_[a]; }
+
+ private:
+  std::vector<NodeId> owner_;
+  std::vector<Address> base_;
+  std::vector<std::uint32_t> blockSize_;
+  std::vector<NodeId> owners_;
+  std::vector<std::uint32_t> sourceIndex_;
+  std::vector<std::uint32_t> lids_;
+  std::uint32_t perTerminal_ = 1;
+  bool includeSwitches_ = false;
+};
+
+/// Per (switch index, address) ordered candidate ports.
+/// Deterministic entries cost one byte; adaptive entries one 32-bit id of an interned
+/// candidate list (fat-tree and escape routings have few distinct lists).
+class ForwardingTable {
+ public:
+  ForwardingTable() = default;
+  ForwardingTable(std::size_t switches, std::size_t addresses);
+
+  std::size_t switchCount() const { return switches_; }
+  std::size_t addressCount() const { return addresses_; }
+
+  /// Single candidate (deterministic). `kNoRoute` clears the entry.
+  void set(std::uint32_t switchIndex, Address a, PortNumber port);
+  /// Ordered candidates; the first is the preferred one. An empty list clears the entry.
+  void setCandidates(std::uint32_t switchIndex, Address a, std::span<const PortNumber> ports);
+
+  /// Preferred port, or kNoRoute.
+  PortNumber port(std::uint32_t switchIndex, Address a) const { return primary_[entry(switchIndex, a)]; }
+  /// All candidates (empty if none).
+  std::span<const PortNumber> candidates(std::uint32_t switchIndex, Address a) const;
+  /// True when some entry has more than one candidate.
+  bool adaptive() const { return !listOf_.empty(); }
+  std::size_t memoryBytes() const;
+
+ private:
+  std::size_t entry(std::uint32_t s, Address a) const { return static_cast<std::size_t>(s) * addresses_ + a; }
+  std::uint32_t intern(std::span<const PortNumber> ports);
+
+  std::size_t switches_ = 0;
+  std::size_t addresses_ = 0;
+  std::vector<std::uint8_t> primary_;     // one byte per entry (port or kNoRoute)
+  std::vector<std::uint32_t> listOf_;     // per entry: candidate list id (adaptive only)
+  std::vector<std::uint32_t> listStart_;  // CSR of interned lists
+  std::vector<PortNumber> listPorts_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> listHash_;  // sorted (hash, id)
+};
+
+/// Outcome of following a routing from a source to an address.
+enum class PathStatus { Delivered, NoRoute, Loop, DeadPort };
+
+struct Path {
+  PathStatus status = PathStatus::NoRoute;
+  std::vector<ChannelId> channels;  ///< injection channel first, delivery channel last
+  NodeId stoppedAt;                 ///< where a failed walk ended
+};
+
+struct RoutingResult {
+  std::string engine;    ///< effective engine spec (name:options), echoed in every output
+  AddressMap addresses;
+  std::vector<ForwardingTable> tables;          ///< one per layer group (at least one)
+  std::vector<std::uint16_t> tableOfLayer{0};   ///< layer -> table index; size = layer count
+  /// Layer per (source index, address); empty = layer 0 for everything.
+  std::vector<std::uint8_t> layerOf;
+  /// Optional: layers a source may use per (source index, address), bit i = layer i.
+  std::vector<std::uint16_t> allowedLayers;
+  /// Escape layer of an adaptive routing (Duato), or -1.
+  int escapeLayer = -1;
+  bool deterministic = true;  ///< one candidate per entry, in-order delivery
+  bool minimal = false;       ///< every path is a shortest path (engine's claim, verified)
+  /// Free-form engine statistics echoed in outputs ("layers_needed": "3", ...).
+  std::vector<std::pair<std::string, std::string>> stats;
+
+  std::size_t layerCount() const { return tableOfLayer.size(); }
+  const ForwardingTable& table(LayerId layer = LayerId(0)) const { return tables[tableOfLayer[layer.index()]]; }
+  LayerId layer(std::uint32_t sourceIndex, Address a) const {
+    return layerOf.empty() ? LayerId(0) : LayerId(layerOf[static_cast<std::size_t>(sourceIndex) * addresses.count() + a]);
+  }
+
+  /// Follow preferred ports from `source` (a terminal or switch owning addresses) to
+  /// address `a` in `layer`. O(hops). Detects loops (more hops than nodes).
+  Path path(const Network& network, NodeId source, Address a, LayerId layer = LayerId(0)) const;
+  /// Same, but appends channels into `out` (cleared) to avoid allocation in hot loops.
+  PathStatus walk(const Network& network, NodeId source, Address a, LayerId layer, std::vector<ChannelId>& out) const;
+};
+
+}  // namespace routelab

@@ -1,0 +1,53 @@
+#include "test_support.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace routelab::test {
+
+std::string sourceDir() {
+  if (const char* env = std::getenv("ROUTELAB_SOURCE_DIR")) return env;
+  return ROUTELAB_SOURCE_DIR_DEFAULT;
+}
+
+std::string fixturesDir() { return sourceDir() + "/../shared/fixtures/opensm"; }
+
+std::string routelabBinary() {
+  if (const char* env = std::getenv("ROUTELAB_BINARY")) return env;
+  return "routelab";
+}
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+CommandResult runRoutelab(const std::string& arguments) {
+  char outName[] = "/tmp/routelab-test-out-XXXXXX";
+  char errName[] = "/tmp/routelab-test-err-XXXXXX";
+  const int outFd = mkstemp(outName);
+  const int errFd = mkstemp(errName);
+  close(outFd);
+  close(errFd);
+  const std::string command =
+      "'" + routelabBinary() + "' " + arguments + " >" + outName + " 2>" + errName + " </dev/null";
+  const int status = std::system(command.c_str());
+  CommandResult result;
+  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = slurp(outName);
+  result.err = slurp(errName);
+  std::remove(outName);
+  std::remove(errName);
+  return result;
+}
+
+}  // namespace routelab::test

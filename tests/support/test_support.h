@@ -1,0 +1,23 @@
+// Helpers shared by the tests: where the fixtures are, running the CLI.
+#pragma once
+
+#include <string>
+
+namespace routelab::test {
+
+/// The repository root (env ROUTELAB_SOURCE_DIR, else the configure-time path).
+std::string sourceDir();
+/// ../shared/fixtures/opensm relative to the repository root.
+std::string fixturesDir();
+/// Path of the built routelab CLI (env ROUTELAB_BINARY).
+std::string routelabBinary();
+
+struct CommandResult {
+  int exitCode = -1;
+  std::string out;  ///< stdout
+  std::string err;  ///< stderr
+};
+/// Run `routelab <arguments>` (arguments are passed to /bin/sh, quote accordingly).
+CommandResult runRoutelab(const std::string& arguments);
+
+}  // namespace routelab::test

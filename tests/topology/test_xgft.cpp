@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include "core/errors.h"
+#include "graph/algorithms.h"
+#include "topology/summary.h"
+#include "topology/xgft.h"
+
+using namespace routelab;
+
+TEST(KaryNtree, CountsFollowGomezSection2) {
+  for (std::uint32_t k : {2u, 3u, 4u, 8u}) {
+    for (std::uint32_t n : {1u, 2u, 3u}) {
+      const Network net = makeKaryNtree(k, n);
+      std::size_t kn = 1;
+      for (std::uint32_t i = 0; i < n; ++i) kn *= k;
+      EXPECT_EQ(net.terminalCount(), kn) << k << "," << n;
+      EXPECT_EQ(net.switchCount(), n * kn / k) << k << "," << n;
+      // cables: terminals + (n-1) stages of k^(n-1) switches with k up links
+      EXPECT_EQ(net.linkCount(), kn + (n - 1) * kn) << k << "," << n;
+      for (NodeId s : net.switches()) EXPECT_EQ(net.portCount(s), 2 * k);
+    }
+  }
+}
+
+TEST(KaryNtree, PortsAndNamesMatchGenIbsimNet) {
+  // 2-ary 3-tree: <0, o=1> (kt-s0-10) up port k+1+j=3+j -> <1, o with digit 0 := j>.
+  const Network net = makeKaryNtree(2, 3);
+  const NodeId leaf = *net.findNode("kt-s0-10");
+  const ChannelId up = net.channelAt(leaf, 4);  // j = 1
+  ASSERT_TRUE(up.valid());
+  EXPECT_EQ(net.name(net.target(up)), "kt-s1-10");
+  EXPECT_EQ(net.targetPort(up), 1 + 1);  // arrives on down port 1 + o_0 = 2
+  // host 5 on leaf 5/2 = 2 (digits "01"), port 1 + 5%2 = 2
+  const NodeId host = *net.findNode("kt-h5");
+  const ChannelId inject = net.injectionChannel(host);
+  EXPECT_EQ(net.name(net.target(inject)), "kt-s0-01");
+  EXPECT_EQ(net.targetPort(inject), 2);
+}
+
+TEST(KaryNtree, SixteenAryFourTree) {
+  const Network net = makeKaryNtree(16, 4);
+  EXPECT_EQ(net.terminalCount(), 65536u);
+  EXPECT_EQ(net.switchCount(), 4096u * 4);
+}
+
+TEST(Gft2, CountsAndPortsFollowNienaber) {
+  const Network net = makeGft2(4, 3, 5);
+  EXPECT_EQ(net.terminalCount(), 20u);
+  EXPECT_EQ(net.switchCount(), 8u);
+  EXPECT_EQ(net.linkCount(), 20u + 15u);
+  // node i on BSW_{i/n} port 1 + i%n
+  const NodeId node = net.terminalNode(9);
+  const ChannelId inject = net.injectionChannel(node);
+  EXPECT_EQ(net.name(net.target(inject)), "gft-leaf2");
+  EXPECT_EQ(net.targetPort(inject), 2);
+  // leaf i port n+1+j -> top j port 1+i
+  const NodeId leaf = *net.findNode("gft-leaf3");
+  const ChannelId up = net.channelAt(leaf, 4 + 1 + 2);
+  EXPECT_EQ(net.name(net.target(up)), "gft-top2");
+  EXPECT_EQ(net.targetPort(up), 4);
+}
+
+TEST(Xgft, KaryNtreeIsTheXgftItShouldBe) {
+  const Network a = makeKaryNtree(3, 3);
+  const Network b = makeXgft({{3, 3, 3}, {1, 3, 3}});
+  ASSERT_EQ(a.nodeCount(), b.nodeCount());
+  ASSERT_EQ(a.channelCount(), b.channelCount());
+  // Same node order and same cables: identical up to names (and unused top ports).
+  for (std::size_t c = 0; c < a.channelCount(); ++c) {
+    const ChannelId ch = ChannelId::fromIndex(c);
+    EXPECT_EQ(a.source(ch), b.source(ch));
+    EXPECT_EQ(a.target(ch), b.target(ch));
+    EXPECT_EQ(a.sourcePort(ch), b.sourcePort(ch));
+    EXPECT_EQ(a.targetPort(ch), b.targetPort(ch));
+  }
+}
+
+TEST(Xgft, SummaryOfFatTrees) {
+  const NetworkSummary s = summarize(makeKaryNtree(4, 3));
+  EXPECT_EQ(s.terminals, 64u);
+  EXPECT_EQ(s.switches, 48u);
+  EXPECT_EQ(s.diameter, 6u);  // up 2 stages, down 2: 3 switches + ... = 6 channels
+  EXPECT_TRUE(s.connected);
+  EXPECT_EQ(*s.levels, 3u);
+  EXPECT_EQ(*s.bisectionWidth, 32u);  // full bisection: N/2
+  const NetworkSummary slim = summarize(makeGft2(8, 4, 6));
+  EXPECT_EQ(*slim.bisectionWidth, 3u * 4u);  // r/2 leaves x m up links
+}
+
+TEST(Xgft, RejectsImpossibleParameters) {
+  EXPECT_THROW(makeKaryNtree(1, 3), SpecError);
+  EXPECT_THROW(makeKaryNtree(200, 2), SpecError);
+  EXPECT_THROW(makeGft2(0, 1, 1), SpecError);
+  EXPECT_THROW(makeXgft({{2, 2}, {1}}), SpecError);
+  EXPECT_THROW(makeXgft({{4096, 4096, 4096}, {1, 1, 1}}), SpecError);
+}

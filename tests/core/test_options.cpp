@@ -1,0 +1,80 @@
+#include <gtest/gtest.h>
+
+#include "core/errors.h"
+#include "core/options.h"
+
+using namespace routelab;
+
+TEST(SpecGrammar, BaseWithOptionsAndModifiers) {
+  const Spec spec = parseSpec("kary-ntree:k=4,n=3+fail-links=2,seed=7+fail-switches=1");
+  EXPECT_EQ(spec.base.name, "kary-ntree");
+  ASSERT_EQ(spec.base.options.size(), 2u);
+  EXPECT_EQ(spec.base.options[0], (std::pair<std::string, std::string>{"k", "4"}));
+  ASSERT_EQ(spec.modifiers.size(), 2u);
+  EXPECT_EQ(spec.modifiers[0].name, "fail-links");
+  EXPECT_EQ(spec.modifiers[0].positional, "2");
+  EXPECT_EQ(spec.modifiers[0].options[0], (std::pair<std::string, std::string>{"seed", "7"}));
+  EXPECT_EQ(spec.modifiers[1].name, "fail-switches");
+  EXPECT_EQ(spec.modifiers[1].positional, "1");
+  EXPECT_EQ(spec.str(), "kary-ntree:k=4,n=3+fail-links=2,seed=7+fail-switches=1");
+}
+
+TEST(SpecGrammar, PathComponentsKeepTheirBody) {
+  const Spec spec = parseSpec("file:/tmp/a,b=c.net+fail-links=1", {"file"});
+  EXPECT_EQ(spec.base.name, "file");
+  EXPECT_EQ(spec.base.positional, "/tmp/a,b=c.net");
+  ASSERT_EQ(spec.modifiers.size(), 1u);
+  EXPECT_THROW(parseSpec("file:", {"file"}), SpecError);
+  EXPECT_THROW(parseSpec("file", {"file"}), SpecError);
+}
+
+TEST(SpecGrammar, Malformed) {
+  EXPECT_THROW(parseSpec(""), SpecError);
+  EXPECT_THROW(parseSpec("kary-ntree:k=4,,n=3"), SpecError);
+  EXPECT_THROW(parseSpec("kary-ntree:=4"), SpecError);
+  EXPECT_THROW(parseSpec("kary-ntree:k=4+"), SpecError);
+  EXPECT_THROW(parseSpec(":k=4"), SpecError);
+}
+
+namespace {
+const OptionSchema kSchema = {
+    {"k", OptionType::Integer, "", "arity", true},
+    {"ratio", OptionType::Real, "0.5", "a ratio"},
+    {"levels", OptionType::IntegerList, "1.2", "per level"},
+    {"verbose", OptionType::Flag, "", "flag"},
+    {"name", OptionType::String, "x", "a name"},
+};
+}
+
+TEST(Options, TypedAccessAndDefaults) {
+  const Options o("thing", kSchema, parseComponent("thing:k=16,levels=3.4.5,verbose"));
+  EXPECT_EQ(o.integer("k"), 16);
+  EXPECT_DOUBLE_EQ(o.real("ratio"), 0.5);
+  EXPECT_EQ(o.integerList("levels"), (std::vector<std::int64_t>{3, 4, 5}));
+  EXPECT_TRUE(o.flag("verbose"));
+  EXPECT_EQ(o.string("name"), "x");
+  EXPECT_EQ(o.effective(), "thing:k=16,ratio=0.5,levels=3.4.5,verbose=true,name=x");
+}
+
+TEST(Options, ErrorsNameComponentAndKey) {
+  auto message = [](const std::string& text) -> std::string {
+    try {
+      Options("thing", kSchema, parseComponent(text));
+    } catch (const SpecError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_NE(message("thing:k=1,q=2").find("unknown option 'q'"), std::string::npos);
+  EXPECT_NE(message("thing:k=1,q=2").find("known: k, ratio"), std::string::npos);
+  EXPECT_NE(message("thing:ratio=1").find("missing required option 'k'"), std::string::npos);
+  EXPECT_NE(message("thing:k=abc").find("option 'k': 'abc' is not an integer"), std::string::npos);
+  EXPECT_NE(message("thing:k=1,k=2").find("given twice"), std::string::npos);
+  EXPECT_NE(message("thing:k=1,ratio=x").find("not a number"), std::string::npos);
+  EXPECT_NE(message("thing:k=1,levels=1..2").find("not an integer"), std::string::npos);
+  EXPECT_NE(message("thing:k=1,verbose=maybe").find("true or false"), std::string::npos);
+  EXPECT_NE(message("thing:k=99999999999999999999").find("not an integer"), std::string::npos);
+  const Options o("thing", kSchema, parseComponent("thing:k=5"));
+  EXPECT_THROW(o.integerIn("k", 6, 10), SpecError);
+  EXPECT_EQ(o.integerIn("k", 1, 10), 5);
+}

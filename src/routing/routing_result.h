@@ -118,7 +118,11 @@ struct RoutingResult {
   AddressMap addresses;
   std::vector<ForwardingTable> tables;          ///< one per layer group (at least one)
   std::vector<std::uint16_t> tableOfLayer{0};   ///< layer -> table index; size = layer count
-  /// Layer per (source index, address); empty = layer 0 for everything.
+  /// Layer per (source index, address); empty = layer 0 for everything. The value
+  /// kNoLayer marks a (source, address) pair that is not traffic: with per-pair addressing
+  /// (LASH §5.1 step 2.1, MP-LASH, A-LASH) an address belongs to one source switch, and
+  /// other sources never send to it (its table entries may be absent). Consumers that
+  /// enumerate traffic must skip such pairs (see sends()).
   std::vector<std::uint8_t> layerOf;
   /// Optional: layers a source may use per (source index, address), bit i = layer i.
   std::vector<std::uint16_t> allowedLayers;
@@ -129,7 +133,14 @@ struct RoutingResult {
   /// Free-form engine statistics echoed in outputs ("layers_needed": "3", ...).
   std::vector<std::pair<std::string, std::string>> stats;
 
+  /// layerOf value of a (source, address) pair that carries no traffic.
+  static constexpr std::uint8_t kNoLayer = 255;
+
   std::size_t layerCount() const { return tableOfLayer.size(); }
+  /// Does source `sourceIndex` send to address `a`? False only for kNoLayer pairs.
+  bool sends(std::uint32_t sourceIndex, Address a) const {
+    return layerOf.empty() || layerOf[static_cast<std::size_t>(sourceIndex) * addresses.count() + a] != kNoLayer;
+  }
   const ForwardingTable& table(LayerId layer = LayerId(0)) const { return tables[tableOfLayer[layer.index()]]; }
   LayerId layer(std::uint32_t sourceIndex, Address a) const {
     return layerOf.empty() ? LayerId(0) : LayerId(layerOf[static_cast<std::size_t>(sourceIndex) * addresses.count() + a]);

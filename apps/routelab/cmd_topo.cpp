@@ -37,6 +37,7 @@ nlohmann::json summaryJson(const Fabric& fabric, const NetworkSummary& s) {
   j["degree_histogram"] = degree;
   if (s.xgft) j["xgft"] = *s.xgft;
   if (s.levels) j["levels"] = *s.levels;
+  if (!s.switchesPerLevel.empty()) j["switches_per_level"] = s.switchesPerLevel;
   if (s.bisectionWidth) j["bisection_width"] = *s.bisectionWidth;
   nlohmann::json modifiers = nlohmann::json::array();
   for (const auto& m : fabric.modifiers) {
@@ -51,7 +52,11 @@ nlohmann::json summaryJson(const Fabric& fabric, const NetworkSummary& s) {
 
 void printText(const Fabric& fabric, const NetworkSummary& s) {
   fmt::print("fabric      {}\n", fabric.spec);
-  if (s.xgft) fmt::print("structure   {} ({} switch levels)\n", *s.xgft, *s.levels);
+  if (s.xgft) {
+    std::string perLevel;
+    for (std::size_t count : s.switchesPerLevel) perLevel += fmt::format("{}{}", perLevel.empty() ? "" : " + ", count);
+    fmt::print("structure   {} ({} switch levels: {} switches, leaves first)\n", *s.xgft, *s.levels, perLevel);
+  }
   fmt::print("terminals   {}\n", s.terminals);
   fmt::print("switches    {}\n", s.switches);
   fmt::print("links       {} ({} switch-switch), {} channels\n", s.links, s.switchLinks, s.channels);

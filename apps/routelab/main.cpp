@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help/--version exit 0; every other argument error is a usage error (2).
+    return app.exit(e) == 0 ? 0 : 2;
   }
   try {
     for (auto& [sub, action] : actions) {

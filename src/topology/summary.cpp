@@ -32,6 +32,7 @@ NetworkSummary summarize(const Network& network) {
     const XgftParams& p = labels->params;
     s.xgft = p.str();
     s.levels = p.height();
+    for (std::size_t l = 1; l <= p.height(); ++l) s.switchesPerLevel.push_back(p.nodesAtLevel(l));
     const std::uint32_t mh = p.m.back();
     if (mh % 2 == 0) {
       // Nodes of level l in the half x_h < m_h / 2: half of them (x_h is an m-digit below h).

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "graph/network.h"
 
@@ -21,6 +22,7 @@ struct NetworkSummary {
   // Fat-trees (XGFT labels known):
   std::optional<std::string> xgft;   ///< "XGFT(...)"
   std::optional<std::size_t> levels; ///< switch levels
+  std::vector<std::size_t> switchesPerLevel;  ///< index 0 = level 1 (leaves)
   /// Links crossing the cut between the fabric halves x_h < m_h/2 and the rest, i.e. the
   /// minimum over levels l of the up-links leaving one half at level l (the max-flow
   /// between the halves). Only when m_h is even.

@@ -11,6 +11,22 @@
 // unless that would close a cycle, maintaining a topological order per layer
 // (Pearce–Kelly dynamic topological sort), not a fresh search per path.
 //
+// Representation: a dependency c1 -> c2 requires target(c1) == source(c2) (Def. 4: c2 is
+// an output of the node c1 enters), so a layer stores one reference count per (channel c1,
+// output port of target(c1)) in one flat array — O(sum over nodes of degree^2) memory per
+// layer, O(1) insertion and lookup, adjacency read from the network itself.
+//
+// Order maintenance contract: tryAddPath()/wouldCloseCycle() keep the layer's topological
+// order up to date incrementally (Pearce & Kelly, ACM JEA 11, 2006: only the region between
+// the two endpoints is reordered). Unconditional additions (addPath, addDependency) cost
+// O(1) each and only mark the order stale when they contradict it; the next tryAddPath on
+// that layer then re-sorts it from scratch once (O(channels + slots)). removePath never
+// invalidates an order. So bulk construction followed by findCycle() (the verifier) is
+// linear, and the LASH loop is incremental.
+//
+// Copying a graph copies its dependency sets (value semantics). Not thread-safe for
+// concurrent mutation; const member functions may run concurrently.
+//
 // IMPLEMENTATION: owned by the cdg module (src/cdg/cdg.cpp). This header is the contract
 // shared with layered/ and verify/.
 #pragma once
@@ -20,6 +36,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/ids.h"
@@ -30,12 +47,21 @@ namespace routelab {
 class ChannelDependencyGraph {
  public:
   /// An empty CDG over the channels of `network` with `layers` independent layers.
-  /// The network must outlive the graph.
+  /// The network must outlive the graph. Throws RoutingError for more than 255 layers.
   ChannelDependencyGraph(const Network& network, std::size_t layers = 1);
+  ChannelDependencyGraph(const ChannelDependencyGraph& other);
+  ChannelDependencyGraph& operator=(const ChannelDependencyGraph& other);
+  ChannelDependencyGraph(ChannelDependencyGraph&&) noexcept = default;
+  ChannelDependencyGraph& operator=(ChannelDependencyGraph&&) noexcept = default;
+  ~ChannelDependencyGraph();
 
   std::size_t layerCount() const;
-  /// Add another empty layer; returns its id.
+  /// Add another empty layer; returns its id. Throws RoutingError beyond 255 layers.
   LayerId addLayer();
+
+  // Every function taking a path or a dependency throws RoutingError when a layer id is
+  // out of range, a channel id is invalid, or two consecutive channels do not meet at a
+  // node (target(c1) != source(c2)); the graph is then unchanged.
 
   /// Add the dependencies of `path` (consecutive channel pairs) to `layer`, unconditionally.
   void addPath(LayerId layer, std::span<const ChannelId> path);
@@ -44,7 +70,8 @@ class ChannelDependencyGraph {
   bool tryAddPath(LayerId layer, std::span<const ChannelId> path);
   /// Would adding `path` to `layer` close a cycle? (no change)
   bool wouldCloseCycle(LayerId layer, std::span<const ChannelId> path);
-  /// Remove one occurrence of each dependency of `path` (reference counts).
+  /// Remove one occurrence of each dependency of `path` (reference counts). Throws
+  /// RoutingError (graph unchanged) if the path's dependencies are not all present.
   void removePath(LayerId layer, std::span<const ChannelId> path);
   /// Add a single dependency c1 -> c2 (e.g. from an adaptive candidate set).
   void addDependency(LayerId layer, ChannelId from, ChannelId to);
@@ -52,19 +79,27 @@ class ChannelDependencyGraph {
   /// Number of distinct dependencies in a layer.
   std::size_t dependencyCount(LayerId layer) const;
   bool hasDependency(LayerId layer, ChannelId from, ChannelId to) const;
+  /// Reference count of a dependency (0 if absent).
+  std::uint32_t dependencyReferences(LayerId layer, ChannelId from, ChannelId to) const;
+  /// All distinct dependencies of a layer, ordered by (from, to). O(channels + slots).
+  std::vector<std::pair<ChannelId, ChannelId>> dependencies(LayerId layer) const;
 
   /// A cycle in `layer` as a channel list c0 -> c1 -> ... -> c0 (c0 not repeated), or
-  /// nullopt if the layer is acyclic. O(V + E) Tarjan/DFS.
+  /// nullopt if the layer is acyclic. O(V + E) iterative DFS; the witness is then
+  /// shortened to a shortest cycle through one of its channels (BFS, O(V + E)).
   std::optional<std::vector<ChannelId>> findCycle(LayerId layer) const;
+  /// True when `layer` has no cycle (O(V + E), or O(1) when the maintained order is valid).
+  bool isAcyclic(LayerId layer) const;
 
-  /// "a[p] -> b[q] => b[r] -> c[s] => ... " naming channels by switch and port.
+  /// "a[p] -> b[q] => b[r] -> c[s] => ... => a[p] -> b[q]" naming channels by switch and
+  /// port; the first channel is repeated at the end to show the cycle closes.
   std::string describeCycle(std::span<const ChannelId> cycle) const;
 
   const Network& network() const;
 
  private:
   struct Impl;
-  std::shared_ptr<Impl> impl_;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace routelab

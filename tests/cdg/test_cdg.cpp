@@ -1,0 +1,268 @@
+// ChannelDependencyGraph (cdg/cdg.h): Lysne et al. 2006 Defs. 4, 11-12; Pearce-Kelly
+// incremental insertion checked against a from-scratch cycle search.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include "cdg/cdg.h"
+#include "core/errors.h"
+#include "core/random.h"
+#include "graph/builder.h"
+#include "topology/random_irregular.h"
+#include "topology/xgft.h"
+
+using namespace routelab;
+
+namespace {
+
+/// A ring of `n` switches s0..s(n-1); port 1 goes to the next switch (arrives on its
+/// port 2), one terminal per switch on port 3.
+Network ring(std::uint32_t n) {
+  NetworkBuilder builder;
+  std::vector<NodeId> switches;
+  for (std::uint32_t i = 0; i < n; ++i) switches.push_back(builder.addSwitch("s" + std::to_string(i), 3));
+  for (std::uint32_t i = 0; i < n; ++i) builder.connect(switches[i], 1, switches[(i + 1) % n], 2);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const NodeId t = builder.addTerminal("t" + std::to_string(i));
+    builder.connect(t, 1, switches[i], 3);
+  }
+  return builder.build();
+}
+
+ChannelId channel(const Network& net, const std::string& node, PortNumber port) {
+  return net.channelAt(*net.findNode(node), port);
+}
+
+/// Clockwise path from terminal i over `hops` ring channels to terminal (i+hops)%n.
+std::vector<ChannelId> clockwise(const Network& net, std::uint32_t n, std::uint32_t from, std::uint32_t hops) {
+  std::vector<ChannelId> path{channel(net, "t" + std::to_string(from), 1)};
+  for (std::uint32_t h = 0; h < hops; ++h) path.push_back(channel(net, "s" + std::to_string((from + h) % n), 1));
+  path.push_back(channel(net, "s" + std::to_string((from + hops) % n), 3));
+  return path;
+}
+
+/// Brute force: is the directed graph `edges` cyclic? (recursive colouring DFS)
+bool bruteCyclic(const std::set<std::pair<std::uint32_t, std::uint32_t>>& edges) {
+  std::map<std::uint32_t, std::vector<std::uint32_t>> adjacency;
+  for (auto [a, b] : edges) adjacency[a].push_back(b);
+  std::map<std::uint32_t, int> colour;
+  std::function<bool(std::uint32_t)> visit = [&](std::uint32_t n) {
+    colour[n] = 1;
+    for (std::uint32_t w : adjacency[n]) {
+      if (colour[w] == 1) return true;
+      if (colour[w] == 0 && visit(w)) return true;
+    }
+    colour[n] = 2;
+    return false;
+  };
+  for (auto& [n, outs] : adjacency) {
+    if (colour[n] == 0 && visit(n)) return true;
+  }
+  return false;
+}
+
+/// A random walk of 2..maxLength consecutive channels (U-turns allowed), starting anywhere.
+std::vector<ChannelId> randomWalk(const Network& net, Rng& rng, std::size_t maxLength) {
+  std::vector<ChannelId> path;
+  ChannelId c = ChannelId::fromIndex(rng.below(net.channelCount()));
+  path.push_back(c);
+  const std::size_t length = 2 + rng.below(maxLength - 1);
+  while (path.size() < length) {
+    const auto outs = net.outChannels(net.target(c));
+    if (outs.empty()) break;
+    c = outs[rng.below(outs.size())];
+    path.push_back(c);
+  }
+  return path;
+}
+
+void expectIsCycle(const ChannelDependencyGraph& cdg, LayerId layer, const std::vector<ChannelId>& cycle) {
+  ASSERT_FALSE(cycle.empty());
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    EXPECT_TRUE(cdg.hasDependency(layer, cycle[i], cycle[(i + 1) % cycle.size()]))
+        << cdg.describeCycle(cycle) << " at " << i;
+  }
+}
+
+}  // namespace
+
+TEST(Cdg, RingPathsCloseACycleOnlyWhenTheyWrapAround) {
+  const Network net = ring(4);
+  ChannelDependencyGraph cdg(net);
+  // Three 2-hop paths (t0->t2, t1->t3, t2->t0) use ring dependencies 0->1, 1->2, 2->3, 3->0
+  // partially; the fourth closes the ring of channel dependencies (Dally-Seitz).
+  EXPECT_TRUE(cdg.tryAddPath(LayerId(0), clockwise(net, 4, 0, 2)));
+  EXPECT_TRUE(cdg.tryAddPath(LayerId(0), clockwise(net, 4, 1, 2)));
+  EXPECT_TRUE(cdg.tryAddPath(LayerId(0), clockwise(net, 4, 2, 2)));
+  EXPECT_TRUE(cdg.isAcyclic(LayerId(0)));
+  EXPECT_FALSE(cdg.findCycle(LayerId(0)).has_value());
+  const auto closing = clockwise(net, 4, 3, 2);
+  const std::size_t before = cdg.dependencyCount(LayerId(0));
+  EXPECT_TRUE(cdg.wouldCloseCycle(LayerId(0), closing));
+  EXPECT_FALSE(cdg.tryAddPath(LayerId(0), closing));
+  EXPECT_EQ(cdg.dependencyCount(LayerId(0)), before);  // unchanged
+  // Each path: injection->ring, ring->ring, ring->delivery = 3 dependencies; 9 distinct.
+  EXPECT_EQ(before, 9u);
+  // In a second layer the same path fits (Def. 11: dependencies are per layer).
+  const LayerId second = cdg.addLayer();
+  EXPECT_EQ(second, LayerId(1));
+  EXPECT_TRUE(cdg.tryAddPath(second, closing));
+  // Forced in: the cycle is found, and it is the 4 ring channels.
+  cdg.addPath(LayerId(0), closing);
+  EXPECT_FALSE(cdg.isAcyclic(LayerId(0)));
+  const auto cycle = cdg.findCycle(LayerId(0));
+  ASSERT_TRUE(cycle.has_value());
+  EXPECT_EQ(cycle->size(), 4u);
+  expectIsCycle(cdg, LayerId(0), *cycle);
+  for (ChannelId c : *cycle) EXPECT_EQ(net.sourcePort(c), 1);
+  const std::string text = cdg.describeCycle(*cycle);
+  EXPECT_NE(text.find("s0[1] -> s1[2]"), std::string::npos) << text;
+  EXPECT_NE(text.find(" => "), std::string::npos) << text;
+  // Closing channel repeated at the end.
+  EXPECT_EQ(text.substr(text.rfind(" => ") + 4), net.describeChannel(cycle->front()));
+  // Removing the closing path makes the layer acyclic again, and incremental use resumes.
+  cdg.removePath(LayerId(0), closing);
+  EXPECT_TRUE(cdg.isAcyclic(LayerId(0)));
+  EXPECT_FALSE(cdg.tryAddPath(LayerId(0), closing));
+  cdg.removePath(LayerId(0), clockwise(net, 4, 0, 2));
+  EXPECT_TRUE(cdg.tryAddPath(LayerId(0), closing));
+}
+
+TEST(Cdg, ReferenceCountsKeepSharedDependencies) {
+  const Network net = ring(5);
+  ChannelDependencyGraph cdg(net);
+  const auto a = clockwise(net, 5, 0, 3);  // s0->s1->s2->s3
+  const auto b = clockwise(net, 5, 1, 1);  // s1->s2
+  cdg.addPath(LayerId(0), a);
+  cdg.addPath(LayerId(0), a);
+  const ChannelId s0s1 = channel(net, "s0", 1), s1s2 = channel(net, "s1", 1);
+  EXPECT_EQ(cdg.dependencyReferences(LayerId(0), s0s1, s1s2), 2u);
+  cdg.removePath(LayerId(0), a);
+  EXPECT_TRUE(cdg.hasDependency(LayerId(0), s0s1, s1s2));
+  cdg.removePath(LayerId(0), a);
+  EXPECT_FALSE(cdg.hasDependency(LayerId(0), s0s1, s1s2));
+  EXPECT_EQ(cdg.dependencyCount(LayerId(0)), 0u);
+  // Removing what is absent throws and leaves the graph unchanged.
+  cdg.addPath(LayerId(0), b);
+  const auto before = cdg.dependencies(LayerId(0));
+  EXPECT_THROW(cdg.removePath(LayerId(0), a), RoutingError);
+  EXPECT_EQ(cdg.dependencies(LayerId(0)), before);
+}
+
+TEST(Cdg, MisuseThrowsPreciseErrors) {
+  const Network net = ring(3);
+  ChannelDependencyGraph cdg(net, 2);
+  const ChannelId s0s1 = channel(net, "s0", 1), s2s0 = channel(net, "s2", 1);
+  try {
+    cdg.addDependency(LayerId(0), s0s1, s2s0);  // s1 != s2: not consecutive
+    FAIL() << "no throw";
+  } catch (const RoutingError& e) {
+    EXPECT_NE(std::string(e.what()).find("s0[1] -> s1[2]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not consecutive"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(cdg.addDependency(LayerId(2), s2s0, s0s1), RoutingError);
+  EXPECT_THROW(cdg.addDependency(LayerId(0), ChannelId(), s0s1), RoutingError);
+  const std::vector<ChannelId> bad{s0s1, s2s0};
+  EXPECT_THROW(cdg.tryAddPath(LayerId(0), bad), RoutingError);
+  EXPECT_EQ(cdg.dependencyCount(LayerId(0)), 0u);
+  EXPECT_FALSE(cdg.hasDependency(LayerId(0), s0s1, s2s0));  // not consecutive: simply absent
+}
+
+TEST(Cdg, CopiesAreIndependent) {
+  const Network net = ring(3);
+  ChannelDependencyGraph a(net);
+  a.addPath(LayerId(0), clockwise(net, 3, 0, 1));
+  ChannelDependencyGraph b = a;
+  b.addPath(LayerId(0), clockwise(net, 3, 1, 1));
+  // Each one-hop path induces 2 dependencies (injection -> ring, ring -> delivery).
+  EXPECT_EQ(a.dependencyCount(LayerId(0)), 2u);
+  EXPECT_EQ(b.dependencyCount(LayerId(0)), 4u);
+}
+
+// The core property: on thousands of random insertions and removals, tryAddPath accepts
+// exactly the paths after which a from-scratch search finds no cycle, and findCycle
+// agrees with the brute force at every step.
+TEST(Cdg, IncrementalAgreesWithBruteForceOnRandomInsertions) {
+  RandomIrregularParams params;
+  params.switches = 12;
+  params.links = 20;
+  params.seed = 3;
+  const Network net = makeRandomIrregular(params);
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    Rng rng(seed);
+    ChannelDependencyGraph cdg(net, 2);
+    std::set<std::pair<std::uint32_t, std::uint32_t>> model;      // layer 0 distinct edges
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> refs;  // layer 0 counts
+    std::vector<std::vector<ChannelId>> added;
+    std::size_t accepted = 0, rejected = 0;
+    for (int step = 0; step < 1500; ++step) {
+      if (!added.empty() && rng.below(5) == 0) {
+        const std::size_t i = rng.below(added.size());
+        cdg.removePath(LayerId(0), added[i]);
+        for (std::size_t k = 0; k + 1 < added[i].size(); ++k) {
+          const std::pair edge(added[i][k].value, added[i][k + 1].value);
+          if (--refs[edge] == 0) model.erase(edge);
+        }
+        added.erase(added.begin() + static_cast<std::ptrdiff_t>(i));
+        continue;
+      }
+      const auto path = randomWalk(net, rng, 7);
+      auto candidate = model;
+      for (std::size_t k = 0; k + 1 < path.size(); ++k) candidate.emplace(path[k].value, path[k + 1].value);
+      const bool expectAccepted = !bruteCyclic(candidate);
+      ASSERT_EQ(cdg.wouldCloseCycle(LayerId(0), path), !expectAccepted) << "seed " << seed << " step " << step;
+      ASSERT_EQ(cdg.tryAddPath(LayerId(0), path), expectAccepted) << "seed " << seed << " step " << step;
+      if (expectAccepted) {
+        ++accepted;
+        model = std::move(candidate);
+        for (std::size_t k = 0; k + 1 < path.size(); ++k) ++refs[{path[k].value, path[k + 1].value}];
+        added.push_back(path);
+      } else {
+        ++rejected;
+      }
+      ASSERT_EQ(cdg.dependencyCount(LayerId(0)), model.size());
+      ASSERT_FALSE(cdg.findCycle(LayerId(0)).has_value());
+      // Layer 1: unconditional additions, compared with the brute force every 50 steps.
+      cdg.addPath(LayerId(1), path);
+      if (step % 50 == 0) {
+        std::set<std::pair<std::uint32_t, std::uint32_t>> all;
+        for (auto [from, to] : cdg.dependencies(LayerId(1))) all.emplace(from.value, to.value);
+        const auto cycle = cdg.findCycle(LayerId(1));
+        ASSERT_EQ(cycle.has_value(), bruteCyclic(all));
+        if (cycle) expectIsCycle(cdg, LayerId(1), *cycle);
+      }
+    }
+    // Both outcomes must have been exercised for the comparison to mean anything.
+    EXPECT_GT(accepted, 100u) << seed;
+    EXPECT_GT(rejected, 100u) << seed;
+    // The distinct dependencies are exactly the model's.
+    std::set<std::pair<std::uint32_t, std::uint32_t>> held;
+    for (auto [from, to] : cdg.dependencies(LayerId(0))) held.emplace(from.value, to.value);
+    EXPECT_EQ(held, model);
+  }
+}
+
+// Mixing unconditional additions (stale order) with incremental ones (re-sort) must still
+// agree with the brute force.
+TEST(Cdg, StaleOrderIsRecomputedBeforeIncrementalUse) {
+  const Network net = makeKaryNtree(2, 3);
+  Rng rng(11);
+  ChannelDependencyGraph cdg(net);
+  std::set<std::pair<std::uint32_t, std::uint32_t>> model;
+  for (int step = 0; step < 600; ++step) {
+    const auto path = randomWalk(net, rng, 5);
+    auto candidate = model;
+    for (std::size_t k = 0; k + 1 < path.size(); ++k) candidate.emplace(path[k].value, path[k + 1].value);
+    const bool acyclicAfter = !bruteCyclic(candidate);
+    if (step % 3 == 0 && acyclicAfter) {
+      cdg.addPath(LayerId(0), path);  // unconditional, but keeps the layer acyclic
+      model = std::move(candidate);
+    } else {
+      ASSERT_EQ(cdg.tryAddPath(LayerId(0), path), acyclicAfter) << step;
+      if (acyclicAfter) model = std::move(candidate);
+    }
+  }
+  EXPECT_EQ(cdg.dependencyCount(LayerId(0)), model.size());
+}

@@ -1,0 +1,185 @@
+// a-lash — Layered routing with switch adaptivity (Lysne et al. 2006 §7).
+//
+// For every pair of switches (s, d) and every link l leaving s on some shortest path to d
+// (step 2.1), one address (step 2.1.1) names the group of all shortest paths s -> d that
+// start with l (step 2.1.2); switches route it adaptively over all their minimal ports
+// (candidate lists, least-used first). The group's dependencies — every pair of
+// consecutive channels on those paths — go together into the first layer whose dependency
+// graph stays acyclic (step 2.1.3; the first switch's injection dependency can never close
+// a cycle, which is why grouping by l suffices). `balance=true` runs step 4: the group is
+// also added to every further layer it fits in. By Theorem 3, packets of an address may
+// move freely between all layers of its set: allowedLayers holds that set (with
+// balance=false just the home layer). At most 16 layers. Address mode: pair only.
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "cdg/cdg.h"
+#include "core/errors.h"
+#include "layered/lash_common.h"
+#include "layered/layering.h"
+#include "layered/rows.h"
+#include "layered/switch_view.h"
+
+namespace routelab::layered {
+
+namespace {
+
+struct ALashConfig {
+  bool balance = false;
+  std::size_t maxLayers = 0;
+};
+
+RoutingResult runALash(const Network& network, const RoutingContext& context, const ALashConfig& config) {
+  const SwitchView view(network, context.routeSwitches);
+  const std::size_t switches = view.switchCount();
+  const auto active = view.activeSwitches();
+  const std::size_t activeCount = active.size();
+  auto minimal = [&](std::uint32_t x, std::uint32_t d, ChannelId c) {
+    return view.distance(view.targetSwitch(c), d) + 1 == view.distance(x, d);
+  };
+  // First links per (s, d): the minimal channels leaving s.
+  auto firstLinks = [&](std::uint32_t s, std::uint32_t d) {
+    std::vector<ChannelId> out;
+    if (s == d) return out;
+    for (ChannelId c : view.links(s)) {
+      if (minimal(s, d, c)) out.push_back(c);
+    }
+    return out;
+  };
+  PairAddresses pairAddresses = makePairAddresses(view, context, [&](std::uint32_t s, std::uint32_t d) {
+    return s == d ? 1U : static_cast<std::uint32_t>(firstLinks(s, d).size());
+  });
+
+  // Groups: dependencies of all shortest paths s -> d through first link l.
+  RoutePool pool;
+  std::vector<std::uint32_t> firstRoute(activeCount * activeCount, UINT32_MAX);
+  std::vector<std::vector<ChannelId>> incoming(switches);
+  std::vector<std::uint32_t> region;
+  std::vector<std::uint8_t> inRegion(switches, 0);
+  std::vector<std::pair<ChannelId, ChannelId>> dependencies;
+  for (std::size_t si = 0; si < activeCount; ++si) {
+    for (std::size_t di = 0; di < activeCount; ++di) {
+      if (si == di) continue;
+      const std::uint32_t s = active[si], d = active[di];
+      firstRoute[si * activeCount + di] = static_cast<std::uint32_t>(pool.size());
+      for (ChannelId l : firstLinks(s, d)) {
+        dependencies.clear();
+        const std::uint32_t t = view.targetSwitch(l);
+        region.assign(1, t);
+        inRegion[t] = 1;
+        incoming[t].assign(1, l);
+        for (std::size_t head = 0; head < region.size(); ++head) {  // BFS: distance to d decreases
+          const std::uint32_t x = region[head];
+          if (x == d) continue;
+          for (ChannelId c : view.links(x)) {
+            if (!minimal(x, d, c)) continue;
+            for (ChannelId in : incoming[x]) dependencies.emplace_back(in, c);
+            const std::uint32_t y = view.targetSwitch(c);
+            if (!inRegion[y]) {
+              inRegion[y] = 1;
+              incoming[y].clear();
+              region.push_back(y);
+            }
+            incoming[y].push_back(c);
+          }
+        }
+        for (std::uint32_t x : region) inRegion[x] = 0;
+        pool.addGroup(dependencies);
+      }
+    }
+  }
+  const std::size_t limit = config.maxLayers > 0 ? config.maxLayers : 16;
+  ChannelDependencyGraph cdg(network, 1);
+  const LayerAssignment assignment = assignLayers(cdg, pool, limit);
+  if (assignment.unplaced > 0) {
+    throw RoutingError(fmt::format("a-lash: {} of {} path groups do not fit into {} layers", assignment.unplaced,
+                                   pool.size(), limit));
+  }
+  std::vector<std::uint16_t> allowed;
+  if (config.balance) allowed = enrichLayers(cdg, pool, assignment);
+
+  RoutingResult result;
+  result.addresses = pairAddresses.map;
+  const AddressMap& addresses = result.addresses;
+  ForwardingTable table(switches, addresses.count());
+  std::vector<std::uint32_t> routeOfAddress(addresses.count(), UINT32_MAX);
+  std::vector<std::uint32_t> use(network.channelCount(), 0);
+  std::vector<PortNumber> ports;
+  for (Address a = 0; a < addresses.count(); ++a) {
+    const NodeId owner = addresses.owner(a);
+    const std::uint32_t d = view.attachedSwitch(owner);
+    table.set(d, a, view.deliveryPort(owner));
+    const auto [s, k] = pairAddresses.sourceOf(view, a);
+    if (s == d) continue;
+    routeOfAddress[a] = firstRoute[view.activeIndex(s) * activeCount + view.activeIndex(d)] + k;
+    const ChannelId l = firstLinks(s, d)[k];
+    table.set(s, a, network.sourcePort(l));
+    // Every switch of the region: all minimal ports, least used first.
+    region.assign(1, view.targetSwitch(l));
+    inRegion[region[0]] = 1;
+    for (std::size_t head = 0; head < region.size(); ++head) {
+      const std::uint32_t x = region[head];
+      if (x == d) continue;
+      ChannelId best;
+      ports.clear();
+      for (ChannelId c : view.links(x)) {
+        if (!minimal(x, d, c)) continue;
+        if (!best.valid() || use[c.index()] < use[best.index()]) best = c;
+        const std::uint32_t y = view.targetSwitch(c);
+        if (!inRegion[y]) {
+          inRegion[y] = 1;
+          region.push_back(y);
+        }
+      }
+      ++use[best.index()];
+      ports.push_back(network.sourcePort(best));
+      for (ChannelId c : view.links(x)) {
+        if (minimal(x, d, c) && c != best) ports.push_back(network.sourcePort(c));
+      }
+      table.setCandidates(x, a, ports);
+    }
+    for (std::uint32_t x : region) inRegion[x] = 0;
+  }
+  result.tables.push_back(std::move(table));
+  result.tableOfLayer.assign(assignment.layers, 0);
+  const auto sourceSwitch = sourceSwitches(view, addresses);
+  result.layerOf.assign(sourceSwitch.size() * addresses.count(), RoutingResult::kNoLayer);
+  result.allowedLayers.assign(result.layerOf.size(), 0);
+  for (Address a = 0; a < addresses.count(); ++a) {
+    const std::uint32_t s = pairAddresses.sourceOf(view, a).first;
+    const std::uint32_t route = routeOfAddress[a];
+    const std::uint8_t home = route == UINT32_MAX ? 0 : assignment.layerOf[route];
+    const std::uint16_t set = config.balance && route != UINT32_MAX ? allowed[route] : static_cast<std::uint16_t>(1U << home);
+    for (std::size_t source = 0; source < sourceSwitch.size(); ++source) {
+      if (sourceSwitch[source] != s) continue;
+      result.layerOf[source * addresses.count() + a] = home;
+      result.allowedLayers[source * addresses.count() + a] = set;
+    }
+  }
+  result.deterministic = false;
+  result.minimal = true;
+  result.stats.emplace_back("addressing", "pair");
+  result.stats.emplace_back("layers_needed", std::to_string(assignment.layers));
+  result.stats.emplace_back("layers", std::to_string(assignment.layers));
+  result.stats.emplace_back("groups", std::to_string(pool.size()));
+  return result;
+}
+
+}  // namespace
+
+RegistryRow<EngineFactory> aLashRow() {
+  return {"a-lash", "switch-adaptive shortest paths, layers per first-link group (Thm 3); addressing: pair",
+          "Lysne et al. 2006 §7 (A-LASH), Theorem 3",
+          {{"balance", OptionType::Flag, "false", "step 4: every group also in every further layer it fits"},
+           {"max-layers", OptionType::Integer, "0", "at most this many layers (error if more are needed); 0 = 16"}},
+          [](const Options& options) -> RoutingFunction {
+            ALashConfig config;
+            config.balance = options.flag("balance");
+            config.maxLayers = static_cast<std::size_t>(options.integerIn("max-layers", 0, 16));
+            return [config](const Network& network, const RoutingContext& context) {
+              return runALash(network, context, config);
+            };
+          }};
+}
+
+}  // namespace routelab::layered

@@ -1,0 +1,216 @@
+// lash — Layered Shortest Path routing (Lysne et al. 2006 §5.1; Skeie et al. IPDPS 2002).
+//
+// One shortest path per pair of switches (terminals on the same switch pair share it, as
+// OpenSM's LASH does); each path goes to the first layer whose dependency graph stays
+// acyclic (steps 2–3, incremental cycle detection in cdg/), opening layers as needed; the
+// number of layers needed is reported (stats "layers_needed"). `balance=true` runs the
+// balancing step 4. `max-layers=L`: when more than L layers would be needed, LASH uses L-1
+// layers and every pair that does not fit goes to an extra layer routed by UpDown (§8.4) —
+// never dropped.
+//
+// Address modes:
+//   addressing=destination (default, InfiniBand compatible): every destination switch gets
+//     one shortest-path tree (balanced: least-used minimal channel per switch), so all
+//     paths to one address form a tree and one LFT serves all layers; the layer of a pair
+//     is its service level.
+//   addressing=pair (§5.1 step 2.1): one address per (source switch, destination); each
+//     pair's path is chosen on its own (least-used minimal channel hop by hop).
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "cdg/cdg.h"
+#include "core/errors.h"
+#include "layered/lash_common.h"
+#include "layered/layering.h"
+#include "layered/rows.h"
+#include "layered/switch_view.h"
+#include "layered/updown.h"
+
+namespace routelab::layered {
+
+namespace {
+
+struct LashConfig {
+  bool pair = false;
+  bool balance = false;
+  std::size_t maxLayers = 0;  // 0 = as many as needed
+};
+
+RoutingResult runLash(const Network& network, const RoutingContext& context, const LashConfig& config) {
+  const SwitchView view(network, context.routeSwitches);
+  const std::size_t switches = view.switchCount();
+  const auto active = view.activeSwitches();
+  const std::size_t activeCount = active.size();
+
+  // Step 2: one shortest path per ordered pair of active switches.
+  std::vector<std::uint32_t> use(network.channelCount(), 0);
+  std::vector<ChannelId> treeNext;  // destination mode: next channel per (d, x)
+  AddressMap destinationMap;
+  AddressesBySwitch groups;
+  if (!config.pair) {
+    destinationMap = destinationAddresses(network, context);
+    groups = groupAddresses(view, destinationMap);
+    treeNext.assign(switches * switches, ChannelId());
+    HopSets hops;
+    for (std::uint32_t d : active) {
+      minimalHops(view, d, hops);
+      const auto weight = static_cast<std::uint32_t>(std::max<std::size_t>(groups.at(d).size(), 1));
+      for (std::uint32_t x = 0; x < switches; ++x) {
+        const auto set = hops.at(x);
+        if (set.empty()) continue;
+        ChannelId best = set[0];
+        for (ChannelId c : set) {
+          if (use[c.index()] < use[best.index()]) best = c;
+        }
+        use[best.index()] += weight;
+        treeNext[d * switches + x] = best;
+      }
+    }
+  }
+  RoutePool pool;
+  std::vector<std::uint32_t> routeOf(activeCount * activeCount, UINT32_MAX);
+  std::vector<ChannelId> path;
+  for (std::size_t si = 0; si < activeCount; ++si) {
+    for (std::size_t di = 0; di < activeCount; ++di) {
+      if (si == di) continue;
+      const std::uint32_t s = active[si], d = active[di];
+      path.clear();
+      for (std::uint32_t x = s; x != d;) {
+        ChannelId next;
+        if (!config.pair) {
+          next = treeNext[d * switches + x];
+        } else {
+          for (ChannelId c : view.links(x)) {
+            if (view.distance(view.targetSwitch(c), d) + 1 == view.distance(x, d) &&
+                (!next.valid() || use[c.index()] < use[next.index()])) {
+              next = c;
+            }
+          }
+          ++use[next.index()];
+        }
+        path.push_back(next);
+        x = view.targetSwitch(next);
+      }
+      routeOf[si * activeCount + di] = pool.addPath(path);
+    }
+  }
+
+  // Steps 2.2–3: layers, as many as needed; §8.4 UpDown layer when more than max-layers.
+  std::optional<ChannelDependencyGraph> cdg;
+  cdg.emplace(network, 1);
+  LayerAssignment assignment = assignLayers(*cdg, pool, RoutingResult::kNoLayer - 1);
+  const std::size_t needed = assignment.layers;
+  if (assignment.unplaced > 0) {
+    throw RoutingError(fmt::format("lash: more than {} layers needed", RoutingResult::kNoLayer - 1));
+  }
+  bool updownLayer = false;
+  if (config.maxLayers > 0 && needed > config.maxLayers) {
+    updownLayer = true;
+    cdg.emplace(network, 1);
+    if (config.maxLayers == 1) {
+      assignment.layerOf.assign(pool.size(), RoutingResult::kNoLayer);
+      assignment.layers = 0;
+      assignment.unplaced = pool.size();
+    } else {
+      assignment = assignLayers(*cdg, pool, config.maxLayers - 1);
+    }
+  }
+  std::size_t moves = 0;
+  if (config.balance) moves = balanceLayers(*cdg, pool, assignment);
+  const std::size_t lashLayers = std::max<std::size_t>(assignment.layers, updownLayer ? 0 : 1);
+  const std::size_t layers = lashLayers + (updownLayer ? 1 : 0);
+
+  RoutingResult result;
+  PairAddresses pairAddresses;
+  if (config.pair) {
+    pairAddresses = makePairAddresses(view, context, [&](std::uint32_t, std::uint32_t) { return 1U; });
+    result.addresses = pairAddresses.map;
+    groups = groupAddresses(view, result.addresses);
+  } else {
+    result.addresses = destinationMap;
+  }
+  const AddressMap& addresses = result.addresses;
+  ForwardingTable table(switches, addresses.count());
+  for (Address a = 0; a < addresses.count(); ++a) {
+    const NodeId owner = addresses.owner(a);
+    const std::uint32_t d = view.attachedSwitch(owner);
+    table.set(d, a, view.deliveryPort(owner));
+    if (!config.pair) {
+      for (std::uint32_t x = 0; x < switches; ++x) {
+        const ChannelId next = treeNext[d * switches + x];
+        if (x != d && next.valid()) table.set(x, a, network.sourcePort(next));
+      }
+    } else {
+      const std::uint32_t s = pairAddresses.sourceOf(view, a).first;
+      if (s == d) continue;
+      for (ChannelId c : pool.channels(routeOf[view.activeIndex(s) * activeCount + view.activeIndex(d)])) {
+        table.set(view.sourceSwitch(c), a, network.sourcePort(c));
+      }
+    }
+  }
+  result.tables.push_back(std::move(table));
+  result.tableOfLayer.assign(layers, 0);
+  std::size_t updownPairs = 0;
+  if (updownLayer) {
+    const UpDown updown(view, view.lowestSwitch(), SpanningTree::BreadthFirst);
+    result.tables.push_back(
+        balancedTable(view, addresses, groups, [&](std::uint32_t d, HopSets& out) { updown.nextHops(d, out); }));
+    result.tableOfLayer.back() = 1;
+    for (std::uint8_t layer : assignment.layerOf) updownPairs += layer == RoutingResult::kNoLayer ? 1 : 0;
+  }
+  const auto sourceSwitch = sourceSwitches(view, addresses);
+  result.layerOf.assign(sourceSwitch.size() * addresses.count(), 0);
+  for (std::size_t source = 0; source < sourceSwitch.size(); ++source) {
+    const std::uint32_t s = sourceSwitch[source];
+    for (Address a = 0; a < addresses.count(); ++a) {
+      std::uint8_t& layer = result.layerOf[source * addresses.count() + a];
+      const std::uint32_t d = groups.switchOf[a];
+      if (config.pair && pairAddresses.sourceOf(view, a).first != s) {
+        layer = RoutingResult::kNoLayer;
+        continue;
+      }
+      if (s == d) {
+        layer = 0;
+        continue;
+      }
+      const std::uint8_t assigned = assignment.layerOf[routeOf[view.activeIndex(s) * activeCount + view.activeIndex(d)]];
+      layer = assigned == RoutingResult::kNoLayer ? static_cast<std::uint8_t>(lashLayers) : assigned;
+    }
+  }
+  result.deterministic = true;
+  result.minimal = !updownLayer;
+  result.stats.emplace_back("addressing", config.pair ? "pair" : "destination");
+  result.stats.emplace_back("layers_needed", std::to_string(needed));
+  result.stats.emplace_back("layers", std::to_string(layers));
+  result.stats.emplace_back("switch_pairs", std::to_string(pool.size()));
+  if (updownLayer) {
+    result.stats.emplace_back("updown_layer", std::to_string(lashLayers));
+    result.stats.emplace_back("updown_switch_pairs", std::to_string(updownPairs));
+  }
+  if (config.balance) result.stats.emplace_back("balancing_moves", std::to_string(moves));
+  return result;
+}
+
+}  // namespace
+
+RegistryRow<EngineFactory> lashRow() {
+  return {"lash",
+          "layered shortest paths, one path per switch pair, minimal layers; addressing: destination|pair",
+          "Lysne et al. 2006 §5.1 (steps 1-4), §8.4 (UpDown layer when max-layers is short)",
+          {{"addressing", OptionType::String, "destination", "destination (tree per destination, IB) or pair"},
+           {"balance", OptionType::Flag, "false", "run the balancing step 4"},
+           {"max-layers", OptionType::Integer, "0", "at most this many layers; 0 = as many as needed"}},
+          [](const Options& options) -> RoutingFunction {
+            LashConfig config;
+            config.pair = pairAddressing(options);
+            config.balance = options.flag("balance");
+            config.maxLayers = static_cast<std::size_t>(options.integerIn("max-layers", 0, RoutingResult::kNoLayer - 1));
+            return [config](const Network& network, const RoutingContext& context) {
+              return runLash(network, context, config);
+            };
+          }};
+}
+
+}  // namespace routelab::layered

@@ -1,0 +1,72 @@
+// routelab/layered/layering.h — LASH's layer assignment (Lysne et al. 2006 §5.1 steps 2–4,
+// §6, §7), shared by lash, mp-lash and a-lash, on the one channel dependency graph of
+// cdg/cdg.h.
+//
+// A "route" is what gets one layer: a path (LASH, MP-LASH) or a group of paths given as
+// its set of dependencies (A-LASH: all shortest paths leaving the source switch by one
+// link, §7 step 2.1.2). Routes are stored in one pool of switch-to-switch channel lists;
+// a group is stored as consecutive two-channel paths (one per dependency).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cdg/cdg.h"
+#include "routing/routing_result.h"
+
+namespace routelab::layered {
+
+/// Routes as channel lists. A route is either a path (its consecutive channel pairs are
+/// its dependencies) or a group (a list of dependencies, each stored as two channels).
+class RoutePool {
+ public:
+  /// Append a path; returns its route index.
+  std::uint32_t addPath(std::span<const ChannelId> path);
+  /// Append a group of dependencies (from[i] -> to[i]); returns its route index.
+  std::uint32_t addGroup(std::span<const std::pair<ChannelId, ChannelId>> dependencies);
+
+  std::size_t size() const { return isGroup_.size(); }
+  bool isGroup(std::uint32_t route) const { return isGroup_[route] != 0; }
+  std::span<const ChannelId> channels(std::uint32_t route) const {
+    return {channels_.data() + start_[route], channels_.data() + start_[route + 1]};
+  }
+
+ private:
+  std::vector<std::uint32_t> start_{0};
+  std::vector<ChannelId> channels_;
+  std::vector<std::uint8_t> isGroup_;
+};
+
+/// Adds `route` to `layer` unless that closes a cycle (atomically for groups: partial
+/// additions are rolled back). Returns whether it was added.
+bool tryAddRoute(ChannelDependencyGraph& cdg, const RoutePool& pool, std::uint32_t route, LayerId layer);
+void removeRoute(ChannelDependencyGraph& cdg, const RoutePool& pool, std::uint32_t route, LayerId layer);
+
+struct LayerAssignment {
+  std::vector<std::uint8_t> layerOf;  ///< per route; RoutingResult::kNoLayer = did not fit
+  std::size_t layers = 0;             ///< layers opened
+  std::size_t unplaced = 0;           ///< routes with kNoLayer
+};
+
+/// §5.1 steps 2–3: every route, in pool order, goes to the first layer whose dependency
+/// graph stays acyclic; a new layer is opened when none fits and fewer than `maxLayers`
+/// exist (the "modified version ... which is always able to provide another virtual layer
+/// on a per need basis" of §5.2). Routes without dependencies go to layer 0. Cost: routes ×
+/// layers tried × one incremental (Pearce–Kelly) insertion. `cdg` must be empty with one
+/// layer; it holds the final layers afterwards.
+LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, std::size_t maxLayers);
+
+/// §5.1 step 4 (balancing): move a route from layer j to layer k while layer j has at
+/// least two more routes than layer k and the move closes no cycle; repeat until no move
+/// exists. (Moving only when the difference is at least two makes every move reduce the sum
+/// of squared layer sizes, so the loop terminates; with a difference of one a move would
+/// just swap the sizes.) Returns the number of moves.
+std::size_t balanceLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, LayerAssignment& assignment);
+
+/// §6/§7 step 4 (optional): add every route to every further layer it fits in; returns the
+/// bit set of layers per route (bit i = layer i). Requires at most 16 layers.
+std::vector<std::uint16_t> enrichLayers(ChannelDependencyGraph& cdg, const RoutePool& pool,
+                                        const LayerAssignment& assignment);
+
+}  // namespace routelab::layered

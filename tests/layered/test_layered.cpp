@@ -1,0 +1,234 @@
+// Unit tests of the engines for any topology (Lysne et al. 2006): UpDown legality and
+// tie-breaks, MROOTS root choice, LASH layer counts on trees / complete graphs / fat-trees,
+// the §8.4 UpDown fallback layer, address modes, errors.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "../engines/fabrics.h"
+#include "../engines/routing_check.h"
+#include "core/errors.h"
+#include "engines/registry.h"
+#include "graph/builder.h"
+#include "layered/switch_view.h"
+#include "layered/updown.h"
+#include "topology/xgft.h"
+
+using namespace routelab;
+using namespace routelab::layered;
+
+namespace {
+
+/// Switches sw0..sw{n-1}, one terminal each, cables between the given switch pairs.
+Network graphFabric(std::uint32_t switches, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& cables) {
+  NetworkBuilder builder;
+  std::vector<NodeId> sw;
+  std::vector<PortNumber> next(switches, 2);
+  for (std::uint32_t s = 0; s < switches; ++s) sw.push_back(builder.addSwitch("sw" + std::to_string(s), 16));
+  for (std::uint32_t s = 0; s < switches; ++s) builder.connect(builder.addTerminal("h" + std::to_string(s)), 1, sw[s], 1);
+  for (auto [a, b] : cables) builder.connect(sw[a], next[a]++, sw[b], next[b]++);
+  return builder.build();
+}
+
+Network ring(std::uint32_t n) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> cables;
+  for (std::uint32_t i = 0; i < n; ++i) cables.emplace_back(i, (i + 1) % n);
+  return graphFabric(n, cables);
+}
+
+std::string stat(const RoutingResult& result, const std::string& key) {
+  for (const auto& [k, v] : result.stats) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(UpDown, BreadthFirstRanksFollowSection41TieBreaks) {
+  // Ring of 6 rooted at sw0: distances 0,1,2,3,2,1 -> ranks by (distance, id).
+  const Network net = ring(6);
+  const SwitchView view(net, false);
+  const UpDown updown(view, 0, SpanningTree::BreadthFirst);
+  EXPECT_EQ(updown.rank(0), 0u);
+  EXPECT_EQ(updown.rank(1), 1u);  // distance 1, lower id than sw5
+  EXPECT_EQ(updown.rank(5), 2u);
+  EXPECT_EQ(updown.rank(2), 3u);
+  EXPECT_EQ(updown.rank(4), 4u);
+  EXPECT_EQ(updown.rank(3), 5u);
+  // The link sw2 - sw3 goes up towards sw2 (closer to the root).
+  const ChannelId c = net.channelAt(*net.findNode("sw3"), 2);  // sw3's first switch port leads to sw2
+  ASSERT_EQ(net.name(net.target(c)), "sw2");
+  EXPECT_TRUE(updown.isUp(c));
+}
+
+TEST(UpDown, EveryTableRouteIsLegalFromEverySwitch) {
+  for (auto tree : {SpanningTree::BreadthFirst, SpanningTree::DepthFirst}) {
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      const Network net = test::randomFabric(20, 40, seed);
+      const SwitchView view(net, true);
+      const UpDown updown(view, view.lowestSwitch(), tree);
+      HopSets hops;
+      for (std::uint32_t d = 0; d < view.switchCount(); ++d) {
+        updown.nextHops(d, hops);
+        // Follow every choice from every switch: never up after down, always reaches d.
+        for (std::uint32_t s = 0; s < view.switchCount(); ++s) {
+          std::vector<std::pair<std::uint32_t, bool>> stack{{s, false}};  // (switch, went down)
+          std::size_t steps = 0;
+          while (!stack.empty()) {
+            auto [x, wentDown] = stack.back();
+            stack.pop_back();
+            ASSERT_LT(++steps, 100000u);
+            if (x == d) continue;
+            ASSERT_FALSE(hops.at(x).empty()) << "no route " << x << " -> " << d;
+            for (ChannelId c : hops.at(x)) {
+              const bool up = updown.isUp(c);
+              ASSERT_FALSE(up && wentDown) << "up after down towards " << d;
+              stack.emplace_back(view.targetSwitch(c), wentDown || !up);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Mroots, RootsMaximiseTheDistanceToEarlierRoots) {
+  // A path sw0 - sw1 - sw2 - sw3 - sw4: roots sw0, then sw4 (distance 4), then sw2.
+  const Network net = graphFabric(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}});
+  const RoutingResult result = runEngine("d-mroots:layers=3", net);
+  EXPECT_EQ(stat(result, "roots"), "sw0.sw4.sw2");
+  EXPECT_EQ(result.layerCount(), 3u);
+  EXPECT_EQ(result.tables.size(), 3u);
+  // Even spread: every layer gets a third of the pairs, within one.
+  std::map<int, int> perLayer;
+  for (std::uint32_t source = 0; source < 5; ++source) {
+    for (Address a = 0; a < 5; ++a) ++perLayer[result.layer(source, a).index()];
+  }
+  for (const auto& [layer, count] : perLayer) EXPECT_NEAR(count, 25.0 / 3.0, 1.0);
+  const RoutingResult adaptive = runEngine("mroots:layers=3", net);
+  ASSERT_FALSE(adaptive.allowedLayers.empty());
+  EXPECT_EQ(adaptive.allowedLayers[0], 0b111);
+}
+
+TEST(Lash, TreesAndCompleteGraphsNeedOneLayer) {
+  // §5.2: minimal connectivity (a tree) and maximal connectivity need one layer.
+  const Network tree = test::randomFabric(24, 23, 3);
+  EXPECT_EQ(stat(runEngine("lash", tree), "layers_needed"), "1");
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> all;
+  for (std::uint32_t a = 0; a < 8; ++a) {
+    for (std::uint32_t b = a + 1; b < 8; ++b) all.emplace_back(a, b);
+  }
+  const Network complete = graphFabric(8, all);
+  for (const char* spec : {"lash", "lash:addressing=pair", "mp-lash", "a-lash"}) {
+    EXPECT_EQ(stat(runEngine(spec, complete), "layers_needed"), "1") << spec;
+  }
+}
+
+TEST(Lash, RingNeedsTwoLayersAndIsThenDeadlockFree) {
+  const Network net = ring(8);
+  const RoutingResult minhop = runEngine("minhop", net);
+  EXPECT_FALSE(test::checkRouting(net, minhop).deadlockFree);  // the ring's cycle
+  const RoutingResult lash = runEngine("lash", net);
+  EXPECT_EQ(stat(lash, "layers_needed"), "2");
+  const auto check = test::checkRouting(net, lash);
+  EXPECT_TRUE(check.deadlockFree && check.connected && check.minimal) << check.problem;
+}
+
+TEST(Lash, FatTreeNeedsNoMoreLayersThanOpenSm) {
+  // OpenSM 3.3.23 LASH: 3 layers on the 4-ary 3-tree, 8 on the 4-ary 4-tree (peers.md).
+  const RoutingResult k4n3 = runEngine("lash", makeKaryNtree(4, 3));
+  EXPECT_LE(std::stoi(stat(k4n3, "layers_needed")), 3);
+  const RoutingResult k4n4 = runEngine("lash", makeKaryNtree(4, 4));
+  EXPECT_LE(std::stoi(stat(k4n4, "layers_needed")), 8);
+}
+
+TEST(Lash, MaxLayersRoutesTheRestThroughAnUpDownLayer) {
+  const Network net = test::randomFabric(32, 64, 5);
+  const RoutingResult full = runEngine("lash", net);
+  const int needed = std::stoi(stat(full, "layers_needed"));
+  ASSERT_GE(needed, 3);
+  for (const char* spec : {"lash:max-layers=2", "lash:max-layers=2,addressing=pair", "lash:max-layers=1"}) {
+    SCOPED_TRACE(spec);
+    const RoutingResult limited = runEngine(spec, net);
+    EXPECT_LE(limited.layerCount(), 2u);
+    EXPECT_GT(std::stoi(stat(limited, "updown_switch_pairs")), 0);
+    EXPECT_EQ(limited.tableOfLayer.back(), 1);
+    EXPECT_FALSE(limited.minimal);
+    const auto check = test::checkRouting(net, limited);
+    EXPECT_TRUE(check.connected && check.loopFree && check.deadlockFree) << check.problem;
+  }
+}
+
+TEST(Lash, AddressModes) {
+  const Network net = test::randomFabric(12, 24, 9, 2);
+  const RoutingResult destination = runEngine("lash", net);
+  EXPECT_EQ(destination.addresses.count(), net.terminalCount());
+  const RoutingResult pair = runEngine("lash:addressing=pair", net);
+  EXPECT_EQ(pair.addresses.count(), net.terminalCount() * 12);  // one per source switch
+  // Per pair: a source sends only to its own switch's addresses.
+  std::size_t sending = 0;
+  for (std::uint32_t source = 0; source < pair.addresses.owners().size(); ++source) {
+    for (Address a = 0; a < pair.addresses.count(); ++a) sending += pair.sends(source, a) ? 1 : 0;
+  }
+  EXPECT_EQ(sending, net.terminalCount() * net.terminalCount());
+  RoutingContext lmc;
+  lmc.addressesPerTerminal = 2;
+  EXPECT_THROW(runEngine("lash:addressing=pair", net, lmc), SpecError);
+  EXPECT_THROW(runEngine("lash:addressing=tree", net), SpecError);
+  EXPECT_THROW(runEngine("escape:layers=1", net), SpecError);
+}
+
+TEST(Lash, BalancingEvensOutLayersAndIsDeterministic) {
+  const Network net = test::randomFabric(32, 64, 8);
+  const RoutingResult plain = runEngine("lash", net);
+  const RoutingResult balanced = runEngine("lash:balance=true", net);
+  EXPECT_EQ(plain.layerCount(), balanced.layerCount());
+  auto spread = [&](const RoutingResult& r) {
+    std::map<int, int> count;
+    for (std::uint8_t l : r.layerOf) ++count[l];
+    int low = INT32_MAX, high = 0;
+    for (const auto& [l, c] : count) {
+      low = std::min(low, c);
+      high = std::max(high, c);
+    }
+    return high - low;
+  };
+  EXPECT_LE(spread(balanced), spread(plain));
+  EXPECT_EQ(runEngine("lash:balance=true", net).layerOf, balanced.layerOf);
+  EXPECT_TRUE(test::checkRouting(net, balanced).deadlockFree);
+}
+
+TEST(ALash, AddressesPerFirstLinkAndTheorem3LayerSets) {
+  const Network net = test::randomFabric(16, 32, 4);
+  const RoutingResult result = runEngine("a-lash:balance=true", net);
+  ASSERT_FALSE(result.allowedLayers.empty());
+  EXPECT_FALSE(result.deterministic);
+  for (std::size_t i = 0; i < result.layerOf.size(); ++i) {
+    if (result.layerOf[i] == RoutingResult::kNoLayer) continue;
+    EXPECT_TRUE(result.allowedLayers[i] & (1U << result.layerOf[i]));
+  }
+  const auto check = test::checkRouting(net, result);
+  EXPECT_TRUE(check.connected && check.loopFree && check.deadlockFree) << check.problem;
+}
+
+TEST(Engines, DisconnectedFabricsNameAnUnreachablePair) {
+  const Network net = graphFabric(4, {{0, 1}, {2, 3}});
+  for (const char* engine : {"minhop", "updown", "lash", "mp-lash", "a-lash", "escape", "mroots"}) {
+    try {
+      runEngine(engine, net);
+      ADD_FAILURE() << engine << " routed a disconnected fabric";
+    } catch (const RoutingError& e) {
+      EXPECT_NE(std::string(e.what()).find("no path from terminal 'h0' to terminal 'h2'"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(Engines, UpDownRootOption) {
+  const Network net = ring(6);
+  const RoutingResult result = runEngine("updown:root=sw3", net);
+  EXPECT_EQ(stat(result, "root"), "sw3");
+  EXPECT_EQ(result.engine, "updown:root=sw3");
+  EXPECT_THROW(runEngine("updown:root=nosuch", net), SpecError);
+}

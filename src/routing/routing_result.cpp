@@ -99,6 +99,21 @@ void ForwardingTable::setCandidates(std::uint32_t switchIndex, Address a, std::s
   listOf_[e] = intern(ports);
 }
 
+ForwardingTable::ListId ForwardingTable::addCandidateList(std::span<const PortNumber> ports) {
+  if (ports.size() < 2) throw RoutingError("a candidate list needs at least two ports");
+  for (PortNumber p : ports) {
+    if (p >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", p));
+  }
+  if (listOf_.empty()) listOf_.assign(primary_.size(), UINT32_MAX);
+  return intern(ports);
+}
+
+void ForwardingTable::setCandidateList(std::uint32_t switchIndex, Address a, ListId list) {
+  const std::size_t e = entry(switchIndex, a);
+  primary_[e] = static_cast<std::uint8_t>(listPorts_[listStart_[list]]);
+  listOf_[e] = list;
+}
+
 std::span<const PortNumber> ForwardingTable::candidates(std::uint32_t switchIndex, Address a) const {
   const std::size_t e = entry(switchIndex, a);
   if (!listOf_.empty() && listOf_[e] != UINT32_MAX) {
@@ -155,6 +170,25 @@ Path RoutingResult::path(const Network& network, NodeId source, Address a, Layer
     result.stoppedAt = result.channels.empty() ? source : network.target(result.channels.back());
   }
   return result;
+}
+
+Address RoutingResult::addressFor(NodeId source, NodeId destination, std::uint32_t path) const {
+  const Address base = addresses.base(destination);
+  const std::uint32_t block = addresses.blockSize(destination);
+  if (block <= 1) return base;
+  const std::uint32_t classes = block >= sourceClasses ? sourceClasses : 1;
+  std::uint32_t sourceClass = 0;
+  if (classes > 1 && !sourceClassOf.empty()) {
+    const std::uint32_t index = addresses.sourceIndex(source);
+    if (index != UINT32_MAX) sourceClass = sourceClassOf[index] % classes;
+  }
+  return base + (path * classes + sourceClass) % block;
+}
+
+std::uint32_t RoutingResult::pathCount(NodeId destination) const {
+  const std::uint32_t block = addresses.blockSize(destination);
+  if (block <= 1) return block;
+  return block >= sourceClasses ? block / sourceClasses : block;
 }
 
 }  // namespace routelab

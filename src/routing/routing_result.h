@@ -89,6 +89,13 @@ class ForwardingTable {
   std::span<const PortNumber> candidates(std::uint32_t switchIndex, Address a) const;
   /// True when some entry has more than one candidate.
   bool adaptive() const { return !listOf_.empty(); }
+
+  /// Bulk interface for engines that write the same few candidate lists many times (fat-tree
+  /// engines): intern a list once (size >= 2; not thread-safe), then store it by id with
+  /// setCandidateList(), which is O(1) and safe to call concurrently for distinct entries.
+  using ListId = std::uint32_t;
+  ListId addCandidateList(std::span<const PortNumber> ports);
+  void setCandidateList(std::uint32_t switchIndex, Address a, ListId list);
   std::size_t memoryBytes() const;
 
  private:
@@ -132,6 +139,21 @@ struct RoutingResult {
   bool minimal = false;       ///< every path is a shortest path (engine's claim, verified)
   /// Free-form engine statistics echoed in outputs ("layers_needed": "3", ...).
   std::vector<std::pair<std::string, std::string>> stats;
+
+  /// Source-dependent routings (S-mod-k, Nienaber's OPT): a destination-based table cannot
+  /// send two sources of one leaf switch different ways to one address, so every terminal
+  /// owns `sourceClasses` addresses per path and a source of class c uses offset
+  /// `path * sourceClasses + c` of the destination's block (InfiniBand does the same with
+  /// LMC: the source picks the DLID). Defaults: one class, i.e. destination-based.
+  std::uint32_t sourceClasses = 1;
+  std::vector<std::uint32_t> sourceClassOf;  ///< per source index; empty = class 0 for all
+
+  /// The address `source` uses for its `path`-th path (0 <= path < pathCount) to
+  /// `destination` (a node owning addresses). Every consumer that turns (source,
+  /// destination) pairs into walks must use this, not addresses.base(). O(1).
+  Address addressFor(NodeId source, NodeId destination, std::uint32_t path = 0) const;
+  /// Number of distinct paths (LMC addresses) a source has to `destination`.
+  std::uint32_t pathCount(NodeId destination) const;
 
   /// layerOf value of a (source, address) pair that carries no traffic.
   static constexpr std::uint8_t kNoLayer = 255;

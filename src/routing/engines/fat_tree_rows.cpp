@@ -1,7 +1,35 @@
+// The fat-tree engine family's registry rows (engines/registry.cpp concatenates them).
 #include "routing/engine.h"
+#include "routing/engines/fat_tree.h"
 
 namespace routelab {
 
-std::vector<RegistryRow<EngineFactory>> fatTreeEngineRows() { return {}; }
+namespace {
+
+/// A row for an engine without options of its own.
+RegistryRow<EngineFactory> row(std::string name, std::string summary, std::string reference,
+                               RoutingResult (*route)(const Network&, const RoutingContext&)) {
+  return {std::move(name), std::move(summary), std::move(reference), {},
+          [route](const Options&) -> RoutingFunction { return route; }};
+}
+
+}  // namespace
+
+std::vector<RegistryRow<EngineFactory>> fatTreeEngineRows() {
+  return {
+      row("ftree-adaptive", "fat-tree minimal adaptive: every up port to a nearest common ancestor (IR registers)",
+          "Gómez et al. 2007 §3, Figs. 1-2", &routeFtreeAdaptive),
+      row("ftree-deterministic", "fat-tree deterministic: up port k + p_s at stage s, balances every stage (FIR)",
+          "Gómez et al. 2007 §4, Figs. 3-4", &routeFtreeDeterministic),
+      row("dmodk", "Destination-mod-k: top switch d mod m; XGFT digit selection floor(d/W_l) mod w_(l+1)",
+          "Nienaber et al. 2011 §III.A", &routeDmodk),
+      row("smodk", "Source-mod-k: top switch s mod m; source-based, one address per source class",
+          "Nienaber et al. 2011 §III.A", &routeSmodk),
+      row("opt", "OPT on T(n+m,r): group g_i -> g_j via TSW(i*floor(sqrt m)+j), WORST = n/sqrt(m)",
+          "Nienaber et al. 2011 §III.B, Fig. 2", &routeOpt),
+      row("opt-balanced", "enhanced OPT: OPT, then SD pairs moved round robin onto unused top switches",
+          "Nienaber et al. 2011 §IV", &routeOptBalanced),
+  };
+}
 
 }  // namespace routelab

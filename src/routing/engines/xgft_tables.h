@@ -1,0 +1,113 @@
+// routelab/routing/engines/xgft_tables.h — the table filler shared by the fat-tree engines
+// (internal to routing/). An engine supplies only its up-port choice; descending is always
+// the unique path of the XGFT (Gómez §3).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "routing/engine.h"
+#include "routing/engines/xgft_model.h"
+
+namespace routelab::xgft_detail {
+
+/// What an engine chooses when a packet at a level-l switch must climb.
+struct UpChoice {
+  /// Parent digit b in [0, w_{l+1}) at the level-l switch with index `index` in its level,
+  /// for a terminal destination `destination` (index in level 0), LMC path `path` and
+  /// source class `sourceClass`.
+  std::function<std::uint32_t(std::size_t level, std::uint64_t index, std::uint64_t destination,
+                              std::uint32_t path, std::uint32_t sourceClass)>
+      parent;
+  /// Adaptive engines: every up port is a candidate, the chosen one first.
+  bool adaptive = false;
+};
+
+/// Fill a routing for `model`'s network: `classes` source classes (offset = path * classes
+/// + class), context.addressesPerTerminal paths, switch addresses if requested (routed
+/// up*/down* in every engine; where the climb is free, by the digit selection on the
+/// switch's address: parent floor(a / W_l) mod w_{l+1}).
+/// Parallel over switches; O(S · A).
+inline RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
+                                     const UpChoice& choice) {
+  const Network& network = model.network();
+  if (context.addressesPerTerminal == 0) throw SpecError("at least one address per terminal is needed");
+  const std::uint64_t block64 = std::uint64_t{context.addressesPerTerminal} * classes;
+  if (block64 * network.terminalCount() > (std::uint64_t{1} << 31)) {
+    throw RoutingError(fmt::format("{} paths x {} source classes per terminal x {} terminals: too many addresses",
+                                   context.addressesPerTerminal, classes, network.terminalCount()));
+  }
+  const auto block = static_cast<std::uint32_t>(block64);
+  RoutingResult result;
+  result.addresses = AddressMap::build(network, block, context.routeSwitches);
+  result.sourceClasses = classes;
+  result.tables.emplace_back(network.switchCount(), result.addresses.count());
+  ForwardingTable& table = result.tables.front();
+
+  // Intern the candidate lists once: per level and preferred parent, the up ports in cyclic
+  // order starting at the preferred one.
+  const std::size_t h = model.height();
+  std::vector<std::vector<ForwardingTable::ListId>> lists(h + 1);
+  if (choice.adaptive) {
+    for (std::size_t l = 1; l < h; ++l) {
+      const std::uint32_t ups = model.upCount(l);
+      if (ups < 2) continue;
+      for (std::uint32_t b = 0; b < ups; ++b) {
+        std::vector<PortNumber> ports;
+        for (std::uint32_t j = 0; j < ups; ++j) ports.push_back(model.upPort(l, (b + j) % ups));
+        lists[l].push_back(table.addCandidateList(ports));
+      }
+    }
+  }
+  auto setUp = [&](std::uint32_t s, std::size_t level, Address a, std::uint32_t b) {
+    if (choice.adaptive && !lists[level].empty()) table.setCandidateList(s, a, lists[level][b]);
+    else table.set(s, a, model.upPort(level, b));
+  };
+
+  const auto switches = static_cast<std::int64_t>(network.switchCount());
+  const std::uint32_t paths = context.addressesPerTerminal;
+#if defined(ROUTELAB_HAVE_OPENMP)
+#pragma omp parallel for schedule(dynamic, 8)
+#endif
+  for (std::int64_t sw = 0; sw < switches; ++sw) {
+    const auto s = static_cast<std::uint32_t>(sw);
+    const std::size_t level = model.switchLevel(s);
+    const std::uint64_t index = model.switchIndexInLevel(s);
+    for (NodeId t : network.terminals()) {
+      const std::uint64_t d = model.terminalIndex(t);
+      const Address base = result.addresses.base(t);
+      if (model.isAncestor(level, index, d)) {
+        const PortNumber port = model.downPort(level, d);
+        for (std::uint32_t o = 0; o < block; ++o) table.set(s, base + o, port);
+      } else if (level < h) {
+        for (std::uint32_t p = 0; p < paths; ++p) {
+          for (std::uint32_t c = 0; c < classes; ++c) {
+            setUp(s, level, base + p * classes + c, choice.parent(level, index, d, p, c));
+          }
+        }
+      }
+    }
+    if (context.routeSwitches) {
+      for (NodeId x : network.switches()) {
+        const auto xs = network.switchIndex(x);
+        const Address a = result.addresses.base(x);
+        bool freeUp = false;
+        const PortNumber port =
+            model.towardsSwitch(level, index, model.switchLevel(xs), model.switchIndexInLevel(xs), freeUp);
+        if (freeUp) setUp(s, level, a, static_cast<std::uint32_t>((a / model.wProduct(level)) % model.upCount(level)));
+        else if (port != kNoRoute) table.set(s, a, port);
+      }
+    }
+  }
+  result.deterministic = !choice.adaptive || !table.adaptive();
+  result.minimal = true;
+  result.stats.emplace_back("xgft", model.params().str());
+  result.stats.emplace_back("paths_per_terminal", std::to_string(paths));
+  if (classes > 1) result.stats.emplace_back("source_classes", std::to_string(classes));
+  return result;
+}
+
+}  // namespace routelab::xgft_detail

@@ -1,0 +1,294 @@
+// Fat-tree engines: exact tables derived by hand from the papers' formulas, equalities
+// between engines, the checks on every engine and small fabric, error paths.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+#include "graph/builder.h"
+#include "engines/registry.h"
+#include "routing/checks.h"
+#include "routing/engines/fat_tree.h"
+#include "topology/xgft.h"
+
+using namespace routelab;
+
+namespace {
+
+std::uint32_t sw(const Network& net, const std::string& name) { return net.switchIndex(*net.findNode(name)); }
+
+/// Up port (hardware) of a switch path walk: the sequence of nodes visited.
+std::vector<std::string> nodesOnPath(const Network& net, const RoutingResult& r, NodeId source, NodeId destination,
+                                     std::uint32_t path = 0) {
+  const Path p = r.path(net, source, r.addressFor(source, destination, path));
+  EXPECT_EQ(p.status, PathStatus::Delivered);
+  std::vector<std::string> names;
+  for (ChannelId c : p.channels) names.push_back(net.name(net.target(c)));
+  return names;
+}
+
+}  // namespace
+
+TEST(FtreeDeterministic, TwoAryThreeTreeTablesFollowGomezSection4) {
+  // 2-ary 3-tree: leaf <0,o> sends destination p up through port k + p_0 (label), i.e.
+  // hardware port 3 + p_0; stage 1 climbs through 3 + p_1; descending uses 1 + p_s.
+  const Network net = makeKaryNtree(2, 3);
+  const RoutingResult r = routeFtreeDeterministic(net, {});
+  ASSERT_EQ(r.addresses.count(), 8u);
+  const ForwardingTable& t = r.table();
+  const std::vector<PortNumber> leaf0 = {1, 2, 3, 4, 3, 4, 3, 4};  // kt-s0-00 holds nodes 0, 1
+  const std::vector<PortNumber> stage1 = {1, 1, 2, 2, 3, 3, 4, 4};  // kt-s1-00: p_2 = 0 below
+  const std::vector<PortNumber> stage2 = {1, 1, 1, 1, 2, 2, 2, 2};  // kt-s2-00: 1 + p_2
+  const std::vector<PortNumber> leaf3 = {3, 4, 3, 4, 3, 4, 1, 2};   // kt-s0-11 holds nodes 6, 7
+  for (Address d = 0; d < 8; ++d) {
+    EXPECT_EQ(t.port(sw(net, "kt-s0-00"), d), leaf0[d]) << d;
+    EXPECT_EQ(t.port(sw(net, "kt-s1-00"), d), stage1[d]) << d;
+    EXPECT_EQ(t.port(sw(net, "kt-s2-00"), d), stage2[d]) << d;
+    EXPECT_EQ(t.port(sw(net, "kt-s0-11"), d), leaf3[d]) << d;
+    EXPECT_EQ(t.candidates(sw(net, "kt-s0-00"), d).size(), 1u);
+  }
+  EXPECT_TRUE(r.deterministic);
+  EXPECT_TRUE(r.minimal);
+}
+
+TEST(FtreeDeterministic, FigureThreePathCountsAreEqualPerStage) {
+  // Gómez Fig. 3: every ascending and descending channel of a stage carries the same number
+  // of source-destination paths. 2-ary 3-tree by hand: a leaf sends 2 x 6 pairs up over 2
+  // links (6 each); a stage-1 pair of switches sends 4 x 4 pairs over 4 links (4 each); the
+  // descent mirrors it (4 from stage 2, 6 from stage 1); terminal links carry N - 1 = 7.
+  const Network net = makeKaryNtree(2, 3);
+  const RoutingCheckReport report = checkRouting(net, routeFtreeDeterministic(net, {}));
+  ASSERT_TRUE(report.passed());
+  std::map<std::pair<std::size_t, bool>, std::uint64_t> expected = {
+      {{0, true}, 7}, {{1, true}, 6}, {{2, true}, 4}, {{3, false}, 4}, {{2, false}, 6}, {{1, false}, 7}};
+  std::size_t seen = 0;
+  for (const StageChannelLoad& stage : report.stages) {
+    if (stage.channels == 0) continue;
+    const auto it = expected.find({stage.level, stage.up});
+    if (stage.level == 3 && stage.up) continue;  // unconnected top ports carry nothing
+    ASSERT_NE(it, expected.end()) << stage.level << " " << stage.up;
+    EXPECT_EQ(stage.minPaths, it->second) << stage.level << (stage.up ? " up" : " down");
+    EXPECT_EQ(stage.maxPaths, it->second) << stage.level << (stage.up ? " up" : " down");
+    ++seen;
+  }
+  EXPECT_EQ(seen, expected.size());
+  // And on larger trees: min == max at every stage.
+  for (auto [k, n] : {std::pair{4u, 3u}, std::pair{3u, 3u}, std::pair{2u, 4u}}) {
+    const Network tree = makeKaryNtree(k, n);
+    const RoutingCheckReport r = checkRouting(tree, routeFtreeDeterministic(tree, {}));
+    for (const StageChannelLoad& stage : r.stages) {
+      EXPECT_EQ(stage.minPaths, stage.maxPaths) << k << "-ary " << n << "-tree level " << stage.level;
+    }
+  }
+}
+
+TEST(FtreeAdaptive, CandidatesAreEveryUpPortDeterministicFirst) {
+  const Network net = makeKaryNtree(4, 3);
+  const RoutingResult adaptive = routeFtreeAdaptive(net, {});
+  const RoutingResult deterministic = routeFtreeDeterministic(net, {});
+  EXPECT_FALSE(adaptive.deterministic);
+  // kt-s0-000 (leaf of nodes 0..3) to node 6 (p_0 = 2): all four up ports 5..8, 5 + 2 first.
+  const auto candidates = adaptive.table().candidates(sw(net, "kt-s0-00"), 6);
+  ASSERT_EQ(candidates.size(), 4u);
+  EXPECT_EQ(std::vector<PortNumber>(candidates.begin(), candidates.end()), (std::vector<PortNumber>{7, 8, 5, 6}));
+  for (std::uint32_t s = 0; s < net.switchCount(); ++s) {
+    for (Address a = 0; a < adaptive.addresses.count(); ++a) {
+      EXPECT_EQ(adaptive.table().port(s, a), deterministic.table().port(s, a));
+    }
+  }
+  // Descending entries have one candidate (Gómez §3: a single descending path).
+  EXPECT_EQ(adaptive.table().candidates(sw(net, "kt-s2-00"), 6).size(), 1u);
+}
+
+TEST(Dmodk, EqualsFtreeDeterministicOnEveryXgft) {
+  for (const Network& net : {makeKaryNtree(3, 3), makeGft2(4, 3, 5), makeXgft({{2, 3, 2}, {1, 2, 3}})}) {
+    const RoutingResult a = routeDmodk(net, {});
+    const RoutingResult b = routeFtreeDeterministic(net, {});
+    for (std::uint32_t s = 0; s < net.switchCount(); ++s) {
+      for (Address d = 0; d < a.addresses.count(); ++d) ASSERT_EQ(a.table().port(s, d), b.table().port(s, d));
+    }
+  }
+}
+
+TEST(Dmodk, TopSwitchIsDModM) {
+  // Nienaber §III.A on T(4+3, 5): (s, d) on different leaves goes through TSW_{d mod 3}.
+  const Network net = makeGft2(4, 3, 5);
+  const RoutingResult r = routeDmodk(net, {});
+  for (std::uint32_t s = 0; s < 20; ++s) {
+    for (std::uint32_t d = 0; d < 20; ++d) {
+      if (s / 4 == d / 4) continue;
+      const auto nodes = nodesOnPath(net, r, net.terminalNode(s), net.terminalNode(d));
+      ASSERT_EQ(nodes.size(), 4u);
+      EXPECT_EQ(nodes[1], fmt::format("gft-top{}", d % 3)) << s << "->" << d;
+    }
+  }
+}
+
+TEST(Smodk, TopSwitchIsSModMWithOneAddressPerSourceClass) {
+  const Network net = makeGft2(4, 3, 5);
+  const RoutingResult r = routeSmodk(net, {});
+  EXPECT_EQ(r.sourceClasses, 3u);
+  EXPECT_EQ(r.addresses.count(), 20u * 3);
+  for (std::uint32_t s = 0; s < 20; ++s) {
+    for (std::uint32_t d = 0; d < 20; ++d) {
+      if (s / 4 == d / 4) continue;
+      const auto nodes = nodesOnPath(net, r, net.terminalNode(s), net.terminalNode(d));
+      EXPECT_EQ(nodes[1], fmt::format("gft-top{}", s % 3)) << s << "->" << d;
+    }
+  }
+  // Leaf 0's entries for node 9 (base address 27): class c climbs to TSW_c, port n + 1 + c.
+  for (std::uint32_t c = 0; c < 3; ++c) EXPECT_EQ(r.table().port(sw(net, "gft-leaf0"), 27 + c), 5 + c);
+}
+
+TEST(Opt, FigureTwoVerbatim) {
+  // T(4+4, 8): k = 2, grp_size = 2: nodes 0-1 of a leaf are group 0, 2-3 group 1; the pair
+  // (s, d) uses TSW_{src_grp * 2 + dst_grp}.
+  const Network net = makeGft2(4, 4, 8);
+  const RoutingResult r = routeOpt(net, {});
+  EXPECT_EQ(r.sourceClasses, 2u);
+  for (std::uint32_t s = 0; s < 32; ++s) {
+    for (std::uint32_t d = 0; d < 32; ++d) {
+      if (s / 4 == d / 4) continue;
+      const auto nodes = nodesOnPath(net, r, net.terminalNode(s), net.terminalNode(d));
+      EXPECT_EQ(nodes[1], fmt::format("gft-top{}", (s % 4) / 2 * 2 + (d % 4) / 2)) << s << "->" << d;
+    }
+  }
+  // T(12+12, 24) (n = m = 12, r = 24): k = 3, grp_size = 4, tops 0..8 used (Fig. 2:
+  // floor(sqrt m)^2 of them).
+  const Network big = makeGft2(12, 12, 24);
+  const RoutingResult rb = routeOpt(big, {});
+  std::set<std::string> tops;
+  for (std::uint32_t s = 0; s < 12; ++s) {
+    for (std::uint32_t d = 12; d < 24; ++d) tops.insert(nodesOnPath(big, rb, big.terminalNode(s), big.terminalNode(d))[1]);
+  }
+  EXPECT_EQ(tops.size(), 9u);
+  EXPECT_EQ(*tops.rbegin(), "gft-top08");
+}
+
+TEST(OptBalanced, MovesOntoUnusedTopsKeepTheBound) {
+  // T(12+12, 24): OPT leaves TSW_9..11 unused; B = ceil(12 / sqrt 12) = 4.
+  const Network net = makeGft2(12, 12, 24);
+  const RoutingResult r = routeOptBalanced(net, {});
+  const std::uint32_t n = 12, N = 288, bound = 4;
+  // Collect the (source, destination) sets of every leaf->top and top->leaf link.
+  std::map<std::pair<int, int>, std::pair<std::set<int>, std::set<int>>> up, down;
+  std::map<int, std::uint64_t> load;
+  for (std::uint32_t s = 0; s < N; ++s) {
+    for (std::uint32_t d = 0; d < N; ++d) {
+      if (s / n == d / n) continue;
+      const auto nodes = nodesOnPath(net, r, net.terminalNode(s), net.terminalNode(d));
+      const int top = std::stoi(nodes[1].substr(7));
+      ++load[top];
+      auto& u = up[{static_cast<int>(s / n), top}];
+      u.first.insert(static_cast<int>(s));
+      u.second.insert(static_cast<int>(d));
+      auto& w = down[{top, static_cast<int>(d / n)}];
+      w.first.insert(static_cast<int>(s));
+      w.second.insert(static_cast<int>(d));
+    }
+  }
+  EXPECT_EQ(load.size(), 12u);  // every top switch carries traffic now
+  for (const auto* links : {&up, &down}) {
+    for (const auto& [link, sets] : *links) {
+      const int top = link.first >= 0 && links == &up ? link.second : link.first;
+      if (top < 9) continue;  // receiving links only
+      EXPECT_TRUE(sets.first.size() <= bound || sets.second.size() <= bound)
+          << "top " << top << ": " << sets.first.size() << " sources, " << sets.second.size() << " destinations";
+    }
+  }
+  // Perfect squares with n divisible by sqrt(m): nothing to move, OPT's paths.
+  const Network square = makeGft2(4, 4, 8);
+  const RoutingResult a = routeOpt(square, {}), b = routeOptBalanced(square, {});
+  for (std::uint32_t s = 0; s < 32; ++s) {
+    for (std::uint32_t d = 0; d < 32; ++d) {
+      if (s == d) continue;
+      EXPECT_EQ(nodesOnPath(square, a, square.terminalNode(s), square.terminalNode(d)),
+                nodesOnPath(square, b, square.terminalNode(s), square.terminalNode(d)));
+    }
+  }
+}
+
+TEST(FatTreeEngines, LmcPathsLeaveThroughDifferentUpPorts) {
+  const Network net = makeKaryNtree(4, 2);
+  RoutingContext context;
+  context.addressesPerTerminal = 4;
+  for (auto route : {&routeFtreeDeterministic, &routeDmodk, &routeSmodk}) {
+    const RoutingResult r = route(net, context);
+    std::set<std::string> firstHop;
+    for (std::uint32_t p = 0; p < 4; ++p) {
+      firstHop.insert(nodesOnPath(net, r, net.terminalNode(0), net.terminalNode(9), p)[1]);
+    }
+    EXPECT_EQ(firstHop.size(), 4u);
+  }
+}
+
+TEST(FatTreeEngines, EveryEnginePassesTheChecksOnSmallFabrics) {
+  std::vector<Network> fabrics;
+  fabrics.push_back(makeKaryNtree(2, 3));
+  fabrics.push_back(makeKaryNtree(3, 2));
+  fabrics.push_back(makeKaryNtree(4, 3));
+  fabrics.push_back(makeGft2(4, 3, 5));
+  fabrics.push_back(makeGft2(3, 5, 4));
+  fabrics.push_back(makeXgft({{2, 3, 2}, {2, 2, 3}}));
+  for (const auto& row : engineRegistry().rows()) {
+    if (row.name == "file") continue;
+    if (row.reference.find("Gómez") == std::string::npos && row.reference.find("Nienaber") == std::string::npos) continue;
+    for (const Network& net : fabrics) {
+      for (std::uint32_t paths : {1u, 2u}) {
+        for (bool switches : {false, true}) {
+          RoutingContext context;
+          context.addressesPerTerminal = paths;
+          context.routeSwitches = switches;
+          RoutingResult result;
+          try {
+            result = runEngine(row.name, net, context);
+          } catch (const UnsupportedTopology&) {
+            EXPECT_TRUE(row.name == "opt" || row.name == "opt-balanced") << row.name;
+            EXPECT_NE(net.xgft()->params.height(), 2u);
+            continue;
+          }
+          const RoutingCheckReport report = checkRouting(net, result);
+          EXPECT_TRUE(report.passed()) << row.name << " on " << net.origin() << " lmc paths " << paths
+                                       << (report.failures.empty() ? "" : ": " + report.failures.front());
+          EXPECT_EQ(report.terminalPairs, report.terminalPairsDelivered);
+          EXPECT_EQ(report.terminalPairs, net.terminalCount() * (net.terminalCount() - 1) * paths);
+        }
+      }
+    }
+  }
+}
+
+TEST(FatTreeEngines, SwitchAddressesReachEverySwitchFromEveryTerminal) {
+  const Network net = makeKaryNtree(2, 3);
+  RoutingContext context;
+  context.routeSwitches = true;
+  const RoutingResult r = routeFtreeDeterministic(net, context);
+  EXPECT_EQ(r.addresses.count(), 8u + 12u);
+  RoutingCheckOptions options;
+  options.requireManagementPairs = false;
+  const RoutingCheckReport report = checkRouting(net, r, options);
+  EXPECT_TRUE(report.passed());
+  EXPECT_EQ(report.managementPairs, 8u * 12u);
+  EXPECT_EQ(report.managementPairsDelivered, 8u * 12u);
+  // Port 0 at the switch itself.
+  EXPECT_EQ(r.table().port(sw(net, "kt-s1-01"), r.addresses.base(*net.findNode("kt-s1-01"))), kSelfPort);
+}
+
+TEST(FatTreeEngines, UnsupportedTopologiesAreRefusedByName) {
+  NetworkBuilder builder;
+  const NodeId a = builder.addSwitch("a", 4), b = builder.addSwitch("b", 4);
+  builder.connect(a, 1, b, 1);
+  builder.setOrigin("random:switches=2");
+  const Network plain = builder.build();
+  try {
+    routeFtreeAdaptive(plain, {});
+    FAIL() << "no exception";
+  } catch (const UnsupportedTopology& e) {
+    EXPECT_STREQ(e.what(), "ftree-adaptive needs a fat-tree (XGFT) fabric; 'random:switches=2' is not one");
+  }
+  EXPECT_THROW(routeOpt(makeKaryNtree(2, 3), {}), UnsupportedTopology);
+  EXPECT_THROW(runEngine("dmodk:x=1", makeKaryNtree(2, 2)), SpecError);
+}

@@ -1,0 +1,168 @@
+// IR / FIR registers (Gómez et al. 2007 §3.1 and §4.1): routers that use nothing but the
+// registers agree with the tables everywhere; the paper's figures by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+#include <tuple>
+
+#include "core/errors.h"
+#include "routing/engines/fat_tree.h"
+#include "routing/interval_routing.h"
+#include "topology/xgft.h"
+
+using namespace routelab;
+
+namespace {
+
+/// Exhaustive agreement on every (switch, terminal destination).
+void expectAgreement(const Network& net, bool withFir) {
+  const IntervalConfiguration ir = buildIrConfiguration(net);
+  const RoutingResult adaptive = routeFtreeAdaptive(net, {});
+  std::vector<PortNumber> byRegisters, byTable;
+  std::uint64_t mismatches = 0;
+  for (NodeId t : net.terminals()) {
+    const std::uint64_t address = intervalAddress(net, ir, t);
+    const Address a = adaptive.addresses.base(t);
+    for (std::uint32_t s = 0; s < net.switchCount(); ++s) {
+      routeByRegisters(ir, ir.switches[s], address, byRegisters);
+      const auto candidates = adaptive.table().candidates(s, a);
+      byTable.assign(candidates.begin(), candidates.end());
+      std::sort(byTable.begin(), byTable.end());
+      if (byRegisters != byTable) ++mismatches;
+    }
+  }
+  EXPECT_EQ(mismatches, 0u) << "IR on " << net.origin();
+  if (!withFir) return;
+  const IntervalConfiguration fir = buildFirConfiguration(net);
+  const RoutingResult deterministic = routeFtreeDeterministic(net, {});
+  mismatches = 0;
+  for (NodeId t : net.terminals()) {
+    const std::uint64_t address = intervalAddress(net, fir, t);
+    const Address a = deterministic.addresses.base(t);
+    for (std::uint32_t s = 0; s < net.switchCount(); ++s) {
+      routeByRegisters(fir, fir.switches[s], address, byRegisters);
+      if (byRegisters.size() != 1 || byRegisters[0] != deterministic.table().port(s, a)) ++mismatches;
+    }
+  }
+  EXPECT_EQ(mismatches, 0u) << "FIR on " << net.origin();
+}
+
+std::vector<std::uint32_t> labelsAllowed(const IntervalConfiguration& c, std::uint32_t sw, std::uint64_t destination) {
+  std::vector<PortNumber> ports;
+  routeByRegisters(c, c.switches[sw], destination, ports);
+  std::vector<std::uint32_t> labels;
+  for (PortNumber p : ports) labels.push_back(p - 1U);
+  return labels;
+}
+
+}  // namespace
+
+TEST(IntervalRouting, RegistersAgreeWithTablesOnEveryKaryNtree) {
+  for (std::uint32_t k : {2u, 4u, 8u}) {
+    for (std::uint32_t n : {2u, 3u, 4u}) expectAgreement(makeKaryNtree(k, n), true);
+  }
+}
+
+TEST(IntervalRouting, IrAgreesOnGeneralXgftsAndFirNeedsNonPowerOfTwoFields) {
+  expectAgreement(makeGft2(4, 3, 5), false);
+  expectAgreement(makeXgft({{2, 3, 2}, {2, 2, 3}}), false);
+  expectAgreement(makeKaryNtree(3, 3), true);  // 2-bit components, addresses not dense
+  EXPECT_THROW(buildFirConfiguration(makeGft2(4, 3, 5)), UnsupportedTopology);
+}
+
+TEST(IntervalRouting, FigureOneNodeOneToNodeFour) {
+  // Gómez Fig. 1, 2-ary 4-tree, switches numbered stage by stage (switch index here).
+  const Network net = makeKaryNtree(2, 4);
+  const IntervalConfiguration ir = buildIrConfiguration(net);
+  EXPECT_EQ(labelsAllowed(ir, 0, 4), (std::vector<std::uint32_t>{2, 3}));  // both ascending links
+  // The walk of the text: link 3 to switch 9, link 2 to switch 17, link 1 to switch 11,
+  // link 0 to switch 2, link 0 to node 4.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> walk = {{0, 3}, {9, 2}, {17, 1}, {11, 0}, {2, 0}};
+  for (std::size_t i = 0; i < walk.size(); ++i) {
+    const auto [sw, label] = walk[i];
+    const auto allowed = labelsAllowed(ir, sw, 4);
+    EXPECT_NE(std::find(allowed.begin(), allowed.end(), label), allowed.end()) << "switch " << sw;
+    if (i >= 2) {
+      EXPECT_EQ(allowed.size(), 1u) << "switch " << sw << " descends on a single path";
+    }
+    const ChannelId c = net.channelAt(net.switchNode(sw), static_cast<PortNumber>(label + 1));
+    const NodeId next = net.target(c);
+    if (i + 1 < walk.size()) {
+      EXPECT_EQ(net.switchIndex(next), walk[i + 1].first);
+    } else {
+      EXPECT_EQ(net.terminalIndex(next), 4u);
+    }
+  }
+  // All adaptive paths from 1 to 4: up to stage 2 with 2 x 2 choices.
+  std::uint64_t paths = 0;
+  std::function<void(NodeId)> explore = [&](NodeId at) {
+    if (net.isTerminal(at)) {
+      paths += net.terminalIndex(at) == 4 ? 1 : 0;
+      return;
+    }
+    for (std::uint32_t label : labelsAllowed(ir, net.switchIndex(at), 4)) {
+      explore(net.target(net.channelAt(at, static_cast<PortNumber>(label + 1))));
+    }
+  };
+  explore(net.switchNode(0));
+  EXPECT_EQ(paths, 4u);
+}
+
+TEST(IntervalRouting, FigureTwoPrototypedRegisters) {
+  const Network net = makeKaryNtree(2, 4);
+  const IntervalConfiguration ir = buildIrConfiguration(net);
+  auto registers = [&](std::uint32_t sw) {
+    std::vector<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>> out;
+    for (const auto& r : ir.switches[sw].ports) out.emplace_back(r.label, r.first, r.last);
+    return out;
+  };
+  using R = std::vector<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>>;
+  // Switch 0 = <0,000>: nodes 0 and 1 below, the rest (2..15) up.
+  EXPECT_EQ(registers(0), (R{{0, 0, 0}, {1, 1, 1}, {2, 2, 15}, {3, 2, 15}}));
+  // Switch 10 = <1,010>: p_3 p_2 = 01 below (nodes 4..7); the up interval is cyclic.
+  EXPECT_EQ(registers(10), (R{{0, 4, 5}, {1, 6, 7}, {2, 8, 3}, {3, 8, 3}}));
+  // Switch 17 = <2,001>: p_3 = 0 below (0..7).
+  EXPECT_EQ(registers(17), (R{{0, 0, 3}, {1, 4, 7}, {2, 8, 15}, {3, 8, 15}}));
+  // Top stage: descending links only, covering everything.
+  EXPECT_EQ(registers(24), (R{{0, 0, 7}, {1, 8, 15}}));
+}
+
+TEST(IntervalRouting, FigureThreeFirRegisters) {
+  // 2-ary 3-tree: ascending MR 001 at stage 0, 010 at stage 1; RRR 0011; descending MR 111.
+  const Network net = makeKaryNtree(2, 3);
+  const IntervalConfiguration fir = buildFirConfiguration(net);
+  EXPECT_EQ(fir.bitsPerDigit, 1u);
+  const auto& leaf = fir.switches[0].ports;
+  ASSERT_EQ(leaf.size(), 4u);
+  EXPECT_EQ(leaf[2].mask, 0b001u);
+  EXPECT_EQ(leaf[2].first, 0u);
+  EXPECT_EQ(leaf[3].first, 1u);
+  EXPECT_EQ(leaf[3].priority, 0b0011u);
+  EXPECT_EQ(leaf[0].mask, 0b111u);
+  EXPECT_EQ(leaf[0].priority, 0u);
+  const auto& stage1 = fir.switches[4].ports;
+  EXPECT_EQ(stage1[3].mask, 0b010u);
+  EXPECT_EQ(stage1[3].first, 0b010u);
+  // At switch 0 destination 0 is eligible on ports 0 and 2; RRR of 2 prefers 0 (§4.1).
+  EXPECT_EQ(labelsAllowed(fir, 0, 0), (std::vector<std::uint32_t>{0}));
+  // Switch 4 (stage 1) forwards 4 up link 2 and 6 up link 3 (§4: "Packets destined to node 4
+  // select the first up link, and packets destined to node 6 the other one").
+  EXPECT_EQ(labelsAllowed(fir, 4, 4), (std::vector<std::uint32_t>{2}));
+  EXPECT_EQ(labelsAllowed(fir, 4, 6), (std::vector<std::uint32_t>{3}));
+}
+
+TEST(IntervalRouting, ExportNamesEverySwitchAndPort) {
+  const Network net = makeKaryNtree(2, 3);
+  std::ostringstream text;
+  writeIntervalConfiguration(net, buildFirConfiguration(net), "ftree-deterministic", text);
+  const std::string s = text.str();
+  EXPECT_NE(s.find("switch 0 'kt-s0-00' stage 0\n  port 1 label 0 down FI 000 LI 000 MR 111 RRR 0000\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("  port 4 label 3 up FI 001 LI 001 MR 001 RRR 0011\n"), std::string::npos);
+  std::ostringstream irText;
+  writeIntervalConfiguration(net, buildIrConfiguration(net), "ftree-adaptive", irText);
+  EXPECT_NE(irText.str().find("  port 3 label 2 up FI 2 LI 7\n"), std::string::npos) << irText.str();
+}

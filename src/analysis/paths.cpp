@@ -1,0 +1,131 @@
+#include "analysis/paths.h"
+
+#include <fmt/format.h>
+
+#include <exception>
+#include <limits>
+
+#include "core/errors.h"
+
+#ifdef ROUTELAB_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+namespace routelab {
+
+namespace {
+
+const char* statusText(PathStatus status) {
+  switch (status) {
+    case PathStatus::Delivered: return "delivered";
+    case PathStatus::NoRoute: return "no route";
+    case PathStatus::Loop: return "forwarding loop";
+    case PathStatus::DeadPort: return "route through a down port";
+  }
+  return "failure";
+}
+
+bool anyAdaptive(const RoutingResult& routing) {
+  for (const auto& table : routing.tables) {
+    if (table.adaptive()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void routePair(const Network& network, const RoutingResult& routing, std::uint32_t s, std::uint32_t d,
+               std::vector<ChannelId>& out) {
+  const NodeId source = network.terminalNode(s);
+  const NodeId destination = network.terminalNode(d);
+  if (!routing.addresses.hasAddresses(destination)) {
+    throw AnalysisError(fmt::format("routing '{}' gives terminal '{}' no address", routing.engine,
+                                    network.name(destination)));
+  }
+  if (!routing.addresses.hasAddresses(source)) {
+    throw AnalysisError(fmt::format("routing '{}' gives terminal '{}' no address (it cannot be a source)",
+                                    routing.engine, network.name(source)));
+  }
+  const Address address = routing.addressFor(source, destination);
+  const LayerId layer = routing.layer(routing.addresses.sourceIndex(source), address);
+  const PathStatus status = routing.walk(network, source, address, layer, out);
+  if (status != PathStatus::Delivered) {
+    const NodeId at = out.empty() ? source : network.target(out.back());
+    throw AnalysisError(fmt::format("routing '{}' does not deliver {} -> {} (LID {}): {} at '{}' after {} hops",
+                                    routing.engine, network.name(source), network.name(destination),
+                                    routing.addresses.lid(address), statusText(status), network.name(at),
+                                    out.size()));
+  }
+}
+
+PairPaths PairPaths::build(const Network& network, const RoutingResult& routing, int threads) {
+  const std::size_t n = network.terminalCount();
+  if (n > 65535) {
+    throw AnalysisError(fmt::format("pair-path analysis supports up to 65535 terminals, the fabric has {}", n));
+  }
+  PairPaths paths;
+  paths.terminals_ = n;
+  paths.channelCount_ = network.channelCount();
+  paths.engine_ = routing.engine;
+  paths.adaptive_ = anyAdaptive(routing);
+  paths.offset_.assign(n * n + 1, 0);
+  // Pass 1: path lengths (parallel over sources). The first error, by source order, wins so
+  // the message does not depend on the thread count.
+  std::vector<std::exception_ptr> errors(n);
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+#endif
+  {
+    std::vector<ChannelId> walk;
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 4)
+#endif
+    for (std::size_t s = 0; s < n; ++s) {
+      try {
+        for (std::size_t d = 0; d < n; ++d) {
+          if (s == d) continue;
+          routePair(network, routing, static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), walk);
+          paths.offset_[s * n + d] = static_cast<std::uint32_t>(walk.size());
+        }
+      } catch (...) {
+        errors[s] = std::current_exception();
+      }
+    }
+  }
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  std::uint64_t total = 0;  // lengths -> exclusive prefix sums
+  for (std::size_t pair = 0; pair < n * n; ++pair) {
+    const std::uint32_t pathLength = paths.offset_[pair];
+    paths.offset_[pair] = static_cast<std::uint32_t>(total);
+    total += pathLength;
+    if (total > std::numeric_limits<std::uint32_t>::max()) {
+      throw AnalysisError(fmt::format("pair paths of {} terminals exceed 2^32 channel entries", n));
+    }
+  }
+  paths.offset_[n * n] = static_cast<std::uint32_t>(total);
+  paths.channels_.resize(total);
+
+  // Pass 2: fill (the walks succeeded above, so they succeed again).
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+#endif
+  {
+    std::vector<ChannelId> walk;
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 4)
+#endif
+    for (std::size_t s = 0; s < n; ++s) {
+      for (std::size_t d = 0; d < n; ++d) {
+        if (s == d) continue;
+        routePair(network, routing, static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), walk);
+        std::uint32_t at = paths.offset_[s * n + d];
+        for (ChannelId c : walk) paths.channels_[at++] = c.value;
+      }
+    }
+  }
+  return paths;
+}
+
+}  // namespace routelab

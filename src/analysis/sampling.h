@@ -1,0 +1,63 @@
+// routelab/analysis/sampling.h — ABB, AFPB, ADB: average bandwidth over random patterns.
+//
+// Nienaber et al. 2011 §II: for a pattern P, the bandwidth available to it is 1 / ML_R^P
+// (link bandwidth normalised to 1); ABB, AFPB and ADB are the averages of 1/ML over all
+// bisect (Def. 2), full-permutation (Def. 3) and dissemination (Def. 4) patterns. §IV's
+// statistical method: sample 1000 random patterns, compute the 99% confidence interval of
+// the mean; stop when it is within 1% of the mean, else double the number of samples and
+// repeat. "Within 1%" is read as the 99% half-width <= precision x mean (the reading that
+// matches the published numbers best, shared/reference/peers.md).
+//
+// Determinism: sample i is drawn from Rng(deriveSeed(seed, i)) — one stream per sample,
+// never per thread — and the mean is computed from an exact histogram of the integer ML
+// values, so mean, half-width and sample count are bit-identical for every thread count.
+//
+// ML of a permutation: every terminal sends and receives at most once, so each terminal
+// channel carries at most 1 pair; ML = max(1, max load of the switch-to-switch channels).
+// Only the switch-to-switch part of each path is touched per sample.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "analysis/paths.h"
+
+namespace routelab {
+
+enum class SampledPattern { Bisect, FullPermutation, Dissemination, RandomPermutation };
+
+/// "bisect", "full-permutation", "dissemination", "random-permutation".
+std::string sampledPatternName(SampledPattern pattern);
+
+struct SamplingOptions {
+  std::uint64_t seed = 1;
+  double precision = 0.01;               ///< stop when half-width <= precision * mean
+  std::uint64_t initialSamples = 1000;   ///< Nienaber §IV
+  std::uint64_t maxSamples = 1ULL << 24; ///< give up doubling beyond this (converged = false)
+  int threads = 0;                       ///< 0 = every core; does not change the result
+};
+
+struct SampledBandwidth {
+  std::string pattern;
+  double mean = 0;            ///< mean of 1/ML
+  double ci99HalfWidth = 0;   ///< z_{0.995} * s / sqrt(samples), s the sample std. deviation
+  std::uint64_t samples = 0;
+  bool converged = false;     ///< the stopping rule was met within maxSamples
+  double meanMaxLoad = 0;     ///< mean of ML itself
+  std::map<std::uint32_t, std::uint64_t> maxLoadHistogram;  ///< ML -> number of samples
+  SamplingOptions options;    ///< the effective configuration
+};
+
+/// z such that P(|Z| <= z) = 0.99 for a standard normal Z.
+inline constexpr double kZ99 = 2.5758293035489004;
+
+/// Run the stopping rule. Throws AnalysisError for patterns impossible on this terminal
+/// count (odd N for bisect and dissemination, N < 2) and SpecError for precision <= 0 or
+/// initialSamples < 2.
+SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern, const SamplingOptions& options);
+
+/// ML of sample `index` (the pattern drawn from deriveSeed(seed, index)), for tests.
+std::uint32_t sampleMaxLoad(const PairPaths& paths, SampledPattern pattern, std::uint64_t seed, std::uint64_t index);
+
+}  // namespace routelab

@@ -1,0 +1,45 @@
+// routelab/analysis/worst.h — the exact worst-case permutation load WORST_R.
+//
+// Nienaber et al. 2011 §II, Eq. (1): WORST_R = max over permutations P of ML_R^P, the largest
+// number of SD pairs of one permutation that share a link. For a fixed channel l, the pairs
+// routed through l form a bipartite graph (sources x destinations, one edge per pair); a
+// permutation (Def. 1: every node sends at most once and receives at most once) restricted
+// to l is a matching of that graph, and every matching extends to a permutation. Hence
+//     WORST_R = max over channels l of  maximum-matching(SDSET_R(l)),
+// exact for any single-path routing on any fabric (no fat-tree structure assumed). The
+// matched pairs of the maximising channel are a witness permutation.
+//
+// Algorithm: group the pair paths by channel (a transpose of PairPaths); bound each
+// channel's matching by min(#distinct sources, #distinct destinations); solve channels with
+// Hopcroft–Karp in decreasing bound order, skipping every channel whose bound cannot beat
+// the best so far (ties resolved towards the smaller channel id, so the reported channel is
+// the same for any thread count). Terminal channels carry one source (or one destination)
+// only, so they contribute exactly 1 whenever any pair exists. Parallel over channels.
+// Cost: O(N^2 hops) to transpose plus Hopcroft–Karp on the channels that are not pruned.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analysis/paths.h"
+#include "traffic/pattern.h"
+
+namespace routelab {
+
+struct WorstCase {
+  std::uint32_t value = 0;           ///< WORST_R; 0 if the fabric has fewer than 2 terminals
+  ChannelId channel;                 ///< a channel reaching it (smallest id among equals)
+  std::vector<SourceDestination> witness;  ///< a permutation with `value` pairs through `channel`
+  std::size_t channelsSolved = 0;    ///< channels whose matching was computed (after pruning)
+  std::size_t channelsConsidered = 0;///< switch-to-switch channels carrying at least one pair
+};
+
+/// WORST_R of the single-path routing captured in `paths` (see paths.h for adaptive
+/// routings). `threads` = 0 uses every core; the result does not depend on it.
+WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads = 0);
+
+/// Maximum matching of the pairs crossing one channel, and the matched pairs (for tests and
+/// for inspecting a given channel). O(N^2 + matching) — scans every pair path.
+WorstCase channelWorstCase(const PairPaths& paths, ChannelId channel);
+
+}  // namespace routelab

@@ -1,0 +1,359 @@
+#include "traffic/pattern.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <fmt/format.h>
+#include <sstream>
+
+#include "core/errors.h"
+#include "io/output.h"
+
+namespace routelab {
+
+namespace {
+
+void requireTerminals(const std::string& name, std::size_t terminals, std::size_t minimum) {
+  if (terminals < minimum) {
+    throw SpecError(fmt::format("pattern '{}' needs at least {} terminals, the fabric has {}", name, minimum,
+                                terminals));
+  }
+}
+
+void requireEven(const std::string& name, std::size_t terminals) {
+  requireTerminals(name, terminals, 2);
+  if (terminals % 2 != 0) {
+    throw SpecError(fmt::format("pattern '{}' needs an even number of terminals (Nienaber §II), the fabric has {}",
+                                name, terminals));
+  }
+}
+
+/// Bits of a power-of-two terminal count; throws for other counts.
+unsigned requirePowerOfTwo(const std::string& name, std::size_t terminals) {
+  requireTerminals(name, terminals, 2);
+  if (!std::has_single_bit(terminals)) {
+    throw SpecError(fmt::format("pattern '{}' needs a power-of-two number of terminals, the fabric has {}", name,
+                                terminals));
+  }
+  return static_cast<unsigned>(std::countr_zero(terminals));
+}
+
+/// Pattern from a per-terminal destination function; fixed points are dropped.
+template <class Destination>
+TrafficPattern fromFunction(std::size_t terminals, Destination destination) {
+  TrafficPattern pattern;
+  pattern.terminals = terminals;
+  for (std::uint32_t s = 0; s < terminals; ++s) {
+    const std::uint32_t d = destination(s);
+    if (d != s) pattern.pairs.push_back({s, d});
+  }
+  return pattern;
+}
+
+std::uint32_t reverseBits(std::uint32_t value, unsigned bits) {
+  std::uint32_t out = 0;
+  for (unsigned i = 0; i < bits; ++i) out |= ((value >> i) & 1U) << (bits - 1 - i);
+  return out;
+}
+
+TrafficPattern randomRow(void (*sampler)(Rng&, std::span<std::uint32_t>, std::vector<SourceDestination>&),
+                         std::size_t terminals, std::uint64_t seed) {
+  TrafficPattern pattern;
+  pattern.terminals = terminals;
+  pattern.random = true;
+  pattern.seed = seed;
+  std::vector<std::uint32_t> scratch(terminals);
+  Rng rng(seed);
+  sampler(rng, scratch, pattern.pairs);
+  return pattern;
+}
+
+std::vector<RegistryRow<PatternFactory>> patternRows() {
+  std::vector<RegistryRow<PatternFactory>> rows;
+  rows.push_back({"random-permutation", "uniform random permutation of the terminals, fixed points dropped",
+                  "Nienaber 2011 §II Def. 1", {},
+                  [](const Network& network, const Options&, std::uint64_t seed) {
+                    requireTerminals("random-permutation", network.terminalCount(), 2);
+                    return randomRow(sampleRandomPermutation, network.terminalCount(), seed);
+                  }});
+  rows.push_back({"bisect", "half of the terminals send to the other half, uniform random (N/2 pairs)",
+                  "Nienaber 2011 §II Def. 2", {},
+                  [](const Network& network, const Options&, std::uint64_t seed) {
+                    requireEven("bisect", network.terminalCount());
+                    return randomRow(sampleBisect, network.terminalCount(), seed);
+                  }});
+  rows.push_back({"full-permutation", "uniform random derangement: every terminal sends and receives once",
+                  "Nienaber 2011 §II Def. 3", {},
+                  [](const Network& network, const Options&, std::uint64_t seed) {
+                    requireTerminals("full-permutation", network.terminalCount(), 2);
+                    return randomRow(sampleFullPermutation, network.terminalCount(), seed);
+                  }});
+  rows.push_back({"dissemination", "uniform random pairing, each pair exchanges both ways (Bruck)",
+                  "Nienaber 2011 §II Def. 4", {},
+                  [](const Network& network, const Options&, std::uint64_t seed) {
+                    requireEven("dissemination", network.terminalCount());
+                    return randomRow(sampleDissemination, network.terminalCount(), seed);
+                  }});
+  rows.push_back({"shift", "terminal i sends to (i + s) mod N", "Zahavi et al. 2009 (shift all-to-all phase)",
+                  {{"s", OptionType::Integer, "", "shift distance (not a multiple of N)", true}},
+                  [](const Network& network, const Options& options, std::uint64_t) {
+                    const std::size_t n = network.terminalCount();
+                    requireTerminals("shift", n, 2);
+                    const std::int64_t s = options.integer("s");
+                    const auto modulo = static_cast<std::int64_t>(n);
+                    const auto by = static_cast<std::uint32_t>(((s % modulo) + modulo) % modulo);
+                    if (by == 0) {
+                      throw SpecError(fmt::format("pattern 'shift': s={} is a multiple of the {} terminals, so "
+                                                  "nobody communicates",
+                                                  s, n));
+                    }
+                    return fromFunction(n, [&](std::uint32_t i) { return static_cast<std::uint32_t>((i + by) % n); });
+                  }});
+  rows.push_back({"all-to-all", "every terminal to every other: the N-1 shifts s = 1..N-1 together",
+                  "Zahavi et al. 2009; Nienaber 2011 §II", {},
+                  [](const Network& network, const Options&, std::uint64_t) {
+                    const std::size_t n = network.terminalCount();
+                    requireTerminals("all-to-all", n, 2);
+                    TrafficPattern pattern;
+                    pattern.terminals = n;
+                    pattern.pairs.reserve(n * (n - 1));
+                    for (std::uint32_t by = 1; by < n; ++by) {
+                      for (std::uint32_t i = 0; i < n; ++i) {
+                        pattern.pairs.push_back({i, static_cast<std::uint32_t>((i + by) % n)});
+                      }
+                    }
+                    return pattern;
+                  }});
+  rows.push_back({"bit-reversal", "destination = source index with its log2(N) bits reversed",
+                  "Gómez 2007 §5.2.1 (worst case of deterministic fat-tree routing)", {},
+                  [](const Network& network, const Options&, std::uint64_t) {
+                    const unsigned bits = requirePowerOfTwo("bit-reversal", network.terminalCount());
+                    return fromFunction(network.terminalCount(),
+                                        [&](std::uint32_t i) { return reverseBits(i, bits); });
+                  }});
+  rows.push_back({"bit-complement", "destination = source index with every bit complemented",
+                  "Dally & Towles 2004 §3.2; Gómez 2007 §5.2.1", {},
+                  [](const Network& network, const Options&, std::uint64_t) {
+                    const std::size_t n = network.terminalCount();
+                    requirePowerOfTwo("bit-complement", n);
+                    return fromFunction(n, [&](std::uint32_t i) { return static_cast<std::uint32_t>(~i & (n - 1)); });
+                  }});
+  rows.push_back({"perfect-shuffle", "destination = source index rotated left by one bit",
+                  "Dally & Towles 2004 §3.2; Gómez 2007 §5.2.1", {},
+                  [](const Network& network, const Options&, std::uint64_t) {
+                    const std::size_t n = network.terminalCount();
+                    const unsigned bits = requirePowerOfTwo("perfect-shuffle", n);
+                    return fromFunction(n, [&](std::uint32_t i) {
+                      return static_cast<std::uint32_t>(((i << 1) | (i >> (bits - 1))) & (n - 1));
+                    });
+                  }});
+  rows.push_back({"butterfly", "destination = source index with its most and least significant bits swapped",
+                  "Dally & Towles 2004 §3.2; Gómez 2007 slides (synthetic traffic)", {},
+                  [](const Network& network, const Options&, std::uint64_t) {
+                    const std::size_t n = network.terminalCount();
+                    const unsigned bits = requirePowerOfTwo("butterfly", n);
+                    return fromFunction(n, [&](std::uint32_t i) {
+                      const std::uint32_t low = i & 1U;
+                      const std::uint32_t high = (i >> (bits - 1)) & 1U;
+                      std::uint32_t d = i & ~1U & ~(1U << (bits - 1));
+                      return d | high | (low << (bits - 1));
+                    });
+                  }});
+  rows.push_back({"hot-spot", "`senders` terminals all send to one `target` terminal",
+                  "Gómez 2007 §5.2.1 (hot-spot traffic)",
+                  {{"target", OptionType::Integer, "-1", "terminal index of the hot spot (-1: drawn with the seed)"},
+                   {"senders", OptionType::Integer, "0", "number of senders, drawn with the seed (0: all others)"}},
+                  [](const Network& network, const Options& options, std::uint64_t seed) {
+                    const std::size_t n = network.terminalCount();
+                    requireTerminals("hot-spot", n, 2);
+                    Rng rng(seed);
+                    const std::int64_t target = options.integerIn("target", -1, static_cast<std::int64_t>(n) - 1);
+                    const std::int64_t senders = options.integerIn("senders", 0, static_cast<std::int64_t>(n) - 1);
+                    TrafficPattern pattern;
+                    pattern.terminals = n;
+                    pattern.random = target < 0 || (senders != 0 && senders < static_cast<std::int64_t>(n) - 1);
+                    pattern.seed = pattern.random ? seed : 0;
+                    const auto hot = target >= 0 ? static_cast<std::uint32_t>(target)
+                                                 : static_cast<std::uint32_t>(rng.below(n));
+                    std::vector<std::uint32_t> others;
+                    for (std::uint32_t i = 0; i < n; ++i) {
+                      if (i != hot) others.push_back(i);
+                    }
+                    std::size_t count = others.size();
+                    if (senders != 0 && static_cast<std::size_t>(senders) < others.size()) {
+                      rng.shuffle(std::span<std::uint32_t>(others));
+                      count = static_cast<std::size_t>(senders);
+                      std::sort(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(count));
+                    }
+                    for (std::size_t i = 0; i < count; ++i) pattern.pairs.push_back({others[i], hot});
+                    return pattern;
+                  }});
+  rows.push_back({"file", "pattern file: one 'SRC DST' per line, terminal names or indices, '#' comments",
+                  "routelab docs/ANALYSIS.md (pattern files)",
+                  {{"path", OptionType::String, "", "pattern file (written as file:PATH)", true}},
+                  [](const Network& network, const Options& options, std::uint64_t) {
+                    return readPatternFile(options.string("path"), network);
+                  }});
+  return rows;
+}
+
+}  // namespace
+
+bool isPermutation(std::span<const SourceDestination> pairs, std::size_t terminals) {
+  std::vector<std::uint8_t> sends(terminals, 0), receives(terminals, 0);
+  for (const auto& [s, d] : pairs) {
+    if (s >= terminals || d >= terminals || s == d || sends[s] || receives[d]) return false;
+    sends[s] = 1;
+    receives[d] = 1;
+  }
+  return true;
+}
+
+bool isBisect(std::span<const SourceDestination> pairs, std::size_t terminals) {
+  if (terminals % 2 != 0 || pairs.size() * 2 != terminals || !isPermutation(pairs, terminals)) return false;
+  std::vector<std::uint8_t> used(terminals, 0);
+  for (const auto& [s, d] : pairs) {
+    if (used[s] || used[d]) return false;
+    used[s] = used[d] = 1;
+  }
+  return true;
+}
+
+bool isFullPermutation(std::span<const SourceDestination> pairs, std::size_t terminals) {
+  return pairs.size() == terminals && isPermutation(pairs, terminals);
+}
+
+bool isDissemination(std::span<const SourceDestination> pairs, std::size_t terminals) {
+  if (!isFullPermutation(pairs, terminals)) return false;
+  std::vector<std::uint32_t> destination(terminals);
+  for (const auto& [s, d] : pairs) destination[s] = d;
+  for (const auto& [s, d] : pairs) {
+    if (destination[d] != s) return false;
+  }
+  return true;
+}
+
+const Registry<PatternFactory>& patternRegistry() {
+  static const Registry<PatternFactory> registry("communication pattern", patternRows());
+  return registry;
+}
+
+TrafficPattern makePattern(const std::string& spec, const Network& network, std::uint64_t seed) {
+  ComponentSpec component;
+  if (spec.rfind("file:", 0) == 0) {  // the path is kept verbatim (it may contain ',' or '=')
+    component.name = "file";
+    component.options.emplace_back("path", spec.substr(5));
+  } else {
+    component = parseComponent(spec);
+  }
+  const auto& row = patternRegistry().find(component.name);
+  const Options options(component.name, row.options, component);
+  TrafficPattern pattern = row.factory(network, options, seed);
+  pattern.spec = component.name == "file" ? "file:" + options.string("path") : options.effective();
+  return pattern;
+}
+
+TrafficPattern readPatternFile(const std::string& path, const Network& network) {
+  const std::string text = readFileText(path);
+  const std::size_t n = network.terminalCount();
+  TrafficPattern pattern;
+  pattern.terminals = n;
+  std::istringstream in(text);
+  std::string line;
+  std::size_t lineNumber = 0;
+  auto terminalOf = [&](const std::string& token) -> std::uint32_t {
+    if (const auto node = network.findNode(token)) {
+      if (network.isTerminal(*node)) return network.terminalIndex(*node);
+      throw ParseError(path, lineNumber, fmt::format("'{}' is a switch, not a terminal", token));
+    }
+    std::uint64_t index = 0;
+    const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), index);
+    if (ec != std::errc() || ptr != token.data() + token.size()) {
+      throw ParseError(path, lineNumber, fmt::format("'{}' is neither a terminal name nor a terminal index", token));
+    }
+    if (index >= n) {
+      throw ParseError(path, lineNumber,
+                       fmt::format("terminal index {} out of range (the fabric has {} terminals)", index, n));
+    }
+    return static_cast<std::uint32_t>(index);
+  };
+  while (std::getline(in, line)) {
+    ++lineNumber;
+    if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream fields(line);
+    std::vector<std::string> tokens;
+    for (std::string token; fields >> token;) tokens.push_back(token);
+    if (tokens.empty()) continue;
+    if (tokens.size() != 2) {
+      throw ParseError(path, lineNumber, fmt::format("expected 'SRC DST', found {} fields", tokens.size()));
+    }
+    const std::uint32_t s = terminalOf(tokens[0]);
+    const std::uint32_t d = terminalOf(tokens[1]);
+    if (s == d) {
+      throw ParseError(path, lineNumber, fmt::format("'{}' sends to itself: not a communication", tokens[0]));
+    }
+    pattern.pairs.push_back({s, d});
+  }
+  return pattern;
+}
+
+// ---- samplers ------------------------------------------------------------------------------
+
+namespace {
+void resetIdentity(std::span<std::uint32_t> scratch) {
+  for (std::size_t i = 0; i < scratch.size(); ++i) scratch[i] = static_cast<std::uint32_t>(i);
+}
+}  // namespace
+
+void sampleBisect(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {
+  resetIdentity(scratch);
+  rng.shuffle(scratch);
+  const std::size_t half = scratch.size() / 2;
+  out.resize(half);
+  for (std::size_t i = 0; i < half; ++i) out[i] = {scratch[i], scratch[i + half]};
+}
+
+void sampleFullPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {
+  const std::size_t n = scratch.size();
+  // Fisher–Yates from the back: after the step for position i, scratch[i] is final, so a
+  // fixed point is seen as soon as it is created and the draw restarts (rejection sampling:
+  // every accepted permutation is a uniform derangement).
+  bool accepted = false;
+  while (!accepted) {
+    resetIdentity(scratch);
+    accepted = true;
+    for (std::size_t i = n; i > 1; --i) {
+      const auto j = static_cast<std::size_t>(rng.below(i));
+      std::swap(scratch[i - 1], scratch[j]);
+      if (scratch[i - 1] == i - 1) {
+        accepted = false;
+        break;
+      }
+    }
+    if (accepted && scratch[0] == 0) accepted = false;
+  }
+  out.resize(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = {static_cast<std::uint32_t>(i), scratch[i]};
+}
+
+void sampleDissemination(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {
+  resetIdentity(scratch);
+  rng.shuffle(scratch);
+  const std::size_t n = scratch.size() & ~std::size_t{1};
+  out.resize(n);
+  for (std::size_t i = 0; i < n; i += 2) {
+    out[i] = {scratch[i], scratch[i + 1]};
+    out[i + 1] = {scratch[i + 1], scratch[i]};
+  }
+}
+
+void sampleRandomPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {
+  resetIdentity(scratch);
+  rng.shuffle(scratch);
+  out.clear();
+  for (std::size_t i = 0; i < scratch.size(); ++i) {
+    if (scratch[i] != i) out.push_back({static_cast<std::uint32_t>(i), scratch[i]});
+  }
+}
+
+}  // namespace routelab

@@ -1,0 +1,96 @@
+// routelab/traffic/pattern.h — communication patterns (the traffic of static analysis).
+//
+// A communication pattern is a multiset of ordered (source, destination) pairs of
+// terminal indices (Nienaber et al. 2011, §II: "a communication pattern can be represented
+// by a set of SD pairs"). Terminals are numbered by Network::terminalIndex (the papers'
+// processing-node numbering for the generated fat-trees). A pair never has source ==
+// destination: a node that does not take part "can be considered as communicating with
+// itself, which is not represented in P" (Nienaber §II), so such pairs are dropped by the
+// generators and rejected in pattern files.
+//
+// Patterns form one registry (name, summary, reference, options, factory) like every
+// component family; `routelab list` prints it. Specs follow the one grammar of
+// core/options.h, e.g. `shift:s=3`, `hot-spot:target=0,senders=8`, `file:PATH`.
+// Random patterns take an explicit seed (core/random.h); the same seed gives the same
+// pattern on every platform and thread count.
+//
+// The samplers at the end fill a caller-owned buffer without allocating: the sampled
+// metrics (analysis/sampling.h) call them millions of times.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "core/random.h"
+#include "core/registry.h"
+#include "graph/network.h"
+
+namespace routelab {
+
+/// One communication: terminal indices, source != destination.
+struct SourceDestination {
+  std::uint32_t source = 0;
+  std::uint32_t destination = 0;
+  friend bool operator==(const SourceDestination&, const SourceDestination&) = default;
+};
+
+struct TrafficPattern {
+  std::string spec;       ///< effective spec (name:options), echoed in results
+  std::uint64_t seed = 0; ///< seed the pattern was drawn with (0 and unused if not random)
+  bool random = false;    ///< whether the seed matters
+  std::size_t terminals = 0;
+  std::vector<SourceDestination> pairs;
+};
+
+/// Nienaber Def. 1: every terminal is a source at most once and a destination at most
+/// once, and no pair has source == destination. O(|pairs| + terminals).
+bool isPermutation(std::span<const SourceDestination> pairs, std::size_t terminals);
+/// Def. 2: a permutation with |P| = N/2 whose sources and destinations are all different
+/// terminals (every terminal is exactly one of sender or receiver).
+bool isBisect(std::span<const SourceDestination> pairs, std::size_t terminals);
+/// Def. 3: a permutation with |P| = N.
+bool isFullPermutation(std::span<const SourceDestination> pairs, std::size_t terminals);
+/// Def. 4: a permutation with |P| = N such that (s, d) in P implies (d, s) in P.
+bool isDissemination(std::span<const SourceDestination> pairs, std::size_t terminals);
+
+/// Factory of a pattern row: (network, the row's options, seed) -> pattern.
+using PatternFactory = std::function<TrafficPattern(const Network&, const Options&, std::uint64_t seed)>;
+
+/// The registry of communication patterns.
+const Registry<PatternFactory>& patternRegistry();
+
+/// Build the pattern named by `spec` on `network`'s terminals. `file:PATH` reads a pattern
+/// file (readPatternFile). Throws SpecError (unknown name or option, pattern impossible on
+/// this terminal count), ParseError, IoError.
+TrafficPattern makePattern(const std::string& spec, const Network& network, std::uint64_t seed);
+
+/// Pattern file: one communication per line, "SRC DST", each a terminal name or a terminal
+/// index (a token equal to a terminal's name is that terminal; otherwise it must be a
+/// decimal index 0..N-1). '#' starts a comment; blank lines are ignored. Repeated pairs are
+/// kept (they load their path twice). Throws ParseError "<file>:<line>: ..." for
+/// malformed lines, unknown terminals, out-of-range indices and src == dst; IoError if the
+/// file cannot be read. Files ending in .gz are decompressed.
+TrafficPattern readPatternFile(const std::string& path, const Network& network);
+
+// ---- samplers: uniform random patterns of Nienaber §II, allocation-free ----------------
+// `scratch` must have size N (the terminal count); `out` is cleared and filled. Each
+// draws from `rng` only, so a sample is a function of the Rng's seed.
+
+/// Uniform random bisect pattern (Def. 2): a uniform random permutation pi of the
+/// terminals; pairs (pi[i], pi[i + N/2]) for i < N/2. Precondition: N even, N >= 2.
+void sampleBisect(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
+/// Uniform random full permutation (Def. 3): a uniform random derangement, drawn by
+/// Fisher–Yates with early rejection of fixed points (expected e restarts). N >= 2.
+void sampleFullPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
+/// Uniform random dissemination pattern (Def. 4): a uniform random perfect matching
+/// (consecutive entries of a uniform permutation), both directions of every matched pair.
+/// Precondition: N even, N >= 2.
+void sampleDissemination(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
+/// Uniform random permutation with its fixed points dropped (a Def. 1 permutation).
+void sampleRandomPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
+
+}  // namespace routelab

@@ -1,0 +1,209 @@
+// Communication patterns: Nienaber Defs. 1-4 exactly, the fixed permutations, the pattern
+// registry and pattern files.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "core/errors.h"
+#include "topology/xgft.h"
+#include "traffic/pattern.h"
+
+using namespace routelab;
+
+namespace {
+
+std::string writeTemp(const std::string& text) {
+  char name[] = "/tmp/routelab-pattern-XXXXXX";
+  const int fd = mkstemp(name);
+  close(fd);
+  std::ofstream(name) << text;
+  return name;
+}
+
+std::vector<SourceDestination> sorted(std::vector<SourceDestination> pairs) {
+  std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
+    return a.source != b.source ? a.source < b.source : a.destination < b.destination;
+  });
+  return pairs;
+}
+
+}  // namespace
+
+TEST(PatternDefinitions, CheckersFollowNienaberDefinitions) {
+  // Def. 1: distinct sources, distinct destinations, no s == d.
+  EXPECT_TRUE(isPermutation(std::vector<SourceDestination>{{0, 1}, {1, 2}}, 4));
+  EXPECT_FALSE(isPermutation(std::vector<SourceDestination>{{0, 1}, {0, 2}}, 4));
+  EXPECT_FALSE(isPermutation(std::vector<SourceDestination>{{0, 1}, {2, 1}}, 4));
+  EXPECT_FALSE(isPermutation(std::vector<SourceDestination>{{3, 3}}, 4));
+  // Def. 2: N/2 pairs, every node either sender or receiver.
+  EXPECT_TRUE(isBisect(std::vector<SourceDestination>{{0, 2}, {1, 3}}, 4));
+  EXPECT_FALSE(isBisect(std::vector<SourceDestination>{{0, 1}, {1, 0}}, 4));  // 0 and 1 both send and receive
+  // Def. 3: N pairs.
+  EXPECT_TRUE(isFullPermutation(std::vector<SourceDestination>{{0, 1}, {1, 2}, {2, 0}}, 3));
+  EXPECT_FALSE(isFullPermutation(std::vector<SourceDestination>{{0, 1}, {1, 0}}, 3));
+  // Def. 4: N pairs, closed under reversal.
+  EXPECT_TRUE(isDissemination(std::vector<SourceDestination>{{0, 1}, {1, 0}, {2, 3}, {3, 2}}, 4));
+  EXPECT_FALSE(isDissemination(std::vector<SourceDestination>{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 4));
+}
+
+TEST(PatternSamplers, EverySampleSatisfiesItsDefinition) {
+  for (std::size_t n : {2u, 4u, 6u, 10u, 64u, 1250u}) {
+    std::vector<std::uint32_t> scratch(n);
+    std::vector<SourceDestination> pairs;
+    for (std::uint64_t i = 0; i < 50; ++i) {
+      Rng rng(deriveSeed(7, i));
+      sampleBisect(rng, scratch, pairs);
+      EXPECT_TRUE(isBisect(pairs, n)) << n;
+      sampleFullPermutation(rng, scratch, pairs);
+      EXPECT_TRUE(isFullPermutation(pairs, n)) << n;
+      sampleDissemination(rng, scratch, pairs);
+      EXPECT_TRUE(isDissemination(pairs, n)) << n;
+      sampleRandomPermutation(rng, scratch, pairs);
+      EXPECT_TRUE(isPermutation(pairs, n)) << n;
+    }
+  }
+}
+
+TEST(PatternSamplers, UniformOverAllPatternsOfFourNodes) {
+  // N = 4: 12 bisect patterns (C(4,2) sender sets x 2! bijections), 9 derangements, 3 perfect
+  // matchings. Every one must appear with frequency close to uniform (24,000 draws: a
+  // deviation beyond 6 standard deviations means a biased sampler).
+  const std::size_t n = 4, draws = 24000;
+  std::vector<std::uint32_t> scratch(n);
+  std::vector<SourceDestination> pairs;
+  struct Case {
+    void (*sampler)(Rng&, std::span<std::uint32_t>, std::vector<SourceDestination>&);
+    std::size_t patterns;
+  };
+  for (const Case& c : {Case{sampleBisect, 12}, Case{sampleFullPermutation, 9}, Case{sampleDissemination, 3}}) {
+    std::map<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::size_t> counts;
+    for (std::uint64_t i = 0; i < draws; ++i) {
+      Rng rng(deriveSeed(11, i));
+      c.sampler(rng, scratch, pairs);
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> key;
+      for (const auto& p : sorted(pairs)) key.emplace_back(p.source, p.destination);
+      ++counts[key];
+    }
+    ASSERT_EQ(counts.size(), c.patterns);
+    const double expected = static_cast<double>(draws) / static_cast<double>(c.patterns);
+    const double sigma = std::sqrt(expected * (1 - 1.0 / static_cast<double>(c.patterns)));
+    for (const auto& [key, count] : counts) EXPECT_NEAR(static_cast<double>(count), expected, 6 * sigma);
+  }
+}
+
+TEST(PatternRegistry, FixedPermutationsOnSixteenNodes) {
+  const Network net = makeKaryNtree(2, 4);  // 16 terminals
+  // bit-reversal: 0b0001 -> 0b1000; palindromes (0, 6 = 0110, 9, 15) are dropped.
+  const TrafficPattern reversal = makePattern("bit-reversal", net, 1);
+  EXPECT_TRUE(isPermutation(reversal.pairs, 16));
+  EXPECT_EQ(reversal.pairs.size(), 12u);
+  EXPECT_EQ(reversal.pairs[0], (SourceDestination{1, 8}));
+  // bit-complement: i -> 15 - i, a full permutation.
+  const TrafficPattern complement = makePattern("bit-complement", net, 1);
+  EXPECT_TRUE(isFullPermutation(complement.pairs, 16));
+  for (const auto& p : complement.pairs) EXPECT_EQ(p.destination, 15 - p.source);
+  // perfect shuffle: rotate left; 0 and 15 are fixed points.
+  const TrafficPattern shuffle = makePattern("perfect-shuffle", net, 1);
+  EXPECT_EQ(shuffle.pairs.size(), 14u);
+  EXPECT_TRUE(isPermutation(shuffle.pairs, 16));
+  EXPECT_EQ(shuffle.pairs[0], (SourceDestination{1, 2}));
+  EXPECT_EQ(shuffle.pairs[7], (SourceDestination{8, 1}));
+  // butterfly: swap bit 3 and bit 0.
+  const TrafficPattern butterfly = makePattern("butterfly", net, 1);
+  EXPECT_TRUE(isPermutation(butterfly.pairs, 16));
+  EXPECT_EQ(butterfly.pairs[0], (SourceDestination{1, 8}));
+  EXPECT_EQ(butterfly.pairs.size(), 8u);  // i with bit 0 == bit 3 are fixed
+  // shift by 3 and by -1.
+  const TrafficPattern shift = makePattern("shift:s=3", net, 1);
+  EXPECT_TRUE(isFullPermutation(shift.pairs, 16));
+  EXPECT_EQ(shift.pairs[15], (SourceDestination{15, 2}));
+  EXPECT_EQ(makePattern("shift:s=-1", net, 1).pairs[0], (SourceDestination{0, 15}));
+  EXPECT_EQ(shift.spec, "shift:s=3");
+  // all-to-all: the N-1 shifts = every ordered pair once.
+  const TrafficPattern all = makePattern("all-to-all", net, 1);
+  EXPECT_EQ(all.pairs.size(), 16u * 15u);
+  std::set<std::pair<std::uint32_t, std::uint32_t>> distinct;
+  for (const auto& p : all.pairs) distinct.emplace(p.source, p.destination);
+  EXPECT_EQ(distinct.size(), 240u);
+}
+
+TEST(PatternRegistry, RandomPatternsAreSeeded) {
+  const Network net = makeGft2(4, 4, 5);  // 20 terminals
+  for (const char* name : {"bisect", "full-permutation", "dissemination", "random-permutation"}) {
+    const TrafficPattern a = makePattern(name, net, 42), b = makePattern(name, net, 42), c = makePattern(name, net, 43);
+    EXPECT_EQ(a.pairs, b.pairs) << name;
+    EXPECT_NE(a.pairs, c.pairs) << name;
+    EXPECT_TRUE(a.random);
+    EXPECT_EQ(a.seed, 42u);
+  }
+  EXPECT_TRUE(isBisect(makePattern("bisect", net, 1).pairs, 20));
+  EXPECT_TRUE(isDissemination(makePattern("dissemination", net, 1).pairs, 20));
+}
+
+TEST(PatternRegistry, HotSpot) {
+  const Network net = makeGft2(4, 4, 5);
+  const TrafficPattern all = makePattern("hot-spot:target=7", net, 1);
+  EXPECT_EQ(all.pairs.size(), 19u);
+  for (const auto& p : all.pairs) EXPECT_EQ(p.destination, 7u);
+  const TrafficPattern some = makePattern("hot-spot:target=3,senders=5", net, 9);
+  EXPECT_EQ(some.pairs.size(), 5u);
+  std::set<std::uint32_t> senders;
+  for (const auto& p : some.pairs) {
+    EXPECT_EQ(p.destination, 3u);
+    EXPECT_NE(p.source, 3u);
+    senders.insert(p.source);
+  }
+  EXPECT_EQ(senders.size(), 5u);
+}
+
+TEST(PatternRegistry, ImpossiblePatternsAreRejected) {
+  const Network odd = makeGft2(3, 2, 3);  // 9 terminals
+  EXPECT_THROW(makePattern("bisect", odd, 1), SpecError);
+  EXPECT_THROW(makePattern("dissemination", odd, 1), SpecError);
+  EXPECT_THROW(makePattern("bit-reversal", odd, 1), SpecError);
+  EXPECT_THROW(makePattern("shift:s=9", odd, 1), SpecError);
+  EXPECT_THROW(makePattern("shift", odd, 1), SpecError);  // s is required
+  EXPECT_THROW(makePattern("no-such-pattern", odd, 1), SpecError);
+  EXPECT_THROW(makePattern("hot-spot:target=9", odd, 1), SpecError);
+  EXPECT_THROW(makePattern("bisect:bogus=1", odd, 1), SpecError);
+}
+
+TEST(PatternFile, NamesIndicesAndComments) {
+  const Network net = makeGft2(2, 2, 3);  // terminals gft-h<i>-<p>
+  const std::string path = writeTemp("# a comment\n\n0 5   # index to index\ngft-h1-0 gft-h0-1\n3 gft-h2-0\n0 5\n");
+  const TrafficPattern pattern = makePattern("file:" + path, net, 1);
+  EXPECT_EQ(pattern.spec, "file:" + path);
+  ASSERT_EQ(pattern.pairs.size(), 4u);
+  EXPECT_EQ(pattern.pairs[0], (SourceDestination{0, 5}));
+  EXPECT_EQ(pattern.pairs[1], (SourceDestination{2, 1}));
+  EXPECT_EQ(pattern.pairs[2], (SourceDestination{3, 4}));
+  EXPECT_EQ(pattern.pairs[3], (SourceDestination{0, 5}));  // repeated pairs are kept
+  std::remove(path.c_str());
+}
+
+TEST(PatternFile, ErrorsNameFileAndLine) {
+  const Network net = makeGft2(2, 2, 3);
+  const auto expectError = [&](const std::string& text, const std::string& what) {
+    const std::string path = writeTemp(text);
+    try {
+      readPatternFile(path, net);
+      ADD_FAILURE() << "no error for: " << text;
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find(path + ":2:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+    std::remove(path.c_str());
+  };
+  expectError("0 1\n0 1 2\n", "expected 'SRC DST'");
+  expectError("0 1\n0 6\n", "out of range");
+  expectError("0 1\nnobody 1\n", "neither a terminal name");
+  expectError("0 1\ngft-leaf0 1\n", "is a switch");
+  expectError("0 1\n4 4\n", "sends to itself");
+  EXPECT_THROW(readPatternFile("/nonexistent/pattern.txt", net), IoError);
+}

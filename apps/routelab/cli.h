@@ -38,6 +38,8 @@ struct Command {
 // One function per subcommand file.
 Command topoCommand();
 Command listCommand();
+Command verifyCommand();  // cmd_verify.cpp
+Command analyzeCommand();  // cmd_analyze.cpp
 std::vector<Command> extraCommands();  // commands contributed by later modules
 
 }  // namespace routelab::cli

@@ -3,6 +3,11 @@
 
 namespace routelab::cli {
 
-std::vector<Command> extraCommands() { return {}; }
+std::vector<Command> extraCommands() {
+  return {
+      verifyCommand(),
+      analyzeCommand(),
+  };
+}
 
 }  // namespace routelab::cli

@@ -358,6 +358,8 @@ ChannelDependencyGraph& ChannelDependencyGraph::operator=(const ChannelDependenc
   return *this;
 }
 
+ChannelDependencyGraph::ChannelDependencyGraph(ChannelDependencyGraph&&) noexcept = default;
+ChannelDependencyGraph& ChannelDependencyGraph::operator=(ChannelDependencyGraph&&) noexcept = default;
 ChannelDependencyGraph::~ChannelDependencyGraph() = default;
 
 std::size_t ChannelDependencyGraph::layerCount() const { return impl_->layers.size(); }
@@ -391,6 +393,29 @@ void ChannelDependencyGraph::removePath(LayerId layer, std::span<const ChannelId
 void ChannelDependencyGraph::addDependency(LayerId layer, ChannelId from, ChannelId to) {
   Layer& target = impl_->layerAt(layer);
   impl_->addUnconditional(target, from, to, impl_->slot(from, to));
+}
+
+ChannelDependencyGraph::SlotLayout ChannelDependencyGraph::slotLayout() const {
+  return {impl_->slotBase, impl_->positionInSource};
+}
+
+void ChannelDependencyGraph::addDependencySlots(LayerId layer, std::span<const std::uint64_t> bitmap) {
+  Layer& target = impl_->layerAt(layer);
+  const std::size_t slots = impl_->slots();
+  if (bitmap.size() * 64 < slots) {
+    throw RoutingError(fmt::format("channel dependency graph: slot bitmap of {} bits, {} needed", bitmap.size() * 64,
+                                   slots));
+  }
+  const Network& net = *impl_->network;
+  for (std::uint32_t c = 0; c < impl_->channels(); ++c) {
+    const std::uint32_t base = impl_->slotBase[c];
+    const std::uint32_t end = impl_->slotBase[c + 1];
+    for (std::uint32_t s = base; s < end; ++s) {
+      if ((bitmap[s / 64] >> (s % 64) & 1U) == 0) continue;
+      const ChannelId to = net.outChannels(net.target(ChannelId(c)))[s - base];
+      impl_->addUnconditional(target, ChannelId(c), to, s);
+    }
+  }
 }
 
 std::size_t ChannelDependencyGraph::dependencyCount(LayerId layer) const { return impl_->layerAt(layer).distinct; }

@@ -51,8 +51,8 @@ class ChannelDependencyGraph {
   ChannelDependencyGraph(const Network& network, std::size_t layers = 1);
   ChannelDependencyGraph(const ChannelDependencyGraph& other);
   ChannelDependencyGraph& operator=(const ChannelDependencyGraph& other);
-  ChannelDependencyGraph(ChannelDependencyGraph&&) noexcept = default;
-  ChannelDependencyGraph& operator=(ChannelDependencyGraph&&) noexcept = default;
+  ChannelDependencyGraph(ChannelDependencyGraph&&) noexcept;
+  ChannelDependencyGraph& operator=(ChannelDependencyGraph&&) noexcept;
   ~ChannelDependencyGraph();
 
   std::size_t layerCount() const;
@@ -83,6 +83,23 @@ class ChannelDependencyGraph {
   std::uint32_t dependencyReferences(LayerId layer, ChannelId from, ChannelId to) const;
   /// All distinct dependencies of a layer, ordered by (from, to). O(channels + slots).
   std::vector<std::pair<ChannelId, ChannelId>> dependencies(LayerId layer) const;
+
+  // ---- bulk construction (builders that emit millions of dependencies, e.g. the verifier)
+  /// Every possible dependency c1 -> c2 (target(c1) == source(c2)) has a dense slot:
+  /// slot = base[c1] + position[c2], position = index of c2 in outChannels(source(c2)).
+  struct SlotLayout {
+    std::span<const std::uint32_t> base;      ///< per channel, size channels + 1
+    std::span<const std::uint32_t> position;  ///< per channel
+    std::size_t size() const { return base.empty() ? 0 : base.back(); }
+    /// Precondition (unchecked): target(from) == source(to).
+    std::uint32_t slot(ChannelId from, ChannelId to) const { return base[from.index()] + position[to.index()]; }
+  };
+  /// Valid as long as the graph lives.
+  SlotLayout slotLayout() const;
+  /// Add (reference count + 1, unconditionally) every dependency whose slot bit is set in
+  /// `bitmap` (bit s is bit s % 64 of word s / 64; at least slotLayout().size() bits).
+  /// O(channels + slots). Throws RoutingError if the bitmap is too short.
+  void addDependencySlots(LayerId layer, std::span<const std::uint64_t> bitmap);
 
   /// A cycle in `layer` as a channel list c0 -> c1 -> ... -> c0 (c0 not repeated), or
   /// nullopt if the layer is acyclic. O(V + E) iterative DFS; the witness is then

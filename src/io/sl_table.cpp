@@ -1,0 +1,124 @@
+// Per-pair SL tables. Contract: io/sl_table.h.
+#include "io/sl_table.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fmt/format.h>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/errors.h"
+#include "io/output.h"
+
+namespace routelab {
+
+namespace {
+
+std::vector<std::string> fields(const std::string& line) {
+  std::vector<std::string> result;
+  std::istringstream in(line);
+  std::string field;
+  while (in >> field) result.push_back(field);
+  return result;
+}
+
+std::uint32_t parseNumber(const std::string& text, const std::string& what, const std::string& name,
+                          std::size_t line) {
+  std::uint32_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    throw ParseError(name, line, fmt::format("{} '{}' is not a decimal number", what, text));
+  }
+  return value;
+}
+
+}  // namespace
+
+SlTable parseSlTable(const std::string& text, const std::string& name) {
+  SlTable table;
+  table.name = name;
+  std::istringstream in(text);
+  std::string line;
+  std::size_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    const auto parts = fields(line);
+    if (parts.empty()) continue;
+    if (parts.size() != 3) {
+      throw ParseError(name, number, fmt::format("expected 'slid dlid sl', found {} fields", parts.size()));
+    }
+    SlTable::Entry entry;
+    entry.line = number;
+    entry.slid = parseNumber(parts[0], "slid", name, number);
+    entry.dlid = parseNumber(parts[1], "dlid", name, number);
+    if (entry.slid == 0 || entry.dlid == 0) throw ParseError(name, number, "LID 0 is not a valid LID");
+    if (parts[2] == "NA") {
+      entry.answered = false;
+    } else {
+      const std::uint32_t sl = parseNumber(parts[2], "sl", name, number);
+      if (sl > 15) throw ParseError(name, number, fmt::format("SL {} out of range 0..15", sl));
+      entry.sl = static_cast<std::uint8_t>(sl);
+    }
+    table.entries.push_back(entry);
+  }
+  return table;
+}
+
+SlTable readSlTable(const std::string& path) { return parseSlTable(readFileText(path), path); }
+
+RoutingResult applySlTable(const Network& network, RoutingResult routing, const SlTable& table, bool switchPairs) {
+  const AddressMap& map = routing.addresses;
+  const std::size_t addresses = map.count();
+  std::unordered_map<std::uint32_t, Address> addressOfLid;
+  addressOfLid.reserve(addresses);
+  for (Address a = 0; a < addresses; ++a) addressOfLid.emplace(map.lid(a), a);
+  auto lookup = [&](std::uint32_t lid, const char* what, std::size_t line) {
+    const auto it = addressOfLid.find(lid);
+    if (it == addressOfLid.end()) {
+      throw ParseError(table.name, line, fmt::format("{} {} is not a LID of the routing", what, lid));
+    }
+    return it->second;
+  };
+  const std::size_t sources = map.owners().size();
+  std::vector<std::uint8_t> layerOf(sources * addresses, RoutingResult::kNoLayer);
+  std::uint32_t layers = 1;
+  for (const auto& entry : table.entries) {
+    const NodeId source = map.owner(lookup(entry.slid, "slid", entry.line));
+    const Address destination = lookup(entry.dlid, "dlid", entry.line);
+    if (!entry.answered) continue;
+    std::uint8_t& slot = layerOf[static_cast<std::size_t>(map.sourceIndex(source)) * addresses + destination];
+    if (slot != RoutingResult::kNoLayer && slot != entry.sl) {
+      throw ParseError(table.name, entry.line,
+                       fmt::format("pair {} -> {} listed again with SL {} (was {})", entry.slid, entry.dlid, entry.sl,
+                                   slot));
+    }
+    slot = entry.sl;
+    layers = std::max<std::uint32_t>(layers, entry.sl + 1U);
+  }
+  // Every pair in scope must have its SL.
+  for (NodeId source : map.owners()) {
+    if (network.isSwitch(source) && !switchPairs) continue;
+    for (Address a = 0; a < addresses; ++a) {
+      const NodeId destination = map.owner(a);
+      if (destination == source || (network.isSwitch(destination) && !switchPairs)) continue;
+      if (layerOf[static_cast<std::size_t>(map.sourceIndex(source)) * addresses + a] == RoutingResult::kNoLayer) {
+        throw AnalysisError(fmt::format("{}: no SL for pair slid {} dlid {} ('{}' -> '{}')", table.name,
+                                        map.lid(map.base(source)), map.lid(a), network.name(source),
+                                        network.name(destination)));
+      }
+    }
+  }
+  if (routing.tables.size() == 1) {
+    routing.tableOfLayer.assign(layers, 0);
+  } else if (layers > routing.layerCount()) {
+    throw RoutingError(fmt::format("{}: SL {} needs {} layers, the routing has {} layers with their own tables",
+                                   table.name, layers - 1, layers, routing.layerCount()));
+  }
+  routing.layerOf = std::move(layerOf);
+  routing.allowedLayers.clear();
+  return routing;
+}
+
+}  // namespace routelab

@@ -1,0 +1,294 @@
+// Verifier (verify/verify.h) and the dependency graph of a routing (cdg/from_routing.h):
+// hand-made routings with known defects, exhaustive agreement with per-pair walks, the
+// Duato check of escape routings, SL tables.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#ifdef ROUTELAB_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "cdg/from_routing.h"
+#include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "graph/builder.h"
+#include "io/sl_table.h"
+#include "verify/verify.h"
+
+using namespace routelab;
+
+namespace {
+
+/// Ring of n switches s0..s(n-1): port 1 -> next switch's port 2; terminal t_i on s_i port 3.
+Network ring(std::uint32_t n) {
+  NetworkBuilder builder;
+  std::vector<NodeId> switches;
+  for (std::uint32_t i = 0; i < n; ++i) switches.push_back(builder.addSwitch("s" + std::to_string(i), 3));
+  for (std::uint32_t i = 0; i < n; ++i) builder.connect(switches[i], 1, switches[(i + 1) % n], 2);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const NodeId t = builder.addTerminal("t" + std::to_string(i));
+    builder.connect(t, 1, switches[i], 3);
+  }
+  return builder.build();
+}
+
+/// Clockwise ring routing: terminal addresses 0..n-1 (terminal i), then switch addresses.
+RoutingResult clockwise(const Network& net, bool switchAddresses) {
+  RoutingResult r;
+  r.engine = "clockwise";
+  r.addresses = AddressMap::build(net, 1, switchAddresses);
+  const std::size_t n = net.switchCount();
+  r.tables.emplace_back(n, r.addresses.count());
+  for (std::uint32_t s = 0; s < n; ++s) {
+    for (Address a = 0; a < r.addresses.count(); ++a) {
+      const NodeId owner = r.addresses.owner(a);
+      const std::uint32_t target = net.isSwitch(owner) ? net.switchIndex(owner) : net.terminalIndex(owner);
+      if (net.isSwitch(owner) && owner == net.switchNode(s)) r.tables[0].set(s, a, kSelfPort);
+      else r.tables[0].set(s, a, target == s && net.isTerminal(owner) ? 3 : 1);
+    }
+  }
+  return r;
+}
+
+using DependencySet = std::set<std::pair<std::uint32_t, std::uint32_t>>;
+
+/// Brute force: the dependencies of every in-scope pair's walk, per layer.
+std::vector<DependencySet> walkDependencies(const Network& net, const RoutingResult& r, bool switchTraffic) {
+  std::vector<DependencySet> layers(r.layerCount());
+  std::vector<ChannelId> path;
+  for (NodeId source : r.addresses.owners()) {
+    if (net.isSwitch(source) && !switchTraffic) continue;
+    const std::uint32_t si = r.addresses.sourceIndex(source);
+    for (Address a = 0; a < r.addresses.count(); ++a) {
+      const NodeId destination = r.addresses.owner(a);
+      if (destination == source || (net.isSwitch(destination) && !switchTraffic) || !r.sends(si, a)) continue;
+      const LayerId layer = r.layer(si, a);
+      if (r.walk(net, source, a, layer, path) != PathStatus::Delivered) continue;
+      for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+        layers[layer.index()].emplace(path[k].value, path[k + 1].value);
+      }
+    }
+  }
+  return layers;
+}
+
+DependencySet held(const ChannelDependencyGraph& graph, std::size_t layer) {
+  DependencySet result;
+  for (auto [from, to] : graph.dependencies(LayerId::fromIndex(layer))) result.emplace(from.value, to.value);
+  return result;
+}
+
+}  // namespace
+
+TEST(Verify, ClockwiseRingIsConnectedButDeadlockProne) {
+  const Network net = ring(4);
+  const RoutingResult r = clockwise(net, false);
+  const VerifyResult v = verifyRouting(net, r);
+  EXPECT_TRUE(v.connected);
+  EXPECT_TRUE(v.loopFree);
+  EXPECT_FALSE(v.deadlockFree);
+  EXPECT_EQ(v.routes, 12u);  // 4 x 3 terminal pairs
+  EXPECT_EQ(v.delivered, 12u);
+  ASSERT_TRUE(v.cycleLayer.has_value());
+  // Dally-Seitz: the witness is the ring itself, the 4 clockwise channels.
+  ASSERT_EQ(v.cycle.size(), 4u);
+  for (ChannelId c : v.cycle) EXPECT_EQ(net.sourcePort(c), 1);
+  EXPECT_EQ(v.cycleChannels.size(), 4u);
+  EXPECT_NE(v.cycleText.find(" => "), std::string::npos);
+  EXPECT_FALSE(v.passed());
+}
+
+TEST(Verify, CuttingTheRingRemovesTheCycleButDisconnects) {
+  // Drop every route through s3 -> s0 (s3's entries for t0, t1, t2): the remaining
+  // dependencies form a chain, so the routing is deadlock-free but not connected.
+  const Network net = ring(4);
+  RoutingResult r = clockwise(net, false);
+  for (Address a = 0; a < 3; ++a) r.tables[0].set(3, a, kNoRoute);
+  const VerifyResult v = verifyRouting(net, r);
+  EXPECT_FALSE(v.connected);
+  EXPECT_TRUE(v.loopFree);
+  EXPECT_TRUE(v.deadlockFree);  // the remaining dependencies form a chain
+  // Sources s1, s2, s3 to t0, s2, s3 to t1, s3 to t2 traverse s3 and have no route: 6.
+  EXPECT_EQ(v.noRoute, 6u);
+  EXPECT_EQ(v.delivered, 6u);
+  ASSERT_FALSE(v.failures.empty());
+  EXPECT_EQ(v.failures.front().status, "no route");
+  EXPECT_EQ(v.failures.front().where, "s3");
+}
+
+TEST(Verify, LoopsAndDeadPortsAreCaught) {
+  const Network net = ring(3);
+  RoutingResult r = clockwise(net, false);
+  // Address 0 (t0): s0 sends it on to s1 instead of delivering: s0->s1->s2->s0 loops.
+  r.tables[0].set(0, 0, 1);
+  // Address 1 (t1): s0 names port 7, beyond its 3 ports: a dead port.
+  r.tables[0].set(0, 1, 7);
+  const VerifyResult v = verifyRouting(net, r);
+  EXPECT_FALSE(v.loopFree);
+  EXPECT_FALSE(v.connected);
+  EXPECT_EQ(v.loops, 2u);      // t1 and t2 to t0
+  EXPECT_EQ(v.deadPorts, 2u);  // t0 (s0) and t2 (via s0) to t1
+  bool sawLoop = false;
+  for (const auto& f : v.failures) sawLoop |= f.status == "loop";
+  EXPECT_TRUE(sawLoop);
+}
+
+TEST(Verify, UnroutedSwitchPairsAreReportedApart) {
+  const Network net = ring(3);
+  RoutingResult r = clockwise(net, true);
+  // Switch s1's address (3 + 1 = 4) is not routed from s0: a switch-to-switch gap (and the
+  // terminal t0 behind s0 loses it too, which is a real failure).
+  const Address s1 = r.addresses.base(net.switchNode(1));
+  r.tables[0].set(0, s1, kNoRoute);
+  VerifyOptions options;
+  const VerifyResult terminalsOnly = verifyRouting(net, r, options);
+  EXPECT_TRUE(terminalsOnly.connected);  // switch addresses are out of scope
+  EXPECT_EQ(terminalsOnly.routes, 6u);
+  options.switchTraffic = true;
+  const VerifyResult all = verifyRouting(net, r, options);
+  EXPECT_EQ(all.routes, 6u * 5u);          // 6 address owners, every ordered pair
+  EXPECT_EQ(all.unroutedSwitchPairs, 2u);  // s0 -> s1 and s2 -> s1 (via s0)
+  EXPECT_EQ(all.noRoute, 2u);              // t0 -> s1 and t2 -> s1 (via s0)
+  EXPECT_EQ(all.delivered, 26u);
+  EXPECT_FALSE(all.connected);
+  ASSERT_EQ(all.unroutedSwitchExamples.size(), 2u);
+  EXPECT_EQ(all.unroutedSwitchExamples[0].destination, "s1");
+  EXPECT_EQ(all.unroutedSwitchExamples[0].status, "no route");
+}
+
+TEST(Verify, SwitchTrafficNeedsSwitchAddresses) {
+  const Network net = ring(3);
+  VerifyOptions options;
+  options.switchTraffic = true;
+  EXPECT_THROW(verifyRouting(net, clockwise(net, false), options), AnalysisError);
+}
+
+// The per-destination traversal yields exactly the dependencies of the per-pair walks.
+TEST(Verify, DependenciesEqualThoseOfEveryPairWalk) {
+  for (const char* spec : {"random:switches=12,seed=2", "random:switches=16,seed=1", "kary-ntree:k=2,n=3"}) {
+    const Fabric fabric = loadFabric(spec);
+    for (const char* engine : {"minhop", "updown", "lash", "d-mroots:layers=3"}) {
+      for (bool switchTraffic : {false, true}) {
+        RoutingContext context;
+        context.routeSwitches = switchTraffic;
+        const RoutingResult r = runEngine(engine, fabric.network, context);
+        TrafficScope scope;
+        scope.switchTraffic = switchTraffic;
+        const RoutingDependencies deps = buildRoutingDependencies(fabric.network, r, scope);
+        const auto expected = walkDependencies(fabric.network, r, switchTraffic);
+        ASSERT_EQ(deps.graph.layerCount(), expected.size());
+        for (std::size_t layer = 0; layer < expected.size(); ++layer) {
+          EXPECT_EQ(held(deps.graph, layer), expected[layer]) << spec << " " << engine << " layer " << layer;
+        }
+        EXPECT_EQ(deps.delivered, deps.routes) << spec << " " << engine;
+      }
+    }
+  }
+}
+
+TEST(Verify, MinhopOnRandomFabricHasAWitnessMadeOfRealDependencies) {
+  const Fabric fabric = loadFabric("random:switches=16,seed=1");
+  const RoutingResult r = runEngine("minhop", fabric.network);
+  const VerifyResult v = verifyRouting(fabric.network, r);
+  EXPECT_TRUE(v.connected);
+  EXPECT_FALSE(v.deadlockFree);
+  ASSERT_FALSE(v.cycle.empty());
+  const auto walked = walkDependencies(fabric.network, r, false)[0];
+  for (std::size_t i = 0; i < v.cycle.size(); ++i) {
+    const auto& next = v.cycle[(i + 1) % v.cycle.size()];
+    EXPECT_TRUE(walked.count({v.cycle[i].value, next.value})) << v.cycleText;
+  }
+}
+
+TEST(Verify, DeadlockFreeEnginesPass) {
+  for (const char* spec : {"random:switches=16,seed=1", "random:switches=24,seed=5"}) {
+    const Fabric fabric = loadFabric(spec);
+    for (const char* engine : {"updown", "updown-dfs", "lash", "mroots:layers=3", "escape", "a-lash", "mp-lash"}) {
+      const VerifyResult v = verifyRouting(fabric.network, runEngine(engine, fabric.network));
+      EXPECT_TRUE(v.passed()) << spec << " " << engine << ": " << v.cycleText;
+    }
+  }
+}
+
+// Duato (Lysne Theorem 4): an escape layer whose extended dependency graph is cyclic fails.
+TEST(Verify, EscapeLayerWithCyclicRoutingFailsDuato) {
+  const Fabric fabric = loadFabric("random:switches=16,seed=1");
+  RoutingResult r = runEngine("escape", fabric.network);
+  ASSERT_GE(r.escapeLayer, 0);
+  const VerifyResult good = verifyRouting(fabric.network, r);
+  EXPECT_TRUE(good.deadlockFree);
+  EXPECT_NE(good.method.find("Duato"), std::string::npos);
+  // Replace the escape table by minhop's: connected, but its dependencies are cyclic.
+  const RoutingResult minhop = runEngine("minhop", fabric.network);
+  ASSERT_EQ(minhop.addresses.count(), r.addresses.count());
+  r.tables.push_back(minhop.tables[0]);
+  r.tableOfLayer[static_cast<std::size_t>(r.escapeLayer)] = static_cast<std::uint16_t>(r.tables.size() - 1);
+  const VerifyResult bad = verifyRouting(fabric.network, r);
+  EXPECT_TRUE(bad.connected);
+  EXPECT_FALSE(bad.deadlockFree);
+  ASSERT_TRUE(bad.cycleLayer.has_value());
+  EXPECT_EQ(*bad.cycleLayer, static_cast<std::size_t>(r.escapeLayer));
+}
+
+TEST(Verify, ResultsDoNotDependOnTheThreadCount) {
+#ifdef ROUTELAB_HAVE_OPENMP
+  const Fabric fabric = loadFabric("random:switches=32,seed=4");
+  const RoutingResult r = runEngine("minhop", fabric.network);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const RoutingDependencies one = buildRoutingDependencies(fabric.network, r);
+  omp_set_num_threads(4);
+  const RoutingDependencies four = buildRoutingDependencies(fabric.network, r);
+  omp_set_num_threads(threads);
+  EXPECT_EQ(held(one.graph, 0), held(four.graph, 0));
+  EXPECT_EQ(one.graph.findCycle(LayerId(0)), four.graph.findCycle(LayerId(0)));
+#else
+  GTEST_SKIP() << "built without OpenMP";
+#endif
+}
+
+TEST(SlTable, ParsesAndAssignsLayersPerPair) {
+  const Network net = ring(3);
+  const RoutingResult r = clockwise(net, false);
+  // LIDs are address + 1: t0 = 1, t1 = 2, t2 = 3.
+  const SlTable table = parseSlTable("# slid dlid sl\n1 2 0\n1 3 1\n2 1 0\n2 3 0\n3 1 2\n3 2 0\n", "test.txt");
+  ASSERT_EQ(table.entries.size(), 6u);
+  const RoutingResult layered = applySlTable(net, r, table, false);
+  EXPECT_EQ(layered.layerCount(), 3u);
+  EXPECT_EQ(layered.layer(0, 2), LayerId(1));
+  EXPECT_EQ(layered.layer(2, 0), LayerId(2));
+  // One layer: the clockwise 3-ring is cyclic (2-hop routes cover all 3 ring turns).
+  EXPECT_FALSE(verifyRouting(net, r).deadlockFree);
+  // Layer 0 keeps the 1-hop routes and t1 -> t0 (s1 s2 s0) and t2 -> t1 (s2 s0 s1): the
+  // turns s1s2 -> s2s0 and s2s0 -> s0s1 only; the turn s0s1 -> s1s2 (of t0 -> t2) is in
+  // layer 1 alone: acyclic per layer (Lysne Theorem 2).
+  const VerifyResult v = verifyRouting(net, layered);
+  EXPECT_TRUE(v.connected);
+  EXPECT_EQ(v.layers, 3u);
+  EXPECT_TRUE(v.deadlockFree) << v.cycleText;
+}
+
+TEST(SlTable, ErrorsNameFileAndLine) {
+  const Network net = ring(3);
+  const RoutingResult r = clockwise(net, false);
+  try {
+    parseSlTable("1 2 0\n1 2\n", "f.txt");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_NE(std::string(e.what()).find("f.txt:2"), std::string::npos);
+  }
+  EXPECT_THROW(parseSlTable("1 2 16\n", "f.txt"), ParseError);
+  EXPECT_THROW(parseSlTable("1 x 1\n", "f.txt"), ParseError);
+  // Unknown LID, pair listed twice with another SL, a missing pair.
+  EXPECT_THROW(applySlTable(net, r, parseSlTable("1 9 0\n", "f.txt"), false), ParseError);
+  EXPECT_THROW(applySlTable(net, r, parseSlTable("1 2 0\n1 2 1\n", "f.txt"), false), ParseError);
+  try {
+    applySlTable(net, r, parseSlTable("1 2 0\n", "f.txt"), false);
+    FAIL();
+  } catch (const AnalysisError& e) {
+    EXPECT_NE(std::string(e.what()).find("no SL for pair slid 1 dlid 3"), std::string::npos) << e.what();
+  }
+}

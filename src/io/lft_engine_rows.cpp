@@ -1,7 +1,19 @@
+// The `file` engine: the routing a real fabric runs, taken from OpenSM's LFT dump.
+#include "io/lft_dump.h"
 #include "io/lft_engine.h"
 
 namespace routelab {
 
-std::vector<RegistryRow<EngineFactory>> fileEngineRows() { return {}; }
+std::vector<RegistryRow<EngineFactory>> fileEngineRows() {
+  return {{"file",
+           "routing loaded from an OpenSM LFT dump (opensm-lfts.dump, .gz ok): --engine file:PATH",
+           "OpenSM file routing engine (opensm -R file -U FILE)",
+           {{"path", OptionType::String, "", "the LFT dump to load", true}},
+           [](const Options& options) -> RoutingFunction {
+             const std::string path = options.string("path");
+             // The dump fixes the addresses (LIDs, LMC): the context's requests do not apply.
+             return [path](const Network& network, const RoutingContext&) { return readLftDump(path, network); };
+           }}};
+}
 
 }  // namespace routelab

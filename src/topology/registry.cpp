@@ -57,19 +57,21 @@ const Registry<TopologyFactory>& topologyRegistry() {
              }
              return makeXgft(params);
            }},
-          {"random", "random irregular fabric, connected, reproducible from a seed", "Lysne et al. 2006 §8",
-           {{"switches", OptionType::Integer, "", "number of switches", true},
-            {"links", OptionType::Integer, "0", "switch-to-switch links (0 = 2 x switches)"},
-            {"terminals", OptionType::Integer, "1", "terminals per switch"},
-            {"radix", OptionType::Integer, "16", "ports per switch"},
-            {"seed", OptionType::Integer, "1", "random seed"}},
+          {"random", "random irregular fabric (spanning tree + random links), connected, seeded; "
+                     "same draws as gen_ibsim_net.py",
+           "Lysne et al. 2006 §8",
+           {{"switches", OptionType::Integer, "", "number of switches S", true},
+            {"links", OptionType::Integer, "", "switch-to-switch links (default 2 x switches, as Lysne §8)"},
+            {"terminals", OptionType::Integer, "1", "terminals per switch, on ports 1..terminals (Lysne §8: 1)"},
+            {"radix", OptionType::Integer, "16", "ports per switch (terminal ports included)"},
+            {"seed", OptionType::Integer, "1", "seed of Python's random.Random (same fabric as gen_ibsim_net.py)"}},
            [](const Options& o) {
              RandomIrregularParams p;
              p.switches = u32(o, "switches");
-             p.links = u32(o, "links", 0);
+             if (o.has("links")) p.links = u32(o, "links", 0);
              p.terminals = u32(o, "terminals", 0);
              p.radix = u32(o, "radix");
-             p.seed = static_cast<std::uint64_t>(o.integerIn("seed", 0, std::numeric_limits<std::int64_t>::max()));
+             p.seed = o.integerIn("seed", 0, std::numeric_limits<std::int64_t>::max());
              return makeRandomIrregular(p);
            }},
       });

@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "io/fabric_files.h"
+#include "topology/recognize.h"
 
 namespace routelab {
 
@@ -14,6 +15,10 @@ Fabric loadFabric(const std::string& text) {
                                 : name == "ibnetdiscover" ? FabricFormat::Ibnetdiscover
                                 : name == "json" ? FabricFormat::Json : FabricFormat::Auto;
     fabric.network = readFabricFile(spec.base.positional, format);
+    // Imported fat-trees get their XGFT labels so that the fat-tree engines apply.
+    if (!fabric.network.xgft()) {
+      if (auto recognized = recognizeFatTree(fabric.network)) fabric.network = std::move(*recognized);
+    }
     fabric.spec = name + ":" + spec.base.positional;
   } else {
     const auto& row = topologyRegistry().find(name);

@@ -1,0 +1,194 @@
+#include "topology/recognize.h"
+
+#include <memory>
+#include <vector>
+
+#include "core/errors.h"
+#include "graph/builder.h"
+
+namespace routelab {
+
+namespace {
+
+constexpr std::uint32_t kUnreached = UINT32_MAX;
+
+/// Hop distance of every node from the nearest terminal (multi-source BFS); kUnreached
+/// for nodes no terminal reaches.
+std::vector<std::uint32_t> levelsFromTerminals(const Network& network) {
+  std::vector<std::uint32_t> level(network.nodeCount(), kUnreached);
+  std::vector<NodeId> queue;
+  queue.reserve(network.nodeCount());
+  for (NodeId terminal : network.terminals()) {
+    level[terminal.index()] = 0;
+    queue.push_back(terminal);
+  }
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const NodeId node = queue[head];
+    for (ChannelId channel : network.outChannels(node)) {
+      const NodeId next = network.target(channel);
+      if (level[next.index()] == kUnreached) {
+        level[next.index()] = level[node.index()] + 1;
+        queue.push_back(next);
+      }
+    }
+  }
+  return level;
+}
+
+std::string familyOf(const Network& network, const XgftParams& params, const std::vector<std::vector<NodeId>>& nodesAt) {
+  const std::size_t h = params.height();
+  auto allSwitchesHavePorts = [&](std::size_t level, std::uint32_t ports) {
+    for (NodeId node : nodesAt[level]) {
+      if (network.portCount(node) != ports) return false;
+    }
+    return true;
+  };
+  bool uniformM = true, uniformW = params.w[0] == 1;
+  for (std::size_t j = 1; j < h; ++j) {
+    uniformM = uniformM && params.m[j] == params.m[0];
+    uniformW = uniformW && params.w[j] == params.w[std::min<std::size_t>(1, h - 1)];
+  }
+  if (uniformM && uniformW) {
+    const std::uint32_t children = params.m[0], parents = h >= 2 ? params.w[1] : children;
+    bool ports = true;
+    for (std::size_t level = 1; level <= h; ++level) ports = ports && allSwitchesHavePorts(level, children + parents);
+    if (ports) return children == parents ? "kary-ntree" : "ft";
+  }
+  if (h == 2 && params.w[0] == 1 && allSwitchesHavePorts(1, params.m[0] + params.w[1]) &&
+      allSwitchesHavePorts(2, params.m[1])) {
+    return "gft2";
+  }
+  return "xgft";
+}
+
+}  // namespace
+
+std::optional<Network> recognizeFatTree(const Network& network) {
+  if (network.terminalCount() == 0 || network.switchCount() == 0) return std::nullopt;
+  const std::vector<std::uint32_t> level = levelsFromTerminals(network);
+  std::uint32_t height = 0;
+  for (std::size_t i = 0; i < network.nodeCount(); ++i) {
+    if (level[i] == kUnreached) return std::nullopt;
+    if (network.isTerminal(NodeId::fromIndex(i)) != (level[i] == 0)) return std::nullopt;
+    height = std::max(height, level[i]);
+  }
+  if (height == 0 || height > 254) return std::nullopt;
+  const std::size_t h = height;
+  std::vector<std::vector<NodeId>> nodesAt(h + 1);
+  for (std::size_t i = 0; i < network.nodeCount(); ++i) nodesAt[level[i]].push_back(NodeId::fromIndex(i));
+
+  // Down/up degrees per level must be uniform: m_l children, w_{l+1} parents.
+  XgftParams params;
+  params.m.assign(h, 0);
+  params.w.assign(h, 0);
+  for (std::size_t l = 0; l <= h; ++l) {
+    bool first = true;
+    std::uint32_t downDegree = 0, upDegree = 0;
+    for (NodeId node : nodesAt[l]) {
+      std::uint32_t down = 0, up = 0;
+      for (ChannelId channel : network.outChannels(node)) {
+        const std::uint32_t other = level[network.target(channel).index()];
+        if (other + 1 == l) ++down;
+        else if (other == l + 1) ++up;
+        else return std::nullopt;  // a cable within a level (or skipping one)
+      }
+      if (first) {
+        downDegree = down;
+        upDegree = up;
+        first = false;
+      } else if (down != downDegree || up != upDegree) {
+        return std::nullopt;
+      }
+    }
+    if (l > 0) {
+      if (downDegree == 0) return std::nullopt;
+      params.m[l - 1] = downDegree;
+    }
+    if (l < h) {
+      if (upDegree == 0) return std::nullopt;
+      params.w[l] = upDegree;
+    }
+  }
+
+  // Port convention: down ports 1..m_l, up ports m_l+1..m_l+w_{l+1}.
+  for (std::size_t l = 0; l <= h; ++l) {
+    const std::uint32_t down = params.downPorts(l), up = params.upPorts(l);
+    for (NodeId node : nodesAt[l]) {
+      for (ChannelId channel : network.outChannels(node)) {
+        const PortNumber port = network.sourcePort(channel);
+        const bool goesUp = level[network.target(channel).index()] == l + 1;
+        if (goesUp ? (port <= down || port > down + up) : (port < 1 || port > down)) return std::nullopt;
+      }
+    }
+  }
+
+  // Node counts per level must be those of XGFT(params) (bounded product: no overflow).
+  for (std::size_t l = 0; l <= h; ++l) {
+    std::uint64_t count = 1;
+    for (std::size_t position = 1; position <= h; ++position) {
+      count *= params.base(l, position);
+      if (count > network.nodeCount()) return std::nullopt;
+    }
+    if (count != nodesAt[l].size()) return std::nullopt;
+  }
+
+  // Digits: m-digits (positions > level) top-down from the parents' down ports, w-digits
+  // (positions <= level) bottom-up from the children's up ports.
+  std::vector<std::uint32_t> digits(network.nodeCount() * h, 0);
+  auto digit = [&](NodeId node, std::size_t position) -> std::uint32_t& {
+    return digits[node.index() * h + position - 1];
+  };
+  for (std::size_t l = h; l-- > 0;) {
+    for (NodeId node : nodesAt[l]) {
+      for (ChannelId channel : network.outChannels(node)) {
+        const NodeId parent = network.target(channel);
+        if (level[parent.index()] != l + 1) continue;
+        digit(node, l + 1) = network.targetPort(channel) - 1U;
+        for (std::size_t j = l + 2; j <= h; ++j) digit(node, j) = digit(parent, j);
+        break;
+      }
+    }
+  }
+  for (std::size_t l = 1; l <= h; ++l) {
+    for (NodeId node : nodesAt[l]) {
+      for (ChannelId channel : network.outChannels(node)) {
+        const NodeId child = network.target(channel);
+        if (level[child.index()] + 1 != l) continue;
+        digit(node, l) = network.targetPort(channel) - 1U - params.downPorts(l - 1);
+        for (std::size_t j = 1; j < l; ++j) digit(node, j) = digit(child, j);
+        break;
+      }
+    }
+  }
+
+  auto labels = std::make_shared<XgftLabels>();
+  labels->params = params;
+  labels->level.resize(network.nodeCount());
+  labels->indexInLevel.resize(network.nodeCount());
+  labels->nodesAt.resize(h + 1);
+  for (std::size_t l = 0; l <= h; ++l) labels->nodesAt[l].assign(nodesAt[l].size(), NodeId{});
+  for (std::size_t l = 0; l <= h; ++l) {
+    for (NodeId node : nodesAt[l]) {
+      std::uint64_t index = 0;
+      for (std::size_t j = h; j >= 1; --j) {
+        const std::uint32_t value = digit(node, j);
+        if (value >= params.base(l, j)) return std::nullopt;
+        index = index * params.base(l, j) + value;
+      }
+      NodeId& slot = labels->nodesAt[l][index];
+      if (slot.valid()) return std::nullopt;  // two nodes with the same tuple
+      slot = node;
+      labels->level[node.index()] = static_cast<std::uint8_t>(l);
+      labels->indexInLevel[node.index()] = static_cast<std::uint32_t>(index);
+    }
+  }
+  labels->family = familyOf(network, params, labels->nodesAt);
+  try {
+    checkXgftLabels(network, *labels);
+  } catch (const TopologyError&) {
+    return std::nullopt;
+  }
+  return network.withXgft(std::move(labels));
+}
+
+}  // namespace routelab

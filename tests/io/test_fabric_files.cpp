@@ -1,0 +1,513 @@
+// Fabric file formats: every OpenSM/ibsim fixture imports equal to its generator, round
+// trips through net and JSON, and malformed input gives file:line errors.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "fabric/fabric.h"
+#include "graph/builder.h"
+#include "io/fabric_files.h"
+#include "io/output.h"
+#include "support/test_support.h"
+#include "topology/compare.h"
+#include "topology/recognize.h"
+
+using namespace routelab;
+
+namespace {
+
+struct Fixture {
+  const char* directory;
+  const char* spec;
+};
+
+// shared/fixtures/opensm/README.md: the generator command of each directory.
+const Fixture kFixtures[] = {
+    {"k4n2", "kary-ntree:k=4,n=2"},
+    {"k2n4", "kary-ntree:k=2,n=4"},
+    {"k4n3", "kary-ntree:k=4,n=3"},
+    {"gft_4_4_8", "gft2:n=4,m=4,r=8"},
+    {"rnd16_s1", "random:switches=16,links=32,terminals=1,radix=16,seed=1"},
+};
+
+std::string fixturePath(const Fixture& fixture, const char* file) {
+  return test::fixturesDir() + "/" + fixture.directory + "/" + file;
+}
+
+/// The generated network, or nullopt (with the reason) if the generator is not there yet.
+std::optional<Network> generate(const std::string& spec, std::string& why) {
+  try {
+    return loadFabric(spec).network;
+  } catch (const Error& error) {
+    why = error.what();
+    if (why.find("not implemented") == std::string::npos) throw;
+    return std::nullopt;
+  }
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& line : lines) out += line + "\n";
+  return out;
+}
+
+CompareOptions strict() {
+  CompareOptions options;
+  options.compareGuids = true;
+  options.compareOrder = true;
+  return options;
+}
+
+std::string netText(const Network& network) {
+  std::ostringstream out;
+  writeIbsimNet(network, out);
+  return out.str();
+}
+
+std::string jsonText(const Network& network) {
+  std::ostringstream out;
+  writeNetworkJson(network, out);
+  return out.str();
+}
+
+void expectSameLabels(const Network& a, const Network& b) {
+  ASSERT_NE(a.xgft(), nullptr);
+  ASSERT_NE(b.xgft(), nullptr);
+  EXPECT_EQ(a.xgft()->params.m, b.xgft()->params.m);
+  EXPECT_EQ(a.xgft()->params.w, b.xgft()->params.w);
+  EXPECT_EQ(a.xgft()->family, b.xgft()->family);
+  EXPECT_EQ(a.xgft()->level, b.xgft()->level);
+  EXPECT_EQ(a.xgft()->indexInLevel, b.xgft()->indexInLevel);
+}
+
+}  // namespace
+
+// ---- fixtures ---------------------------------------------------------------------------
+
+class FixtureImport : public ::testing::TestWithParam<Fixture> {};
+
+TEST_P(FixtureImport, TopologyNetEqualsGenerator) {
+  std::string why;
+  const auto generated = generate(GetParam().spec, why);
+  if (!generated) GTEST_SKIP() << "generator not available yet: " << why;
+  const std::string path = fixturePath(GetParam(), "topology.net");
+  EXPECT_EQ(detectFabricFormat(readFileText(path)), FabricFormat::IbsimNet);
+  const Network imported = readFabricFile(path);
+  // Same nodes in the same order, same ports, same cables, same GUIDs as ibsim assigns.
+  EXPECT_EQ(joined(networkDifferences(imported, *generated, strict())), "");
+}
+
+TEST_P(FixtureImport, IbnetdiscoverEqualsGenerator) {
+  std::string why;
+  const auto generated = generate(GetParam().spec, why);
+  if (!generated) GTEST_SKIP() << "generator not available yet: " << why;
+  const std::string path = fixturePath(GetParam(), "ibnetdiscover.txt");
+  EXPECT_EQ(detectFabricFormat(readFileText(path)), FabricFormat::Ibnetdiscover);
+  const Network imported = readFabricFile(path);
+  // ibnetdiscover lists switches first in discovery order; ascending GUID restores the
+  // generator's order, NodeDescriptions restore the names, GUIDs are the ones ibsim gave.
+  EXPECT_EQ(joined(networkDifferences(imported, *generated, strict())), "");
+  EXPECT_EQ(imported.guid(imported.terminalNode(0)), 0x100000u);
+  EXPECT_EQ(imported.guid(imported.switchNode(0)), 0x200000u);
+}
+
+TEST_P(FixtureImport, IbnetdiscoverPortsEqualsGenerator) {
+  std::string why;
+  const auto generated = generate(GetParam().spec, why);
+  if (!generated) GTEST_SKIP() << "generator not available yet: " << why;
+  const std::string path = fixturePath(GetParam(), "ibnetdiscover-p.txt");
+  EXPECT_EQ(detectFabricFormat(readFileText(path)), FabricFormat::IbnetdiscoverPorts);
+  const Network imported = readFabricFile(path);
+  // -p lists every port of a switch (down ones too) and only port 1 of a 1-port CA, so
+  // port counts agree here; the option documents that in general they need not.
+  CompareOptions options = strict();
+  options.ignoreUnusedPorts = true;
+  EXPECT_EQ(joined(networkDifferences(imported, *generated, options)), "");
+}
+
+TEST_P(FixtureImport, FatTreesAreRecognisedWithTheGeneratorsLabels) {
+  std::string why;
+  const auto generated = generate(GetParam().spec, why);
+  if (!generated) GTEST_SKIP() << "generator not available yet: " << why;
+  for (const char* file : {"topology.net", "ibnetdiscover.txt"}) {
+    const Network imported = readFabricFile(fixturePath(GetParam(), file));
+    EXPECT_EQ(imported.xgft(), nullptr) << "readers attach no labels themselves";
+    const auto recognized = recognizeFatTree(imported);
+    if (generated->xgft()) {
+      ASSERT_TRUE(recognized.has_value()) << file;
+      expectSameLabels(*recognized, *generated);
+      // loadFabric does the same for file specs.
+      const Fabric fabric = loadFabric(std::string("file:") + fixturePath(GetParam(), file));
+      expectSameLabels(fabric.network, *generated);
+    } else {
+      EXPECT_FALSE(recognized.has_value()) << file;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(OpenSmFixtures, FixtureImport, ::testing::ValuesIn(kFixtures),
+                         [](const auto& parameter) { return std::string(parameter.param.directory); });
+
+// ---- round trips ------------------------------------------------------------------------
+
+class RoundTrip : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(RoundTrip, NetFile) {
+  std::string why;
+  const auto generated = generate(GetParam(), why);
+  if (!generated) GTEST_SKIP() << why;
+  const Network back = parseFabricText(netText(*generated), "roundtrip.net");
+  EXPECT_EQ(joined(networkDifferences(back, *generated, strict())), "");
+  // Writing the re-read network gives the same text apart from the origin comment.
+  auto withoutOrigin = [](std::string text) { return text.substr(text.find("# totals")); };
+  EXPECT_EQ(withoutOrigin(netText(back)), withoutOrigin(netText(*generated)));
+}
+
+TEST_P(RoundTrip, JsonKeepsEverythingIncludingXgftLabels) {
+  std::string why;
+  const auto generated = generate(GetParam(), why);
+  if (!generated) GTEST_SKIP() << why;
+  const std::string text = jsonText(*generated);
+  EXPECT_EQ(detectFabricFormat(text), FabricFormat::Json);
+  const Network back = parseFabricText(text, "roundtrip.json");
+  EXPECT_EQ(joined(networkDifferences(back, *generated, strict())), "");
+  EXPECT_EQ(back.origin(), generated->origin());
+  if (generated->xgft()) expectSameLabels(back, *generated);
+  else EXPECT_EQ(back.xgft(), nullptr);
+  EXPECT_EQ(jsonText(back), text);
+}
+
+TEST_P(RoundTrip, RecognitionFindsTheGeneratorsLabels) {
+  std::string why;
+  const auto generated = generate(GetParam(), why);
+  if (!generated) GTEST_SKIP() << why;
+  const Network imported = parseFabricText(netText(*generated), "roundtrip.net");
+  const auto recognized = recognizeFatTree(imported);
+  EXPECT_EQ(recognized.has_value(), generated->xgft() != nullptr);
+  if (recognized && generated->xgft()) expectSameLabels(*recognized, *generated);
+}
+
+TEST_P(RoundTrip, DotHasEveryNodeAndOneEdgePerCable) {
+  std::string why;
+  const auto generated = generate(GetParam(), why);
+  if (!generated) GTEST_SKIP() << why;
+  std::ostringstream out;
+  writeDot(*generated, out);
+  const std::string dot = out.str();
+  std::size_t edges = 0;
+  for (std::size_t at = dot.find(" -- "); at != std::string::npos; at = dot.find(" -- ", at + 1)) ++edges;
+  EXPECT_EQ(edges, generated->linkCount());
+  for (NodeId node : generated->switches()) EXPECT_NE(dot.find('"' + generated->name(node) + '"'), std::string::npos);
+  EXPECT_EQ(dot.rfind("}\n"), dot.size() - 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Families, RoundTrip,
+                         ::testing::Values("kary-ntree:k=4,n=3", "kary-ntree:k=2,n=4", "kary-ntree:k=3,n=1",
+                                           "gft2:n=4,m=3,r=5", "gft2:n=2,m=6,r=3", "ft:l=3,m=4,w=2",
+                                           "xgft:h=3,m=2.3.2,w=1.2.3",
+                                           "random:switches=12,links=20,terminals=2,radix=8,seed=3",
+                                           "kary-ntree:k=4,n=3+fail-links=5,seed=2"));
+
+TEST(NetWriter, KeepsNonDefaultGuidsAndMultiPortCas) {
+  NetworkBuilder builder;
+  const NodeId host = builder.addTerminal("host-a", 2, 0x0002c90300001dd0);
+  const NodeId other = builder.addTerminal("host-b", 1);
+  const NodeId sw1 = builder.addSwitch("sw-1", 8, 0x0008f10500200134);
+  const NodeId sw2 = builder.addSwitch("sw-2", 4);
+  builder.connect(host, 1, sw1, 3);
+  builder.connect(host, 2, sw2, 1);
+  builder.connect(other, 1, sw1, 8);
+  builder.connect(sw1, 5, sw2, 4);
+  builder.connect(sw1, 6, sw2, 3);  // parallel cables
+  const Network network = builder.build();
+  const std::string text = netText(network);
+  EXPECT_NE(text.find("caguid=0x2c90300001dd0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("switchguid=0x8f10500200134\n"), std::string::npos) << text;
+  const Network back = parseFabricText(text, "guids.net");
+  EXPECT_EQ(joined(networkDifferences(back, network, strict())), "");
+}
+
+TEST(NetWriter, RejectsNamesIbsimCannotTake) {
+  for (const char* name : {"a#b", "a@b", "quote\"d"}) {
+    NetworkBuilder builder;
+    const NodeId host = builder.addTerminal(name, 1);
+    const NodeId sw = builder.addSwitch("sw", 2);
+    builder.connect(host, 1, sw, 1);
+    std::ostringstream out;
+    EXPECT_THROW(writeIbsimNet(builder.build(), out), TopologyError) << name;
+  }
+}
+
+// ---- readers: accepted variants -----------------------------------------------------------
+
+TEST(NetReader, AcceptsIbsimSyntaxVariants) {
+  // Hca/Ca headers, unquoted description, comments inside records, ibnetdiscover
+  // extra fields, port options, omitted remote port (ibsim: 1), CRLF line ends.
+  const std::string text =
+      "# a comment\r\n"
+      "vendid=0x2c9\n"
+      "devid=0x5a44\n"
+      "Switch\t4 \"sw\"\t# sw-description enhanced port 0 lid 1 lmc 0\n"
+      "[1]\t\"h1\"[1](100001)\t\t# \"h1\" lid 2 4xSDR\n"
+      "# comment inside a record\n"
+      "[2] \"h2\" w=3 s=1\n"
+      "\n"
+      "Ca 1 \"h1\"\n"
+      "[1](100001) \"sw\"[1]\t# lid 2 lmc 0 \"sw\" lid 1 4xSDR\n"
+      "\n"
+      "Hca 2 \"h2\" # \"second host\"\n"
+      "[1] \"sw\"[2]\n";
+  const Network network = parseFabricText(text, "variants.net");
+  EXPECT_EQ(network.terminalCount(), 2u);
+  EXPECT_EQ(network.switchCount(), 1u);
+  EXPECT_EQ(network.linkCount(), 2u);
+  EXPECT_EQ(network.name(network.terminalNode(0)), "h1");
+  EXPECT_EQ(network.portCount(network.terminalNode(1)), 2);
+  // ibsim GUIDs in file order: CA h1 0x100000 (reserves 2), CA h2 0x100002, switch 0x200000.
+  EXPECT_EQ(network.guid(network.terminalNode(0)), 0x100000u);
+  EXPECT_EQ(network.guid(network.terminalNode(1)), 0x100002u);
+  EXPECT_EQ(network.guid(network.switchNode(0)), 0x200000u);
+}
+
+TEST(NetReader, GuidBaseLinesFollowIbsim) {
+  const std::string text =
+      "switchguid=0x300000\n"
+      "Switch 2 \"s0\"\n[1] \"s1\"[1]\n\n"
+      "Switch 2 \"s1\"\n[1] \"s0\"[1]\n[2] \"h\"[1]\n\n"
+      "caguid=0x500000\n"
+      "Ca 3 \"h\"\n[1] \"s1\"[2]\n\n"
+      "switchguid+0x10\n"
+      "Switch 1 \"s2\"\n";
+  const Network network = parseFabricText(text, "guids.net");
+  EXPECT_EQ(network.guid(*network.findNode("s0")), 0x300000u);
+  EXPECT_EQ(network.guid(*network.findNode("s1")), 0x300001u);
+  EXPECT_EQ(network.guid(*network.findNode("h")), 0x500000u);
+  EXPECT_EQ(network.guid(*network.findNode("s2")), 0x300010u);
+}
+
+TEST(IbnetdiscoverReader, DuplicateDescriptionsFallBackToIds) {
+  const std::string text =
+      "switchguid=0x10(10)\n"
+      "Switch\t2 \"S-0000000000000010\"\t\t# \"MF0;switch\" base port 0 lid 1 lmc 0\n"
+      "[1]\t\"H-0000000000000020\"[1](21)\t\t# \"MT4123 ConnectX\" lid 2 4xHDR\n"
+      "[2]\t\"H-0000000000000030\"[1](31)\t\t# \"MT4123 ConnectX\" lid 3 4xHDR\n"
+      "\n"
+      "caguid=0x20\n"
+      "Ca\t1 \"H-0000000000000020\"\t\t# \"MT4123 ConnectX\"\n"
+      "[1](21)\t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"MF0;switch\" lid 1 4xHDR\n"
+      "\n"
+      "Ca\t1 \"H-0000000000000030\"\t\t# \"MT4123 ConnectX\"\n"
+      "[1](31)\t\"S-0000000000000010\"[2]\n";
+  EXPECT_EQ(detectFabricFormat(text), FabricFormat::Ibnetdiscover);
+  const Network network = parseFabricText(text, "dup.txt");
+  EXPECT_EQ(network.name(network.switchNode(0)), "MF0;switch");
+  EXPECT_EQ(network.name(network.terminalNode(0)), "H-0000000000000020");
+  EXPECT_EQ(network.name(network.terminalNode(1)), "H-0000000000000030");
+  EXPECT_EQ(network.guid(network.terminalNode(1)), 0x30u);  // from the H- id (no caguid line)
+}
+
+// ---- readers: malformed input -------------------------------------------------------------
+
+struct BrokenInput {
+  const char* what;
+  const char* text;
+  std::size_t line;     // expected line in the message
+  const char* mention;  // expected part of the message
+};
+
+const BrokenInput kBroken[] = {
+    {"truncated header", "Switch 8\n", 1, "node id"},
+    {"header without port count", "Switch \"s\"\n", 1, "number of ports"},
+    {"zero ports", "Switch 0 \"s\"\n", 1, "out of range"},
+    {"too many ports", "Switch 300 \"s\"\n", 1, "out of range"},
+    {"non-numeric port count", "Hca x1 \"h\"\n", 1, "number of ports"},
+    {"missing closing quote", "Switch 4 \"s\n", 1, "closing quote"},
+    {"missing quotes of remote", "Switch 4 \"s\"\n[1] h[1]\n", 2, "quoted remote node id"},
+    {"bad port number", "Switch 4 \"s\"\n[x] \"h\"[1]\n", 2, "port number"},
+    {"non-numeric remote port", "Switch 4 \"s\"\n[1] \"h\"[one]\n", 2, "remote port number"},
+    {"missing bracket", "Switch 4 \"s\"\n[1 \"h\"[1]\n", 2, "']'"},
+    {"port 0", "Switch 4 \"s\"\n[0] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[0]\n", 2, "port 0"},
+    {"port above the port count", "Switch 4 \"s\"\n[5] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[5]\n", 2, "out of range 1..4"},
+    {"remote port above its count", "Switch 4 \"s\"\n[1] \"h\"[2]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n", 2, "out of range 1..1"},
+    {"duplicate port", "Switch 4 \"s\"\n[1] \"h\"[1]\n[1] \"g\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n\nHca 1 \"g\"\n[1] \"s\"[1]\n",
+     3, "listed twice"},
+    {"asymmetric link", "Switch 4 \"s\"\n[1] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[2]\n", 2, "asymmetric link"},
+    {"one-sided link", "Switch 4 \"s\"\n[1] \"h\"[1]\n\nHca 1 \"h\"\n", 2, "asymmetric link"},
+    {"unknown remote node", "Switch 4 \"s\"\n[1] \"nobody\"[1]\n", 2, "unknown remote node"},
+    {"duplicate node id", "Switch 4 \"s\"\n\nSwitch 4 \"s\"\n", 3, "defined twice"},
+    {"port cabled to itself", "Switch 4 \"s\"\n[1] \"s\"[1]\n", 2, "itself"},
+    {"port line outside a record", "# x\n\n[1] \"s\"[1]\n", 3, "outside a node record"},
+    {"garbage after remote port", "Switch 4 \"s\"\n[1] \"h\"[1] garbage\n", 2, "unexpected text"},
+    {"garbage after node id", "Switch 4 \"s\" junk\n", 1, "unexpected text"},
+    {"unknown line", "Switch 4 \"s\"\n\nthis is not a fabric\n", 3, "unexpected line"},
+    {"router", "Rt 2 \"r\"\n", 1, "routers"},
+    {"include", "include \"other.net\"\n", 1, "not supported"},
+    {"bad guid line", "switchguid=zz\n", 1, "bad GUID"},
+    {"empty file", "", 1, "empty"},
+    {"only comments", "# nothing\n\n", 2, "empty"},
+    {"binary garbage", "Switch 4 \"s\"\n\x01\x02\x7f\xfe", 2, "binary"},
+    {"ibnetdiscover -p garbage", "SW 2 1 0x10 4x SDR - XX 3 1 0x20\n", 1, "CA or SW"},
+    {"ibnetdiscover -p bad port", "SW 2 x 0x10 4x SDR\n", 1, "port number"},
+    {"json syntax", "{\n  \"format\": \"routelab-network\",\n  \"version\": 1,\n  \"nodes\": [\n}\n", 5, "invalid JSON"},
+    {"json wrong format", "{\"format\": \"other\", \"version\": 1}\n", 1, "routelab-network"},
+    {"json missing field",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"switch\", "
+     "\"ports\": 2},\n  {\"name\": \"b\", \"ports\": 2}\n ],\n \"cables\": []}\n",
+     4, "nodes[1]: missing \"kind\""},
+    {"json unknown cable end",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [{\"name\": \"a\", \"kind\": \"switch\", "
+     "\"ports\": 2}],\n \"cables\": [\n  {\"a\": \"a\", \"a_port\": 1, \"b\": \"zz\", \"b_port\": 1}\n ]}\n",
+     4, "unknown node"},
+    {"json port out of range",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [{\"name\": \"a\", \"kind\": \"switch\", "
+     "\"ports\": 2}, {\"name\": \"b\", \"kind\": \"terminal\", \"ports\": 1}],\n \"cables\": [\n"
+     "  {\"a\": \"a\", \"a_port\": 1, \"b\": \"b\", \"b_port\": 1},\n"
+     "  {\"a\": \"a\", \"a_port\": 3, \"b\": \"b\", \"b_port\": 1}\n ]}\n",
+     5, "out of range"},
+    {"json port used twice",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [{\"name\": \"a\", \"kind\": \"switch\", "
+     "\"ports\": 2}, {\"name\": \"b\", \"kind\": \"terminal\", \"ports\": 1}, {\"name\": \"c\", \"kind\": \"terminal\", "
+     "\"ports\": 1}],\n \"cables\": [\n"
+     "  {\"a\": \"a\", \"a_port\": 1, \"b\": \"b\", \"b_port\": 1},\n"
+     "  {\"a\": \"c\", \"a_port\": 1, \"b\": \"a\", \"b_port\": 1}\n ]}\n",
+     5, "used by two cables (also at line 4)"},
+};
+
+class MalformedInput : public ::testing::TestWithParam<BrokenInput> {};
+
+TEST_P(MalformedInput, GivesFileLineAndWhat) {
+  const BrokenInput& input = GetParam();
+  const std::string text = input.text;
+  try {
+    parseFabricText(text, "broken.net");
+    FAIL() << input.what << ": no error";
+  } catch (const ParseError& error) {
+    EXPECT_EQ(error.file(), "broken.net");
+    EXPECT_EQ(error.line(), input.line) << error.what();
+    EXPECT_NE(std::string(error.what()).find(input.mention), std::string::npos) << error.what();
+  } catch (const TopologyError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("broken.net:" + std::to_string(input.line) + ":"), std::string::npos) << message;
+    EXPECT_NE(message.find(input.mention), std::string::npos) << message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, MalformedInput, ::testing::ValuesIn(kBroken), [](const auto& parameter) {
+  std::string name = parameter.param.what;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+});
+
+TEST(MalformedFiles, DirectoryAndMissingFileAreIoErrors) {
+  const std::string directory = test::fixturesDir();
+  try {
+    readFabricFile(directory);
+    FAIL();
+  } catch (const IoError& error) {
+    EXPECT_NE(std::string(error.what()).find(directory), std::string::npos);
+  }
+  const std::string missing = directory + "/no-such-file.net";
+  try {
+    readFabricFile(missing);
+    FAIL();
+  } catch (const IoError& error) {
+    EXPECT_NE(std::string(error.what()).find(missing), std::string::npos);
+  }
+}
+
+TEST(MalformedFiles, ErrorsNameTheRealPath) {
+  const auto path = std::filesystem::temp_directory_path() / ("routelab-io-broken-" + std::to_string(::getpid()) + ".net");
+  {
+    std::ofstream out(path);
+    out << "# broken\nSwitch 4 \"s\"\n[1] \"h\"[9]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n";
+  }
+  try {
+    readFabricFile(path.string());
+    FAIL();
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find(path.string() + ":3:"), std::string::npos) << error.what();
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(JsonReader, RejectsInconsistentXgftLabels) {
+  const Network network = loadFabric("kary-ntree:k=2,n=2").network;
+  std::string text = jsonText(network);
+  // Swap the labels of two level-1 switches: the cables no longer match the tuples.
+  const std::string first = "\"xgft\":{\"level\":1,\"index\":0}", second = "\"xgft\":{\"level\":1,\"index\":1}";
+  const std::size_t a = text.find(first), b = text.find(second);
+  ASSERT_NE(a, std::string::npos);
+  ASSERT_NE(b, std::string::npos);
+  text.replace(b, second.size(), first);
+  text.replace(a, first.size(), second);
+  try {
+    parseFabricText(text, "labels.json");
+    FAIL();
+  } catch (const ParseError& error) {
+    EXPECT_NE(std::string(error.what()).find("xgft"), std::string::npos) << error.what();
+  }
+}
+
+// ---- compare --------------------------------------------------------------------------------
+
+TEST(NetworkDifferences, FindsEveryKindOfDifference) {
+  const Network tree = loadFabric("kary-ntree:k=2,n=2").network;
+  EXPECT_TRUE(networkDifferences(tree, tree).empty());
+  const Network faulty = loadFabric("kary-ntree:k=2,n=2+fail-links=1,seed=1").network;
+  const auto differences = networkDifferences(tree, faulty);
+  ASSERT_FALSE(differences.empty());
+  EXPECT_NE(joined(differences).find("(no cable)"), std::string::npos) << joined(differences);
+  EXPECT_EQ(networkDifferences(tree, loadFabric("kary-ntree:k=4,n=2").network, 5).size(), 5u);
+  EXPECT_EQ(networkDifferences(tree, loadFabric("kary-ntree:k=4,n=2").network, 5).back(), "... more differences");
+  // Port counts: a node with an extra unused port differs unless told to ignore that.
+  NetworkBuilder small, larger;
+  for (NetworkBuilder* builder : {&small, &larger}) {
+    const NodeId host = builder->addTerminal("h", 1);
+    const NodeId sw = builder->addSwitch("s", builder == &small ? 2 : 4);
+    builder->connect(host, 1, sw, 2);
+  }
+  const Network a = small.build(), b = larger.build();
+  EXPECT_EQ(networkDifferences(a, b).size(), 1u);
+  CompareOptions options;
+  options.ignoreUnusedPorts = true;
+  EXPECT_TRUE(networkDifferences(a, b, options).empty());
+}
+
+// ---- recognition ------------------------------------------------------------------------------
+
+TEST(RecognizeFatTree, FamiliesAndRejections) {
+  auto recognizedFamily = [](const std::string& spec) {
+    const Network generated = loadFabric(spec).network;
+    const auto recognized = recognizeFatTree(parseFabricText(netText(generated), "x.net"));
+    return recognized ? recognized->xgft()->family : std::string("none");
+  };
+  EXPECT_EQ(recognizedFamily("kary-ntree:k=4,n=3"), "kary-ntree");
+  EXPECT_EQ(recognizedFamily("gft2:n=4,m=3,r=5"), "gft2");
+  EXPECT_EQ(recognizedFamily("ft:l=3,m=4,w=2"), "ft");
+  EXPECT_EQ(recognizedFamily("xgft:h=3,m=2.3.2,w=1.2.3"), "xgft");
+  EXPECT_EQ(recognizedFamily("kary-ntree:k=4,n=3+fail-links=1,seed=4"), "none");
+
+  // Same cabling but two up ports of a leaf swapped: not the documented convention.
+  std::string text = netText(loadFabric("kary-ntree:k=2,n=2").network);
+  const std::string up1 = "[3]\t\"kt-s1-0\"[1]", up2 = "[4]\t\"kt-s1-1\"[1]";
+  const std::string down1 = "[1]\t\"kt-s0-0\"[3]", down2 = "[1]\t\"kt-s0-0\"[4]";
+  // All four lines first (the replacements have the same length, positions stay valid).
+  std::vector<std::pair<std::size_t, std::string>> edits;
+  for (const auto& [from, to] : {std::pair{up1, "[4]\t\"kt-s1-0\"[1]"}, std::pair{up2, "[3]\t\"kt-s1-1\"[1]"},
+                                 std::pair{down1, "[1]\t\"kt-s0-0\"[4]"}, std::pair{down2, "[1]\t\"kt-s0-0\"[3]"}}) {
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    edits.emplace_back(at, to);
+  }
+  for (const auto& [at, to] : edits) text.replace(at, to.size(), to);
+  const Network swapped = parseFabricText(text, "swapped.net");
+  EXPECT_FALSE(recognizeFatTree(swapped).has_value());
+}

@@ -1,0 +1,400 @@
+// The circuit schedulers: Ding's examples (Fig. 4, Fig. 8), agreement with naive
+// reference schedulers that walk the Network's cables, conflict-freedom and path validity
+// of every granted set, release semantics, multi-round scheduling and the routing export.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#ifdef ROUTELAB_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "core/errors.h"
+#include "core/random.h"
+#include "fabric/fabric.h"
+#include "schedule/circuits.h"
+#include "schedule/experiment.h"
+#include "schedule/registry.h"
+#include "topology/ft.h"
+#include "topology/xgft.h"
+
+using namespace routelab;
+
+namespace {
+
+std::uint32_t terminalNamed(const Network& net, const std::string& name) {
+  const auto node = net.findNode(name);
+  EXPECT_TRUE(node.has_value()) << name;
+  return node ? net.terminalIndex(*node) : 0;
+}
+
+/// Up channels of `node` (towards a higher XGFT level) in port order: Ding's ports 0..w-1.
+std::vector<ChannelId> upChannels(const Network& net, NodeId node) {
+  std::vector<ChannelId> out;
+  const XgftLabels& labels = *net.xgft();
+  for (ChannelId c : net.outChannels(node)) {
+    if (labels.level[net.target(c).index()] > labels.level[node.index()]) out.push_back(c);
+  }
+  return out;
+}
+
+struct Reference {
+  std::vector<bool> granted;
+  std::vector<std::vector<std::uint16_t>> ports;
+};
+
+/// Level-wise scheduling (Ding Fig. 7, first free port, failed requests keep their links)
+/// done naively on the cables: both sides climb with the same port until they meet.
+Reference naiveLevelWise(const Network& net, const std::vector<CircuitRequest>& requests, bool levelByLevel) {
+  Reference ref;
+  std::vector<bool> used(net.channelCount(), false);
+  const std::size_t n = requests.size();
+  ref.granted.assign(n, true);
+  ref.ports.assign(n, {});
+  std::vector<NodeId> up(n), down(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    up[r] = net.terminalNode(requests[r].source);
+    down[r] = net.terminalNode(requests[r].destination);
+  }
+  auto step = [&](std::size_t r) {
+    const auto a = upChannels(net, up[r]), b = upChannels(net, down[r]);
+    for (std::size_t p = 0; p < a.size(); ++p) {
+      if (!used[a[p].index()] && !used[Network::reverse(b[p]).index()]) {
+        used[a[p].index()] = used[Network::reverse(b[p]).index()] = true;
+        ref.ports[r].push_back(static_cast<std::uint16_t>(p));
+        up[r] = net.target(a[p]);
+        down[r] = net.target(b[p]);
+        return;
+      }
+    }
+    ref.granted[r] = false;
+  };
+  if (levelByLevel) {
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (std::size_t r = 0; r < n; ++r) {
+        if (ref.granted[r] && up[r] != down[r]) {
+          step(r);
+          progress = true;
+        }
+      }
+    }
+  } else {
+    for (std::size_t r = 0; r < n; ++r) {
+      while (ref.granted[r] && up[r] != down[r]) step(r);
+    }
+  }
+  return ref;
+}
+
+/// Local greedy scheduling, one request at a time, naively: climb through the first free
+/// up channel H times, then come down the unique path to the destination.
+Reference naiveLocalGreedy(const Network& net, const CircuitFabric& fabric, const std::vector<CircuitRequest>& requests) {
+  Reference ref;
+  std::vector<bool> used(net.channelCount(), false);
+  ref.granted.assign(requests.size(), true);
+  ref.ports.assign(requests.size(), {});
+  for (std::size_t r = 0; r < requests.size(); ++r) {
+    const std::uint32_t top = fabric.ancestorLevel(requests[r].source, requests[r].destination);
+    NodeId at = net.terminalNode(requests[r].source);
+    for (std::uint32_t k = 0; k < top && ref.granted[r]; ++k) {
+      const auto a = upChannels(net, at);
+      const auto free = std::find_if(a.begin(), a.end(), [&](ChannelId c) { return !used[c.index()]; });
+      if (free == a.end()) {
+        ref.granted[r] = false;
+        break;
+      }
+      used[free->index()] = true;
+      ref.ports[r].push_back(static_cast<std::uint16_t>(free - a.begin()));
+      at = net.target(*free);
+    }
+    if (!ref.granted[r]) continue;
+    // The destination's side: climb with the same ports, then use the channels downwards
+    // from the top.
+    std::vector<ChannelId> downPath;
+    NodeId d = net.terminalNode(requests[r].destination);
+    for (std::uint32_t k = 0; k < top; ++k) {
+      const ChannelId c = upChannels(net, d)[ref.ports[r][k]];
+      downPath.push_back(Network::reverse(c));
+      d = net.target(c);
+    }
+    EXPECT_EQ(d, at) << "Theorem 2";
+    for (std::uint32_t k = top; k-- > 0;) {
+      if (used[downPath[k].index()]) {
+        ref.granted[r] = false;
+        break;
+      }
+      used[downPath[k].index()] = true;
+    }
+  }
+  return ref;
+}
+
+std::vector<CircuitRequest> randomPermutation(std::size_t terminals, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<CircuitRequest> requests;
+  randomPermutationRequests(terminals, rng, requests);
+  return requests;
+}
+
+}  // namespace
+
+TEST(LevelWise, DingFigure4GlobalInformationResolvesTheDownConflict) {
+  // FT(3,4): SW(0,0) and SW(0,1) both request SW(0,8) (nodes 0 -> 32 and 4 -> 33).
+  const Network net = makeFatTreeFt(3, 4, 4);
+  const CircuitFabric fabric(net);
+  const std::vector<CircuitRequest> requests{{0, 32}, {4, 33}};
+  const CircuitSchedule local = CircuitScheduler(fabric, makeSchedulerConfig("local-greedy")).run(requests, 1);
+  EXPECT_EQ(local.granted, 1u);
+  EXPECT_EQ(local.status[1], CircuitStatus::DownConflict);
+  EXPECT_EQ(local.failedLevel[1], 1u);  // Dlink(0, 8, 0): Ding level 0 is our level 1
+  const CircuitSchedule global = CircuitScheduler(fabric, makeSchedulerConfig("level-wise")).run(requests, 1);
+  EXPECT_EQ(global.granted, 2u);
+  // Ulink(0,1,1) and Dlink(0,8,1): the second request moves to port 1 at Ding level 0.
+  EXPECT_EQ(global.portsOf(1)[1], 1u);
+}
+
+TEST(LevelWise, DingFigure8Example) {
+  // FT(4,4,4), node 3 -> node 95 with Ulink(1, σ_1)[0] busy: P_0 = 0, P_1 = 1, P_2 = 0.
+  const Network net = makeFatTreeFt(4, 4, 4);
+  const CircuitFabric fabric(net);
+  const std::vector<CircuitRequest> requests{{terminalNamed(net, "ft-h003"), terminalNamed(net, "ft-h095")}};
+  LinkState state(fabric);
+  const FtShape shape{4, 4, 4};
+  state.setUp(2, shape.tauToXgftIndex(1, 0), 0, true);  // Ding level 1 = our level 2
+  CircuitSchedule schedule;
+  CircuitScheduler(fabric, makeSchedulerConfig("level-wise")).run(requests, 1, state, schedule);
+  ASSERT_EQ(schedule.granted, 1u);
+  const auto ports = schedule.portsOf(0);
+  EXPECT_EQ(std::vector<std::uint16_t>(ports.begin(), ports.end()), (std::vector<std::uint16_t>{0, 0, 1, 0}));
+  std::vector<std::string> hops;
+  for (ChannelId c : fabric.circuitPath(requests[0], ports)) hops.push_back(net.name(net.target(c)));
+  EXPECT_EQ(hops, (std::vector<std::string>{"ft-sw0-000", "ft-sw1-000", "ft-sw2-001", "ft-sw3-010", "ft-sw2-101",
+                                            "ft-sw1-110", "ft-sw0-113", "ft-h095"}));
+}
+
+TEST(LevelWise, AgreesWithANaiveSchedulerOnTheCables) {
+  for (const std::string spec : {"ft:l=3,m=4,w=4", "ft:l=3,m=4,w=2", "ft:l=3,m=2,w=3", "kary-ntree:k=3,n=3",
+                                 "xgft:h=2,m=4.3,w=2.2", "gft2:n=4,m=3,r=5"}) {
+    const Fabric loaded = loadFabric(spec);
+    const CircuitFabric fabric(loaded.network);
+    for (const bool levelByLevel : {true, false}) {
+      const SchedulerConfig config = makeSchedulerConfig(levelByLevel ? "level-wise" : "level-wise:order=request");
+      for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        auto requests = randomPermutation(fabric.terminals(), seed);
+        // Add repeated sources and destinations to exercise the terminal links too.
+        const auto extra = randomPermutation(fabric.terminals(), seed + 100);
+        requests.insert(requests.end(), extra.begin(), extra.end());
+        const CircuitSchedule schedule = CircuitScheduler(fabric, config).run(requests, seed);
+        const Reference ref = naiveLevelWise(loaded.network, requests, levelByLevel);
+        for (std::size_t r = 0; r < requests.size(); ++r) {
+          ASSERT_EQ(schedule.status[r] == CircuitStatus::Granted, ref.granted[r]) << spec << " request " << r;
+          if (ref.granted[r]) {
+            const auto ports = schedule.portsOf(r);
+            ASSERT_EQ(std::vector<std::uint16_t>(ports.begin(), ports.end()), ref.ports[r]) << spec << " request " << r;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(LocalGreedy, AgreesWithANaiveSchedulerOnTheCables) {
+  for (const std::string spec : {"ft:l=3,m=4,w=4", "ft:l=3,m=4,w=2", "xgft:h=2,m=4.3,w=2.2"}) {
+    const Fabric loaded = loadFabric(spec);
+    const CircuitFabric fabric(loaded.network);
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      const auto requests = randomPermutation(fabric.terminals(), seed);
+      const CircuitSchedule schedule =
+          CircuitScheduler(fabric, makeSchedulerConfig("local-greedy:order=request")).run(requests, seed);
+      const Reference ref = naiveLocalGreedy(loaded.network, fabric, requests);
+      for (std::size_t r = 0; r < requests.size(); ++r) {
+        ASSERT_EQ(schedule.status[r] == CircuitStatus::Granted, ref.granted[r]) << spec << " request " << r;
+      }
+    }
+  }
+}
+
+TEST(Schedulers, EveryGrantedSetIsConflictFreeAndEveryCircuitAValidPath) {
+  const std::vector<std::string> schedulers{"level-wise", "level-wise:policy=random", "local-greedy", "local-random"};
+  for (const std::string spec : {"ft:l=2,m=4,w=4", "ft:l=3,m=4,w=4", "ft:l=3,m=4,w=2", "ft:l=3,m=2,w=4",
+                                 "ft:l=4,m=3,w=2", "kary-ntree:k=4,n=3", "gft2:n=4,m=3,r=5", "xgft:h=2,m=4.3,w=2.2"}) {
+    const Fabric loaded = loadFabric(spec);
+    const CircuitFabric fabric(loaded.network);
+    std::vector<std::vector<CircuitRequest>> patterns;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) patterns.push_back(randomPermutation(fabric.terminals(), seed));
+    patterns.push_back(shiftRequests(fabric.terminals(), 5));
+    patterns.push_back(allToAllRequests(fabric.terminals()));
+    for (const std::string& base : schedulers) {
+      for (const std::string options : {"", "order=request", "release-on-fail", "order=request,release-on-fail"}) {
+        const std::string name =
+            options.empty() ? base : base + (base.find(':') == std::string::npos ? ":" : ",") + options;
+        const SchedulerConfig config = makeSchedulerConfig(name);
+        for (const auto& requests : patterns) {
+          LinkState state(fabric);
+          CircuitSchedule schedule;
+          CircuitScheduler(fabric, config).run(requests, 42, state, schedule);
+          const CircuitCheck check = checkCircuits(fabric, requests, schedule);
+          ASSERT_TRUE(check.ok) << spec << " " << name << ": " << check.problem;
+          ASSERT_EQ(check.circuits, schedule.granted);
+          std::size_t linksOfGranted = 0;
+          for (std::size_t r = 0; r < requests.size(); ++r) {
+            if (schedule.status[r] == CircuitStatus::Granted) linksOfGranted += schedule.ancestor[r];
+            // Level-wise never meets a conflict on the way down (Theorem 2); local never
+            // computes a common port.
+            if (config.kind == SchedulerKind::LevelWise) {
+              ASSERT_TRUE(schedule.status[r] == CircuitStatus::Granted ||
+                          schedule.status[r] == CircuitStatus::NoCommonPort);
+            } else {
+              ASSERT_NE(schedule.status[r], CircuitStatus::NoCommonPort);
+            }
+          }
+          ASSERT_EQ(check.channelsUsed, 2 * linksOfGranted);
+          if (config.releaseOnFail) {
+            // Exactly the granted circuits' links remain busy.
+            ASSERT_EQ(state.busyUpLinks(), linksOfGranted) << spec << " " << name;
+            ASSERT_EQ(state.busyDownLinks(), linksOfGranted) << spec << " " << name;
+          } else {
+            ASSERT_GE(state.busyUpLinks(), linksOfGranted);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Schedulers, GlobalInformationBeatsLocalOnPermutations) {
+  // Ding §5 in miniature: FT(3,4) (64 nodes), 50 random permutations.
+  const Network net = makeFatTreeFt(3, 4, 4);
+  const CircuitFabric fabric(net);
+  const RequestSampler sampler = [&](std::size_t, Rng& rng, std::vector<CircuitRequest>& out) {
+    randomPermutationRequests(fabric.terminals(), rng, out);
+  };
+  const auto levelWise = measureSchedulability(fabric, makeSchedulerConfig("level-wise"), 50, 9, sampler);
+  const auto greedy = measureSchedulability(fabric, makeSchedulerConfig("local-greedy"), 50, 9, sampler);
+  const auto random = measureSchedulability(fabric, makeSchedulerConfig("local-random"), 50, 9, sampler);
+  EXPECT_GT(levelWise.ratioMean, greedy.ratioMean + 0.05);
+  EXPECT_GT(levelWise.ratioMean, random.ratioMean + 0.05);
+  EXPECT_EQ(levelWise.downConflict + levelWise.noUpPort, 0u);
+  // Full fat-tree (m = w): a local scheduler always finds a free up port, every failure is
+  // a down conflict.
+  EXPECT_EQ(greedy.noUpPort, 0u);
+  EXPECT_GT(greedy.downConflict, 0u);
+  EXPECT_EQ(levelWise.samples, 50u);
+  EXPECT_LE(levelWise.ratioMin, levelWise.ratioMean);
+  EXPECT_GE(levelWise.ratioMax, levelWise.ratioMean);
+}
+
+TEST(Schedulers, ResultsDoNotDependOnTheThreadCount) {
+  const Network net = makeFatTreeFt(3, 4, 4);
+  const CircuitFabric fabric(net);
+  const RequestSampler sampler = [&](std::size_t, Rng& rng, std::vector<CircuitRequest>& out) {
+    randomPermutationRequests(fabric.terminals(), rng, out);
+  };
+#ifdef ROUTELAB_HAVE_OPENMP
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(1);
+#endif
+  const auto one = measureSchedulability(fabric, makeSchedulerConfig("local-random"), 16, 5, sampler);
+#ifdef ROUTELAB_HAVE_OPENMP
+  omp_set_num_threads(3);
+#endif
+  const auto three = measureSchedulability(fabric, makeSchedulerConfig("local-random"), 16, 5, sampler);
+#ifdef ROUTELAB_HAVE_OPENMP
+  omp_set_num_threads(before);
+#endif
+  EXPECT_EQ(one.ratios, three.ratios);
+  const auto other = measureSchedulability(fabric, makeSchedulerConfig("local-random"), 16, 6, sampler);
+  EXPECT_NE(one.ratios, other.ratios);
+}
+
+TEST(MultiRound, EveryRequestGrantedInConflictFreeRoundsAboveTheLoadBound) {
+  const Network net = makeFatTreeFt(2, 4, 4);
+  const CircuitFabric fabric(net);
+  for (const std::string name : {"level-wise", "local-greedy", "local-random"}) {
+    const auto config = makeSchedulerConfig(name);
+    for (const auto& requests : {allToAllRequests(16), shiftRequests(16, 3), randomPermutation(16, 4)}) {
+      const RoundsResult rounds = scheduleInRounds(fabric, config, requests, 11);
+      ASSERT_EQ(rounds.roundOf.size(), requests.size());
+      EXPECT_GE(rounds.rounds, rounds.bound.lowerBound());
+      std::size_t total = 0;
+      for (std::size_t g : rounds.grantedPerRound) total += g;
+      EXPECT_EQ(total, requests.size());
+      // Each round is itself conflict-free: reschedule its circuits alone with the ports
+      // the rounds chose and check them on the cables.
+      for (std::size_t round = 0; round < rounds.rounds; ++round) {
+        std::vector<CircuitRequest> members;
+        for (std::size_t r = 0; r < requests.size(); ++r) {
+          if (rounds.roundOf[r] == round) members.push_back(requests[r]);
+        }
+        CircuitSchedule replay;
+        replay.levels = fabric.levels();
+        for (std::size_t r = 0; r < requests.size(); ++r) {
+          if (rounds.roundOf[r] != round) continue;
+          replay.status.push_back(CircuitStatus::Granted);
+          replay.ancestor.push_back(rounds.circuits.ancestor[r]);
+          replay.failedLevel.push_back(0);
+          const auto ports = rounds.circuits.portsOf(r);
+          replay.ports.insert(replay.ports.end(), ports.begin(), ports.end());
+          replay.ports.resize(replay.status.size() * replay.levels, 0);
+        }
+        replay.granted = members.size();
+        const CircuitCheck check = checkCircuits(fabric, members, replay);
+        ASSERT_TRUE(check.ok) << name << " round " << round << ": " << check.problem;
+      }
+    }
+  }
+  // All-to-all: every terminal link carries N-1 circuits, so at least 15 rounds.
+  EXPECT_EQ(staticLoadBound(fabric, allToAllRequests(16)).terminalLinks, 15u);
+  EXPECT_EQ(staticLoadBound(fabric, shiftRequests(16, 3)).lowerBound(), 1u);
+  // A slimmed tree FT(2, 4, 2): 4 nodes per leaf share 2 up links -> shift by 4 needs 2.
+  const Network slim = makeFatTreeFt(2, 4, 2);
+  const CircuitFabric slimFabric(slim);
+  const LoadBound bound = staticLoadBound(slimFabric, shiftRequests(16, 4));
+  EXPECT_EQ(bound.switchCuts, 2u);
+  EXPECT_EQ(bound.level, 1u);
+  EXPECT_GE(scheduleInRounds(slimFabric, makeSchedulerConfig("level-wise"), shiftRequests(16, 4), 1).rounds, 2u);
+}
+
+TEST(Export, GrantedPermutationAsARoutingResultWalksTheCircuits) {
+  const Network net = makeFatTreeFt(3, 4, 4);
+  const CircuitFabric fabric(net);
+  const auto requests = randomPermutation(64, 3);
+  const CircuitSchedule schedule = CircuitScheduler(fabric, makeSchedulerConfig("local-random")).run(requests, 3);
+  ASSERT_LT(schedule.granted, requests.size());
+  const RoutingResult routing = circuitsToRouting(fabric, requests, schedule, "local-random");
+  EXPECT_EQ(routing.engine, "schedule:local-random");
+  for (std::size_t r = 0; r < requests.size(); ++r) {
+    const NodeId source = net.terminalNode(requests[r].source);
+    const Address address = routing.addresses.base(net.terminalNode(requests[r].destination));
+    const Path path = routing.path(net, source, address);
+    if (schedule.status[r] == CircuitStatus::Granted) {
+      ASSERT_EQ(path.status, PathStatus::Delivered);
+      EXPECT_EQ(path.channels, fabric.circuitPath(requests[r], schedule.portsOf(r)));
+    } else {
+      EXPECT_NE(path.status, PathStatus::Delivered);
+    }
+  }
+  // Two circuits to one destination on different paths cannot share a destination table.
+  const std::vector<CircuitRequest> twoToOne{{0, 32}, {4, 32}};
+  const CircuitSchedule both = CircuitScheduler(fabric, makeSchedulerConfig("level-wise")).run(twoToOne, 1);
+  ASSERT_EQ(both.granted, 1u);  // they share the delivery link: only one is granted
+  EXPECT_NO_THROW(circuitsToRouting(fabric, twoToOne, both, "level-wise"));
+}
+
+TEST(Schedulers, ClearErrors) {
+  const Fabric random = loadFabric("random:switches=8,links=12,terminals=1,seed=1");
+  EXPECT_THROW(CircuitFabric{random.network}, UnsupportedTopology);
+  const Network net = makeFatTreeFt(2, 2, 2);
+  const CircuitFabric fabric(net);
+  const CircuitScheduler scheduler(fabric, makeSchedulerConfig("level-wise"));
+  EXPECT_THROW(scheduler.run(std::vector<CircuitRequest>{{0, 4}}, 1), AnalysisError);
+  EXPECT_THROW(scheduler.run(std::vector<CircuitRequest>{{1, 1}}, 1), AnalysisError);
+  EXPECT_THROW(makeSchedulerConfig("level-wise:policy=best"), SpecError);
+  EXPECT_THROW(makeSchedulerConfig("level-wise:order=random"), SpecError);
+  EXPECT_THROW(makeSchedulerConfig("local-greedy:policy=first"), SpecError);
+  EXPECT_THROW(makeSchedulerConfig("global"), SpecError);
+  EXPECT_EQ(makeSchedulerConfig("level-wise").effective, "level-wise:policy=first,order=level,release-on-fail=false");
+}

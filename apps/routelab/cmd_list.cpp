@@ -3,7 +3,9 @@
 
 #include "cli.h"
 #include "engines/registry.h"
+#include "schedule/registry.h"
 #include "topology/registry.h"
+#include "traffic/pattern.h"
 
 namespace routelab::cli {
 
@@ -71,6 +73,9 @@ Command listCommand() {
           }};
 }
 
-std::vector<std::pair<std::string, std::function<nlohmann::json()>>> extraRegistries() { return {}; }
+std::vector<std::pair<std::string, std::function<nlohmann::json()>>> extraRegistries() {
+  return {{"patterns", [] { return tableJson(patternRegistry()); }},
+          {"schedulers", [] { return tableJson(schedulerRegistry()); }}};
+}
 
 }  // namespace routelab::cli

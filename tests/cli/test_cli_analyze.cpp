@@ -1,0 +1,131 @@
+// End-to-end tests of `routelab analyze` (docs/ANALYSIS.md).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "test_support.h"
+
+using routelab::test::fixturesDir;
+using routelab::test::runRoutelab;
+
+TEST(CliAnalyze, OptWorstOnSixteenPlusSixteenIsFour) {
+  // The acceptance command: Nienaber Table I, T(16+16, 32), WORST_OPT = n/sqrt(m) = 4.
+  const auto r = runRoutelab("analyze gft2:n=16,m=16,r=32 --engine opt --metric worst --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["metric"], "worst");
+  EXPECT_EQ(j["value"], 4);
+  EXPECT_EQ(j["ci99_halfwidth"], 0.0);
+  EXPECT_TRUE(j.contains("samples"));
+  EXPECT_EQ(j["engine"], "opt");
+  EXPECT_EQ(j["spec"], "gft2:n=16,m=16,r=32");
+  EXPECT_EQ(j["seed"], 1);
+  EXPECT_EQ(j["witness"].size(), 4u);
+  EXPECT_NE(j["channel"]["description"].get<std::string>().find(" -> "), std::string::npos);
+}
+
+TEST(CliAnalyze, DmodkWorstIsNText) {
+  const auto r = runRoutelab("analyze gft2:n=8,m=8,r=16 --engine dmodk");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("WORST       8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("witness     8 pairs:"), std::string::npos) << r.out;
+}
+
+TEST(CliAnalyze, SampledMetricIsIndependentOfThreads) {
+  const std::string base = "analyze gft2:n=6,m=4,r=8 --engine dmodk --metric afpb --seed 7 --format json";
+  const auto one = runRoutelab(base + " --threads 1");
+  const auto two = runRoutelab(base + " --threads 2");
+  ASSERT_EQ(one.exitCode, 0) << one.err;
+  ASSERT_EQ(two.exitCode, 0) << two.err;
+  auto a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(two.out);
+  EXPECT_EQ(a["threads"], 1);
+  EXPECT_EQ(b["threads"], 2);
+  a.erase("threads");
+  b.erase("threads");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a["metric"], "afpb");
+  EXPECT_EQ(a["pattern"], "full-permutation");
+  EXPECT_GE(a["samples"].get<int>(), 1000);
+  EXPECT_EQ(a["mean"], a["value"]);
+  EXPECT_LE(a["ci99_halfwidth"].get<double>(), 0.01 * a["mean"].get<double>());
+  EXPECT_EQ(a["seed"], 7);
+}
+
+TEST(CliAnalyze, PatternLoadsAndCsvExport) {
+  const std::string csv = "/tmp/routelab-cli-analyze-loads.csv";
+  std::remove(csv.c_str());
+  const auto r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric pattern --pattern hot-spot:target=5 "
+                             "--format json --export-loads " + csv);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["value"], 15.0);  // all 15 others into terminal 5
+  EXPECT_EQ(j["channel"]["to"], "gft-h1-1[1]");
+  EXPECT_EQ(j["permutation"], false);
+  std::ifstream in(csv);
+  ASSERT_TRUE(in.good());
+  std::string line;
+  std::size_t lines = 0;
+  bool found = false;
+  while (std::getline(in, line)) {
+    ++lines;
+    if (line.find(",gft-h1-1,1,15") != std::string::npos) found = true;
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(lines, 2u + 2u * (16 + 8));  // comment, header, one line per channel
+  std::remove(csv.c_str());
+}
+
+TEST(CliAnalyze, StagesOfDeterministicFatTreeAreBalanced) {
+  const auto r = runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-deterministic --metric stages --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["balanced"], true);
+  EXPECT_EQ(j["stages"].size(), 6u);
+}
+
+TEST(CliAnalyze, OpenSmLftDumpOfFixture) {
+  const std::string dir = fixturesDir() + "/k4n2";
+  const auto r = runRoutelab("analyze file:" + dir + "/topology.net --engine file:" + dir +
+                             "/lfts.minhop.dump --metric worst --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GE(j["value"].get<int>(), 1);
+  EXPECT_LE(j["value"].get<int>(), 4);
+}
+
+TEST(CliAnalyze, ErrorsAreReportedWithExitCodes) {
+  auto r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric pattern");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("--metric pattern needs --pattern"), std::string::npos) << r.err;
+  r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine no-such-engine");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("unknown routing engine 'no-such-engine'"), std::string::npos) << r.err;
+  r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric pattern --pattern bit-reversal:x=1");
+  EXPECT_EQ(r.exitCode, 1);
+  r = runRoutelab("analyze gft2:n=3,m=2,r=3 --engine dmodk --metric abb");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("even number of terminals"), std::string::npos) << r.err;
+  r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric abb --precision 0");
+  EXPECT_EQ(r.exitCode, 1);
+  r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric mean");
+  EXPECT_EQ(r.exitCode, 2);
+  r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric worst --export-loads /tmp/routelab-never.csv");
+  EXPECT_EQ(r.exitCode, 1);
+}
+
+TEST(CliAnalyze, ListShowsPatterns) {
+  const auto r = runRoutelab("list --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("patterns"));
+  std::vector<std::string> names;
+  for (const auto& row : j["patterns"]) names.push_back(row["name"]);
+  for (const char* name : {"random-permutation", "bisect", "full-permutation", "dissemination", "shift", "all-to-all",
+                           "bit-reversal", "bit-complement", "perfect-shuffle", "butterfly", "hot-spot", "file"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+  }
+}

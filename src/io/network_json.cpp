@@ -1,6 +1,7 @@
 // routelab JSON form of a network (schema "routelab-network", version 1; docs/FORMATS.md).
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -290,6 +291,16 @@ Network parseNetworkJson(const std::string& text, const std::string& file) {
   }
   if (root.contains("origin") && root["origin"].is_string()) builder.setOrigin(root["origin"].get<std::string>());
   Network network = builder.build();
+  if (root.contains("counts")) {  // optional; catches truncated or hand-edited files
+    const Field countsField{file, lines.key("counts"), "counts"};
+    const Json& counts = root["counts"];
+    const std::pair<const char*, std::size_t> expected[] = {
+        {"terminals", network.terminalCount()}, {"switches", network.switchCount()}, {"cables", network.linkCount()}};
+    for (const auto& [key, actual] : expected) {
+      const std::uint64_t stated = countsField.unsignedInteger(counts, key, 0, UINT64_MAX);
+      if (stated != actual) countsField.fail(fmt::format("\"{}\" says {} but the file has {}", key, stated, actual));
+    }
+  }
   if (labels) {
     try {
       checkXgftLabels(network, *labels);

@@ -377,6 +377,11 @@ const BrokenInput kBroken[] = {
      "  {\"a\": \"a\", \"a_port\": 1, \"b\": \"b\", \"b_port\": 1},\n"
      "  {\"a\": \"c\", \"a_port\": 1, \"b\": \"a\", \"b_port\": 1}\n ]}\n",
      5, "used by two cables (also at line 4)"},
+    {"json counts mismatch",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"counts\": {\"terminals\": 2, \"switches\": 1, "
+     "\"cables\": 0},\n \"nodes\": [{\"name\": \"a\", \"kind\": \"switch\", \"ports\": 2}],\n \"cables\": []}\n",
+     2, "\"terminals\" says 2 but the file has 0"},
+    {"json truncated", "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n", 3, "invalid JSON"},
 };
 
 class MalformedInput : public ::testing::TestWithParam<BrokenInput> {};

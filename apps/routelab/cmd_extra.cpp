@@ -7,6 +7,8 @@ std::vector<Command> extraCommands() {
   return {
       verifyCommand(),
       analyzeCommand(),
+      routeCommand(),
+      scheduleCommand(),
   };
 }
 

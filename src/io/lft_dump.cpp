@@ -205,20 +205,26 @@ RoutingResult readLftDump(const std::string& path, const Network& network) {
   return parseLftDump(readFileText(path), path, network);
 }
 
-void writeLftDump(const Network& network, const RoutingResult& routing, std::ostream& out) {
+void validateLftExport(const RoutingResult& routing) {
   if (routing.tables.size() != 1) {
     throw RoutingError(fmt::format("an LFT dump holds one forwarding table; this routing has {} (one per layer group)",
                                    routing.tables.size()));
   }
+  std::uint32_t maxLid = 0;
+  for (Address a = 0; a < routing.addresses.count(); ++a) maxLid = std::max(maxLid, routing.addresses.lid(a));
+  if (maxLid > kMaxUnicastLid) {
+    throw RoutingError(fmt::format("{} addresses need LIDs up to {}; InfiniBand unicast LIDs end at {}",
+                                   routing.addresses.count(), maxLid, kMaxUnicastLid));
+  }
+}
+
+void writeLftDump(const Network& network, const RoutingResult& routing, std::ostream& out) {
+  validateLftExport(routing);
   const AddressMap& addresses = routing.addresses;
   const ForwardingTable& table = routing.tables.front();
   std::uint32_t maxLid = 0;
   std::vector<Address> addressOfLid;
   for (Address a = 0; a < addresses.count(); ++a) maxLid = std::max(maxLid, addresses.lid(a));
-  if (maxLid > kMaxUnicastLid) {
-    throw RoutingError(fmt::format("{} addresses need LIDs up to {}; InfiniBand unicast LIDs end at {}",
-                                   addresses.count(), maxLid, kMaxUnicastLid));
-  }
   addressOfLid.assign(maxLid + 1, UINT32_MAX);
   for (Address a = 0; a < addresses.count(); ++a) addressOfLid[addresses.lid(a)] = a;
   // Per address: "<type> portguid 0x<guid>: '<desc>'" (built once).

@@ -32,5 +32,7 @@ RoutingResult parseLftDump(const std::string& text, const std::string& name, con
 /// address map (default address + 1). Switches without an address get Lid 0 in their
 /// header. Throws RoutingError for layered multi-table routings and LIDs beyond 0xBFFF.
 void writeLftDump(const Network& network, const RoutingResult& routing, std::ostream& out);
+/// The checks writeLftDump makes before writing anything (throws RoutingError).
+void validateLftExport(const RoutingResult& routing);
 
 }  // namespace routelab

@@ -1,5 +1,6 @@
 #include "routing/interval_routing.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -174,6 +175,37 @@ void routeByRegisters(const IntervalConfiguration& configuration, const Interval
     if ((r->priority & eligibleLabels) == 0) out[kept++] = out[i];
   }
   out.resize(kept);
+}
+
+std::uint64_t countRegisterDisagreements(const Network& network, const IntervalConfiguration& configuration,
+                                         const RoutingResult& routing) {
+  const auto terminals = static_cast<std::int64_t>(network.terminalCount());
+  std::uint64_t disagreements = 0;
+#if defined(ROUTELAB_HAVE_OPENMP)
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : disagreements)
+#endif
+  for (std::int64_t i = 0; i < terminals; ++i) {
+    std::vector<PortNumber> byRegisters, byTable;
+    const NodeId terminal = network.terminalNode(static_cast<std::size_t>(i));
+    if (!routing.addresses.hasAddresses(terminal)) {
+      disagreements += network.switchCount();
+      continue;
+    }
+    const std::uint64_t address = intervalAddress(network, configuration, terminal);
+    const Address a = routing.addresses.base(terminal);
+    for (std::uint32_t s = 0; s < network.switchCount(); ++s) {
+      routeByRegisters(configuration, configuration.switches[s], address, byRegisters);
+      const auto candidates = routing.table().candidates(s, a);
+      byTable.assign(candidates.begin(), candidates.end());
+      if (configuration.flexible) {
+        byTable.resize(std::min<std::size_t>(byTable.size(), 1));
+      } else {
+        std::sort(byTable.begin(), byTable.end());
+      }
+      if (byRegisters != byTable) ++disagreements;
+    }
+  }
+  return disagreements;
 }
 
 void writeIntervalConfiguration(const Network& network, const IntervalConfiguration& configuration,

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "graph/network.h"
+#include "routing/routing_result.h"
 
 namespace routelab {
 
@@ -73,6 +74,12 @@ std::uint64_t intervalAddress(const Network& network, const IntervalConfiguratio
 /// an eligible port takes precedence over (RRR). O(ports); `out` is cleared first.
 void routeByRegisters(const IntervalConfiguration& configuration, const IntervalSwitchRegisters& registers,
                       std::uint64_t address, std::vector<PortNumber>& out);
+
+/// Number of (switch, terminal) pairs where the register router and `routing`'s table
+/// (base address of the terminal) disagree: IR compares the candidate sets, FIR the single
+/// port. O(S · N · ports).
+std::uint64_t countRegisterDisagreements(const Network& network, const IntervalConfiguration& configuration,
+                                         const RoutingResult& routing);
 
 /// Text export, one block per switch (docs/ROUTING.md, "Register export").
 void writeIntervalConfiguration(const Network& network, const IntervalConfiguration& configuration,

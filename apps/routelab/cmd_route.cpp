@@ -1,0 +1,264 @@
+// routelab route SPEC --engine NAME — route a fabric, check the routing, print its summary,
+// export LFTs (OpenSM dump) and interval-routing registers (docs/ROUTING.md).
+//
+// Exit codes: 0 the routing passes the checks (routing/checks.h); 5 it does not (undelivered
+// terminal pairs, loops, bad candidates, or a failed minimal/deterministic claim); 1 bad
+// input; 2 usage.
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "cli.h"
+#include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "io/lft_dump.h"
+#include "io/output.h"
+#include "routing/checks.h"
+#include "routing/interval_routing.h"
+
+namespace routelab::cli {
+
+namespace {
+
+constexpr int kExitChecksFailed = 5;
+
+struct RouteArgs {
+  std::string spec;
+  std::string engine;
+  std::uint32_t lmc = 0;
+  bool switchAddresses = false;
+  std::uint64_t seed = 1;
+  bool noChecks = false;
+  std::vector<std::string> exports;  // pairs: kind, path
+  OutputFormat format = OutputFormat::Text;
+};
+
+std::string stageName(const StageChannelLoad& s) {
+  return s.up ? fmt::format("level {} up", s.level) : fmt::format("level {} down", s.level);
+}
+
+nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const RoutingResult& r,
+                           const std::string& reference, const RoutingCheckReport* checks,
+                           const std::vector<std::pair<std::string, std::string>>& exported) {
+  nlohmann::json j;
+  j["spec"] = fabric.spec;
+  j["engine"] = r.engine;
+  j["reference"] = reference;
+  j["seed"] = args.seed;
+  j["lmc"] = args.lmc;
+  j["switch_addresses"] = args.switchAddresses;
+  j["deterministic"] = r.deterministic;
+  j["minimal_claimed"] = r.minimal;
+  const AddressMap& a = r.addresses;
+  std::size_t switchAddresses = 0;
+  std::uint32_t minLid = UINT32_MAX, maxLid = 0;
+  for (NodeId n : a.owners()) switchAddresses += fabric.network.isSwitch(n) ? 1 : 0;
+  for (Address x = 0; x < a.count(); ++x) {
+    minLid = std::min(minLid, a.lid(x));
+    maxLid = std::max(maxLid, a.lid(x));
+  }
+  j["addresses"] = {{"count", a.count()},
+                    {"per_terminal", a.perTerminal()},
+                    {"source_classes", r.sourceClasses},
+                    {"switch_addresses", switchAddresses},
+                    {"min_lid", a.count() ? minLid : 0},
+                    {"max_lid", maxLid}};
+  std::size_t memory = 0;
+  for (const auto& t : r.tables) memory += t.memoryBytes();
+  j["tables"] = {{"count", r.tables.size()},
+                 {"switches", fabric.network.switchCount()},
+                 {"memory_bytes", memory},
+                 {"layers", r.layerCount()}};
+  nlohmann::json stats = nlohmann::json::object();
+  for (const auto& [key, value] : r.stats) stats[key] = value;
+  j["stats"] = stats;
+  if (checks != nullptr) {
+    const RoutingCheckReport& c = *checks;
+    nlohmann::json stages = nlohmann::json::array();
+    for (const auto& s : c.stages) {
+      stages.push_back({{"level", s.level},
+                        {"direction", s.up ? "up" : "down"},
+                        {"channels", s.channels},
+                        {"min_paths", s.minPaths},
+                        {"max_paths", s.maxPaths},
+                        {"mean_paths", s.meanPaths}});
+    }
+    j["checks"] = {{"passed", c.passed()},
+                   {"pairs", c.pairs},
+                   {"delivered", c.delivered},
+                   {"terminal_pairs", c.terminalPairs},
+                   {"terminal_pairs_delivered", c.terminalPairsDelivered},
+                   {"management_pairs", c.managementPairs},
+                   {"management_pairs_delivered", c.managementPairsDelivered},
+                   {"no_route", c.noRoute},
+                   {"loops", c.loops},
+                   {"dead_ports", c.deadPorts},
+                   {"non_minimal_paths", c.nonMinimalPaths},
+                   {"non_minimal_candidates", c.nonMinimalCandidates},
+                   {"bad_candidates", c.badCandidates},
+                   {"candidate_cycles", c.candidateCycles},
+                   {"incomplete_choices", c.incompleteChoices},
+                   {"entries", c.entries},
+                   {"multi_candidate_entries", c.multiCandidateEntries},
+                   {"deterministic_ok", c.deterministicOk},
+                   {"minimal_ok", c.minimalOk},
+                   {"max_hops", c.maxHops},
+                   {"mean_hops", c.meanHops},
+                   {"stages", stages},
+                   {"failures", c.failures}};
+  } else {
+    j["checks"] = nullptr;
+  }
+  nlohmann::json exports = nlohmann::json::array();
+  for (const auto& [kind, path] : exported) exports.push_back({{"kind", kind}, {"path", path}});
+  j["exports"] = exports;
+  return j;
+}
+
+void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult& r, const std::string& reference,
+               const RoutingCheckReport* checks, const std::vector<std::pair<std::string, std::string>>& exported) {
+  const AddressMap& a = r.addresses;
+  std::size_t switchAddresses = 0;
+  for (NodeId n : a.owners()) switchAddresses += fabric.network.isSwitch(n) ? 1 : 0;
+  std::size_t memory = 0;
+  for (const auto& t : r.tables) memory += t.memoryBytes();
+  fmt::print("fabric      {}\n", fabric.spec);
+  fmt::print("engine      {}  [{}]\n", r.engine, reference);
+  fmt::print("context     lmc {}, switch addresses {}, seed {}\n", args.lmc, args.switchAddresses ? "yes" : "no",
+             args.seed);
+  fmt::print("addresses   {} ({} per terminal{}, {} switch addresses)\n", a.count(), a.perTerminal(),
+             r.sourceClasses > 1 ? fmt::format(" = {} source classes x {} paths", r.sourceClasses,
+                                               a.perTerminal() / r.sourceClasses)
+                                 : std::string(),
+             switchAddresses);
+  fmt::print("tables      {} x {} switches x {} addresses, {} bytes, {}, {}\n", r.tables.size(),
+             fabric.network.switchCount(), a.count(), memory, r.deterministic ? "deterministic" : "adaptive",
+             r.minimal ? "minimal (claimed)" : "minimality not claimed");
+  if (!r.stats.empty()) {
+    std::string stats;
+    for (const auto& [key, value] : r.stats) stats += fmt::format("{}{}={}", stats.empty() ? "" : " ", key, value);
+    fmt::print("stats       {}\n", stats);
+  }
+  if (checks == nullptr) {
+    fmt::print("checks      skipped (--no-checks)\n");
+  } else {
+    const RoutingCheckReport& c = *checks;
+    fmt::print("checks      {}\n", c.passed() ? "PASSED" : "FAILED");
+    fmt::print("  terminal pairs  {} walked, {} delivered\n", c.terminalPairs, c.terminalPairsDelivered);
+    if (c.managementPairs) {
+      fmt::print("  management      {} walked, {} delivered (switch addresses; unrouted pairs are not failures)\n",
+                 c.managementPairs, c.managementPairsDelivered);
+    }
+    fmt::print("  failures        {} no route, {} loops, {} dead ports, {} bad candidates, {} candidate cycles, {} "
+               "incomplete choices\n",
+               c.noRoute, c.loops, c.deadPorts, c.badCandidates, c.candidateCycles, c.incompleteChoices);
+    fmt::print("  minimal         {} ({} longer paths, {} candidates off shortest paths)\n",
+               !c.claimsMinimal ? "not claimed" : c.minimalOk ? "yes" : "NO", c.nonMinimalPaths,
+               c.nonMinimalCandidates);
+    fmt::print("  deterministic   {} ({} of {} entries with several candidates)\n",
+               !c.claimsDeterministic ? "not claimed (adaptive)" : c.deterministicOk ? "yes" : "NO",
+               c.multiCandidateEntries, c.entries);
+    fmt::print("  path length     max {} hops, mean {:.4f} (terminal pairs, channels incl. injection)\n", c.maxHops,
+               c.meanHops);
+    for (const auto& s : c.stages) {
+      if (s.channels == 0) continue;
+      fmt::print("  stage {:<13} {:>6} channels, paths per channel min {} max {} mean {:.3f}\n", stageName(s),
+                 s.channels, s.minPaths, s.maxPaths, s.meanPaths);
+    }
+    for (const auto& f : c.failures) fmt::print("  failure         {}\n", f);
+  }
+  for (const auto& [kind, path] : exported) fmt::print("exported    {} -> {}\n", kind, path);
+}
+
+}  // namespace
+
+Command routeCommand() {
+  return {"route", "route a fabric with an engine, check it, export LFT / IR / FIR", [](CLI::App& command) {
+            auto args = std::make_shared<RouteArgs>();
+            command.add_option("spec", args->spec, "fabric spec, e.g. kary-ntree:k=4,n=3 (see README)")->required();
+            command.add_option("--engine", args->engine, "routing engine spec (routelab list), or file:PATH")
+                ->required();
+            command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses (paths) per terminal")
+                ->check(CLI::Range(0, 7))
+                ->default_str("0");
+            command.add_flag("--switch-addresses", args->switchAddresses,
+                             "give every switch an address and route management traffic to it");
+            command.add_option("--seed", args->seed, "seed for engines with random choices")->default_str("1");
+            command.add_flag("--no-checks", args->noChecks, "skip the routing checks (large fabrics)");
+            command.add_option("--export", args->exports, "KIND FILE: write lft (OpenSM dump) | fir | ir")
+                ->expected(2)
+                ->type_name("KIND FILE")
+                ->take_all();
+            addFormatOption(command, args->format);
+            return std::function<int()>([args] {
+              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
+                const std::string& kind = args->exports[i];
+                if (kind != "lft" && kind != "fir" && kind != "ir") {
+                  throw SpecError(fmt::format("--export: unknown kind '{}' (lft, fir, ir)", kind));
+                }
+              }
+              const Fabric fabric = loadFabric(args->spec);
+              RoutingContext context;
+              context.addressesPerTerminal = std::uint32_t{1} << args->lmc;
+              context.routeSwitches = args->switchAddresses;
+              context.seed = args->seed;
+              const RoutingResult routing = runEngine(args->engine, fabric.network, context);
+              const std::string engineName = parseComponent(args->engine.rfind("file:", 0) == 0 ? "file" : args->engine).name;
+              const std::string reference = engineRegistry().find(engineName).reference;
+
+              // Build every export in memory first, so a refused one writes nothing.
+              std::vector<std::pair<std::string, std::string>> exported;
+              std::vector<std::pair<std::string, IntervalConfiguration>> registers;
+              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
+                const std::string& kind = args->exports[i];
+                if (kind == "lft") {
+                  validateLftExport(routing);
+                  continue;
+                }
+                const bool fir = kind == "fir";
+                const char* expected = fir ? "ftree-deterministic" : "ftree-adaptive";
+                if (engineName != expected && !(fir && engineName == "dmodk")) {
+                  throw SpecError(fmt::format("--export {}: the {} registers describe {} (Gómez §{}); the engine is '{}'",
+                                              kind, fir ? "FIR" : "IR", expected, fir ? "4.1" : "3.1", engineName));
+                }
+                if (args->lmc != 0 || args->switchAddresses) {
+                  throw SpecError(fmt::format("--export {}: the registers route one address per terminal (no --lmc, "
+                                              "no --switch-addresses)",
+                                              kind));
+                }
+                IntervalConfiguration configuration =
+                    fir ? buildFirConfiguration(fabric.network) : buildIrConfiguration(fabric.network);
+                const std::uint64_t disagreements = countRegisterDisagreements(fabric.network, configuration, routing);
+                if (disagreements != 0) {
+                  throw RoutingError(fmt::format("{} registers disagree with the {} tables on {} (switch, destination) "
+                                                 "pairs; please report",
+                                                 fir ? "FIR" : "IR", engineName, disagreements));
+                }
+                registers.emplace_back(args->exports[i + 1], std::move(configuration));
+              }
+              std::optional<RoutingCheckReport> checks;
+              if (!args->noChecks) checks = checkRouting(fabric.network, routing);
+              std::size_t next = 0;
+              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
+                const std::string& kind = args->exports[i];
+                const std::string& path = args->exports[i + 1];
+                if (kind == "lft") {
+                  writeFileAtomically(path, [&](std::ostream& out) { writeLftDump(fabric.network, routing, out); });
+                } else {
+                  const IntervalConfiguration& configuration = registers[next++].second;
+                  writeFileAtomically(path, [&](std::ostream& out) {
+                    writeIntervalConfiguration(fabric.network, configuration, routing.engine, out);
+                  });
+                }
+                exported.emplace_back(kind, path);
+              }
+              const RoutingCheckReport* report = checks ? &*checks : nullptr;
+              if (args->format == OutputFormat::Json) printJson(summaryJson(*args, fabric, routing, reference, report, exported));
+              else printText(*args, fabric, routing, reference, report, exported);
+              return report != nullptr && !report->passed() ? kExitChecksFailed : 0;
+            });
+          }};
+}
+
+}  // namespace routelab::cli

@@ -1,0 +1,97 @@
+// `routelab route`: summary fields, exports, exit codes, refused requests write nothing.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "test_support.h"
+
+using routelab::test::runRoutelab;
+
+namespace {
+
+std::string tempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("routelab-route-" + std::to_string(::getpid()) + "-" + name))
+      .string();
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST(CliRoute, JsonSummaryEchoesConfigurationAndChecks) {
+  const auto r = runRoutelab("route kary-ntree:k=4,n=2 --engine ftree-deterministic --lmc 1 --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["spec"], "kary-ntree:k=4,n=2");
+  EXPECT_EQ(j["engine"], "ftree-deterministic");
+  EXPECT_EQ(j["lmc"], 1);
+  EXPECT_EQ(j["addresses"]["count"], 32);
+  EXPECT_EQ(j["addresses"]["per_terminal"], 2);
+  EXPECT_EQ(j["tables"]["memory_bytes"], 8 * 32);  // one byte per (switch, address)
+  EXPECT_TRUE(j["checks"]["passed"]);
+  EXPECT_EQ(j["checks"]["terminal_pairs"], 16 * 15 * 2);
+  EXPECT_EQ(j["checks"]["terminal_pairs_delivered"], 16 * 15 * 2);
+  EXPECT_EQ(j["checks"]["loops"], 0);
+  EXPECT_TRUE(j["checks"]["minimal_ok"]);
+  EXPECT_EQ(j["checks"]["max_hops"], 4);
+  ASSERT_FALSE(j["checks"]["stages"].empty());
+  for (const auto& stage : j["checks"]["stages"]) EXPECT_EQ(stage["min_paths"], stage["max_paths"]);
+}
+
+TEST(CliRoute, ExportsLftFirAndIr) {
+  const std::string lft = tempPath("lft.dump"), fir = tempPath("fir.txt"), ir = tempPath("ir.txt");
+  auto r = runRoutelab("route kary-ntree:k=2,n=3 --engine ftree-deterministic --switch-addresses --export lft " + lft);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(slurp(lft).find("Unicast lids [0-20] of switch Lid 9 guid 0x0000000000200000 ('kt-s0-00'):\n"),
+            std::string::npos);
+  // The dump loads back as the file engine and routes the same.
+  r = runRoutelab("route kary-ntree:k=2,n=3 --engine file:" + lft + " --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["addresses"]["count"], 20);
+  r = runRoutelab("route kary-ntree:k=2,n=3 --engine ftree-deterministic --export fir " + fir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(slurp(fir).find("  port 4 label 3 up FI 001 LI 001 MR 001 RRR 0011\n"), std::string::npos);
+  r = runRoutelab("route kary-ntree:k=2,n=3 --engine ftree-adaptive --export ir " + ir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(slurp(ir).find("switch 0 'kt-s0-00' stage 0\n  port 1 label 0 down FI 0 LI 0\n"), std::string::npos);
+  for (const auto& p : {lft, fir, ir}) std::remove(p.c_str());
+}
+
+TEST(CliRoute, RefusedRequestsWriteNothing) {
+  const std::string lft = tempPath("refused.dump"), fir = tempPath("refused.fir");
+  auto r = runRoutelab("route gft2:n=4,m=4,r=8 --engine opt --export lft " + lft + " --export fir " + fir);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("the FIR registers describe ftree-deterministic"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(lft));
+  EXPECT_FALSE(std::filesystem::exists(fir));
+  r = runRoutelab("route kary-ntree:k=2,n=2 --engine ftree-deterministic --export csv " + lft);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("unknown kind 'csv'"), std::string::npos);
+  r = runRoutelab("route random:switches=6 --engine dmodk");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("dmodk needs a fat-tree (XGFT) fabric"), std::string::npos) << r.err;
+  r = runRoutelab("route kary-ntree:k=2,n=2 --engine no-such-engine");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("unknown routing engine 'no-such-engine'"), std::string::npos) << r.err;
+}
+
+TEST(CliRoute, OpenSmFixtureDumpPassesChecks) {
+  const std::string dir = routelab::test::fixturesDir() + "/gft_4_4_8";
+  const auto r = runRoutelab("route ibnetdiscover:" + dir + "/ibnetdiscover.txt --engine file:" + dir +
+                             "/lfts.updn.dump --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["checks"]["terminal_pairs_delivered"], 32 * 31);
+  EXPECT_EQ(j["addresses"]["count"], 32 + 12);
+}

@@ -8,7 +8,6 @@ std::vector<Command> extraCommands() {
       verifyCommand(),
       analyzeCommand(),
       routeCommand(),
-      scheduleCommand(),
   };
 }
 

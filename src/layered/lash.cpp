@@ -69,11 +69,19 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
       }
     }
   }
+  // Pair order: by destination, sources by increasing distance, so that in destination mode
+  // the suffix pair (next switch, d) of every path is placed before it (layer hint).
   RoutePool pool;
   std::vector<std::uint32_t> routeOf(activeCount * activeCount, UINT32_MAX);
+  std::vector<std::uint32_t> hint;
   std::vector<ChannelId> path;
-  for (std::size_t si = 0; si < activeCount; ++si) {
-    for (std::size_t di = 0; di < activeCount; ++di) {
+  std::vector<std::uint32_t> sources(activeCount);
+  for (std::size_t di = 0; di < activeCount; ++di) {
+    for (std::size_t i = 0; i < activeCount; ++i) sources[i] = static_cast<std::uint32_t>(i);
+    std::stable_sort(sources.begin(), sources.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return view.distance(active[a], active[di]) < view.distance(active[b], active[di]);
+    });
+    for (std::uint32_t si : sources) {
       if (si == di) continue;
       const std::uint32_t s = active[si], d = active[di];
       path.clear();
@@ -94,13 +102,18 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
         x = view.targetSwitch(next);
       }
       routeOf[si * activeCount + di] = pool.addPath(path);
+      if (!config.pair) {
+        const std::uint32_t next = view.targetSwitch(path.front());
+        hint.push_back(next != d && view.isActive(next) ? routeOf[view.activeIndex(next) * activeCount + di]
+                                                        : UINT32_MAX);
+      }
     }
   }
 
   // Steps 2.2–3: layers, as many as needed; §8.4 UpDown layer when more than max-layers.
   std::optional<ChannelDependencyGraph> cdg;
   cdg.emplace(network, 1);
-  LayerAssignment assignment = assignLayers(*cdg, pool, RoutingResult::kNoLayer - 1);
+  LayerAssignment assignment = assignLayers(*cdg, pool, RoutingResult::kNoLayer - 1, hint);
   const std::size_t needed = assignment.layers;
   if (assignment.unplaced > 0) {
     throw RoutingError(fmt::format("lash: more than {} layers needed", RoutingResult::kNoLayer - 1));
@@ -114,7 +127,7 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
       assignment.layers = 0;
       assignment.unplaced = pool.size();
     } else {
-      assignment = assignLayers(*cdg, pool, config.maxLayers - 1);
+      assignment = assignLayers(*cdg, pool, config.maxLayers - 1, hint);
     }
   }
   std::size_t moves = 0;

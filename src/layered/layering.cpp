@@ -49,7 +49,8 @@ namespace {
 bool hasDependencies(const RoutePool& pool, std::uint32_t route) { return pool.channels(route).size() >= 2; }
 }  // namespace
 
-LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, std::size_t maxLayers) {
+LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, std::size_t maxLayers,
+                             std::span<const std::uint32_t> hint) {
   LayerAssignment result;
   result.layerOf.assign(pool.size(), RoutingResult::kNoLayer);
   result.layers = 1;
@@ -60,7 +61,14 @@ LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool,
       continue;
     }
     bool placed = false;
+    std::size_t hinted = RoutingResult::kNoLayer;
+    if (!hint.empty() && hint[route] != UINT32_MAX) hinted = result.layerOf[hint[route]];
+    if (hinted < result.layers && tryAddRoute(cdg, pool, route, LayerId::fromIndex(hinted))) {
+      result.layerOf[route] = static_cast<std::uint8_t>(hinted);
+      placed = true;
+    }
     for (std::size_t layer = 0; layer < result.layers && !placed; ++layer) {
+      if (layer == hinted) continue;
       if (tryAddRoute(cdg, pool, route, LayerId::fromIndex(layer))) {
         result.layerOf[route] = static_cast<std::uint8_t>(layer);
         placed = true;

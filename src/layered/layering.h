@@ -55,7 +55,12 @@ struct LayerAssignment {
 /// on a per need basis" of §5.2). Routes without dependencies go to layer 0. Cost: routes ×
 /// layers tried × one incremental (Pearce–Kelly) insertion. `cdg` must be empty with one
 /// layer; it holds the final layers afterwards.
-LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, std::size_t maxLayers);
+/// `hint` (optional, per route): a route whose layer to try first (UINT32_MAX = none) — §5.1
+/// step 2.2 asks for *an* existing layer that stays acyclic, not the first; destination-mode
+/// LASH hints the pair of the path's suffix, whose layer already holds all but one of the
+/// path's dependencies, which saves most failed cycle searches.
+LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, std::size_t maxLayers,
+                             std::span<const std::uint32_t> hint = {});
 
 /// §5.1 step 4 (balancing): move a route from layer j to layer k while layer j has at
 /// least two more routes than layer k and the move closes no cycle; repeat until no move

@@ -389,7 +389,9 @@ RoutingDependencies buildRoutingDependencies(const Network& network, const Routi
 
   const auto count = static_cast<std::int64_t>(shared.destinations.size());
   std::vector<std::unique_ptr<Workspace>> partials;
-#pragma omp parallel
+  // Small routings are not worth the threads (the region's start-up would dominate).
+  const bool parallel = static_cast<std::uint64_t>(count) * (shared.sources.size() + network.switchCount()) > 200000;
+#pragma omp parallel if (parallel)
   {
     auto ws = std::make_unique<Workspace>(shared);
     Traversal traversal(shared, *ws);

@@ -234,7 +234,8 @@ TEST(Verify, EscapeLayerWithCyclicRoutingFailsDuato) {
 
 TEST(Verify, ResultsDoNotDependOnTheThreadCount) {
 #ifdef ROUTELAB_HAVE_OPENMP
-  const Fabric fabric = loadFabric("random:switches=32,seed=4");
+  // Large enough to run in parallel (512 destinations x 640 sources and switches).
+  const Fabric fabric = loadFabric("random:switches=128,terminals=4,seed=4");
   const RoutingResult r = runEngine("minhop", fabric.network);
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
@@ -244,6 +245,8 @@ TEST(Verify, ResultsDoNotDependOnTheThreadCount) {
   omp_set_num_threads(threads);
   EXPECT_EQ(held(one.graph, 0), held(four.graph, 0));
   EXPECT_EQ(one.graph.findCycle(LayerId(0)), four.graph.findCycle(LayerId(0)));
+  EXPECT_EQ(one.routes, four.routes);
+  EXPECT_GT(held(one.graph, 0).size(), 1000u);
 #else
   GTEST_SKIP() << "built without OpenMP";
 #endif

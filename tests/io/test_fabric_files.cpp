@@ -428,6 +428,15 @@ TEST(MalformedFiles, DirectoryAndMissingFileAreIoErrors) {
   }
 }
 
+TEST(MalformedFiles, DevicesAreRefusedInsteadOfReadForever) {
+  try {
+    readFabricFile("/dev/zero");
+    FAIL();
+  } catch (const IoError& error) {
+    EXPECT_NE(std::string(error.what()).find("/dev/zero"), std::string::npos);
+  }
+}
+
 TEST(MalformedFiles, ErrorsNameTheRealPath) {
   const auto path = std::filesystem::temp_directory_path() / ("routelab-io-broken-" + std::to_string(::getpid()) + ".net");
   {

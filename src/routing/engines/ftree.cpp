@@ -8,37 +8,35 @@ namespace routelab {
 
 namespace {
 
-using xgft_detail::UpChoice;
 using xgft_detail::XgftModel;
 
-/// The d-mod-k digit selection: at level l, parent floor(key / W_l) + path, mod w_{l+1}.
+/// The d-mod-k digit selection: at level l, parent floor(d / W_l) + path, mod w_{l+1}.
 /// On a k-ary n-tree (W_l = k^(l-1)) this is Gómez's k + p_s at stage s = l - 1.
-UpChoice digitSelection(const XgftModel& model, bool adaptive) {
-  UpChoice choice;
-  choice.adaptive = adaptive;
-  choice.parent = [&model](std::size_t level, std::uint64_t, std::uint64_t key, std::uint32_t path, std::uint32_t) {
-    return static_cast<std::uint32_t>((key / model.wProduct(level) + path) % model.upCount(level));
-  };
-  return choice;
+RoutingResult digitSelection(const XgftModel& model, const RoutingContext& context, bool adaptive) {
+  return xgft_detail::fillXgftRouting(
+      model, context, 1, adaptive,
+      [&model](std::size_t level, std::uint64_t, std::uint64_t d, std::uint32_t path, std::uint32_t) {
+        return static_cast<std::uint32_t>((d / model.wProduct(level) + path) % model.upCount(level));
+      });
 }
 
 }  // namespace
 
 RoutingResult routeFtreeAdaptive(const Network& network, const RoutingContext& context) {
   const XgftModel model(network, "ftree-adaptive");
-  RoutingResult result = xgft_detail::fillXgftRouting(model, context, 1, digitSelection(model, true));
+  RoutingResult result = digitSelection(model, context, true);
   result.deterministic = false;
   return result;
 }
 
 RoutingResult routeFtreeDeterministic(const Network& network, const RoutingContext& context) {
   const XgftModel model(network, "ftree-deterministic");
-  return xgft_detail::fillXgftRouting(model, context, 1, digitSelection(model, false));
+  return digitSelection(model, context, false);
 }
 
 RoutingResult routeDmodk(const Network& network, const RoutingContext& context) {
   const XgftModel model(network, "dmodk");
-  return xgft_detail::fillXgftRouting(model, context, 1, digitSelection(model, false));
+  return digitSelection(model, context, false);
 }
 
 RoutingResult routeSmodk(const Network& network, const RoutingContext& context) {
@@ -52,11 +50,11 @@ RoutingResult routeSmodk(const Network& network, const RoutingContext& context) 
                                    "supported", model.params().str(), classes64));
   }
   const auto classes = static_cast<std::uint32_t>(classes64);
-  UpChoice choice;
-  choice.parent = [&model, w1](std::size_t level, std::uint64_t, std::uint64_t, std::uint32_t path, std::uint32_t sourceClass) {
-    return static_cast<std::uint32_t>((sourceClass / (model.wProduct(level) / w1) + path) % model.upCount(level));
-  };
-  RoutingResult result = xgft_detail::fillXgftRouting(model, context, classes, choice);
+  RoutingResult result = xgft_detail::fillXgftRouting(
+      model, context, classes, false,
+      [&model, w1](std::size_t level, std::uint64_t, std::uint64_t, std::uint32_t path, std::uint32_t sourceClass) {
+        return static_cast<std::uint32_t>((sourceClass / (model.wProduct(level) / w1) + path) % model.upCount(level));
+      });
   result.sourceClassOf.assign(result.addresses.owners().size(), 0);
   for (NodeId t : network.terminals()) {
     result.sourceClassOf[result.addresses.sourceIndex(t)] =

@@ -12,7 +12,6 @@ namespace routelab {
 
 namespace {
 
-using xgft_detail::UpChoice;
 using xgft_detail::XgftModel;
 
 /// T(n+m, r) parameters of a network, or UnsupportedTopology.
@@ -82,12 +81,12 @@ struct ReceivingLinks {
 RoutingResult routeOpt(const Network& network, const RoutingContext& context) {
   const XgftModel model(network, "opt");
   const TwoLevel t = twoLevel(model, "opt");
-  UpChoice choice;
-  choice.parent = [t](std::size_t, std::uint64_t leaf, std::uint64_t d, std::uint32_t path, std::uint32_t group) {
-    const std::uint64_t source = leaf * t.n + std::uint64_t{group} * t.groupSize;  // a node of that group
-    return (optTop(t, source, d) + path) % t.m;
-  };
-  RoutingResult result = xgft_detail::fillXgftRouting(model, context, t.groups, choice);
+  RoutingResult result = xgft_detail::fillXgftRouting(
+      model, context, t.groups, false,
+      [t](std::size_t, std::uint64_t leaf, std::uint64_t d, std::uint32_t path, std::uint32_t group) {
+        const std::uint64_t source = leaf * t.n + std::uint64_t{group} * t.groupSize;  // a node of that group
+        return (optTop(t, source, d) + path) % t.m;
+      });
   result.sourceClassOf.assign(result.addresses.owners().size(), 0);
   for (NodeId terminal : network.terminals()) {
     result.sourceClassOf[result.addresses.sourceIndex(terminal)] =
@@ -180,13 +179,12 @@ RoutingResult routeOptBalanced(const Network& network, const RoutingContext& con
     }
   }
 
-  UpChoice choice;
-  choice.parent = [&topOf, t, N](std::size_t, std::uint64_t leaf, std::uint64_t d, std::uint32_t path,
-                                 std::uint32_t position) {
-    const std::size_t s = leaf * t.n + position;
-    return (topOf[s * N + d] + path) % t.m;
-  };
-  RoutingResult result = xgft_detail::fillXgftRouting(model, context, t.n, choice);
+  RoutingResult result = xgft_detail::fillXgftRouting(
+      model, context, t.n, false,
+      [&topOf, t, N](std::size_t, std::uint64_t leaf, std::uint64_t d, std::uint32_t path, std::uint32_t position) {
+        const std::size_t s = leaf * t.n + position;
+        return (topOf[s * N + d] + path) % t.m;
+      });
   result.sourceClassOf.assign(result.addresses.owners().size(), 0);
   for (NodeId terminal : network.terminals()) {
     result.sourceClassOf[result.addresses.sourceIndex(terminal)] =

@@ -14,25 +14,19 @@
 
 namespace routelab::xgft_detail {
 
-/// What an engine chooses when a packet at a level-l switch must climb.
-struct UpChoice {
-  /// Parent digit b in [0, w_{l+1}) at the level-l switch with index `index` in its level,
-  /// for a terminal destination `destination` (index in level 0), LMC path `path` and
-  /// source class `sourceClass`.
-  std::function<std::uint32_t(std::size_t level, std::uint64_t index, std::uint64_t destination,
-                              std::uint32_t path, std::uint32_t sourceClass)>
-      parent;
-  /// Adaptive engines: every up port is a candidate, the chosen one first.
-  bool adaptive = false;
-};
-
 /// Fill a routing for `model`'s network: `classes` source classes (offset = path * classes
 /// + class), context.addressesPerTerminal paths, switch addresses if requested (routed
 /// up*/down* in every engine; where the climb is free, by the digit selection on the
 /// switch's address: parent floor(a / W_l) mod w_{l+1}).
+///
+/// `parent(level, index, destination, path, sourceClass)` is the engine's climb: the parent
+/// digit b in [0, w_{l+1}) at the level-l switch with index `index` in its level, for the
+/// terminal destination `destination` (index in level 0), LMC path `path` and source class
+/// `sourceClass`. `adaptive`: every up port is a candidate, the chosen one first.
 /// Parallel over switches; O(S · A).
-inline RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
-                                     const UpChoice& choice) {
+template <class Parent>
+RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
+                              bool adaptive, const Parent& parent) {
   const Network& network = model.network();
   if (context.addressesPerTerminal == 0) throw SpecError("at least one address per terminal is needed");
   const std::uint64_t block64 = std::uint64_t{context.addressesPerTerminal} * classes;
@@ -51,7 +45,7 @@ inline RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContex
   // order starting at the preferred one.
   const std::size_t h = model.height();
   std::vector<std::vector<ForwardingTable::ListId>> lists(h + 1);
-  if (choice.adaptive) {
+  if (adaptive) {
     for (std::size_t l = 1; l < h; ++l) {
       const std::uint32_t ups = model.upCount(l);
       if (ups < 2) continue;
@@ -63,7 +57,7 @@ inline RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContex
     }
   }
   auto setUp = [&](std::uint32_t s, std::size_t level, Address a, std::uint32_t b) {
-    if (choice.adaptive && !lists[level].empty()) table.setCandidateList(s, a, lists[level][b]);
+    if (adaptive && !lists[level].empty()) table.setCandidateList(s, a, lists[level][b]);
     else table.set(s, a, model.upPort(level, b));
   };
 
@@ -76,16 +70,20 @@ inline RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContex
     const auto s = static_cast<std::uint32_t>(sw);
     const std::size_t level = model.switchLevel(s);
     const std::uint64_t index = model.switchIndexInLevel(s);
+    // The subtree below this switch is the terminal range [first, first + M_level).
+    const std::uint64_t first = index / model.wProduct(level) * model.mProduct(level);
+    const std::uint64_t below = model.mProduct(level - 1);
+    const std::uint32_t down = model.m(level);
     for (NodeId t : network.terminals()) {
       const std::uint64_t d = model.terminalIndex(t);
       const Address base = result.addresses.base(t);
-      if (model.isAncestor(level, index, d)) {
-        const PortNumber port = model.downPort(level, d);
+      if (d - first < model.mProduct(level)) {  // unsigned: also false for d < first
+        const auto port = static_cast<PortNumber>(1 + (d / below) % down);
         for (std::uint32_t o = 0; o < block; ++o) table.set(s, base + o, port);
       } else if (level < h) {
         for (std::uint32_t p = 0; p < paths; ++p) {
           for (std::uint32_t c = 0; c < classes; ++c) {
-            setUp(s, level, base + p * classes + c, choice.parent(level, index, d, p, c));
+            setUp(s, level, base + p * classes + c, parent(level, index, d, p, c));
           }
         }
       }
@@ -102,7 +100,7 @@ inline RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContex
       }
     }
   }
-  result.deterministic = !choice.adaptive || !table.adaptive();
+  result.deterministic = !adaptive || !table.adaptive();
   result.minimal = true;
   result.stats.emplace_back("xgft", model.params().str());
   result.stats.emplace_back("paths_per_terminal", std::to_string(paths));

@@ -3,6 +3,7 @@
 #include "cdg/from_routing.h"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
 
 #include "core/errors.h"
@@ -77,7 +78,8 @@ struct Workspace {
       : state(shared.network.nodeCount(), kUnvisited),
         reached(shared.network.nodeCount(), 0),
         bitmaps(shared.routing.layerCount(), std::vector<std::uint64_t>(shared.words, 0)),
-        byLayer(shared.routing.layerCount()) {}
+        byLayer(shared.routing.layerCount()),
+        emitted(shared.network.channelCount()) {}
 
   std::vector<std::uint8_t> state;
   std::vector<std::uint8_t> reached;
@@ -86,6 +88,14 @@ struct Workspace {
   std::vector<Frame> frames;
   std::vector<std::vector<std::uint64_t>> bitmaps;
   std::vector<std::vector<std::uint32_t>> byLayer;  ///< source positions per layer
+  /// Per channel c, the last two (candidate list, bitmap) pairs whose dependencies
+  /// c -> list were emitted. Candidate lists are interned by the table, so the list's
+  /// address identifies it: addresses routed alike (fat-tree up ports) skip the work.
+  struct Emitted {
+    const PortNumber* list = nullptr;
+    const std::uint64_t* bits = nullptr;
+  };
+  std::vector<std::array<Emitted, 2>> emitted;
 
   std::uint64_t routes = 0, delivered = 0, noRoute = 0, loops = 0, deadPorts = 0, unrouted = 0, escapeFailures = 0;
   std::vector<RouteFailure> failures, unroutedExamples, escapeExamples;
@@ -102,7 +112,15 @@ class Traversal {
 
   /// Dependencies c -> (every candidate of switch w for a), w != destination.
   void emitSuccessors(const ForwardingTable& table, Address a, ChannelId c, NodeId w, std::uint64_t* bits) {
-    for (PortNumber p : table.candidates(net_.switchIndex(w), a)) {
+    const auto candidates = table.candidates(net_.switchIndex(w), a);
+    if (candidates.empty()) return;
+    auto& cache = ws_.emitted[c.index()];
+    for (const auto& entry : cache) {
+      if (entry.list == candidates.data() && entry.bits == bits) return;
+    }
+    cache[1] = cache[0];
+    cache[0] = {candidates.data(), bits};
+    for (PortNumber p : candidates) {
       if (p == kSelfPort) continue;
       const ChannelId next = net_.channelAt(w, p);
       if (!next.valid()) continue;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <limits>
 
@@ -124,6 +125,78 @@ PairPaths PairPaths::build(const Network& network, const RoutingResult& routing,
         for (ChannelId c : walk) paths.channels_[at++] = c.value;
       }
     }
+  }
+  // Compact fixed-width core records (see paths.h).
+  std::size_t stride = 0;
+  for (std::size_t pair = 0; pair < n * n; ++pair) {
+    const std::size_t hops = paths.offset_[pair + 1] - paths.offset_[pair];
+    stride = std::max(stride, hops >= 2 ? hops - 2 : 0);
+  }
+  if (paths.channelCount_ >= kNoCompactChannel || stride == 0) return paths;
+  paths.coreStride_ = stride;
+
+  // By (first switch, address): one layer, and address(s, d) = base(d) + offset(s) for all
+  // pairs (checked on every pair); rows are the distinct first switches.
+  bool bySwitch = routing.layerOf.empty() && routing.tables.size() == 1;
+  std::vector<std::uint32_t> rowOf(n, 0), offsetOf(n, 0);
+  std::vector<std::uint32_t> rowOfSwitch(network.switchCount(), UINT32_MAX);
+  std::uint32_t rows = 0;
+  for (std::uint32_t s = 0; s < n && bySwitch; ++s) {
+    const NodeId source = network.terminalNode(s);
+    const ChannelId inject = network.injectionChannel(source);
+    const NodeId first = network.target(inject);
+    if (!network.isSwitch(first)) {
+      bySwitch = false;
+      break;
+    }
+    std::uint32_t& row = rowOfSwitch[network.switchIndex(first)];
+    if (row == UINT32_MAX) row = rows++;
+    rowOf[s] = row;
+    const NodeId other = network.terminalNode(s == 0 ? 1 : 0);
+    offsetOf[s] = routing.addressFor(source, other) - routing.addresses.base(other);
+    for (std::uint32_t d = 0; d < n && bySwitch; ++d) {
+      if (d == s) continue;
+      const NodeId destination = network.terminalNode(d);
+      bySwitch = routing.addressFor(source, destination) == routing.addresses.base(destination) + offsetOf[s];
+    }
+  }
+  const std::size_t addresses = routing.addresses.count();
+  if (bySwitch && static_cast<std::size_t>(rows) * addresses < n * n) {
+    paths.compactBySwitch_ = true;
+    paths.compactCore_.assign(static_cast<std::size_t>(rows) * addresses * stride, kNoCompactChannel);
+    paths.sourceOffset_.resize(n);
+    paths.destinationOffset_.resize(n);
+    for (std::uint32_t s = 0; s < n; ++s) {
+      paths.sourceOffset_[s] = (static_cast<std::size_t>(rowOf[s]) * addresses + offsetOf[s]) * stride;
+    }
+    for (std::uint32_t d = 0; d < n; ++d) {
+      paths.destinationOffset_[d] = static_cast<std::size_t>(routing.addresses.base(network.terminalNode(d))) * stride;
+    }
+    // The core of (s, d) is the same for every source behind one first switch with one
+    // address offset; write it from the pair paths (equal records are written repeatedly).
+    for (std::uint32_t s = 0; s < n; ++s) {
+      for (std::uint32_t d = 0; d < n; ++d) {
+        if (d == s) continue;
+        std::uint16_t* record = paths.compactCore_.data() + paths.sourceOffset_[s] + paths.destinationOffset_[d];
+        for (const std::uint32_t c : paths.core(s, d)) *record++ = static_cast<std::uint16_t>(c);
+      }
+    }
+  } else if (n * n * stride * 2 <= paths.memoryBytes()) {
+    paths.compactCore_.assign(n * n * stride, kNoCompactChannel);
+    paths.sourceOffset_.resize(n);
+    paths.destinationOffset_.resize(n);
+    for (std::uint32_t t = 0; t < n; ++t) {
+      paths.sourceOffset_[t] = static_cast<std::size_t>(t) * n * stride;
+      paths.destinationOffset_[t] = static_cast<std::size_t>(t) * stride;
+    }
+    for (std::uint32_t s = 0; s < n; ++s) {
+      for (std::uint32_t d = 0; d < n; ++d) {
+        std::uint16_t* record = paths.compactCore_.data() + paths.sourceOffset_[s] + paths.destinationOffset_[d];
+        for (const std::uint32_t c : paths.core(s, d)) *record++ = static_cast<std::uint16_t>(c);
+      }
+    }
+  } else {
+    paths.coreStride_ = 0;
   }
   return paths;
 }

@@ -58,7 +58,26 @@ class PairPaths {
   }
   /// Total number of stored channel entries (sum of path lengths).
   std::size_t totalHops() const { return channels_.size(); }
-  std::size_t memoryBytes() const { return channels_.size() * 4 + offset_.size() * 4; }
+  std::size_t memoryBytes() const {
+    return channels_.size() * 4 + offset_.size() * 4 + compactCore_.size() * 2 +
+           (sourceOffset_.size() + destinationOffset_.size()) * sizeof(std::size_t);
+  }
+
+  /// Compact copy of the switch-to-switch parts for the samplers, when the fabric has fewer
+  /// than 65535 channels: fixed-width records of coreStride() 16-bit channel ids padded with
+  /// kNoCompactChannel, record(s, d) = table + sourceOffset[s] + destinationOffset[d].
+  /// When the routing has one layer and addresses follow base(d) + a per-source offset, the
+  /// core path depends only on (s's first switch, address), so the table holds one record per
+  /// (first switch, address) — 250 KB for D-mod-k on T(25+25, 50) instead of 6 MB per pair,
+  /// which keeps a sample's random lookups in cache. Otherwise one record per pair.
+  static constexpr std::uint16_t kNoCompactChannel = 0xFFFF;
+  bool hasCompactCore() const { return !compactCore_.empty(); }
+  std::size_t coreStride() const { return coreStride_; }
+  const std::uint16_t* compactCore(std::uint32_t s, std::uint32_t d) const {
+    return compactCore_.data() + sourceOffset_[s] + destinationOffset_[d];
+  }
+  /// True when the compact table is per (first switch, address) rather than per pair.
+  bool compactBySwitch() const { return compactBySwitch_; }
 
  private:
   std::size_t terminals_ = 0;
@@ -67,6 +86,10 @@ class PairPaths {
   bool adaptive_ = false;
   std::vector<std::uint32_t> offset_;    // N*N + 1
   std::vector<std::uint32_t> channels_;  // CSR payload
+  std::size_t coreStride_ = 0;
+  std::vector<std::uint16_t> compactCore_;
+  std::vector<std::size_t> sourceOffset_, destinationOffset_;
+  bool compactBySwitch_ = false;
 };
 
 /// The channel path of terminal `s` to terminal `d` under `routing` (preferred candidates,

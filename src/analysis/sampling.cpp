@@ -46,6 +46,21 @@ class SampleWorker {
     // A permutation loads every terminal channel at most once (see sampling.h); an empty
     // pattern (a random permutation that is the identity) counts as ML = 1, no contention.
     std::uint32_t ml = 1;
+    if (paths_.hasCompactCore()) {
+      // Random records of a multi-megabyte table: prefetch all of them first so the cache
+      // misses overlap, then count; clearing the whole (small) counter array is cheaper than
+      // revisiting the records.
+      const std::size_t stride = paths_.coreStride();
+      for (const auto& [s, d] : pairs_) __builtin_prefetch(paths_.compactCore(s, d));
+      for (const auto& [s, d] : pairs_) {
+        const std::uint16_t* record = paths_.compactCore(s, d);
+        for (std::size_t i = 0; i < stride && record[i] != PairPaths::kNoCompactChannel; ++i) {
+          ml = std::max(ml, ++load_[record[i]]);
+        }
+      }
+      std::fill(load_.begin(), load_.end(), 0);
+      return ml;
+    }
     for (const auto& [s, d] : pairs_) {
       for (const std::uint32_t c : paths_.core(s, d)) ml = std::max(ml, ++load_[c]);
     }

@@ -300,17 +300,70 @@ TrafficPattern readPatternFile(const std::string& path, const Network& network) 
 // ---- samplers ------------------------------------------------------------------------------
 
 namespace {
+
 void resetIdentity(std::span<std::uint32_t> scratch) {
   for (std::size_t i = 0; i < scratch.size(); ++i) scratch[i] = static_cast<std::uint32_t>(i);
 }
+
+/// Exact uniform integers below a 32-bit bound, two per 64-bit Rng output (Lemire 2019,
+/// "Fast random integer generation in an interval", 32-bit variant with rejection).
+class Bounded32 {
+ public:
+  explicit Bounded32(Rng& rng) : rng_(rng) {}
+  std::uint32_t below(std::uint32_t bound) {
+    std::uint64_t product = static_cast<std::uint64_t>(next()) * bound;
+    auto low = static_cast<std::uint32_t>(product);
+    if (low < bound) {
+      const std::uint32_t threshold = (0U - bound) % bound;
+      while (low < threshold) {
+        product = static_cast<std::uint64_t>(next()) * bound;
+        low = static_cast<std::uint32_t>(product);
+      }
+    }
+    return static_cast<std::uint32_t>(product >> 32);
+  }
+
+ private:
+  std::uint32_t next() {
+    if (buffered_) {
+      buffered_ = false;
+      return static_cast<std::uint32_t>(buffer_ >> 32);
+    }
+    buffer_ = rng_();
+    buffered_ = true;
+    return static_cast<std::uint32_t>(buffer_);
+  }
+  Rng& rng_;
+  std::uint64_t buffer_ = 0;
+  bool buffered_ = false;
+};
+
 }  // namespace
 
 void sampleBisect(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {
+  // A uniformly random ordered sample of N/2 senders (partial Fisher–Yates), paired with the
+  // receivers (the complement) in increasing index order: for every sender set the
+  // sender->receiver bijection is uniform, so the pattern is uniform over Def. 2 patterns.
+  // N/2 random draws instead of N. (Pairing with the complement in the order the partial
+  // shuffle leaves it would NOT be uniform.)
+  const std::size_t n = scratch.size();
+  const std::size_t half = n / 2;
   resetIdentity(scratch);
-  rng.shuffle(scratch);
-  const std::size_t half = scratch.size() / 2;
+  Bounded32 draw(rng);
+  for (std::size_t i = 0; i < half; ++i) {
+    const std::size_t j = i + draw.below(static_cast<std::uint32_t>(n - i));
+    std::swap(scratch[i], scratch[j]);
+  }
   out.resize(half);
-  for (std::size_t i = 0; i < half; ++i) out[i] = {scratch[i], scratch[i + half]};
+  for (std::size_t i = 0; i < half; ++i) out[i].source = scratch[i];
+  // Flag the senders by value in the high bit of scratch (position v flags terminal v; the
+  // values stored there are read masked), then collect the receivers in index order.
+  constexpr std::uint32_t kFlag = 0x80000000U;
+  for (std::size_t i = 0; i < half; ++i) scratch[out[i].source] |= kFlag;
+  std::size_t next = 0;
+  for (std::size_t v = 0; v < n && next < half; ++v) {
+    if ((scratch[v] & kFlag) == 0) out[next++].destination = static_cast<std::uint32_t>(v);
+  }
 }
 
 void sampleFullPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {
@@ -318,12 +371,13 @@ void sampleFullPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vect
   // Fisher–Yates from the back: after the step for position i, scratch[i] is final, so a
   // fixed point is seen as soon as it is created and the draw restarts (rejection sampling:
   // every accepted permutation is a uniform derangement).
+  Bounded32 draw(rng);
   bool accepted = false;
   while (!accepted) {
     resetIdentity(scratch);
     accepted = true;
     for (std::size_t i = n; i > 1; --i) {
-      const auto j = static_cast<std::size_t>(rng.below(i));
+      const std::size_t j = draw.below(static_cast<std::uint32_t>(i));
       std::swap(scratch[i - 1], scratch[j]);
       if (scratch[i - 1] == i - 1) {
         accepted = false;
@@ -337,19 +391,31 @@ void sampleFullPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vect
 }
 
 void sampleDissemination(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {
+  // Uniform perfect matching: the last unmatched terminal is matched with a uniformly random
+  // other unmatched one (every matching has the same probability, prod 1/(2k-1)).
+  // N/2 random draws.
   resetIdentity(scratch);
-  rng.shuffle(scratch);
+  Bounded32 draw(rng);
   const std::size_t n = scratch.size() & ~std::size_t{1};
   out.resize(n);
-  for (std::size_t i = 0; i < n; i += 2) {
-    out[i] = {scratch[i], scratch[i + 1]};
-    out[i + 1] = {scratch[i + 1], scratch[i]};
+  std::size_t remaining = n;
+  for (std::size_t k = 0; k < n; k += 2) {
+    const std::uint32_t a = scratch[remaining - 1];
+    const std::size_t j = draw.below(static_cast<std::uint32_t>(remaining - 1));
+    const std::uint32_t b = scratch[j];
+    scratch[j] = scratch[remaining - 2];
+    remaining -= 2;
+    out[k] = {a, b};
+    out[k + 1] = {b, a};
   }
 }
 
 void sampleRandomPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {
   resetIdentity(scratch);
-  rng.shuffle(scratch);
+  Bounded32 draw(rng);
+  for (std::size_t i = scratch.size(); i > 1; --i) {
+    std::swap(scratch[i - 1], scratch[draw.below(static_cast<std::uint32_t>(i))]);
+  }
   out.clear();
   for (std::size_t i = 0; i < scratch.size(); ++i) {
     if (scratch[i] != i) out.push_back({static_cast<std::uint32_t>(i), scratch[i]});

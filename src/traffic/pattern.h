@@ -80,14 +80,16 @@ TrafficPattern readPatternFile(const std::string& path, const Network& network);
 // `scratch` must have size N (the terminal count); `out` is cleared and filled. Each
 // draws from `rng` only, so a sample is a function of the Rng's seed.
 
-/// Uniform random bisect pattern (Def. 2): a uniform random permutation pi of the
-/// terminals; pairs (pi[i], pi[i + N/2]) for i < N/2. Precondition: N even, N >= 2.
+/// Uniform random bisect pattern (Def. 2): a uniformly random ordered half of the terminals
+/// as senders, paired in order with the other half (receivers) in increasing index order.
+/// Precondition: N even, 2 <= N < 2^31.
 void sampleBisect(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
 /// Uniform random full permutation (Def. 3): a uniform random derangement, drawn by
 /// Fisher–Yates with early rejection of fixed points (expected e restarts). N >= 2.
 void sampleFullPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
-/// Uniform random dissemination pattern (Def. 4): a uniform random perfect matching
-/// (consecutive entries of a uniform permutation), both directions of every matched pair.
+/// Uniform random dissemination pattern (Def. 4): a uniform random perfect matching (the
+/// last unmatched terminal is matched with a uniformly random other one), both directions
+/// of every matched pair.
 /// Precondition: N even, N >= 2.
 void sampleDissemination(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
 /// Uniform random permutation with its fixed points dropped (a Def. 1 permutation).

@@ -178,3 +178,25 @@ TEST(Sampling, NienaberTableTwoSmallRowWithinSamplingError) {
     }
   }
 }
+
+TEST(PairPathsCompact, RecordsEqualTheCorePathsInBothLayouts) {
+  const Network net = makeGft2(6, 4, 8);
+  RoutingResult bySwitch = test::handOpt(net, 6, 4);
+  RoutingResult perPair = bySwitch;
+  perPair.layerOf.assign(net.terminalCount() * perPair.addresses.count(), 0);  // forces per-pair records
+  for (const RoutingResult* routing : {&bySwitch, &perPair}) {
+    const PairPaths paths = PairPaths::build(net, *routing);
+    ASSERT_TRUE(paths.hasCompactCore());
+    EXPECT_EQ(paths.compactBySwitch(), routing == &bySwitch);
+    for (std::uint32_t s = 0; s < net.terminalCount(); ++s) {
+      for (std::uint32_t d = 0; d < net.terminalCount(); ++d) {
+        if (s == d) continue;
+        const auto core = paths.core(s, d);
+        const std::uint16_t* record = paths.compactCore(s, d);
+        for (std::size_t i = 0; i < paths.coreStride(); ++i) {
+          EXPECT_EQ(record[i], i < core.size() ? core[i] : PairPaths::kNoCompactChannel) << s << "->" << d;
+        }
+      }
+    }
+  }
+}

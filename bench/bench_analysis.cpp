@@ -1,0 +1,102 @@
+// Static congestion analysis speed (issue 3, item 7). Targets: exact WORST of T(24+24, 48)
+// in under 1 s; at least 100,000 bisect samples per second per core on T(25+25, 50).
+// Results and the exact command: docs/PERFORMANCE.md, "## analysis".
+#include <benchmark/benchmark.h>
+
+#include "analysis/paths.h"
+#include "analysis/sampling.h"
+#include "analysis/worst.h"
+#include "engines/registry.h"
+#include "topology/xgft.h"
+
+namespace {
+
+using namespace routelab;
+
+const char* kEngines[] = {"opt", "dmodk"};
+
+/// Paths of every pair of T(24+24, 48) (1152 terminals, 1.3 M pairs) from the routing.
+void BM_PairPathsT24(benchmark::State& state) {
+  const Network net = makeGft2(24, 24, 48);
+  const RoutingResult routing = runEngine(kEngines[state.range(0)], net);
+  const int threads = static_cast<int>(state.range(1));
+  for (auto _ : state) {
+    const PairPaths paths = PairPaths::build(net, routing, threads);
+    benchmark::DoNotOptimize(paths.totalHops());
+  }
+  state.SetLabel(std::string(kEngines[state.range(0)]) + (threads == 1 ? " 1 thread" : " all threads"));
+}
+BENCHMARK(BM_PairPathsT24)->Args({0, 1})->Args({0, 0})->Args({1, 1})->Unit(benchmark::kMillisecond);
+
+/// WORST alone (paths given): transpose + bounds + Hopcroft–Karp on unpruned channels.
+void BM_WorstT24(benchmark::State& state) {
+  const Network net = makeGft2(24, 24, 48);
+  const RoutingResult routing = runEngine(kEngines[state.range(0)], net);
+  const PairPaths paths = PairPaths::build(net, routing);
+  const int threads = static_cast<int>(state.range(1));
+  std::uint32_t value = 0;
+  for (auto _ : state) {
+    const WorstCase worst = worstCasePermutationLoad(paths, threads);
+    value = worst.value;
+    benchmark::DoNotOptimize(value);
+  }
+  state.counters["WORST"] = value;
+  state.SetLabel(std::string(kEngines[state.range(0)]) + (threads == 1 ? " 1 thread" : " all threads"));
+}
+BENCHMARK(BM_WorstT24)->Args({0, 1})->Args({0, 0})->Args({1, 1})->Args({1, 0})->Unit(benchmark::kMillisecond);
+
+/// The whole `--metric worst` computation after routing: paths + WORST, one thread.
+void BM_WorstEndToEndT24(benchmark::State& state) {
+  const Network net = makeGft2(24, 24, 48);
+  const RoutingResult routing = runEngine(kEngines[state.range(0)], net);
+  for (auto _ : state) {
+    const PairPaths paths = PairPaths::build(net, routing, 1);
+    benchmark::DoNotOptimize(worstCasePermutationLoad(paths, 1).value);
+  }
+  state.SetLabel(std::string(kEngines[state.range(0)]) + " 1 thread");
+}
+BENCHMARK(BM_WorstEndToEndT24)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+/// Bisect samples per second on one core, T(25+25, 50) (1250 terminals).
+void BM_BisectSamplesT25(benchmark::State& state) {
+  const Network net = makeGft2(25, 25, 50);
+  const RoutingResult routing = runEngine(kEngines[state.range(0)], net);
+  const PairPaths paths = PairPaths::build(net, routing);
+  SamplingOptions options;
+  options.initialSamples = 20000;
+  options.maxSamples = 20000;
+  options.precision = 1e9;  // one batch of exactly initialSamples
+  options.threads = static_cast<int>(state.range(1));
+  std::uint64_t samples = 0;
+  for (auto _ : state) {
+    const SampledBandwidth result = sampleBandwidth(paths, SampledPattern::Bisect, options);
+    samples += result.samples;
+    benchmark::DoNotOptimize(result.mean);
+  }
+  state.counters["samples_per_second"] = benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
+  state.SetLabel(std::string(kEngines[state.range(0)]) + (options.threads == 1 ? " 1 thread" : " all threads"));
+}
+// CPU time of the calling thread: per-core throughput (the machines are shared; wall time
+// on a loaded machine says little). The all-threads variant reports wall time.
+BENCHMARK(BM_BisectSamplesT25)->Args({0, 1})->Args({1, 1})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BisectSamplesT25)->Args({0, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// Full-permutation samples (N pairs, derangement by rejection), one core.
+void BM_FullPermutationSamplesT25(benchmark::State& state) {
+  const Network net = makeGft2(25, 25, 50);
+  const PairPaths paths = PairPaths::build(net, runEngine("opt", net));
+  SamplingOptions options;
+  options.initialSamples = options.maxSamples = 10000;
+  options.precision = 1e9;
+  options.threads = 1;
+  std::uint64_t samples = 0;
+  for (auto _ : state) {
+    samples += sampleBandwidth(paths, SampledPattern::FullPermutation, options).samples;
+  }
+  state.counters["samples_per_second"] = benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_FullPermutationSamplesT25)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,139 @@
+// The routing checks find what they promise: loops, dead ports, non-minimal paths, broken
+// determinism claims, and adaptive choices that lead nowhere — each named by switch[port].
+#include <gtest/gtest.h>
+
+#if defined(ROUTELAB_HAVE_OPENMP)
+#include <omp.h>
+#endif
+
+#include <fmt/format.h>
+
+#include "graph/builder.h"
+#include "routing/checks.h"
+#include "routing/engines/fat_tree.h"
+#include "topology/xgft.h"
+
+using namespace routelab;
+
+namespace {
+
+std::uint32_t sw(const Network& net, const std::string& name) { return net.switchIndex(*net.findNode(name)); }
+
+bool mentions(const RoutingCheckReport& report, const std::string& text) {
+  for (const auto& f : report.failures) {
+    if (f.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST(RoutingChecks, FindsAForwardingLoop) {
+  // 2-ary 2-tree: kt-s0-0 holds nodes 0, 1; node 2 is below kt-s0-1. Send node 2's traffic
+  // from the top kt-s1-0 back down to kt-s0-0, which sends it up to kt-s1-0 again.
+  const Network net = makeKaryNtree(2, 2);
+  RoutingResult r = routeFtreeDeterministic(net, {});
+  r.tables[0].set(sw(net, "kt-s0-0"), 2, 3);
+  r.tables[0].set(sw(net, "kt-s1-0"), 2, 1);
+  const RoutingCheckReport report = checkRouting(net, r);
+  EXPECT_FALSE(report.passed());
+  EXPECT_EQ(report.loops, 2u);  // from nodes 0 and 1
+  EXPECT_EQ(report.candidateCycles, 1u);
+  EXPECT_TRUE(mentions(report, "kt-h0 -> address 2 (LID 3, 'kt-h2'): forwarding loop")) << report.failures.front();
+  EXPECT_EQ(report.terminalPairsDelivered, 12u - 2u);
+}
+
+TEST(RoutingChecks, FindsDeadPortsAndUnroutedEntries) {
+  const Network net = makeKaryNtree(2, 2);
+  RoutingResult r = routeFtreeDeterministic(net, {});
+  r.tables[0].set(sw(net, "kt-s1-0"), 2, 3);  // top switches have 4 ports, 3 and 4 uncabled
+  r.tables[0].set(sw(net, "kt-s0-1"), 0, kNoRoute);
+  const RoutingCheckReport report = checkRouting(net, r);
+  EXPECT_FALSE(report.passed());
+  EXPECT_EQ(report.deadPorts, 2u);
+  EXPECT_EQ(report.badCandidates, 1u);
+  EXPECT_TRUE(mentions(report, "kt-s1-0[3]: dead port for address 2"));
+  EXPECT_EQ(report.noRoute, 2u);  // nodes 2 and 3 cannot reach node 0
+  EXPECT_TRUE(mentions(report, "kt-h2 -> address 0 (LID 1, 'kt-h0'): no route at kt-s0-1"));
+}
+
+TEST(RoutingChecks, FindsBrokenMinimalityAndDeterminismClaims) {
+  // In a fat-tree every detour revisits a switch (a loop), so minimality is tested on a ring
+  // of four switches (port 1 its terminal, port 2 clockwise, port 3 counter-clockwise) routed
+  // clockwise only: rnd-sw0 reaches rnd-h3 in 5 channels where 3 suffice.
+  NetworkBuilder builder;
+  std::vector<NodeId> switches, terminals;
+  for (int i = 0; i < 4; ++i) switches.push_back(builder.addSwitch(fmt::format("ring-sw{}", i), 3));
+  for (int i = 0; i < 4; ++i) {
+    terminals.push_back(builder.addTerminal(fmt::format("ring-h{}", i)));
+    builder.connect(terminals.back(), 1, switches[static_cast<std::size_t>(i)], 1);
+  }
+  for (std::size_t i = 0; i < 4; ++i) builder.connect(switches[i], 2, switches[(i + 1) % 4], 3);
+  const Network ring = builder.build();
+  RoutingResult clockwise;
+  clockwise.addresses = AddressMap::build(ring, 1, false);
+  clockwise.tables.emplace_back(4, 4);
+  for (std::uint32_t s = 0; s < 4; ++s) {
+    for (Address a = 0; a < 4; ++a) clockwise.tables[0].set(s, a, a == s ? 1 : 2);
+  }
+  clockwise.minimal = true;
+  RoutingCheckReport report = checkRouting(ring, clockwise);
+  EXPECT_FALSE(report.passed());
+  EXPECT_FALSE(report.minimalOk);
+  EXPECT_EQ(report.terminalPairsDelivered, report.terminalPairs);
+  EXPECT_EQ(report.nonMinimalPaths, 4u);       // every pair three steps clockwise
+  EXPECT_EQ(report.nonMinimalCandidates, 4u);  // the entries sending them the long way
+  EXPECT_EQ(report.maxHops, 5u);
+  EXPECT_TRUE(mentions(report, "ring-h0 -> address 3 (LID 4, 'ring-h3'): path of 5 hops, shortest is 3"));
+  // Without the claim the same table passes (longer paths are reported, not failures).
+  clockwise.minimal = false;
+  report = checkRouting(ring, clockwise);
+  EXPECT_TRUE(report.passed());
+  EXPECT_EQ(report.nonMinimalPaths, 4u);
+
+  const Network net = makeKaryNtree(2, 3);
+  RoutingResult d = routeFtreeDeterministic(net, {});
+  const std::vector<PortNumber> two = {3, 4};
+  d.tables[0].setCandidates(sw(net, "kt-s0-00"), 5, two);
+  report = checkRouting(net, d);
+  EXPECT_FALSE(report.deterministicOk);
+  EXPECT_FALSE(report.passed());
+  EXPECT_EQ(report.multiCandidateEntries, 1u);
+}
+
+TEST(RoutingChecks, AdaptiveChoicesMustAllLeadToTheDestination) {
+  // ftree-adaptive, node 0 -> node 4: kt-s0-00 may climb to kt-s1-00 (preferred, port 3 =
+  // k + p_0) or kt-s1-10 (port 4; names list o_0 first). No preferred walk to node 4 passes
+  // kt-s1-10, so removing its route leaves every walk intact but strands choice sequences.
+  const Network net = makeKaryNtree(2, 3);
+  RoutingResult r = routeFtreeAdaptive(net, {});
+  ASSERT_TRUE(checkRouting(net, r).passed());
+  r.tables[0].set(sw(net, "kt-s1-10"), 4, kNoRoute);
+  const RoutingCheckReport report = checkRouting(net, r);
+  EXPECT_EQ(report.terminalPairsDelivered, report.terminalPairs);  // preferred walks still arrive
+  EXPECT_GT(report.incompleteChoices, 0u);
+  EXPECT_FALSE(report.passed());
+  EXPECT_TRUE(mentions(report, "kt-s1-10: no route for address 4 (LID 5, 'kt-h4'), reachable by candidate choices"));
+}
+
+TEST(RoutingChecks, ResultsDoNotDependOnTheThreadCount) {
+  const Network net = makeKaryNtree(4, 3);
+  RoutingResult r = routeFtreeAdaptive(net, {});
+  r.tables[0].set(sw(net, "kt-s1-00"), 40, kNoRoute);
+  r.tables[0].set(sw(net, "kt-s0-00"), 3, 5);
+  const RoutingCheckReport a = checkRouting(net, r);
+#if defined(ROUTELAB_HAVE_OPENMP)
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const RoutingCheckReport b = checkRouting(net, r);
+  omp_set_num_threads(threads);
+#else
+  const RoutingCheckReport b = checkRouting(net, r);
+#endif
+  EXPECT_EQ(a.failures, b.failures);
+  EXPECT_EQ(a.noRoute, b.noRoute);
+  EXPECT_EQ(a.nonMinimalPaths, b.nonMinimalPaths);
+  EXPECT_EQ(a.incompleteChoices, b.incompleteChoices);
+  ASSERT_EQ(a.stages.size(), b.stages.size());
+  for (std::size_t i = 0; i < a.stages.size(); ++i) EXPECT_EQ(a.stages[i].maxPaths, b.stages[i].maxPaths);
+}

@@ -42,7 +42,8 @@ namespace routelab {
 /// Which traffic is verified: terminal-to-terminal always; switch addresses (management
 /// traffic: from and to every switch owning an address) on request. Pairs the routing
 /// marks as carrying no traffic (RoutingResult::sends() false, layerOf = kNoLayer: per-pair
-/// addressing) are skipped.
+/// addressing) are skipped, and source-dependent routings (sourceClasses > 1) send only to
+/// the addresses of the source's class (RoutingResult::addressFor).
 struct TrafficScope {
   bool switchTraffic = false;
   /// Failure examples kept (the first ones in (address, source) order).

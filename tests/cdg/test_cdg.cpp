@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cdg/cdg.h"
+#include "cdg/from_routing.h"
 #include "core/errors.h"
 #include "core/random.h"
 #include "graph/builder.h"
@@ -265,4 +266,21 @@ TEST(Cdg, StaleOrderIsRecomputedBeforeIncrementalUse) {
     }
   }
   EXPECT_EQ(cdg.dependencyCount(LayerId(0)), model.size());
+}
+
+TEST(Cdg, GraphOfExplicitPathsKeepsLayersApart) {
+  const Network net = ring(4);
+  // All four 2-hop clockwise paths: cyclic in one layer (Dally-Seitz), acyclic when the
+  // wrapping one goes to its own layer (Lysne Def. 11-12).
+  std::vector<std::vector<ChannelId>> paths;
+  for (std::uint32_t i = 0; i < 4; ++i) paths.push_back(clockwise(net, 4, i, 2));
+  const std::vector<LayerId> oneLayer(4, LayerId(0));
+  const ChannelDependencyGraph cyclic = dependencyGraphOfPaths(net, 1, paths, oneLayer);
+  EXPECT_TRUE(cyclic.findCycle(LayerId(0)).has_value());
+  const std::vector<LayerId> split{LayerId(0), LayerId(0), LayerId(0), LayerId(1)};
+  const ChannelDependencyGraph layered = dependencyGraphOfPaths(net, 2, paths, split);
+  EXPECT_FALSE(layered.findCycle(LayerId(0)).has_value());
+  EXPECT_FALSE(layered.findCycle(LayerId(1)).has_value());
+  EXPECT_EQ(layered.dependencyCount(LayerId(0)) + layered.dependencyCount(LayerId(1)), 12u);
+  EXPECT_THROW(dependencyGraphOfPaths(net, 1, paths, split), RoutingError);  // layer 1 of 1
 }

@@ -74,8 +74,9 @@ echo "One ascending channel per leaf holds exactly (1–1 of k) in every tree, a
 echo "stays on one channel at the next stage too (Gómez's 4-ary 3-tree example). Switches above the"
 echo "leaves receive flows of several leaves with different destination digits and use several up"
 echo "channels, so \"one up link of every switch\" holds for the leaf switches. ML = k (bandwidth 1/k)"
-echo "on k-ary 3-trees with k ≥ 4; on the 2-ary 3-tree bit-reversal is benign (3-bit reversal has many"
-echo "palindromes)."
+echo "on k-ary 3-trees with k ≥ 4, as the paper says; on the 2-ary 3-tree bit-reversal is benign (3-bit"
+echo "reversal has many palindromes), and on the 2-ary 4-tree flows of different leaves meet above the"
+echo "leaves (ML 3 > k)."
 } >> "$tmp"
 mv "$tmp" "$out"
 trap - EXIT

@@ -121,6 +121,19 @@ TEST(Families, Gft2IsomorphicToItsXgftWithTheSameLabels) {
   }
 }
 
+// Ding §2-3 (generalised to m != w in topology/ft.h): FT(l, m, w) is XGFT(l; m..m; 1,w..w).
+TEST(Families, FtIsomorphicToItsXgft) {
+  for (auto [l, m, w] : std::vector<std::tuple<int, int, int>>{{1, 3, 2}, {2, 2, 2}, {3, 2, 2}, {2, 3, 2}, {3, 2, 3}, {2, 4, 4}}) {
+    std::string ms, ws;
+    for (int i = 0; i < l; ++i) {
+      ms += (i ? "." : "") + std::to_string(m);
+      ws += (i ? "." : "") + std::string(i == 0 ? "1" : std::to_string(w));
+    }
+    expectIsomorphic("ft:l=" + std::to_string(l) + ",m=" + std::to_string(m) + ",w=" + std::to_string(w),
+                     "xgft:h=" + std::to_string(l) + ",m=" + ms + ",w=" + ws);
+  }
+}
+
 TEST(Families, KaryNtreeCountsDegreesAndDiameterFollowGomez) {
   for (std::uint32_t k : {2u, 3u, 4u}) {
     for (std::uint32_t n : {1u, 2u, 3u, 4u}) {

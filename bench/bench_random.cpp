@@ -40,4 +40,23 @@ static void BM_RandomWithFailedLinks(benchmark::State& state) {
 }
 BENCHMARK(BM_RandomWithFailedLinks)->Unit(benchmark::kMillisecond);
 
+// Faults on the 65,536-terminal 16-ary 4-tree: build, two rebuilds, two component reports.
+static void BM_FaultsOnSixteenAryFourTree(benchmark::State& state) {
+  for (auto _ : state) {
+    const routelab::Fabric fabric =
+        routelab::loadFabric("kary-ntree:k=16,n=4+fail-switches=100,seed=1+fail-links=1000,seed=2");
+    benchmark::DoNotOptimize(fabric.network.channelCount());
+  }
+}
+BENCHMARK(BM_FaultsOnSixteenAryFourTree)->Unit(benchmark::kMillisecond);
+
+// The tree alone, for the difference.
+static void BM_SixteenAryFourTreeSpec(benchmark::State& state) {
+  for (auto _ : state) {
+    const routelab::Fabric fabric = routelab::loadFabric("kary-ntree:k=16,n=4");
+    benchmark::DoNotOptimize(fabric.network.channelCount());
+  }
+}
+BENCHMARK(BM_SixteenAryFourTreeSpec)->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();

@@ -195,7 +195,7 @@ RoutingCheckReport checkRouting(const Network& network, const RoutingResult& rou
   const auto destinationCount = static_cast<std::int64_t>(destinations.size());
   std::vector<TableFindings> tableFindings(destinations.size());
 #if defined(ROUTELAB_HAVE_OPENMP)
-#pragma omp parallel for schedule(dynamic, 4)
+#pragma omp parallel for schedule(dynamic, 4) if (destinationCount >= 128)
 #endif
   for (std::int64_t i = 0; i < destinationCount; ++i) {
     const NodeId destination = destinations[static_cast<std::size_t>(i)];
@@ -233,7 +233,7 @@ RoutingCheckReport checkRouting(const Network& network, const RoutingResult& rou
   std::vector<WalkTotals> walkTotals(sources.size());
   std::vector<std::uint64_t> channelPaths(countChannels ? network.channelCount() : 0, 0);
 #if defined(ROUTELAB_HAVE_OPENMP)
-#pragma omp parallel
+#pragma omp parallel if (sourceCount >= 128)
 #endif
   {
     std::vector<std::uint64_t> localPaths(channelPaths.size(), 0);

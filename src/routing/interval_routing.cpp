@@ -182,7 +182,7 @@ std::uint64_t countRegisterDisagreements(const Network& network, const IntervalC
   const auto terminals = static_cast<std::int64_t>(network.terminalCount());
   std::uint64_t disagreements = 0;
 #if defined(ROUTELAB_HAVE_OPENMP)
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : disagreements)
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : disagreements) if (terminals >= 256)
 #endif
   for (std::int64_t i = 0; i < terminals; ++i) {
     std::vector<PortNumber> byRegisters, byTable;

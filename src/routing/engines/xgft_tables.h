@@ -64,7 +64,7 @@ RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& cont
   const auto switches = static_cast<std::int64_t>(network.switchCount());
   const std::uint32_t paths = context.addressesPerTerminal;
 #if defined(ROUTELAB_HAVE_OPENMP)
-#pragma omp parallel for schedule(dynamic, 8)
+#pragma omp parallel for schedule(dynamic, 8) if (switches >= 64)
 #endif
   for (std::int64_t sw = 0; sw < switches; ++sw) {
     const auto s = static_cast<std::uint32_t>(sw);

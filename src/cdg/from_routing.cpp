@@ -114,6 +114,14 @@ class Traversal {
   void emitSuccessors(const ForwardingTable& table, Address a, ChannelId c, NodeId w, std::uint64_t* bits) {
     const auto candidates = table.candidates(net_.switchIndex(w), a);
     if (candidates.empty()) return;
+    if (candidates.size() == 1) {  // deterministic entry: one bit, cheaper than the cache
+      if (candidates[0] == kSelfPort) return;
+      const ChannelId next = net_.channelAt(w, candidates[0]);
+      if (!next.valid()) return;
+      const std::uint32_t slot = s_.layout.slot(c, next);
+      bits[slot / 64] |= std::uint64_t{1} << (slot % 64);
+      return;
+    }
     auto& cache = ws_.emitted[c.index()];
     for (const auto& entry : cache) {
       if (entry.list == candidates.data() && entry.bits == bits) return;

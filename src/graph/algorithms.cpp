@@ -66,6 +66,7 @@ std::vector<std::uint32_t> connectedComponents(const Network& network) {
     while (!stack.empty()) {
       const NodeId u = stack.back();
       stack.pop_back();
+      if (network.isTerminal(u) && u.index() != i) continue;  // terminals do not forward
       for (ChannelId c : network.outChannels(u)) {
         const NodeId v = network.target(c);
         if (component[v.index()] == kUnreachable) {
@@ -96,59 +97,91 @@ std::uint32_t switchDiameter(const Network& network) {
 std::uint32_t terminalDiameter(const Network& network) {
   if (network.terminalCount() == 0) return kUnreachable;
   // Terminal distance = 1 + d(switch_a, switch_b) + 1 over the switches terminals attach
-  // to (0 for a terminal to itself); computed per attachment switch, not per terminal.
+  // to, so the diameter is 2 + the largest distance between attachment switches (2 when
+  // two terminals share a switch, 1 for a terminal-terminal cable). Multi-source BFS: 64
+  // attachment switches per batch, one bit each (Then et al., "The more the merrier",
+  // VLDB 2014): a level is "new" for a batch when some attachment switch first sees some
+  // source at that level; the last such level over all batches is the largest distance.
   const std::size_t s = network.switchCount();
   std::vector<char> attach(s, 0);
-  bool direct = false;  // terminal-terminal cables
+  bool direct = false;
+  std::vector<std::size_t> terminalsOn(s, 0);
   for (NodeId t : network.terminals()) {
     for (ChannelId c : network.outChannels(t)) {
       const NodeId v = network.target(c);
-      if (network.isSwitch(v)) attach[network.switchIndex(v)] = 1;
-      else direct = true;
+      if (network.isSwitch(v)) {
+        attach[network.switchIndex(v)] = 1;
+        ++terminalsOn[network.switchIndex(v)];
+      } else {
+        direct = true;
+      }
     }
   }
-  std::uint32_t diameter = 0;
+  std::uint32_t diameter = direct ? 1 : 0;
+  for (std::size_t count : terminalsOn) {
+    if (count > 1) diameter = std::max<std::uint32_t>(diameter, 2);
+  }
   std::vector<std::uint32_t> attached;
   for (std::size_t i = 0; i < s; ++i) {
     if (attach[i]) attached.push_back(static_cast<std::uint32_t>(i));
   }
-  std::size_t terminalsOnOneSwitch = 0;
+  // Switch-to-switch adjacency in CSR form (switch indices).
+  std::vector<std::uint32_t> start(s + 1, 0), neighbors;
   for (std::size_t i = 0; i < s; ++i) {
-    std::size_t count = 0;
-    for (ChannelId c : network.outChannels(network.switchNode(i))) count += network.isTerminal(network.target(c));
-    terminalsOnOneSwitch = std::max(terminalsOnOneSwitch, count);
+    for (ChannelId c : network.outChannels(network.switchNode(i))) {
+      const NodeId v = network.target(c);
+      if (network.isSwitch(v)) neighbors.push_back(network.switchIndex(v));
+    }
+    start[i + 1] = static_cast<std::uint32_t>(neighbors.size());
   }
-  if (terminalsOnOneSwitch > 1 || direct) diameter = direct ? 1 : 2;
+  const std::size_t batches = (attached.size() + 63) / 64;
+  std::uint32_t farthest = 0;
+  bool anyPair = false;
 #pragma omp parallel
   {
-    std::vector<std::uint32_t> distance(s);
-    std::vector<std::uint32_t> queue;
-    std::uint32_t local = 0;
-#pragma omp for schedule(dynamic, 8)
-    for (std::size_t k = 0; k < attached.size(); ++k) {
-      std::fill(distance.begin(), distance.end(), kUnreachable);
-      queue.clear();
-      distance[attached[k]] = 0;
-      queue.push_back(attached[k]);
-      for (std::size_t head = 0; head < queue.size(); ++head) {
-        const NodeId u = network.switchNode(queue[head]);
-        for (ChannelId c : network.outChannels(u)) {
-          const NodeId v = network.target(c);
-          if (!network.isSwitch(v)) continue;
-          const std::uint32_t vi = network.switchIndex(v);
-          if (distance[vi] == kUnreachable) {
-            distance[vi] = distance[queue[head]] + 1;
-            queue.push_back(vi);
+    std::vector<std::uint64_t> seen(s), frontier(s), next(s);
+    std::uint32_t localFarthest = 0;
+    bool localPair = false;
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t batch = 0; batch < batches; ++batch) {
+      std::fill(seen.begin(), seen.end(), 0);
+      std::fill(frontier.begin(), frontier.end(), 0);
+      const std::size_t first = batch * 64;
+      const std::size_t last = std::min(attached.size(), first + 64);
+      for (std::size_t k = first; k < last; ++k) {
+        const std::uint64_t bit = std::uint64_t{1} << (k - first);
+        seen[attached[k]] |= bit;
+        frontier[attached[k]] |= bit;
+      }
+      for (std::uint32_t level = 1;; ++level) {
+        std::fill(next.begin(), next.end(), 0);
+        for (std::size_t u = 0; u < s; ++u) {
+          if (!frontier[u]) continue;
+          for (std::uint32_t e = start[u]; e < start[u + 1]; ++e) next[neighbors[e]] |= frontier[u];
+        }
+        bool progressed = false;
+        for (std::size_t v = 0; v < s; ++v) {
+          next[v] &= ~seen[v];
+          if (next[v]) {
+            progressed = true;
+            seen[v] |= next[v];
+            if (attach[v]) {
+              localFarthest = std::max(localFarthest, level);
+              localPair = true;
+            }
           }
         }
-      }
-      for (std::uint32_t j : attached) {
-        if (distance[j] != kUnreachable && j != attached[k]) local = std::max(local, distance[j] + 2);
+        if (!progressed) break;
+        frontier.swap(next);
       }
     }
 #pragma omp critical
-    diameter = std::max(diameter, local);
+    {
+      farthest = std::max(farthest, localFarthest);
+      anyPair = anyPair || localPair;
+    }
   }
+  if (anyPair) diameter = std::max(diameter, farthest + 2);
   return diameter;
 }
 

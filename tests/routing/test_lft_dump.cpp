@@ -89,6 +89,46 @@ TEST(LftDump, WriterReproducesOpenSmFilesByteForByte) {
   }
 }
 
+TEST(LftDump, FtreeDeterministicReproducesOpenSmFtree) {
+  // Our ftree-deterministic (with switch addresses), given OpenSM's LIDs, written as a dump:
+  // byte-identical to OpenSM 3.3.23's ftree LFTs on the 4-ary 2-tree and T(4+4, 8). On the
+  // 3-stage trees OpenSM's ftree orders destinations differently: golden agreement counts
+  // over the (switch, CA LID) entries.
+  struct Case {
+    std::string dir, spec, file;
+    std::size_t caEntries, equal;
+  };
+  for (const Case& c : {Case{"k4n2", "kary-ntree:k=4,n=2", "lfts.ftree.dump", 128, 128},
+                        Case{"gft_4_4_8", "gft2:n=4,m=4,r=8", "lfts.ftree.dump", 384, 384},
+                        Case{"k2n4", "kary-ntree:k=2,n=4", "lfts.ftree.dump", 512, 464},
+                        Case{"k4n3", "kary-ntree:k=4,n=3", "lfts.ftree.dump.gz", 3072, 2784}}) {
+    const std::string path = test::fixturesDir() + "/" + c.dir + "/" + c.file;
+    const Network net = loadFabric(c.spec).network;
+    const RoutingResult opensm = readLftDump(path, net);
+    RoutingContext context;
+    context.routeSwitches = true;
+    const RoutingResult ours = routeFtreeDeterministic(net, context);
+    RoutingResult readdressed = opensm;  // OpenSM's address map, our ports
+    std::size_t equal = 0, caEntries = 0;
+    for (std::uint32_t s = 0; s < net.switchCount(); ++s) {
+      for (Address a = 0; a < opensm.addresses.count(); ++a) {
+        const NodeId owner = opensm.addresses.owner(a);
+        const PortNumber port = ours.table().port(s, ours.addresses.base(owner));
+        readdressed.tables[0].set(s, a, port);
+        if (net.isTerminal(owner)) {
+          ++caEntries;
+          equal += port == opensm.table().port(s, a) ? 1 : 0;
+        }
+      }
+    }
+    EXPECT_EQ(caEntries, c.caEntries) << c.dir;
+    EXPECT_EQ(equal, c.equal) << c.dir;
+    if (c.equal == c.caEntries) {
+      EXPECT_EQ(written(net, readdressed), readFileText(path)) << c.dir;
+    }
+  }
+}
+
 TEST(LftDump, OurEnginesRoundTrip) {
   const Network net = makeKaryNtree(4, 3);
   for (const std::string engine : {"ftree-deterministic", "smodk", "ftree-adaptive"}) {

@@ -16,8 +16,8 @@ namespace routelab::xgft_detail {
 
 /// Fill a routing for `model`'s network: `classes` source classes (offset = path * classes
 /// + class), context.addressesPerTerminal paths, switch addresses if requested (routed
-/// up*/down* in every engine; where the climb is free, by the digit selection on the
-/// switch's address: parent floor(a / W_l) mod w_{l+1}).
+/// up*/down* in every engine; where the climb is free, through the first up port, as
+/// OpenSM's ftree routes switch LIDs — management traffic is light).
 ///
 /// `parent(level, index, destination, path, sourceClass)` is the engine's climb: the parent
 /// digit b in [0, w_{l+1}) at the level-l switch with index `index` in its level, for the
@@ -95,7 +95,7 @@ RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& cont
         bool freeUp = false;
         const PortNumber port =
             model.towardsSwitch(level, index, model.switchLevel(xs), model.switchIndexInLevel(xs), freeUp);
-        if (freeUp) setUp(s, level, a, static_cast<std::uint32_t>((a / model.wProduct(level)) % model.upCount(level)));
+        if (freeUp) setUp(s, level, a, 0);  // the first up port, as OpenSM's ftree
         else if (port != kNoRoute) table.set(s, a, port);
       }
     }

@@ -41,6 +41,7 @@ Command listCommand();
 Command verifyCommand();  // cmd_verify.cpp
 Command analyzeCommand();  // cmd_analyze.cpp
 Command routeCommand();  // cmd_route.cpp
+Command scheduleCommand();  // cmd_schedule.cpp
 std::vector<Command> extraCommands();  // commands contributed by later modules
 
 }  // namespace routelab::cli

@@ -8,6 +8,7 @@ std::vector<Command> extraCommands() {
       verifyCommand(),
       analyzeCommand(),
       routeCommand(),
+      scheduleCommand(),
   };
 }
 

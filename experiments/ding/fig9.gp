@@ -1,7 +1,7 @@
 # Ding et al. Fig. 9: mean schedulability per tree and scheduler, min-max as error bars.
 set terminal pngcairo size 1400,600 font ",11"
 set output dir.'/fig9.png'
-set title "Schedulability ratio, 100 random permutations per point (failed requests keep their links)"
+set title "Schedulability ratio, 100 random permutations per point (level by level, Ding §4; min-max bars)"
 set ylabel "granted / requested"
 set yrange [0:1.05]
 set grid ytics

@@ -98,6 +98,24 @@ class Run {
 
   void schedule() {
     const bool levelWise = config_.kind == SchedulerKind::LevelWise;
+    if (Single && levelWise && config_.policy == PortPolicy::First && !config_.releaseOnFail) {
+      // Without release, level k's links are touched only by level-k steps, in request
+      // order in both orders: the two orders take identical decisions (docs/SCHEDULING.md),
+      // so the fused request-by-request loop serves both.
+      switch (h_) {
+        case 2: levelWiseFirstFitFused<2>(); return;
+        case 3: levelWiseFirstFitFused<3>(); return;
+        case 4: levelWiseFirstFitFused<4>(); return;
+        default: levelWiseFirstFitFused<0>(); return;
+      }
+    }
+    if (Single && levelWise && config_.policy == PortPolicy::First && config_.order == RequestOrder::LevelByLevel) {
+      levelWiseFirstFit();
+      return;
+    }
+    for (std::size_t r = 0; r < requests_.size(); ++r) {
+      out_.ancestor[r] = static_cast<std::uint8_t>(fabric_.ancestorLevel(requests_[r].source, requests_[r].destination));
+    }
     if (config_.order == RequestOrder::RequestByRequest) {
       for (std::size_t r = 0; r < requests_.size(); ++r) {
         const std::uint32_t top = out_.ancestor[r];
@@ -197,6 +215,113 @@ class Run {
     low_[r] = low + b * fabric_.weight(k);
   }
 
+  /// The default configuration (Ding Fig. 7 with the priority selector, one word per
+  /// node) with every per-level quantity hoisted into locals: the hot loop of the
+  /// Table 1 benchmark. Same decisions as levelWiseStep (tests compare both against a naive
+  /// scheduler).
+  struct LevelBase {
+    const std::uint32_t* groups;
+    std::uint64_t weight;
+    std::uint64_t* up;
+    std::uint64_t* down;
+    std::uint64_t mask;
+  };
+  static constexpr std::size_t kMaxLevels = 64;
+
+  /// levelWiseFirstFit one request at a time, all levels fused; `Levels` > 0 fixes the
+  /// height at compile time (the loop over levels unrolls, the per-level bases are const
+  /// locals), 0 = any height.
+  template <std::uint32_t Levels>
+  void levelWiseFirstFitFused() {
+    const auto h = Levels > 0 ? Levels : static_cast<std::uint32_t>(h_);
+    std::array<LevelBase, (Levels > 0 ? Levels : kMaxLevels)> bases{};
+    for (std::uint32_t k = 0; k < h; ++k) {
+      bases[k] = {fabric_.groups(k).data(), fabric_.weight(k), state_.up(k, 0), state_.down(k, 0), masks_[k][0]};
+    }
+    const auto levels = bases;
+    const std::size_t n = requests_.size();
+    const CircuitRequest* request = requests_.data();
+    std::uint8_t* ancestor = out_.ancestor.data();
+    std::uint16_t* ports = out_.ports.data();
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::uint32_t source = request[r].source, destination = request[r].destination;
+      std::uint64_t low = 0;
+      std::uint32_t k = 0;
+      bool granted = true;
+      for (; k < h; ++k) {
+        const LevelBase& level = levels[k];
+        const std::uint64_t sourceGroup = level.groups[source];
+        const std::uint64_t destinationGroup = level.groups[destination];
+        if (sourceGroup == destinationGroup) break;  // common ancestor reached (never at k = 0)
+        const std::uint64_t sigma = sourceGroup * level.weight + low;
+        const std::uint64_t delta = destinationGroup * level.weight + low;
+        const std::uint64_t avail = ~(level.up[sigma] | level.down[delta]) & level.mask;
+        if (avail == 0) {
+          granted = false;
+          break;
+        }
+        const auto b = static_cast<std::uint32_t>(std::countr_zero(avail));
+        const std::uint64_t bit = std::uint64_t{1} << b;
+        level.up[sigma] |= bit;
+        level.down[delta] |= bit;
+        ports[r * h + k] = static_cast<std::uint16_t>(b);
+        low += b * level.weight;
+      }
+      if (granted) {
+        ancestor[r] = static_cast<std::uint8_t>(k);
+      } else {
+        fail(r, k, CircuitStatus::NoCommonPort);
+        ancestor[r] = static_cast<std::uint8_t>(fabric_.ancestorLevel(source, destination));
+      }
+    }
+  }
+
+  void levelWiseFirstFit() {
+    constexpr std::uint64_t kDone = ~std::uint64_t{0};  // low of a request that stopped climbing
+    const std::size_t n = requests_.size();
+    const CircuitRequest* request = requests_.data();
+    std::uint8_t* ancestor = out_.ancestor.data();
+    std::uint16_t* ports = out_.ports.data();
+    std::uint64_t* lows = low_.data();
+    for (std::uint32_t k = 0; k < h_; ++k) {
+      const std::uint32_t* groups = fabric_.groups(k).data();
+      const std::uint64_t weight = fabric_.weight(k);
+      std::uint64_t* up = state_.up(k, 0);
+      std::uint64_t* down = state_.down(k, 0);
+      const std::uint64_t mask = masks_[k][0];
+      for (std::size_t r = 0; r < n; ++r) {
+        const std::uint64_t low = lows[r];
+        if (low == kDone) continue;
+        const std::uint64_t sourceGroup = groups[request[r].source];
+        const std::uint64_t destinationGroup = groups[request[r].destination];
+        if (sourceGroup == destinationGroup) {  // common ancestor reached (never at k = 0)
+          ancestor[r] = static_cast<std::uint8_t>(k);
+          lows[r] = kDone;
+          continue;
+        }
+        const std::uint64_t sigma = sourceGroup * weight + low;
+        const std::uint64_t delta = destinationGroup * weight + low;
+        const std::uint64_t avail = ~(up[sigma] | down[delta]) & mask;
+        if (avail == 0) {
+          ancestor[r] = static_cast<std::uint8_t>(fabric_.ancestorLevel(request[r].source, request[r].destination));
+          lows[r] = kDone;
+          fail(r, k, CircuitStatus::NoCommonPort);
+          if (config_.releaseOnFail) release(r, k, 0, k);
+          continue;
+        }
+        const auto b = static_cast<std::uint32_t>(std::countr_zero(avail));
+        const std::uint64_t bit = std::uint64_t{1} << b;
+        up[sigma] |= bit;
+        down[delta] |= bit;
+        ports[r * h_ + k] = static_cast<std::uint16_t>(b);
+        lows[r] = low + b * weight;
+      }
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+      if (lows[r] != kDone) ancestor[r] = static_cast<std::uint8_t>(h_);
+    }
+  }
+
   /// Local scheduling, upward: the node's own free up ports only.
   void localUpStep(std::size_t r, std::uint32_t k) {
     const std::uint64_t low = low_[r];
@@ -267,7 +392,6 @@ void CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64
     if (request.source == request.destination) {
       throw AnalysisError(fmt::format("circuit request {}: terminal {} to itself is not a circuit", r, request.source));
     }
-    out.ancestor[r] = static_cast<std::uint8_t>(fabric.ancestorLevel(request.source, request.destination));
   }
   bool single = true;
   for (std::size_t k = 0; k < h; ++k) single = single && state.words(k) == 1;

@@ -265,6 +265,38 @@ TEST(Schedulers, EveryGrantedSetIsConflictFreeAndEveryCircuitAValidPath) {
   }
 }
 
+TEST(Schedulers, WithoutReleaseLevelOrderAndRequestOrderDecideAlike) {
+  // Level k's links are touched only at level k, in request order in both orders; so
+  // without release (and without random draws) the two orders grant the same circuits on
+  // the same ports. The generic (order=request) and fast (default) code paths are compared.
+  for (const std::string spec : {"ft:l=3,m=4,w=4", "ft:l=4,m=3,w=2", "xgft:h=2,m=4.3,w=2.2"}) {
+    const Fabric loaded = loadFabric(spec);
+    const CircuitFabric fabric(loaded.network);
+    for (const std::string name : {"level-wise", "local-greedy"}) {
+      for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        auto requests = randomPermutation(fabric.terminals(), seed);
+        const auto extra = shiftRequests(fabric.terminals(), static_cast<std::int64_t>(seed));
+        requests.insert(requests.end(), extra.begin(), extra.end());
+        const CircuitSchedule level = CircuitScheduler(fabric, makeSchedulerConfig(name)).run(requests, seed);
+        const CircuitSchedule request =
+            CircuitScheduler(fabric, makeSchedulerConfig(name + ":order=request")).run(requests, seed);
+        ASSERT_EQ(level.status, request.status) << spec << " " << name;
+        ASSERT_EQ(level.ancestor, request.ancestor) << spec << " " << name;
+        for (std::size_t r = 0; r < requests.size(); ++r) {
+          if (level.status[r] != CircuitStatus::Granted) continue;
+          const auto a = level.portsOf(r), b = request.portsOf(r);
+          ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << spec << " " << name << " " << r;
+        }
+        // With release the level order still decides alike (lower levels are finished
+        // when a request fails), so level order + release = level order + keep.
+        const CircuitSchedule released =
+            CircuitScheduler(fabric, makeSchedulerConfig(name + ":release-on-fail")).run(requests, seed);
+        ASSERT_EQ(level.status, released.status) << spec << " " << name;
+      }
+    }
+  }
+}
+
 TEST(Schedulers, GlobalInformationBeatsLocalOnPermutations) {
   // Ding §5 in miniature: FT(3,4) (64 nodes), 50 random permutations.
   const Network net = makeFatTreeFt(3, 4, 4);

@@ -1,0 +1,115 @@
+// End-to-end tests of `routelab schedule` (docs/SCHEDULING.md).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "test_support.h"
+
+using routelab::test::runRoutelab;
+
+namespace {
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST(CliSchedule, JsonCarriesTheRatioAndEchoesTheConfiguration) {
+  const auto r = runRoutelab("schedule ft:l=3,m=4,w=4 --scheduler level-wise --permutations 20 --seed 3 --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"ratio_mean", "ratio_min", "ratio_max", "requests", "spec", "scheduler", "seed", "pattern"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["spec"], "ft:l=3,m=4,w=4");
+  EXPECT_EQ(j["xgft"], "XGFT(3; 4,4,4; 1,4,4)");
+  EXPECT_EQ(j["scheduler"], "level-wise:policy=first,order=level,release-on-fail=false");
+  EXPECT_EQ(j["seed"], 3);
+  EXPECT_EQ(j["permutations"], 20);
+  EXPECT_EQ(j["ratios"].size(), 20u);
+  EXPECT_LE(j["ratio_min"].get<double>(), j["ratio_mean"].get<double>());
+  EXPECT_LE(j["ratio_mean"].get<double>(), j["ratio_max"].get<double>());
+  EXPECT_GT(j["ratio_mean"].get<double>(), 0.8);  // Ding: 78-95 % for level-wise
+  EXPECT_TRUE(j["checked"]["conflict_free"].get<bool>());
+  EXPECT_EQ(j["failures"]["down_conflict"], 0);
+  // Same seed, same output, whatever the thread count.
+  const auto again = runRoutelab(
+      "schedule ft:l=3,m=4,w=4 --scheduler level-wise --permutations 20 --seed 3 --format json");
+  setenv("OMP_NUM_THREADS", "1", 1);
+  const auto oneThread = runRoutelab(
+      "schedule ft:l=3,m=4,w=4 --scheduler level-wise --permutations 20 --seed 3 --format json");
+  unsetenv("OMP_NUM_THREADS");
+  EXPECT_EQ(r.out, again.out);
+  EXPECT_EQ(r.out, oneThread.out);
+}
+
+TEST(CliSchedule, LocalSchedulersLoseOnTheWayDownAndReleaseIsEchoed) {
+  const auto r = runRoutelab("schedule kary-ntree:k=4,n=3 --scheduler local-random --release-on-fail "
+                             "--permutations 10 --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["scheduler"], "local-random:order=level,release-on-fail=true");
+  EXPECT_GT(j["failures"]["down_conflict"].get<int>(), 0);
+  EXPECT_LT(j["ratio_mean"].get<double>(), 0.8);
+}
+
+TEST(CliSchedule, RoundsAndPatterns) {
+  const auto r = runRoutelab("schedule ft:l=2,m=4,w=4 --pattern all-to-all --rounds --permutations 1 --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["requests"], 240);
+  EXPECT_EQ(j["rounds"]["lower_bound_max"], 15);
+  EXPECT_GE(j["rounds"]["min"].get<int>(), 15);
+  const auto shift = runRoutelab("schedule ft:l=2,m=4,w=4 --pattern shift:s=4 --permutations 2");
+  ASSERT_EQ(shift.exitCode, 0) << shift.err;
+  EXPECT_NE(shift.out.find("schedulability"), std::string::npos);
+}
+
+TEST(CliSchedule, ExportsLftAndPaths) {
+  const std::string lft = testing::TempDir() + "schedule_lfts.dump";
+  const std::string paths = testing::TempDir() + "schedule_paths.json";
+  const auto r = runRoutelab("schedule ft:l=2,m=4,w=4 --permutations 1 --export lft " + lft + " --export paths " +
+                             paths + " --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(readAll(lft).find("Unicast lids"), std::string::npos);
+  const auto j = nlohmann::json::parse(readAll(paths));
+  std::size_t granted = 0;
+  for (const auto& c : j["circuits"]) {
+    if (c["status"] == "granted") {
+      ++granted;
+      EXPECT_EQ(c["path"].size(), 2 * c["ancestor_level"].get<std::size_t>());
+    }
+  }
+  EXPECT_EQ(granted, j["granted"].get<std::size_t>());
+  // The exported tables load back as a routing (the file engine) and deliver the circuits.
+  const auto route = runRoutelab("route ft:l=2,m=4,w=4 --engine file:" + lft + " --no-checks --format json");
+  EXPECT_EQ(route.exitCode, 0) << route.err;
+  std::remove(lft.c_str());
+  std::remove(paths.c_str());
+}
+
+TEST(CliSchedule, ClearErrors) {
+  const auto unknown = runRoutelab("schedule ft:l=2,m=4,w=4 --scheduler global");
+  EXPECT_EQ(unknown.exitCode, 1);
+  EXPECT_NE(unknown.err.find("unknown scheduler 'global'"), std::string::npos) << unknown.err;
+  const auto random = runRoutelab("schedule random:switches=8,terminals=1,seed=2");
+  EXPECT_EQ(random.exitCode, 1);
+  EXPECT_NE(random.err.find("fat-tree"), std::string::npos) << random.err;
+  const auto option = runRoutelab("schedule ft:l=2,m=4,w=4 --scheduler level-wise:policy=best");
+  EXPECT_EQ(option.exitCode, 1);
+  EXPECT_NE(option.err.find("policy"), std::string::npos) << option.err;
+  const auto kind = runRoutelab("schedule ft:l=2,m=4,w=4 --export csv out.csv");
+  EXPECT_EQ(kind.exitCode, 1);
+  const auto list = runRoutelab("list --format json");
+  ASSERT_EQ(list.exitCode, 0);
+  EXPECT_EQ(nlohmann::json::parse(list.out)["schedulers"].size(), 3u);
+}

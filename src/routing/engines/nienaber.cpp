@@ -102,8 +102,10 @@ RoutingResult routeOptBalanced(const Network& network, const RoutingContext& con
   const XgftModel model(network, "opt-balanced");
   const TwoLevel t = twoLevel(model, "opt-balanced");
   const std::uint64_t nodes = std::uint64_t{t.n} * t.r;
-  if (nodes * nodes > (std::uint64_t{1} << 28)) {
-    throw RoutingError(fmt::format("opt-balanced keeps one route per SD pair; {} nodes are too many (at most 16384)", nodes));
+  if (nodes > 8192) {
+    throw RoutingError(fmt::format("opt-balanced keeps one route per SD pair (6 bytes each); {} nodes are too many "
+                                   "(at most 8192)",
+                                   nodes));
   }
   const auto N = static_cast<std::size_t>(nodes);
   const std::uint32_t bound = sourceBound(t.n, t.m);

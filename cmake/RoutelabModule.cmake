@@ -38,5 +38,5 @@ function(routelab_test name)
   add_executable(test_${name} ${sources})
   target_link_libraries(test_${name} PRIVATE ${ARG_DEPS} routelab_testsupport GTest::gtest_main)
   gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 120
-      PROPERTIES ENVIRONMENT "ROUTELAB_SOURCE_DIR=${PROJECT_SOURCE_DIR};ROUTELAB_BINARY=$<TARGET_FILE:routelab>")
+      PROPERTIES ENVIRONMENT "ROUTELAB_BINARY=$<TARGET_FILE:routelab>")
 endfunction()

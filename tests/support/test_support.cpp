@@ -19,7 +19,7 @@ std::string fixturesDir() { return sourceDir() + "/../shared/fixtures/opensm"; }
 
 std::string routelabBinary() {
   if (const char* env = std::getenv("ROUTELAB_BINARY")) return env;
-  return "routelab";
+  return ROUTELAB_BINARY_DEFAULT;
 }
 
 namespace {

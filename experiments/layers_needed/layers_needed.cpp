@@ -3,6 +3,7 @@
 //
 //   layers_needed connectivity OUT.csv [--samples N] [--seed S] [--sizes 16.32.64.128]
 //   layers_needed growth OUT.csv [--samples N] [--seed S] [--sizes 8.16.32.64.128.256]
+//   --engines lash+mp-lash+a-lash   ('+'-separated engine specs; commas are CSV-quoted)
 //
 // connectivity: for every size S, link counts from a tree (S-1) up to dense connectivity
 // (the complete graph for S <= 32; 8 S beyond, where the paper's curves have long come
@@ -81,6 +82,7 @@ int main(int argc, char** argv) {
   const std::string experiment = argv[1];
   const std::string output = argv[2];
   std::uint32_t samples = 100;
+  std::string engineList = "lash+mp-lash+a-lash";
   std::uint64_t seed = 1;
   std::string sizes = experiment == "growth" ? "8.16.32.64.128.256" : "16.32.64.128";
   for (int i = 3; i + 1 < argc; i += 2) {
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
     if (key == "--samples") samples = static_cast<std::uint32_t>(std::stoul(argv[i + 1]));
     else if (key == "--seed") seed = std::stoull(argv[i + 1]);
     else if (key == "--sizes") sizes = argv[i + 1];
+    else if (key == "--engines") engineList = argv[i + 1];
     else {
       std::cerr << "unknown option " << key << '\n';
       return 2;
@@ -103,7 +106,13 @@ int main(int argc, char** argv) {
   } else {
     points = connectivityPoints(parseSizes(sizes));
   }
-  const std::vector<std::string> engines{"lash", "mp-lash", "a-lash"};
+  std::vector<std::string> engines;  // '+'-separated engine specs
+  for (std::size_t start = 0; start <= engineList.size();) {
+    const std::size_t plus = engineList.find('+', start);
+    engines.push_back(engineList.substr(start, plus - start));
+    if (plus == std::string::npos) break;
+    start = plus + 1;
+  }
   struct Cell {
     std::vector<std::uint32_t> layers;  // per sample; 0 = failure
   };
@@ -143,7 +152,7 @@ int main(int argc, char** argv) {
   }
   writeFileAtomically(output, [&](std::ostream& out) {
     out << "# layers_needed " << experiment << " samples=" << samples << " seed=" << seed << " sizes=" << sizes
-        << " engines=lash,mp-lash,a-lash topology=random:terminals=1,radix=min(254,max(16,switches))\n";
+        << " engines=" << engineList << " topology=random:terminals=1,radix=min(254,max(16,switches))\n";
     out << "experiment,engine,switches,links,samples,failures,min,mean,max\n";
     for (std::size_t p = 0; p < points.size(); ++p) {
       for (std::size_t e = 0; e < engines.size(); ++e) {

@@ -6,8 +6,9 @@ set datafile separator ','
 set key top right
 set grid
 set multiplot layout 2,3 title "Layers needed (min / mean / max over random fabrics; one terminal per switch)"
+lashname = (exists('lashname') ? lashname : 'lash')
 conn = dir.'/connectivity.csv'
-grow = dir.'/growth.csv'
+grow = (exists('growfile') ? growfile : dir.'/growth.csv')
 do for [engine in "lash mp-lash a-lash"] {
   set title engine.': layers vs links'
   set xlabel 'switch-to-switch links'
@@ -21,11 +22,11 @@ unset logscale x
 set logscale x 2
 set title 'links = 2 x switches: mean (min-max bars)'
 set xlabel 'switches'
-plot for [engine in "lash mp-lash a-lash"] grow using ((strcol(2) eq engine) ? $3 : 1/0):8:7:9 \
+plot for [engine in lashname." mp-lash a-lash"] grow using ((strcol(2) eq engine) ? $3 : 1/0):8:7:9 \
        with yerrorlines title engine
 set title 'LASH at links = 2 x switches vs log2(switches)'
 set xlabel 'switches'
-plot grow using ((strcol(2) eq 'lash') ? $3 : 1/0):8 with linespoints title 'lash mean', \
-     grow using ((strcol(2) eq 'lash') ? $3 : 1/0):9 with linespoints title 'lash max', \
+plot grow using ((strcol(2) eq lashname) ? $3 : 1/0):8 with linespoints title 'lash mean', \
+     grow using ((strcol(2) eq lashname) ? $3 : 1/0):9 with linespoints title 'lash max', \
      log(x)/log(2) - 1 with lines dt 2 title 'log2(S) - 1'
 unset multiplot

@@ -14,5 +14,11 @@ cmake --build "$build" --target layers_needed >/dev/null
 mkdir -p "$here/results"
 "$build/bin/layers_needed" connectivity "$here/results/connectivity.csv" --samples "$samples" --seed 1 --sizes 16.32.64.128
 "$build/bin/layers_needed" growth "$here/results/growth.csv" --samples "$samples" --seed 1 --sizes 8.16.32.64.128.256
+# LASH with plain first-fit in source order (as OpenSM; the paper's numbers), for comparison.
+"$build/bin/layers_needed" connectivity "$here/results/connectivity_lash_first_fit.csv" --samples "$samples" --seed 1 \
+  --sizes 16.32.64.128 --engines lash:fit=first
+"$build/bin/layers_needed" growth "$here/results/growth_lash_first_fit.csv" --samples "$samples" --seed 1 \
+  --sizes 8.16.32.64.128.256 --engines lash:fit=first
+python3 "$here/table.py" > "$here/results/tables.md"
 gnuplot -e "dir='$here/results'" "$here/plot.gp"
-echo "wrote $here/results/{connectivity.csv,growth.csv,layers_needed.png}"
+echo "wrote $here/results/{connectivity,growth}{,_lash_first_fit}.csv, tables.md, layers_needed.png"

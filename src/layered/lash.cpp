@@ -36,6 +36,7 @@ struct LashConfig {
   bool pair = false;
   bool balance = false;
   std::size_t maxLayers = 0;  // 0 = as many as needed
+  bool suffixHint = true;     // fit=suffix (destination mode only)
 };
 
 RoutingResult runLash(const Network& network, const RoutingContext& context, const LashConfig& config) {
@@ -69,19 +70,31 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
       }
     }
   }
-  // Pair order: by destination, sources by increasing distance, so that in destination mode
-  // the suffix pair (next switch, d) of every path is placed before it (layer hint).
+  // fit=suffix: pairs by destination, sources by increasing distance, so that the suffix
+  // pair (next switch, d) of every path is placed before it and its layer tried first.
   RoutePool pool;
   std::vector<std::uint32_t> routeOf(activeCount * activeCount, UINT32_MAX);
   std::vector<std::uint32_t> hint;
   std::vector<ChannelId> path;
+  // fit=first: plain first-fit in (source, destination) order, as OpenSM's LASH.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> order;  // (source, destination) active indices
+  order.reserve(activeCount * activeCount);
   std::vector<std::uint32_t> sources(activeCount);
-  for (std::size_t di = 0; di < activeCount; ++di) {
-    for (std::size_t i = 0; i < activeCount; ++i) sources[i] = static_cast<std::uint32_t>(i);
-    std::stable_sort(sources.begin(), sources.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return view.distance(active[a], active[di]) < view.distance(active[b], active[di]);
-    });
-    for (std::uint32_t si : sources) {
+  if (config.suffixHint) {
+    for (std::uint32_t di = 0; di < activeCount; ++di) {
+      for (std::size_t i = 0; i < activeCount; ++i) sources[i] = static_cast<std::uint32_t>(i);
+      std::stable_sort(sources.begin(), sources.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return view.distance(active[a], active[di]) < view.distance(active[b], active[di]);
+      });
+      for (std::uint32_t si : sources) order.emplace_back(si, di);
+    }
+  } else {
+    for (std::uint32_t si = 0; si < activeCount; ++si) {
+      for (std::uint32_t di = 0; di < activeCount; ++di) order.emplace_back(si, di);
+    }
+  }
+  {
+    for (const auto& [si, di] : order) {
       if (si == di) continue;
       const std::uint32_t s = active[si], d = active[di];
       path.clear();
@@ -102,7 +115,7 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
         x = view.targetSwitch(next);
       }
       routeOf[si * activeCount + di] = pool.addPath(path);
-      if (!config.pair) {
+      if (config.suffixHint) {
         const std::uint32_t next = view.targetSwitch(path.front());
         hint.push_back(next != d && view.isActive(next) ? routeOf[view.activeIndex(next) * activeCount + di]
                                                         : UINT32_MAX);
@@ -214,12 +227,20 @@ RegistryRow<EngineFactory> lashRow() {
           "Lysne et al. 2006 §5.1 (steps 1-4), §8.4 (UpDown layer when max-layers is short)",
           {{"addressing", OptionType::String, "destination", "destination (tree per destination, IB) or pair"},
            {"balance", OptionType::Flag, "false", "run the balancing step 4"},
-           {"max-layers", OptionType::Integer, "0", "at most this many layers; 0 = as many as needed"}},
+           {"max-layers", OptionType::Integer, "0", "at most this many layers; 0 = as many as needed"},
+           {"fit", OptionType::String, "suffix",
+            "suffix (destination mode: pairs by destination, the suffix pair's layer tried first; fast) or first "
+            "(first-fit in source order, as OpenSM)"}},
           [](const Options& options) -> RoutingFunction {
             LashConfig config;
             config.pair = pairAddressing(options);
             config.balance = options.flag("balance");
             config.maxLayers = static_cast<std::size_t>(options.integerIn("max-layers", 0, RoutingResult::kNoLayer - 1));
+            const std::string& fit = options.string("fit");
+            if (fit != "suffix" && fit != "first") {
+              throw SpecError("lash: option 'fit' must be 'suffix' or 'first', got '" + fit + "'");
+            }
+            config.suffixHint = fit == "suffix" && !config.pair;
             return [config](const Network& network, const RoutingContext& context) {
               return runLash(network, context, config);
             };

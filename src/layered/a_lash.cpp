@@ -100,6 +100,7 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
 
   RoutingResult result;
   result.addresses = pairAddresses.map;
+  pairAddresses.applySourceClasses(view, result);
   const AddressMap& addresses = result.addresses;
   ForwardingTable table(switches, addresses.count());
   std::vector<std::uint32_t> routeOfAddress(addresses.count(), UINT32_MAX);

@@ -153,6 +153,7 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
   if (config.pair) {
     pairAddresses = makePairAddresses(view, context, [&](std::uint32_t, std::uint32_t) { return 1U; });
     result.addresses = pairAddresses.map;
+    pairAddresses.applySourceClasses(view, result);
     groups = groupAddresses(view, result.addresses);
   } else {
     result.addresses = destinationMap;

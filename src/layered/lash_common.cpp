@@ -17,20 +17,20 @@ PairAddresses makePairAddresses(const SwitchView& view, const RoutingContext& co
   const auto active = view.activeSwitches();
   PairAddresses out;
   out.activeCount = active.size();
-  const std::size_t row = active.size() + 1;
-  out.prefix.assign(view.switchCount() * row, 0);
+  out.counts.assign(view.switchCount() * active.size(), 0);
   for (std::uint32_t d : active) {
     for (std::size_t i = 0; i < active.size(); ++i) {
-      out.prefix[d * row + i + 1] = out.prefix[d * row + i] + count(active[i], d);
+      const std::uint32_t pairPaths = count(active[i], d);
+      out.counts[d * active.size() + i] = pairPaths;
+      out.paths = std::max(out.paths, pairPaths);
     }
   }
+  const auto blockSize = static_cast<std::uint64_t>(out.paths) * active.size();
   std::vector<std::pair<NodeId, std::uint32_t>> blocks;
   std::uint64_t total = 0;
   auto add = [&](NodeId owner) {
-    const std::uint32_t d = view.attachedSwitch(owner);
-    const std::uint32_t size = out.prefix[d * row + active.size()];
-    blocks.emplace_back(owner, size);
-    total += size;
+    blocks.emplace_back(owner, static_cast<std::uint32_t>(blockSize));
+    total += blockSize;
   };
   for (NodeId t : network.terminals()) add(t);
   if (context.routeSwitches) {
@@ -49,10 +49,19 @@ std::pair<std::uint32_t, std::uint32_t> PairAddresses::sourceOf(const SwitchView
   const NodeId owner = map.owner(a);
   const std::uint32_t d = view.attachedSwitch(owner);
   const std::uint32_t offset = map.offset(a);
-  const std::uint32_t* row = prefix.data() + d * (activeCount + 1);
-  const auto it = std::upper_bound(row, row + activeCount + 1, offset);
-  const auto index = static_cast<std::size_t>(it - row) - 1;
-  return {view.activeSwitches()[index], offset - row[index]};
+  const auto index = static_cast<std::size_t>(offset % activeCount);
+  const std::uint32_t k = static_cast<std::uint32_t>(offset / activeCount);
+  const std::uint32_t pairPaths = counts[d * activeCount + index];
+  return {view.activeSwitches()[index], pairPaths == 0 ? 0 : k % pairPaths};
+}
+
+void PairAddresses::applySourceClasses(const SwitchView& view, RoutingResult& result) const {
+  result.sourceClasses = static_cast<std::uint32_t>(activeCount);
+  const auto owners = result.addresses.owners();
+  result.sourceClassOf.assign(owners.size(), 0);
+  for (std::size_t i = 0; i < owners.size(); ++i) {
+    result.sourceClassOf[i] = view.activeIndex(view.attachedSwitch(owners[i]));
+  }
 }
 
 bool pairAddressing(const Options& options) {

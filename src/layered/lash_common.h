@@ -13,23 +13,25 @@ namespace routelab::layered {
 
 /// Per-pair addressing (§5.1 step 2.1, §6 step 2.1, §7 step 2.1.1): every owner of
 /// addresses (terminals, then switches with `routeSwitches`, in the order of
-/// AddressMap::build) gets `count(source switch, owner's switch)` addresses per active
-/// source switch, in active-switch order. Terminals of one switch share their switch's
-/// addresses (they share its paths, as in OpenSM's LASH). Throws SpecError when the context
-/// asks for LMC addresses (per-pair addressing defines its own) and RoutingError when the
-/// tables would exceed 2^28 entries.
+/// AddressMap::build) gets a block of `paths × activeCount` addresses laid out path-major:
+/// offset `k × activeCount + i` is the k-th path from the i-th active source switch, where
+/// `paths` is the largest `count(source switch, owner's switch)` over all pairs and a pair
+/// with fewer paths repeats them (k mod count). This is exactly RoutingResult's
+/// source-class layout (sourceClasses = activeCount, class = active index of the source's
+/// switch), so RoutingResult::addressFor() finds every source's addresses; the engines
+/// call applySourceClasses(). Terminals of one switch share their switch's addresses (they
+/// share its paths, as in OpenSM's LASH). Throws SpecError when the context asks for LMC
+/// addresses (per-pair addressing defines its own) and RoutingError when the tables would
+/// exceed 2^28 entries.
 struct PairAddresses {
   AddressMap map;
-  /// prefix[d * A + sourceActiveIndex]: offset of that source's first address in the block
-  /// of an owner attached to switch d (A = active switches; row d has A + 1 entries).
-  std::vector<std::uint32_t> prefix;
+  std::vector<std::uint32_t> counts;  ///< counts[d * activeCount + i]: paths from active i to switch d
   std::size_t activeCount = 0;
-  Address address(const SwitchView& view, NodeId owner, std::uint32_t sourceSwitch, std::uint32_t k) const {
-    const std::uint32_t d = view.attachedSwitch(owner);
-    return map.base(owner) + prefix[d * (activeCount + 1) + view.activeIndex(sourceSwitch)] + k;
-  }
-  /// The source switch of address `a` and the index k among its addresses for that pair.
+  std::uint32_t paths = 1;            ///< addresses per (owner, source switch)
+  /// The source switch of address `a` and the index k (< its path count) of its path.
   std::pair<std::uint32_t, std::uint32_t> sourceOf(const SwitchView& view, Address a) const;
+  /// Declare the layout on `result` (sourceClasses, sourceClassOf per source index).
+  void applySourceClasses(const SwitchView& view, RoutingResult& result) const;
 };
 PairAddresses makePairAddresses(const SwitchView& view, const RoutingContext& context,
                                 const std::function<std::uint32_t(std::uint32_t s, std::uint32_t d)>& count);

@@ -21,7 +21,7 @@ inline void addFormatOption(CLI::App& command, OutputFormat& format) {
       ->transform(CLI::CheckedTransformer(std::map<std::string, OutputFormat>{{"text", OutputFormat::Text},
                                                                              {"json", OutputFormat::Json}},
                                           CLI::ignore_case))
-      ->default_str("text");
+      ->option_text("text|json (default: text)");
 }
 
 /// Prints JSON with a trailing newline.

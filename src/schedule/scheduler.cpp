@@ -83,7 +83,6 @@ class Run {
       std::uint64_t seed, LinkState& state, CircuitSchedule& out)
       : fabric_(fabric), config_(config), requests_(requests), state_(state), out_(out), rng_(seed),
         h_(fabric.levels()) {
-    low_.assign(requests.size(), 0);
     masks_.resize(h_);
     for (std::size_t k = 0; k < h_; ++k) {
       const std::uint32_t ports = fabric.upPorts(k);
@@ -109,6 +108,7 @@ class Run {
         default: levelWiseFirstFitFused<0>(); return;
       }
     }
+    low_.assign(requests_.size(), 0);
     if (Single && levelWise && config_.policy == PortPolicy::First && config_.order == RequestOrder::LevelByLevel) {
       levelWiseFirstFit();
       return;
@@ -243,6 +243,92 @@ class Run {
     const CircuitRequest* request = requests_.data();
     std::uint8_t* ancestor = out_.ancestor.data();
     std::uint16_t* ports = out_.ports.data();
+    // Terminal links (level 0, one up port per node, as in FT(l, m, w)): work on a packed
+    // copy, one bit per node (a few hundred bytes instead of a word per terminal), and write
+    // it back at the end. Same decisions: the only port is 0.
+    if (h > 0 && fabric_.upPorts(0) == 1) {
+      const auto nodes = static_cast<std::uint32_t>(fabric_.nodesAt(0));
+      const std::uint32_t packedWords = (nodes + 63) / 64;
+      packedUp_.assign(packedWords, 0);
+      packedDown_.assign(packedWords, 0);
+      std::uint64_t* up0 = state_.up(0, 0);
+      std::uint64_t* down0 = state_.down(0, 0);
+      for (std::uint32_t w = 0; w < packedWords; ++w) {
+        const std::uint32_t count = std::min<std::uint32_t>(64, nodes - 64 * w);
+        std::uint64_t upWord = 0, downWord = 0;
+        for (std::uint32_t j = 0; j < count; ++j) {
+          upWord |= (up0[64 * w + j] & 1U) << j;
+          downWord |= (down0[64 * w + j] & 1U) << j;
+        }
+        packedUp_[w] = upWord;
+        packedDown_[w] = downWord;
+      }
+      std::uint64_t* pu = packedUp_.data();
+      std::uint64_t* pd = packedDown_.data();
+      constexpr std::size_t kSlots = Levels > 0 ? Levels : kMaxLevels;
+      std::array<const std::uint32_t*, kSlots> groupsAt{};
+      std::array<std::uint32_t, kSlots> weightAt{};
+      std::array<std::uint64_t*, kSlots> upAt{}, downAt{};
+      std::array<std::uint64_t, kSlots> maskAt{};
+      for (std::uint32_t k = 0; k < h; ++k) {
+        groupsAt[k] = levels[k].groups;
+        weightAt[k] = static_cast<std::uint32_t>(levels[k].weight);
+        upAt[k] = levels[k].up;
+        downAt[k] = levels[k].down;
+        maskAt[k] = levels[k].mask;
+      }
+      const std::uint32_t* groups0 = levels[0].groups;
+      for (std::size_t r = 0; r < n; ++r) {
+        const std::uint32_t source = request[r].source, destination = request[r].destination;
+        const std::uint32_t sigma0 = groups0[source], delta0 = groups0[destination];
+        const std::uint64_t upBit = std::uint64_t{1} << (sigma0 % 64);
+        const std::uint64_t downBit = std::uint64_t{1} << (delta0 % 64);
+        std::uint32_t k = 0;
+        bool granted = true;
+        if (((pu[sigma0 / 64] & upBit) | (pd[delta0 / 64] & downBit)) != 0) {
+          granted = false;
+        } else {
+          pu[sigma0 / 64] |= upBit;
+          pd[delta0 / 64] |= downBit;
+          ports[r * h] = 0;
+          std::uint32_t low = 0;
+#pragma GCC unroll 8
+          for (k = 1; k < h; ++k) {
+            const std::uint32_t sourceGroup = groupsAt[k][source];
+            const std::uint32_t destinationGroup = groupsAt[k][destination];
+            if (sourceGroup == destinationGroup) break;
+            const std::uint32_t sigma = sourceGroup * weightAt[k] + low;
+            const std::uint32_t delta = destinationGroup * weightAt[k] + low;
+            const std::uint64_t avail = ~(upAt[k][sigma] | downAt[k][delta]) & maskAt[k];
+            if (avail == 0) {
+              granted = false;
+              break;
+            }
+            const auto b = static_cast<std::uint32_t>(std::countr_zero(avail));
+            const std::uint64_t bit = std::uint64_t{1} << b;
+            upAt[k][sigma] |= bit;
+            downAt[k][delta] |= bit;
+            ports[r * h + k] = static_cast<std::uint16_t>(b);
+            low += b * weightAt[k];
+          }
+        }
+        if (granted) {
+          ancestor[r] = static_cast<std::uint8_t>(k);
+        } else {
+          fail(r, k, CircuitStatus::NoCommonPort);
+          ancestor[r] = static_cast<std::uint8_t>(fabric_.ancestorLevel(source, destination));
+        }
+      }
+      for (std::uint32_t w = 0; w < packedWords; ++w) {
+        const std::uint32_t count = std::min<std::uint32_t>(64, nodes - 64 * w);
+        const std::uint64_t upWord = pu[w], downWord = pd[w];
+        for (std::uint32_t j = 0; j < count; ++j) {
+          up0[64 * w + j] = (upWord >> j) & 1U;
+          down0[64 * w + j] = (downWord >> j) & 1U;
+        }
+      }
+      return;
+    }
     for (std::size_t r = 0; r < n; ++r) {
       const std::uint32_t source = request[r].source, destination = request[r].destination;
       std::uint64_t low = 0;
@@ -364,6 +450,7 @@ class Run {
   Rng rng_;
   std::size_t h_;
   std::vector<std::uint64_t> low_;
+  std::vector<std::uint64_t> packedUp_, packedDown_;
   std::vector<std::array<std::uint64_t, kMaxWords>> masks_;
 };
 

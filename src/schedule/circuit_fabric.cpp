@@ -34,10 +34,12 @@ CircuitFabric::CircuitFabric(const Network& network) : network_(&network), label
   }
   const std::size_t n = network.terminalCount();
   groups_.resize(h * n);
+  terminalGroups_.resize(h * n);
   for (std::size_t t = 0; t < n; ++t) {
     std::uint64_t index = labels_->indexInLevel[network.terminalNode(t).index()];
     for (std::size_t k = 0; k < h; ++k) {
       groups_[k * n + t] = static_cast<std::uint32_t>(index);
+      terminalGroups_[t * h + k] = static_cast<std::uint32_t>(index);
       index /= params.m[k];
     }
   }

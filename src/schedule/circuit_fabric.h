@@ -63,6 +63,9 @@ class CircuitFabric {
   std::span<const std::uint32_t> groups(std::size_t level) const {
     return {groups_.data() + level * terminals(), terminals()};
   }
+  /// Terminal-major copy of the group table: groupsOf(t)[k] = group(k, t) (the
+  /// schedulers' hot loops read every level of one terminal together).
+  const std::uint32_t* groupsOf(std::uint32_t terminal) const { return terminalGroups_.data() + terminal * levels(); }
   /// Common ancestor level H in 1..h of two different terminals (0 if equal). O(h).
   std::uint32_t ancestorLevel(std::uint32_t source, std::uint32_t destination) const;
   /// The node of XGFT level k with index `index`.
@@ -83,6 +86,7 @@ class CircuitFabric {
   std::vector<std::uint64_t> nodesAt_;
   std::vector<std::uint64_t> weight_;
   std::vector<std::uint32_t> groups_;  // level-major, per terminal index
+  std::vector<std::uint32_t> terminalGroups_;  // terminal-major
 };
 
 }  // namespace routelab

@@ -266,21 +266,21 @@ class Run {
       std::uint64_t* pu = packedUp_.data();
       std::uint64_t* pd = packedDown_.data();
       constexpr std::size_t kSlots = Levels > 0 ? Levels : kMaxLevels;
-      std::array<const std::uint32_t*, kSlots> groupsAt{};
       std::array<std::uint32_t, kSlots> weightAt{};
       std::array<std::uint64_t*, kSlots> upAt{}, downAt{};
       std::array<std::uint64_t, kSlots> maskAt{};
       for (std::uint32_t k = 0; k < h; ++k) {
-        groupsAt[k] = levels[k].groups;
         weightAt[k] = static_cast<std::uint32_t>(levels[k].weight);
         upAt[k] = levels[k].up;
         downAt[k] = levels[k].down;
         maskAt[k] = levels[k].mask;
       }
-      const std::uint32_t* groups0 = levels[0].groups;
+      std::size_t grantedCount = 0;
       for (std::size_t r = 0; r < n; ++r) {
         const std::uint32_t source = request[r].source, destination = request[r].destination;
-        const std::uint32_t sigma0 = groups0[source], delta0 = groups0[destination];
+        const std::uint32_t* sourceGroups = fabric_.groupsOf(source);
+        const std::uint32_t* destinationGroups = fabric_.groupsOf(destination);
+        const std::uint32_t sigma0 = sourceGroups[0], delta0 = destinationGroups[0];
         const std::uint64_t upBit = std::uint64_t{1} << (sigma0 % 64);
         const std::uint64_t downBit = std::uint64_t{1} << (delta0 % 64);
         std::uint32_t k = 0;
@@ -289,13 +289,12 @@ class Run {
           granted = false;
         } else {
           pu[sigma0 / 64] |= upBit;
-          pd[delta0 / 64] |= downBit;
-          ports[r * h] = 0;
+          pd[delta0 / 64] |= downBit;  // port 0: ports[r * h] is already 0
           std::uint32_t low = 0;
 #pragma GCC unroll 8
           for (k = 1; k < h; ++k) {
-            const std::uint32_t sourceGroup = groupsAt[k][source];
-            const std::uint32_t destinationGroup = groupsAt[k][destination];
+            const std::uint32_t sourceGroup = sourceGroups[k];
+            const std::uint32_t destinationGroup = destinationGroups[k];
             if (sourceGroup == destinationGroup) break;
             const std::uint32_t sigma = sourceGroup * weightAt[k] + low;
             const std::uint32_t delta = destinationGroup * weightAt[k] + low;
@@ -314,11 +313,16 @@ class Run {
         }
         if (granted) {
           ancestor[r] = static_cast<std::uint8_t>(k);
+          ++grantedCount;
         } else {
           fail(r, k, CircuitStatus::NoCommonPort);
-          ancestor[r] = static_cast<std::uint8_t>(fabric_.ancestorLevel(source, destination));
+          // fabric_.ancestorLevel: levels 1 .. k had different groups.
+          std::uint32_t top = k + 1;
+          while (top < h && sourceGroups[top] != destinationGroups[top]) ++top;
+          ancestor[r] = static_cast<std::uint8_t>(std::min<std::uint32_t>(top, h));
         }
       }
+      granted_ = grantedCount;
       for (std::uint32_t w = 0; w < packedWords; ++w) {
         const std::uint32_t count = std::min<std::uint32_t>(64, nodes - 64 * w);
         const std::uint64_t upWord = pu[w], downWord = pd[w];
@@ -451,6 +455,12 @@ class Run {
   std::size_t h_;
   std::vector<std::uint64_t> low_;
   std::vector<std::uint64_t> packedUp_, packedDown_;
+
+ public:
+  /// Granted requests when the path counted them, else SIZE_MAX.
+  std::size_t granted_ = SIZE_MAX;
+
+ private:
   std::vector<std::array<std::uint64_t, kMaxWords>> masks_;
 };
 
@@ -470,7 +480,11 @@ void CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64
   out.ancestor.resize(requests.size());
   out.failedLevel.assign(requests.size(), 0);
   out.ports.assign(requests.size() * h, 0);
-  for (std::size_t r = 0; r < requests.size(); ++r) {
+  bool bad = false;
+  for (const CircuitRequest& request : requests) {
+    bad |= (request.source >= terminals) | (request.destination >= terminals) | (request.source == request.destination);
+  }
+  for (std::size_t r = 0; bad && r < requests.size(); ++r) {
     const CircuitRequest& request = requests[r];
     if (request.source >= terminals || request.destination >= terminals) {
       throw AnalysisError(fmt::format("circuit request {} ({} -> {}): terminal index out of range (the fabric has {})",
@@ -482,12 +496,19 @@ void CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64
   }
   bool single = true;
   for (std::size_t k = 0; k < h; ++k) single = single && state.words(k) == 1;
+  std::size_t granted = SIZE_MAX;
   if (single) {
-    Run<true>(fabric, config_, requests, seed, state, out).schedule();
+    Run<true> run(fabric, config_, requests, seed, state, out);
+    run.schedule();
+    granted = run.granted_;
   } else {
-    Run<false>(fabric, config_, requests, seed, state, out).schedule();
+    Run<false> run(fabric, config_, requests, seed, state, out);
+    run.schedule();
+    granted = run.granted_;
   }
-  out.granted = static_cast<std::size_t>(std::count(out.status.begin(), out.status.end(), CircuitStatus::Granted));
+  out.granted = granted != SIZE_MAX
+                    ? granted
+                    : static_cast<std::size_t>(std::count(out.status.begin(), out.status.end(), CircuitStatus::Granted));
 }
 
 CircuitSchedule CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64_t seed) const {

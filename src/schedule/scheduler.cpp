@@ -244,27 +244,21 @@ class Run {
     std::uint8_t* ancestor = out_.ancestor.data();
     std::uint16_t* ports = out_.ports.data();
     // Terminal links (level 0, one up port per node, as in FT(l, m, w)): work on a packed
-    // copy, one bit per node (a few hundred bytes instead of a word per terminal), and write
-    // it back at the end. Same decisions: the only port is 0.
+    // copy, one byte per node (an eighth of a word per terminal; bytes rather than bits so
+    // consecutive requests do not chain through one shared word), and write it back at the
+    // end. Same decisions: the only port is 0.
     if (h > 0 && fabric_.upPorts(0) == 1) {
       const auto nodes = static_cast<std::uint32_t>(fabric_.nodesAt(0));
-      const std::uint32_t packedWords = (nodes + 63) / 64;
-      packedUp_.assign(packedWords, 0);
-      packedDown_.assign(packedWords, 0);
+      packedUp_.resize(nodes);
+      packedDown_.resize(nodes);
       std::uint64_t* up0 = state_.up(0, 0);
       std::uint64_t* down0 = state_.down(0, 0);
-      for (std::uint32_t w = 0; w < packedWords; ++w) {
-        const std::uint32_t count = std::min<std::uint32_t>(64, nodes - 64 * w);
-        std::uint64_t upWord = 0, downWord = 0;
-        for (std::uint32_t j = 0; j < count; ++j) {
-          upWord |= (up0[64 * w + j] & 1U) << j;
-          downWord |= (down0[64 * w + j] & 1U) << j;
-        }
-        packedUp_[w] = upWord;
-        packedDown_[w] = downWord;
+      for (std::uint32_t i = 0; i < nodes; ++i) {
+        packedUp_[i] = static_cast<std::uint8_t>(up0[i] & 1U);
+        packedDown_[i] = static_cast<std::uint8_t>(down0[i] & 1U);
       }
-      std::uint64_t* pu = packedUp_.data();
-      std::uint64_t* pd = packedDown_.data();
+      std::uint8_t* pu = packedUp_.data();
+      std::uint8_t* pd = packedDown_.data();
       constexpr std::size_t kSlots = Levels > 0 ? Levels : kMaxLevels;
       std::array<std::uint32_t, kSlots> weightAt{};
       std::array<std::uint64_t*, kSlots> upAt{}, downAt{};
@@ -281,15 +275,13 @@ class Run {
         const std::uint32_t* sourceGroups = fabric_.groupsOf(source);
         const std::uint32_t* destinationGroups = fabric_.groupsOf(destination);
         const std::uint32_t sigma0 = sourceGroups[0], delta0 = destinationGroups[0];
-        const std::uint64_t upBit = std::uint64_t{1} << (sigma0 % 64);
-        const std::uint64_t downBit = std::uint64_t{1} << (delta0 % 64);
         std::uint32_t k = 0;
         bool granted = true;
-        if (((pu[sigma0 / 64] & upBit) | (pd[delta0 / 64] & downBit)) != 0) {
+        if ((pu[sigma0] | pd[delta0]) != 0) {
           granted = false;
         } else {
-          pu[sigma0 / 64] |= upBit;
-          pd[delta0 / 64] |= downBit;  // port 0: ports[r * h] is already 0
+          pu[sigma0] = 1;
+          pd[delta0] = 1;  // port 0: ports[r * h] is already 0
           std::uint32_t low = 0;
 #pragma GCC unroll 8
           for (k = 1; k < h; ++k) {
@@ -323,13 +315,9 @@ class Run {
         }
       }
       granted_ = grantedCount;
-      for (std::uint32_t w = 0; w < packedWords; ++w) {
-        const std::uint32_t count = std::min<std::uint32_t>(64, nodes - 64 * w);
-        const std::uint64_t upWord = pu[w], downWord = pd[w];
-        for (std::uint32_t j = 0; j < count; ++j) {
-          up0[64 * w + j] = (upWord >> j) & 1U;
-          down0[64 * w + j] = (downWord >> j) & 1U;
-        }
+      for (std::uint32_t i = 0; i < nodes; ++i) {
+        up0[i] = pu[i];
+        down0[i] = pd[i];
       }
       return;
     }
@@ -454,7 +442,7 @@ class Run {
   Rng rng_;
   std::size_t h_;
   std::vector<std::uint64_t> low_;
-  std::vector<std::uint64_t> packedUp_, packedDown_;
+  std::vector<std::uint8_t> packedUp_, packedDown_;  // level-0 busy flags, one byte per node
 
  public:
   /// Granted requests when the path counted them, else SIZE_MAX.

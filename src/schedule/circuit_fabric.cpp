@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cassert>
 #include <limits>
 
@@ -41,6 +42,23 @@ CircuitFabric::CircuitFabric(const Network& network) : network_(&network), label
       groups_[k * n + t] = static_cast<std::uint32_t>(index);
       terminalGroups_[t * h + k] = static_cast<std::uint32_t>(index);
       index /= params.m[k];
+    }
+  }
+  groupShift_.assign(h, 0);
+  shiftGroups_ = true;
+  std::uint64_t divisor = 1;
+  for (std::size_t k = 0; k < h; ++k) {
+    shiftGroups_ = shiftGroups_ && std::has_single_bit(divisor) && divisor < (std::uint64_t{1} << 32);
+    if (!shiftGroups_) break;
+    groupShift_[k] = static_cast<std::uint32_t>(std::countr_zero(divisor));
+    divisor *= params.m[k];
+  }
+  for (std::size_t k = 0; shiftGroups_ && k < h; ++k) {
+    for (std::size_t t = 0; t < n; ++t) {
+      if (groups_[k * n + t] != (static_cast<std::uint32_t>(t) >> groupShift_[k])) {
+        shiftGroups_ = false;
+        break;
+      }
     }
   }
 }

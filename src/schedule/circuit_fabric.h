@@ -66,6 +66,11 @@ class CircuitFabric {
   /// Terminal-major copy of the group table: groupsOf(t)[k] = group(k, t) (the
   /// schedulers' hot loops read every level of one terminal together).
   const std::uint32_t* groupsOf(std::uint32_t terminal) const { return terminalGroups_.data() + terminal * levels(); }
+  /// True when group(k, t) = t >> groupShift(k) for every level and terminal (terminals
+  /// numbered as their XGFT index and every m_1 ... m_k a power of two, as in FT(l, m, w)
+  /// with m a power of two): the schedulers then skip the group table.
+  bool shiftGroups() const { return shiftGroups_; }
+  std::uint32_t groupShift(std::size_t level) const { return groupShift_[level]; }
   /// Common ancestor level H in 1..h of two different terminals (0 if equal). O(h).
   std::uint32_t ancestorLevel(std::uint32_t source, std::uint32_t destination) const;
   /// The node of XGFT level k with index `index`.
@@ -87,6 +92,8 @@ class CircuitFabric {
   std::vector<std::uint64_t> weight_;
   std::vector<std::uint32_t> groups_;  // level-major, per terminal index
   std::vector<std::uint32_t> terminalGroups_;  // terminal-major
+  bool shiftGroups_ = false;
+  std::vector<std::uint32_t> groupShift_;
 };
 
 }  // namespace routelab

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <type_traits>
 
 #include "core/errors.h"
 #include "core/random.h"
@@ -269,12 +270,17 @@ class Run {
         downAt[k] = levels[k].down;
         maskAt[k] = levels[k].mask;
       }
+      std::array<std::uint32_t, kSlots> shiftAt{};
+      for (std::uint32_t k = 0; k < h; ++k) shiftAt[k] = fabric_.shiftGroups() ? fabric_.groupShift(k) : 0;
       std::size_t grantedCount = 0;
+      auto requestsLoop = [&]<bool Shift>(std::bool_constant<Shift>) {
       for (std::size_t r = 0; r < n; ++r) {
         const std::uint32_t source = request[r].source, destination = request[r].destination;
-        const std::uint32_t* sourceGroups = fabric_.groupsOf(source);
-        const std::uint32_t* destinationGroups = fabric_.groupsOf(destination);
-        const std::uint32_t sigma0 = sourceGroups[0], delta0 = destinationGroups[0];
+        const std::uint32_t* sourceGroups = Shift ? nullptr : fabric_.groupsOf(source);
+        const std::uint32_t* destinationGroups = Shift ? nullptr : fabric_.groupsOf(destination);
+        auto sourceGroup = [&](std::uint32_t k) { return Shift ? source >> shiftAt[k] : sourceGroups[k]; };
+        auto destinationGroup = [&](std::uint32_t k) { return Shift ? destination >> shiftAt[k] : destinationGroups[k]; };
+        const std::uint32_t sigma0 = sourceGroup(0), delta0 = destinationGroup(0);
         std::uint32_t k = 0;
         bool granted = true;
         if ((pu[sigma0] | pd[delta0]) != 0) {
@@ -285,11 +291,9 @@ class Run {
           std::uint32_t low = 0;
 #pragma GCC unroll 8
           for (k = 1; k < h; ++k) {
-            const std::uint32_t sourceGroup = sourceGroups[k];
-            const std::uint32_t destinationGroup = destinationGroups[k];
-            if (sourceGroup == destinationGroup) break;
-            const std::uint32_t sigma = sourceGroup * weightAt[k] + low;
-            const std::uint32_t delta = destinationGroup * weightAt[k] + low;
+            if (sourceGroup(k) == destinationGroup(k)) break;
+            const std::uint32_t sigma = sourceGroup(k) * weightAt[k] + low;
+            const std::uint32_t delta = destinationGroup(k) * weightAt[k] + low;
             const std::uint64_t avail = ~(upAt[k][sigma] | downAt[k][delta]) & maskAt[k];
             if (avail == 0) {
               granted = false;
@@ -310,9 +314,15 @@ class Run {
           fail(r, k, CircuitStatus::NoCommonPort);
           // fabric_.ancestorLevel: levels 1 .. k had different groups.
           std::uint32_t top = k + 1;
-          while (top < h && sourceGroups[top] != destinationGroups[top]) ++top;
+          while (top < h && sourceGroup(top) != destinationGroup(top)) ++top;
           ancestor[r] = static_cast<std::uint8_t>(std::min<std::uint32_t>(top, h));
         }
+      }
+      };
+      if (fabric_.shiftGroups()) {
+        requestsLoop(std::true_type{});
+      } else {
+        requestsLoop(std::false_type{});
       }
       granted_ = grantedCount;
       for (std::uint32_t i = 0; i < nodes; ++i) {

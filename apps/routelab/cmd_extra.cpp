@@ -5,9 +5,9 @@ namespace routelab::cli {
 
 std::vector<Command> extraCommands() {
   return {
+      routeCommand(),
       verifyCommand(),
       analyzeCommand(),
-      routeCommand(),
       scheduleCommand(),
   };
 }

@@ -143,20 +143,13 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
   }
   result.tables.push_back(std::move(table));
   result.tableOfLayer.assign(assignment.layers, 0);
-  const auto sourceSwitch = sourceSwitches(view, addresses);
-  result.layerOf.assign(sourceSwitch.size() * addresses.count(), RoutingResult::kNoLayer);
-  result.allowedLayers.assign(result.layerOf.size(), 0);
-  for (Address a = 0; a < addresses.count(); ++a) {
-    const std::uint32_t s = pairAddresses.sourceOf(view, a).first;
+  pairAddresses.assignLayers(view, result, true, [&](Address a) {
     const std::uint32_t route = routeOfAddress[a];
     const std::uint8_t home = route == UINT32_MAX ? 0 : assignment.layerOf[route];
-    const std::uint16_t set = config.balance && route != UINT32_MAX ? allowed[route] : static_cast<std::uint16_t>(1U << home);
-    for (std::size_t source = 0; source < sourceSwitch.size(); ++source) {
-      if (sourceSwitch[source] != s) continue;
-      result.layerOf[source * addresses.count() + a] = home;
-      result.allowedLayers[source * addresses.count() + a] = set;
-    }
-  }
+    const std::uint16_t set =
+        config.balance && route != UINT32_MAX ? allowed[route] : static_cast<std::uint16_t>(1U << home);
+    return std::pair(home, set);
+  });
   result.deterministic = false;
   result.minimal = true;
   result.stats.emplace_back("addressing", "pair");

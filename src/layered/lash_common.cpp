@@ -64,6 +64,24 @@ void PairAddresses::applySourceClasses(const SwitchView& view, RoutingResult& re
   }
 }
 
+void PairAddresses::assignLayers(const SwitchView& view, RoutingResult& result, bool withAllowed,
+                                 const std::function<std::pair<std::uint8_t, std::uint16_t>(Address)>& layerFor) const {
+  const AddressMap& addresses = result.addresses;
+  const auto sourceSwitch = sourceSwitches(view, addresses);
+  std::vector<std::vector<std::size_t>> sourcesOf(view.switchCount());
+  for (std::size_t source = 0; source < sourceSwitch.size(); ++source) sourcesOf[sourceSwitch[source]].push_back(source);
+  result.layerOf.assign(sourceSwitch.size() * addresses.count(), RoutingResult::kNoLayer);
+  if (withAllowed) result.allowedLayers.assign(result.layerOf.size(), 0);
+  for (Address a = 0; a < addresses.count(); ++a) {
+    const auto [layer, allowed] = layerFor(a);
+    for (std::size_t source : sourcesOf[sourceOf(view, a).first]) {
+      const std::size_t entry = source * addresses.count() + a;
+      result.layerOf[entry] = layer;
+      if (withAllowed) result.allowedLayers[entry] = allowed;
+    }
+  }
+}
+
 bool pairAddressing(const Options& options) {
   const std::string& mode = options.string("addressing");
   if (mode == "pair") return true;

@@ -32,6 +32,12 @@ struct PairAddresses {
   std::pair<std::uint32_t, std::uint32_t> sourceOf(const SwitchView& view, Address a) const;
   /// Declare the layout on `result` (sourceClasses, sourceClassOf per source index).
   void applySourceClasses(const SwitchView& view, RoutingResult& result) const;
+  /// Fill result.layerOf (and result.allowedLayers when `withAllowed`) over
+  /// result.addresses: a source sends only to the addresses of its own switch (every other
+  /// pair is RoutingResult::kNoLayer, allowed set 0); `layerFor(a)` gives the layer and the
+  /// allowed-layer set of address a. O(addresses x sources per switch).
+  void assignLayers(const SwitchView& view, RoutingResult& result, bool withAllowed,
+                    const std::function<std::pair<std::uint8_t, std::uint16_t>(Address)>& layerFor) const;
 };
 PairAddresses makePairAddresses(const SwitchView& view, const RoutingContext& context,
                                 const std::function<std::uint32_t(std::uint32_t s, std::uint32_t d)>& count);

@@ -140,19 +140,12 @@ RoutingResult runMpLash(const Network& network, const RoutingContext& context, c
   }
   result.tables.push_back(std::move(table));
   result.tableOfLayer.assign(assignment.layers, 0);
-  const auto sourceSwitch = sourceSwitches(view, addresses);
-  result.layerOf.assign(sourceSwitch.size() * addresses.count(), RoutingResult::kNoLayer);
-  if (config.balance) result.allowedLayers.assign(result.layerOf.size(), 0);
-  for (Address a = 0; a < addresses.count(); ++a) {
-    const std::uint32_t s = pairAddresses.sourceOf(view, a).first;
-    for (std::size_t source = 0; source < sourceSwitch.size(); ++source) {
-      if (sourceSwitch[source] != s) continue;
-      const std::size_t entry = source * addresses.count() + a;
-      const std::uint32_t route = routeOfAddress[a];
-      result.layerOf[entry] = route == UINT32_MAX ? 0 : assignment.layerOf[route];
-      if (config.balance) result.allowedLayers[entry] = route == UINT32_MAX ? 1 : allowed[route];
-    }
-  }
+  pairAddresses.assignLayers(view, result, config.balance, [&](Address a) {
+    const std::uint32_t route = routeOfAddress[a];
+    const std::uint8_t layer = route == UINT32_MAX ? 0 : assignment.layerOf[route];
+    const std::uint16_t set = !config.balance ? 0 : route == UINT32_MAX ? 1 : allowed[route];
+    return std::pair(layer, set);
+  });
   result.deterministic = true;
   result.minimal = true;
   result.stats.emplace_back("addressing", "pair");

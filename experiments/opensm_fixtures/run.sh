@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Static congestion (WORST exact, ABB and AFPB sampled) of routelab's engines and of OpenSM
-# 3.3.23's own LFTs (shared/fixtures/opensm: lfts.<engine>.dump[.gz], loaded with the `file`
+# 3.3.23's own LFTs (tests/data/opensm: lfts.<engine>.dump[.gz], loaded with the `file`
 # engine) on the fixture fabrics. Writes experiments/opensm_fixtures/RESULTS.md.
 # Usage: experiments/opensm_fixtures/run.sh [ROUTELAB_BINARY] [FIXTURES_DIR]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 bin="${1:-$root/build/bin/routelab}"
-fixtures="${2:-$root/../shared/fixtures/opensm}"
+fixtures="${2:-$root/tests/data/opensm}"
 seed="${SEED:-1}"
 out="$here/RESULTS.md"
 tmp="$out.tmp.$$"
@@ -67,7 +67,7 @@ rm -f "$tmp.err"
 {
 echo "Notes. The adaptive \`ftree-adaptive\` row uses each pair's first candidate (the path"
 echo "WORST and the sampled metrics need a single path; docs/ANALYSIS.md). On the 4-ary 3-tree"
-echo "OpenSM's LASH sends all of a leaf's traffic up one port (shared/fixtures/opensm/README.md),"
+echo "OpenSM's LASH sends all of a leaf's traffic up one port (tests/data/opensm/README.md),"
 echo "which shows up as a larger WORST and a lower ABB than minhop/updn/ftree."
 } >> "$tmp"
 mv "$tmp" "$out"

@@ -15,7 +15,7 @@ std::string sourceDir() {
   return ROUTELAB_SOURCE_DIR_DEFAULT;
 }
 
-std::string fixturesDir() { return sourceDir() + "/../shared/fixtures/opensm"; }
+std::string fixturesDir() { return sourceDir() + "/tests/data/opensm"; }
 
 std::string routelabBinary() {
   if (const char* env = std::getenv("ROUTELAB_BINARY")) return env;

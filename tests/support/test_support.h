@@ -7,7 +7,7 @@ namespace routelab::test {
 
 /// The repository root (env ROUTELAB_SOURCE_DIR, else the configure-time path).
 std::string sourceDir();
-/// ../shared/fixtures/opensm relative to the repository root.
+/// tests/data/opensm of the repository (real OpenSM/ibsim output, tests/data/opensm/README.md).
 std::string fixturesDir();
 /// Path of the built routelab CLI (env ROUTELAB_BINARY).
 std::string routelabBinary();

@@ -1,6 +1,6 @@
 // Routing speed: the fat-tree engines on the 16-ary 3-tree (4096 terminals, 768 switches;
 // target < 50 ms, OpenSM 3.3.23 needs 1.8-2.3 s for its min-hop family on the same fabric,
-// shared/reference/peers.md), Nienaber's engines on large T(n+m, r), the checks, IR/FIR
+// docs/REFERENCE.md), Nienaber's engines on large T(n+m, r), the checks, IR/FIR
 // register builds and the LFT writer/reader. Results: docs/PERFORMANCE.md ("## routing").
 #include <benchmark/benchmark.h>
 

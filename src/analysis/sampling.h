@@ -6,7 +6,7 @@
 // statistical method: sample 1000 random patterns, compute the 99% confidence interval of
 // the mean; stop when it is within 1% of the mean, else double the number of samples and
 // repeat. "Within 1%" is read as the 99% half-width <= precision x mean (the reading that
-// matches the published numbers best, shared/reference/peers.md).
+// matches the published numbers best, docs/REFERENCE.md).
 //
 // Determinism: sample i is drawn from Rng(deriveSeed(seed, i)) — one stream per sample,
 // never per thread — and the mean is computed from an exact histogram of the integer ML

@@ -1,6 +1,6 @@
 // routelab/io/fabric_files.h — real fabric files: ibsim `net`, `ibnetdiscover` output
 // (plain and `-p`), routelab JSON, Graphviz DOT. Formats field by field: docs/FORMATS.md
-// and shared/fixtures/opensm/README.md.
+// and tests/data/opensm/README.md.
 //
 // Readers contract:
 //   * they throw ParseError("<file>:<line>: <what>") on malformed text, TopologyError

@@ -1,5 +1,5 @@
 // routelab/io/lft_dump.h — OpenSM `opensm-lfts.dump` (linear forwarding tables), the format
-// `opensm -R file -U FILE` loads (shared/fixtures/opensm/README.md; OpenSM osm_dump.c
+// `opensm -R file -U FILE` loads (tests/data/opensm/README.md; OpenSM osm_dump.c
 // dump_ucast_lfts):
 //
 //   Unicast lids [0-<max LID>] of switch Lid <LID> guid 0x<16 hex> ('<NodeDescription>'):

@@ -1,6 +1,6 @@
 // routelab/io/sl_table.h — per-pair service levels (layers) of an imported routing.
 //
-// Format (shared/fixtures/opensm/README.md: `pathsl.<engine>.txt`, `dfsssp-vl-table.txt`):
+// Format (tests/data/opensm/README.md: `pathsl.<engine>.txt`, `dfsssp-vl-table.txt`):
 // one line `slid dlid sl` per ordered pair, decimal LIDs and SL (or VL) 0..15; `#` starts
 // a comment; blank lines are ignored; `NA` as SL means "no answer" (the pair stays without
 // a layer). The SL is the layer: SL2VL is the identity in the fixtures (README, "SL = VL

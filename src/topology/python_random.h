@@ -1,8 +1,8 @@
 // routelab/topology/python_random.h — a bit-exact re-implementation of CPython's
 // random.Random (Mersenne Twister MT19937, Matsumoto & Nishimura 1998).
 //
-// Why this exists: the project's ibsim/OpenSM fixtures (shared/fixtures/opensm) were
-// written by shared/tools/gen_ibsim_net.py, whose random irregular generator draws from
+// Why this exists: the project's ibsim/OpenSM fixtures (tests/data/opensm) were
+// written by gen_ibsim_net.py (tests/data/opensm/README.md), whose random irregular generator draws from
 // Python's random.Random(seed). To import those fixtures and compare them with fabrics
 // generated here, routelab's `random:` generator must make the same draws in the same
 // order. This class is therefore deliberately NOT routelab's general-purpose RNG

@@ -1,4 +1,4 @@
-// Random irregular fabrics: shared/tools/gen_ibsim_net.py random_irregular(), draw for
+// Random irregular fabrics: gen_ibsim_net.py (tests/data/opensm/README.md) random_irregular(), draw for
 // draw (see the header), generalised to t terminals per switch.
 #include "topology/random_irregular.h"
 

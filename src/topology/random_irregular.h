@@ -7,7 +7,7 @@
 //   random:switches=16,seed=<i>   (links defaults to 2 x switches, terminals to 1)
 // for i = 1..16 (§8 averages over 16 topologies per size; §5 over 100).
 //
-// The construction is deliberately the one of shared/tools/gen_ibsim_net.py
+// The construction is deliberately the one of gen_ibsim_net.py (tests/data/opensm/README.md)
 // (random_irregular()), draw for draw, using a bit-exact copy of Python's random.Random
 // (topology/python_random.h): with terminals = 1 the same (switches, links, radix, seed)
 // gives exactly the fabric that script writes — same names, node order, cables and ports —

@@ -5,7 +5,7 @@
 // the fabric is an XGFT (Öhring et al.; k-ary n-trees of Gómez et al. §2, T(n+m, r) of
 // Nienaber et al. §II, FT(l, m, w) of Ding et al. §2-3 and general XGFTs) cabled with
 // the hardware-port convention documented in graph/xgft_labels.h — the convention of our
-// generators and of shared/tools/gen_ibsim_net.py:
+// generators and of gen_ibsim_net.py (tests/data/opensm/README.md):
 //   level-l switch: ports 1..m_l down (port 1+c to the child whose x_l = c),
 //                   ports m_l+1..m_l+w_{l+1} up (port m_l+1+b to the parent whose x_{l+1} = b);
 //   terminal:       ports 1..w_1 up.

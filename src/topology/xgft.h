@@ -3,7 +3,7 @@
 // Every generator returns a Network with XgftLabels attached (graph/xgft_labels.h) so the
 // fat-tree engines can compute on the papers' numbering. Node order: all terminals first
 // (by index in level), then switches level by level — the order in which
-// shared/tools/gen_ibsim_net.py writes its files, so ibsim assigns the same GUIDs and
+// gen_ibsim_net.py (tests/data/opensm/README.md) writes its files, so ibsim assigns the same GUIDs and
 // imported fixtures compare node by node.
 #pragma once
 

@@ -229,9 +229,8 @@ TEST(Worst, NienaberTableOneRowsWithHandRoutings) {
 }
 
 TEST(Worst, NienaberTableOneRowsWithEngines) {
-  if (!engineRegistry().contains("opt") || !engineRegistry().contains("dmodk")) {
-    GTEST_SKIP() << "engines opt/dmodk not registered";
-  }
+  ASSERT_TRUE(engineRegistry().contains("opt"));
+  ASSERT_TRUE(engineRegistry().contains("dmodk"));
   for (const TableOneRow& row : kTableOne) {
     const Network net = makeGft2(row.n, row.m, row.r);
     EXPECT_EQ(worstCasePermutationLoad(PairPaths::build(net, runEngine("opt", net))).value, row.opt)

@@ -1,5 +1,5 @@
 // Random irregular fabrics (Lysne et al. 2006 §8), generated draw for draw as
-// shared/tools/gen_ibsim_net.py does.
+// gen_ibsim_net.py (tests/data/opensm/README.md) does.
 #include <gtest/gtest.h>
 
 #include <fstream>

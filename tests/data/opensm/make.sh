@@ -248,7 +248,7 @@ for t in $topologies; do generate_topology "$t"; done
 normalise() {  # file -> text on stdout
   local f=$1 name; name=$(basename "${f%.gz}")
   case $name in
-    osm.*.log) zcat -f "$f" | sed -E 's/^[A-Z][a-z]{2} +[0-9]+ [0-9:]{8} [0-9]{6} \[[0-9A-F]+\] //; s/0x7f[0-9a-f]{10}/<address>/g' ;;
+    osm.*.log) zcat -f "$f" | sed -E 's/^[A-Z][a-z]{2} +[0-9]+ [0-9:]{8} [0-9]{6} \[[0-9A-F]+\] //; s/\b0x[0-9a-f]{11,12}\b/<address>/g' | LC_ALL=C sort ;;
     ibnetdiscover.txt) zcat -f "$f" | sed 's/^# Topology file: generated on .*/# Topology file: generated on <date>/' ;;
     pathsl.dfsssp.txt)
       zcat -f "$f" | { if [ "$pairs" -gt 0 ]; then head -n $((pairs + 1)); else cat; fi; } |

@@ -80,19 +80,23 @@ bool isSinglePath(const Network& network, const RoutingResult& routing) {
 
 RouteGraphBuilder::RouteGraphBuilder(const Network& network, const RoutingResult& routing)
     : network_(network), routing_(routing) {
+  denseState_.assign(network.nodeCount() * routing.tables.size(), 0);
+  denseEpoch_.assign(denseState_.size(), 0);
   if (routing.escapeLayer >= 0 && static_cast<std::size_t>(routing.escapeLayer) < routing.tableOfLayer.size()) {
     escapeTable_ = routing.tableOfLayer[static_cast<std::size_t>(routing.escapeLayer)];
   }
 }
 
-std::uint32_t RouteGraphBuilder::stateOf(std::uint64_t key, NodeId node, std::uint32_t slot, std::uint16_t table) {
-  const auto [it, inserted] = index_.try_emplace(key, static_cast<std::uint32_t>(stateNode_.size()));
-  if (inserted) {
+std::uint32_t RouteGraphBuilder::stateOf(NodeId node, std::uint32_t slot, std::uint16_t table) {
+  const std::size_t key = node.index() * routing_.tables.size() + table;
+  if (denseEpoch_[key] != epoch_) {
+    denseEpoch_[key] = epoch_;
+    denseState_[key] = static_cast<std::uint32_t>(stateNode_.size());
     stateNode_.push_back(node);
     stateSlot_.push_back(slot);
     stateTable_.push_back(table);
   }
-  return it->second;
+  return denseState_[key];
 }
 
 void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out) {
@@ -153,14 +157,15 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
                                     network.name(destination), slots.size()));
   }
 
-  index_.clear();
   stateNode_.assign({source, destination});
   stateSlot_.assign({kNone, kNone});
   stateTable_.assign({0, 0});
-  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> edges;  // (from, to, channel)
-  std::vector<std::vector<std::uint32_t>> signatures;
-  std::vector<std::uint32_t> rootTargets;
-  std::vector<std::uint32_t> signatureNow;
+  auto& edges = edges_;
+  auto& signatureNow = signatureNow_;
+  auto& rootTargets = rootTargets_;
+  edges.clear();
+  rootTargets.clear();
+  std::size_t signatureCount = 0;
   const NodeId first = network.target(inject);
 
   auto fail = [&](const std::string& what) {
@@ -169,11 +174,14 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
   };
   auto target = [&](NodeId node, std::uint32_t slot, std::uint16_t table) -> std::uint32_t {
     if (node == destination) return 1U;
-    const std::uint64_t key = (static_cast<std::uint64_t>(node.index()) << 32) | (std::uint64_t{slot} << 16) | table;
-    return stateOf(key, node, slot, table);
+    return stateOf(node, slot, table);
   };
 
   for (std::uint32_t slot = 0; slot < slots.size(); ++slot) {
+    if (++epoch_ == 0) {  // wrapped: forget every old mark
+      std::fill(denseEpoch_.begin(), denseEpoch_.end(), 0);
+      epoch_ = 1;
+    }
     const auto firstState = static_cast<std::uint32_t>(stateNode_.size());
     const std::size_t firstEdge = edges.size();
     const std::uint32_t start = target(first, slot, slots[slot].table);
@@ -201,7 +209,7 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
     }
     // Signature of this slot's routes: its states and edges relative to its first state.
     signatureNow.clear();
-    for (std::size_t e = firstEdge; e < edges.size(); ++e) {
+    for (std::size_t e = firstEdge; e < edges.size() && slots.size() > 1; ++e) {
       const auto [from, to, channel] = edges[e];
       signatureNow.push_back(from - firstState);
       signatureNow.push_back(to == 1 ? kNone : to - firstState);
@@ -209,19 +217,18 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
     }
     if (start == 1) signatureNow.push_back(kNone);
     bool duplicate = false;
-    for (const auto& other : signatures) duplicate = duplicate || other == signatureNow;
+    for (std::size_t i = 0; i < signatureCount && !duplicate; ++i) duplicate = signatures_[i] == signatureNow;
     if (duplicate) {  // the same routes as an earlier address: one route, counted once
-      for (std::uint32_t u = firstState; u < stateNode_.size(); ++u) {
-        index_.erase((static_cast<std::uint64_t>(stateNode_[u].index()) << 32) |
-                     (std::uint64_t{stateSlot_[u]} << 16) | stateTable_[u]);
-      }
       stateNode_.resize(firstState);
       stateSlot_.resize(firstState);
       stateTable_.resize(firstState);
       edges.resize(firstEdge);
       continue;
     }
-    signatures.push_back(signatureNow);
+    if (slots.size() > 1) {  // one slot needs no comparison
+      if (signatures_.size() <= signatureCount) signatures_.resize(signatureCount + 1);
+      signatures_[signatureCount++] = signatureNow;
+    }
     rootTargets.push_back(start);
   }
   for (const std::uint32_t v : rootTargets) edges.emplace_back(0, v, inject.value);

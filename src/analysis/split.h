@@ -41,7 +41,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <unordered_map>
+#include <tuple>
 #include <vector>
 
 #include "analysis/sampling.h"
@@ -88,7 +88,7 @@ class RouteGraphBuilder {
   void build(std::uint32_t s, std::uint32_t d, RouteGraph& out);
 
  private:
-  std::uint32_t stateOf(std::uint64_t key, NodeId node, std::uint32_t slot, std::uint16_t table);
+  std::uint32_t stateOf(NodeId node, std::uint32_t slot, std::uint16_t table);
 
   const Network& network_;
   const RoutingResult& routing_;
@@ -96,8 +96,14 @@ class RouteGraphBuilder {
   std::vector<NodeId> stateNode_;
   std::vector<std::uint32_t> stateSlot_;
   std::vector<std::uint16_t> stateTable_;
-  std::unordered_map<std::uint64_t, std::uint32_t> index_;
+  // States of the slot being explored, by (node, table): dense, valid when epoch matches
+  // (states of different slots never connect, so one slot's index suffices).
+  std::vector<std::uint32_t> denseState_, denseEpoch_;
+  std::uint32_t epoch_ = 0;
   std::vector<std::uint32_t> inDegree_;
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> edges_;  // (from, to, channel)
+  std::vector<std::vector<std::uint32_t>> signatures_;
+  std::vector<std::uint32_t> signatureNow_, rootTargets_;
 };
 
 /// Adds the even-split loads of one route graph (one unit) to `load` (per channel id).

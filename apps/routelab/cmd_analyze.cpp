@@ -97,6 +97,7 @@ nlohmann::json head(const AnalyzeArgs& args, const Fabric& fabric, const Routing
 
 /// One line naming the load model of the numbers (text output).
 void printModel(const AnalyzeArgs& args) {
+  if (args.lmc > 0) fmt::print("lmc         {} ({} addresses per terminal)\n", args.lmc, 1U << args.lmc);
   if (args.singlePath) {
     fmt::print("load model  {} (single-path routing: every model gives these numbers)\n", loadModelName(args.loadModel));
     return;
@@ -151,8 +152,8 @@ int runWorst(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResult&
   } else if (args.loadModel == LoadModel::EvenSplit) {
     fmt::print("WORST       {:.4f} (exact: maximum-weight matching of the split shares per channel)\n", worst.value);
   } else {
-    fmt::print("WORST       in [{:.4f}, {:.4f}] (upper: min of first-path and even-split WORST; lower: best split of "
-               "their witnesses)\n",
+    fmt::print("WORST       in [{:.4f}, {:.4f}] (upper: least WORST of fixed splits; lower: best split of their "
+               "witnesses)\n",
                worst.lower, worst.value);
   }
   if (worst.channel.valid()) fmt::print("channel     {}\n", network.describeChannel(worst.channel));

@@ -78,8 +78,8 @@ bool isSinglePath(const Network& network, const RoutingResult& routing) {
 
 // ---- route graphs ------------------------------------------------------------------------
 
-RouteGraphBuilder::RouteGraphBuilder(const Network& network, const RoutingResult& routing)
-    : network_(network), routing_(routing) {
+RouteGraphBuilder::RouteGraphBuilder(const Network& network, const RoutingResult& routing, bool escapeEverywhere)
+    : network_(network), routing_(routing), escapeEverywhere_(escapeEverywhere) {
   denseState_.assign(network.nodeCount() * routing.tables.size(), 0);
   denseEpoch_.assign(denseState_.size(), 0);
   if (routing.escapeLayer >= 0 && static_cast<std::size_t>(routing.escapeLayer) < routing.tableOfLayer.size()) {
@@ -193,24 +193,26 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
       const Address a = slots[slot].address;
       const std::uint16_t table = stateTable_[u];
       std::size_t added = 0;
-      auto addChoices = [&](std::uint16_t tableIndex) {
+      auto addChoices = [&](std::uint16_t tableIndex, std::uint8_t escapeEntry) {
         for (const PortNumber port : routing.tables[tableIndex].candidates(sw, a)) {
           if (port == kSelfPort || port == kNoRoute) continue;
           const ChannelId c = network.channelAt(node, port);
           if (!c.valid()) fail(fmt::format("route through down port {}", network.describePort(node, port)));
           const std::uint32_t v = target(network.target(c), slot, tableIndex);
-          edges.emplace_back(u, v, c.value);
+          edges.emplace_back(u, v, c.value, escapeEntry);
           ++added;
         }
       };
-      addChoices(table);
-      if (slots[slot].escapeAllowed && table != escapeTable_) addChoices(static_cast<std::uint16_t>(escapeTable_));
+      addChoices(table, 0);
+      if (slots[slot].escapeAllowed && table != escapeTable_ && (escapeEverywhere_ || added == 0)) {
+        addChoices(static_cast<std::uint16_t>(escapeTable_), added == 0 ? 0 : 1);
+      }
       if (added == 0) fail(fmt::format("no route at '{}' (LID {})", network.name(node), routing.addresses.lid(a)));
     }
     // Signature of this slot's routes: its states and edges relative to its first state.
     signatureNow.clear();
     for (std::size_t e = firstEdge; e < edges.size() && slots.size() > 1; ++e) {
-      const auto [from, to, channel] = edges[e];
+      const auto [from, to, channel, entry] = edges[e];
       signatureNow.push_back(from - firstState);
       signatureNow.push_back(to == 1 ? kNone : to - firstState);
       signatureNow.push_back(channel);
@@ -231,21 +233,23 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
     }
     rootTargets.push_back(start);
   }
-  for (const std::uint32_t v : rootTargets) edges.emplace_back(0, v, inject.value);
+  for (const std::uint32_t v : rootTargets) edges.emplace_back(0, v, inject.value, 0);
 
   // CSR (edges of a state in insertion order) and a topological order (Kahn).
   const std::size_t states = stateNode_.size();
   out.sink = 1;
   out.edgeStart.assign(states + 1, 0);
-  for (const auto& [from, to, channel] : edges) ++out.edgeStart[from + 1];
+  for (const auto& edge : edges) ++out.edgeStart[std::get<0>(edge) + 1];
   for (std::size_t u = 0; u < states; ++u) out.edgeStart[u + 1] += out.edgeStart[u];
   out.edgeTarget.resize(edges.size());
   out.edgeChannel.resize(edges.size());
+  out.edgeEscapeEntry.resize(edges.size());
   inDegree_.assign(out.edgeStart.begin(), out.edgeStart.end() - 1);  // as insertion cursors first
-  for (const auto& [from, to, channel] : edges) {
+  for (const auto& [from, to, channel, entry] : edges) {
     const std::uint32_t at = inDegree_[from]++;
     out.edgeTarget[at] = to;
     out.edgeChannel[at] = channel;
+    out.edgeEscapeEntry[at] = entry;
   }
   inDegree_.assign(states, 0);
   for (const std::uint32_t to : out.edgeTarget) ++inDegree_[to];
@@ -294,8 +298,9 @@ void releaseChannels(SplitWorkspace& ws) {
   for (const std::uint32_t c : ws.channels) ws.localOf[c] = kNone;
 }
 
-/// Even split of every graph into ws.load (local index).
-void evenSplitLocal(std::span<const RouteGraph> graphs, SplitWorkspace& ws) {
+/// Even split of every graph into ws.load (local index). `skipEscapeEntries`: the split
+/// ignores optional escape entries (an allowed sub-policy, used as a best-split start).
+void evenSplitLocal(std::span<const RouteGraph> graphs, SplitWorkspace& ws, bool skipEscapeEntries = false) {
   ws.load.assign(ws.channels.size(), 0.0);
   for (const RouteGraph& graph : graphs) {
     ws.flow.assign(graph.stateCount(), 0.0);
@@ -303,8 +308,15 @@ void evenSplitLocal(std::span<const RouteGraph> graphs, SplitWorkspace& ws) {
     for (const std::uint32_t u : graph.order) {
       const std::uint32_t begin = graph.edgeStart[u], end = graph.edgeStart[u + 1];
       if (begin == end || ws.flow[u] == 0) continue;
-      const double share = ws.flow[u] / static_cast<double>(end - begin);
+      std::uint32_t choices = end - begin;
+      if (skipEscapeEntries) {
+        for (std::uint32_t e = begin; e < end; ++e) choices -= graph.edgeEscapeEntry[e];
+      }
+      const bool skip = skipEscapeEntries && choices > 0;
+      if (!skip) choices = end - begin;
+      const double share = ws.flow[u] / static_cast<double>(choices);
       for (std::uint32_t e = begin; e < end; ++e) {
+        if (skip && graph.edgeEscapeEntry[e] != 0) continue;
         ws.load[ws.localOf[graph.edgeChannel[e]]] += share;
         ws.flow[graph.edgeTarget[e]] += share;
       }
@@ -345,8 +357,22 @@ double mandatoryLowerBound(std::span<const RouteGraph> graphs, SplitWorkspace& w
   count.assign(ws.channels.size(), 0.0);
   std::vector<double>& forward = ws.flow;
   std::vector<double>& backward = ws.dist;
+  std::vector<std::uint32_t>& mandatory = ws.route;
   double best = 0;
   for (const RouteGraph& graph : graphs) {
+    mandatory.clear();
+    // Every route starts with the injection channel (all root edges carry it).
+    if (graph.edgeStart[1] > graph.edgeStart[0]) mandatory.push_back(graph.edgeChannel[graph.edgeStart[0]]);
+    // Every route ends with the channel into the destination when all sink edges share it.
+    std::uint32_t last = kNone;
+    bool same = true;
+    for (std::size_t e = 0; e < graph.edgeTarget.size() && same; ++e) {
+      if (graph.edgeTarget[e] != graph.sink) continue;
+      if (last != kNone && last != graph.edgeChannel[e]) same = false;
+      last = graph.edgeChannel[e];
+    }
+    if (same && last != kNone) mandatory.push_back(last);
+    // Other edges on every route.
     forward.assign(graph.stateCount(), 0.0);
     backward.assign(graph.stateCount(), 0.0);
     forward[RouteGraph::kRoot] = 1;
@@ -360,14 +386,17 @@ double mandatoryLowerBound(std::span<const RouteGraph> graphs, SplitWorkspace& w
       }
     }
     const double total = forward[graph.sink];
-    if (!(total > 0) || total >= 9007199254740992.0) continue;
-    for (const std::uint32_t u : graph.order) {
-      for (std::uint32_t e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; ++e) {
-        if (forward[u] * backward[graph.edgeTarget[e]] == total) {
-          best = std::max(best, count[ws.localOf[graph.edgeChannel[e]]] += 1.0);
+    if (total > 0 && total < 9007199254740992.0) {
+      for (const std::uint32_t u : graph.order) {
+        if (u == RouteGraph::kRoot) continue;
+        for (std::uint32_t e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; ++e) {
+          if (forward[u] * backward[graph.edgeTarget[e]] == total) mandatory.push_back(graph.edgeChannel[e]);
         }
       }
     }
+    std::sort(mandatory.begin(), mandatory.end());
+    mandatory.erase(std::unique(mandatory.begin(), mandatory.end()), mandatory.end());
+    for (const std::uint32_t c : mandatory) best = std::max(best, count[ws.localOf[c]] += 1.0);
   }
   return best;
 }
@@ -400,7 +429,8 @@ BestSplitLoad bestSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCo
     releaseChannels(ws);
     return result;
   }
-  // Start: the better of the even split and the first paths (both allowed splits).
+  // Start: the best of the even split, the first paths and (escape routings) the even split
+  // without optional escape entries — all allowed splits.
   evenSplitLocal(graphs, ws);
   std::vector<double> x = ws.load;
   std::vector<double> firstPaths(u, 0.0);
@@ -412,6 +442,12 @@ BestSplitLoad bestSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCo
   }
   if (*std::max_element(firstPaths.begin(), firstPaths.end()) < *std::max_element(x.begin(), x.end())) {
     x = firstPaths;
+  }
+  if (std::any_of(graphs.begin(), graphs.end(), [](const RouteGraph& g) {
+        return std::find(g.edgeEscapeEntry.begin(), g.edgeEscapeEntry.end(), 1) != g.edgeEscapeEntry.end();
+      })) {  // and the even split without optional escape entries
+    evenSplitLocal(graphs, ws, true);
+    if (*std::max_element(ws.load.begin(), ws.load.end()) < *std::max_element(x.begin(), x.end())) x = ws.load;
   }
   std::vector<double> best = x;
   double upper = *std::max_element(x.begin(), x.end());
@@ -674,7 +710,8 @@ struct ChannelShare {
   double weight;
 };
 
-SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routing, int threads) {
+SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routing, int threads,
+                              bool escapeEverywhere = true) {
   const std::size_t n = network.terminalCount();
   if (n > 65535) throw AnalysisError(fmt::format("split WORST supports up to 65535 terminals, the fabric has {}", n));
   const std::size_t channelCount = network.channelCount();
@@ -687,7 +724,7 @@ SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routi
 #pragma omp parallel num_threads(workers)
 #endif
   {
-    RouteGraphBuilder builder(network, routing);
+    RouteGraphBuilder builder(network, routing, escapeEverywhere);
     RouteGraph graph;
     std::vector<double> load(channelCount, 0.0), flow;
 #ifdef ROUTELAB_HAVE_OPENMP
@@ -839,11 +876,21 @@ SplitWorstCase worstUnderModel(const Network& network, const RoutingResult& rout
     result.channel = even.channel;
     result.witness = even.witness;
   }
+  SplitWorstCase noEscape;
+  if (routing.escapeLayer >= 0) {
+    noEscape = evenSplitWorst(network, routing, threads, false);
+    result.channelsSolved += noEscape.channelsSolved;
+    if (noEscape.value < result.value) {
+      result.value = noEscape.value;
+      result.channel = noEscape.channel;
+      result.witness = noEscape.witness;
+    }
+  }
   RouteGraphBuilder builder(network, routing);
   SplitWorkspace ws;
   BestSplitOptions tight = bestSplit;
   tight.maxIterations = std::max<std::uint32_t>(tight.maxIterations, 2000);
-  const std::vector<SourceDestination>* witnesses[] = {&first.witness, &even.witness};
+  const std::vector<SourceDestination>* witnesses[] = {&first.witness, &even.witness, &noEscape.witness};
   for (const std::vector<SourceDestination>* witness : witnesses) {
     if (witness->empty()) continue;
     const BestSplitLoad b = bestSplitMaxLoad(builder, network.channelCount(), *witness, tight, ws);

@@ -75,6 +75,7 @@ struct RouteGraph {
   std::vector<std::uint32_t> edgeStart;      ///< CSR per state (size states + 1)
   std::vector<std::uint32_t> edgeTarget;
   std::vector<std::uint32_t> edgeChannel;
+  std::vector<std::uint8_t> edgeEscapeEntry;  ///< 1: an optional entry into the escape layer
   std::vector<std::uint32_t> order;          ///< topological order, root first
   std::size_t stateCount() const { return edgeStart.empty() ? 0 : edgeStart.size() - 1; }
 };
@@ -82,7 +83,10 @@ struct RouteGraph {
 /// Builds route graphs; reusable (holds work arrays), one per thread.
 class RouteGraphBuilder {
  public:
-  RouteGraphBuilder(const Network& network, const RoutingResult& routing);
+  /// `escapeEverywhere` = false restricts the graph to an allowed sub-policy: the escape
+  /// layer is entered only at a switch where the current layer has no route (used for an
+  /// upper bound of best-split WORST; the load models use the full graph).
+  RouteGraphBuilder(const Network& network, const RoutingResult& routing, bool escapeEverywhere = true);
   /// Route graph of terminal s to terminal d. Throws AnalysisError naming the pair when a
   /// reachable state has no route, a port is down, a route enters a wrong terminal or loops.
   void build(std::uint32_t s, std::uint32_t d, RouteGraph& out);
@@ -93,6 +97,7 @@ class RouteGraphBuilder {
   const Network& network_;
   const RoutingResult& routing_;
   int escapeTable_ = -1;
+  bool escapeEverywhere_ = true;
   std::vector<NodeId> stateNode_;
   std::vector<std::uint32_t> stateSlot_;
   std::vector<std::uint16_t> stateTable_;
@@ -101,7 +106,7 @@ class RouteGraphBuilder {
   std::vector<std::uint32_t> denseState_, denseEpoch_;
   std::uint32_t epoch_ = 0;
   std::vector<std::uint32_t> inDegree_;
-  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> edges_;  // (from, to, channel)
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint8_t>> edges_;  // from, to, channel, entry
   std::vector<std::vector<std::uint32_t>> signatures_;
   std::vector<std::uint32_t> signatureNow_, rootTargets_;
 };
@@ -163,9 +168,10 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
 ///  split share (Hungarian algorithm per channel, pruned by row/column maxima); `witness`
 ///  is that matching. Stores every pair's split: refused (AnalysisError) beyond 2^27
 ///  (channel, pair) entries.
-///  best-split: bounds. upper = min(first-path WORST, even-split WORST) (both are splits
-///  allowed for every permutation); lower = the best-split lower bound of the witness
-///  permutations of those two.
+///  best-split: bounds. upper = min(first-path WORST, even-split WORST, and for routings
+///  with an escape layer the even-split WORST without hop-by-hop escape choices) — each is a
+///  split allowed for every permutation; lower = the best-split lower bound of the witness
+///  permutations of those.
 struct SplitWorstCase {
   LoadModel model = LoadModel::EvenSplit;
   double value = 0;   ///< even-split: exact; best-split: the upper bound

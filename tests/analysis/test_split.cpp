@@ -171,7 +171,9 @@ TEST(LoadModels, MpLashPathsOnTheTwoAryTwoTree) {
     EXPECT_EQ(even.load[c.index()], 1.0);
   }
   EXPECT_EQ(upChannels, 2u);
-  EXPECT_EQ(patternLoads(net, routing, pattern, LoadModel::BestSplit).maxLoad, 1.0);
+  const LinkLoads best = patternLoads(net, routing, pattern, LoadModel::BestSplit);
+  EXPECT_EQ(best.maxLoad, 1.0);
+  EXPECT_EQ(best.lowerBound, 1.0);  // the injection channel, shared by both route slots
 }
 
 TEST(LoadModels, SinglePathRoutingsGiveTheFirstPathNumbersUnderEveryModel) {
@@ -259,4 +261,32 @@ TEST(LoadModels, MaxWeightMatchingSmallCases) {
   // Zero rows matched to nothing.
   EXPECT_DOUBLE_EQ(maxWeightMatching(std::vector<double>{0, 0, 0, 2}, 2, 2, match), 2.0);
   EXPECT_EQ(match[0], -1);
+}
+
+TEST(LoadModels, EscapeLayerIsAnAllowedChoiceAtEverySwitch) {
+  // escape on the 2-ary 2-tree: the adaptive layer offers both up ports of leaf 0 towards
+  // terminal 2, the UpDown escape layer one more (port, layer) choice. Even split at leaf 0:
+  // 1/3 per choice, so the up channel the escape port also uses carries 2/3, the other 1/3.
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
+  const Network& net = fabric.network;
+  const RoutingResult routing = runEngine("escape", net);
+  ASSERT_GE(routing.escapeLayer, 0);
+  const LinkLoads even = patternLoads(net, routing, byHand(net, {{0, 2}}), LoadModel::EvenSplit);
+  const NodeId leaf = net.target(net.injectionChannel(net.terminalNode(0)));
+  std::vector<double> up;
+  for (const ChannelId c : net.outChannels(leaf)) {
+    if (net.isSwitch(net.target(c))) up.push_back(even.load[c.index()]);
+  }
+  std::sort(up.begin(), up.end());
+  ASSERT_EQ(up.size(), 2u);
+  EXPECT_NEAR(up[0], 1.0 / 3, 1e-9);
+  EXPECT_NEAR(up[1], 2.0 / 3, 1e-9);
+  // Best split: both pairs of leaf 0 -> leaf 1 fit on separate tops (ML 1, exact), and the
+  // best-split WORST closes: the adaptive layer alone is a split allowed for every permutation.
+  const LinkLoads best = patternLoads(net, routing, byHand(net, {{0, 2}, {1, 3}}), LoadModel::BestSplit);
+  EXPECT_EQ(best.maxLoad, 1.0);
+  EXPECT_EQ(best.lowerBound, 1.0);
+  const SplitWorstCase worst = worstUnderModel(net, routing, LoadModel::BestSplit, 1);
+  EXPECT_EQ(worst.lower, worst.value);
+  EXPECT_EQ(worst.value, 1.0);
 }

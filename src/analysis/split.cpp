@@ -546,24 +546,22 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
     upper.resize(target);
     lower.resize(target);
     iterations.resize(target);
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
+    // An error is caught inside its iteration (exceptions must not leave an OpenMP
+    // worksharing loop); the one of the smallest sample index is rethrown.
+    std::vector<std::pair<std::uint64_t, std::exception_ptr>> errors;
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp parallel num_threads(workers)
 #endif
     {
-      int self = 0;
-#ifdef ROUTELAB_HAVE_OPENMP
-      self = omp_get_thread_num();
-#endif
-      try {
-        RouteGraphBuilder builder(network, routing);
-        SplitWorkspace ws;
-        std::vector<std::uint32_t> scratch(n);
-        std::vector<SourceDestination> pairs;
+      RouteGraphBuilder builder(network, routing);
+      SplitWorkspace ws;
+      std::vector<std::uint32_t> scratch(n);
+      std::vector<SourceDestination> pairs;
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 16)
 #endif
-        for (std::uint64_t index = drawn; index < target; ++index) {
+      for (std::uint64_t index = drawn; index < target; ++index) {
+        try {
           Rng rng(deriveSeed(options.seed, index));
           switch (pattern) {
             case SampledPattern::Bisect: sampleBisect(rng, scratch, pairs); break;
@@ -579,13 +577,18 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
           } else {
             upper[index] = lower[index] = std::max(1.0, evenSplitMaxLoad(builder, network.channelCount(), pairs, ws));
           }
+        } catch (...) {
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp critical(routelab_split_errors)
+#endif
+          errors.emplace_back(index, std::current_exception());
         }
-      } catch (...) {
-        errors[static_cast<std::size_t>(self)] = std::current_exception();
       }
     }
-    for (const auto& error : errors) {
-      if (error) std::rethrow_exception(error);
+    if (!errors.empty()) {
+      std::rethrow_exception(std::min_element(errors.begin(), errors.end(), [](const auto& a, const auto& b) {
+                               return a.first < b.first;
+                             })->second);
     }
     drawn = target;
     // Summary in sample order: independent of the thread count.

@@ -290,3 +290,23 @@ TEST(LoadModels, EscapeLayerIsAnAllowedChoiceAtEverySwitch) {
   EXPECT_EQ(worst.lower, worst.value);
   EXPECT_EQ(worst.value, 1.0);
 }
+
+TEST(LoadModels, UndeliveredPairIsAnAnalysisErrorNamingIt) {
+  // Top 1 loses its route to terminal 2: the even split of 0 -> 2 reaches it and stops there.
+  const Network net = makeGft2(2, 2, 2);
+  RoutingResult routing = oneAdaptiveEntry(net);
+  routing.tables[0].set(net.switchIndex(*net.findNode("gft-top1")), routing.addresses.base(net.terminalNode(2)), kNoRoute);
+  try {
+    patternLoads(net, routing, byHand(net, {{0, 2}}), LoadModel::EvenSplit);
+    FAIL() << "expected AnalysisError";
+  } catch (const AnalysisError& e) {
+    EXPECT_NE(std::string(e.what()).find("gft-top1"), std::string::npos) << e.what();
+  }
+  SamplingOptions options;
+  options.threads = 2;
+  options.initialSamples = options.maxSamples = 64;
+  for (const LoadModel model : {LoadModel::EvenSplit, LoadModel::BestSplit}) {
+    EXPECT_THROW(sampleSplitBandwidth(net, routing, SampledPattern::FullPermutation, model, options), AnalysisError);
+    EXPECT_THROW(worstUnderModel(net, routing, model, 2), AnalysisError);
+  }
+}

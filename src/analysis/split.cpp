@@ -6,7 +6,6 @@
 #include <cmath>
 #include <exception>
 #include <limits>
-#include <numeric>
 #include <tuple>
 
 #include "analysis/paths.h"
@@ -709,7 +708,6 @@ namespace {
 
 struct ChannelShare {
   std::uint16_t source, destination;
-  float pad;  // keeps the record 16 bytes with the weight
   double weight;
 };
 
@@ -771,7 +769,7 @@ SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routi
   {
     std::vector<std::uint32_t> cursor(start.begin(), start.end() - 1);
     for (std::size_t s = 0; s < n; ++s) {
-      for (const auto& [c, d, w] : perSource[s]) shares[cursor[c]++] = {static_cast<std::uint16_t>(s), d, 0.0F, w};
+      for (const auto& [c, d, w] : perSource[s]) shares[cursor[c]++] = {static_cast<std::uint16_t>(s), d, w};
     }
     perSource.clear();
     perSource.shrink_to_fit();

@@ -5,8 +5,10 @@
 
 #include "analysis/paths.h"
 #include "analysis/sampling.h"
+#include "analysis/split.h"
 #include "analysis/worst.h"
 #include "engines/registry.h"
+#include "fabric/fabric.h"
 #include "topology/xgft.h"
 
 namespace {
@@ -96,6 +98,65 @@ void BM_FullPermutationSamplesT25(benchmark::State& state) {
   state.counters["samples_per_second"] = benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_FullPermutationSamplesT25)->Unit(benchmark::kMillisecond);
+
+/// Split load models (issue 12): bisect samples per second on one core under even split and
+/// best split, ftree-adaptive on T(16+16, 32) (512 terminals, 16 candidate tops per pair).
+void BM_SplitBisectSamplesT16(benchmark::State& state) {
+  const Network net = makeGft2(16, 16, 32);
+  const RoutingResult routing = runEngine("ftree-adaptive", net);
+  const LoadModel model = state.range(0) == 0 ? LoadModel::EvenSplit : LoadModel::BestSplit;
+  SamplingOptions options;
+  options.initialSamples = options.maxSamples = model == LoadModel::EvenSplit ? 2000 : 200;
+  options.precision = 1e9;
+  options.threads = 1;
+  std::uint64_t samples = 0;
+  std::uint32_t iterations = 0;
+  for (auto _ : state) {
+    const SampledBandwidth result = sampleSplitBandwidth(net, routing, SampledPattern::Bisect, model, options);
+    samples += result.samples;
+    iterations = result.maxIterations;
+    benchmark::DoNotOptimize(result.mean);
+  }
+  state.counters["samples_per_second"] = benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
+  state.counters["max_iterations"] = iterations;
+  state.SetLabel(loadModelName(model) + ", ftree-adaptive, 1 thread");
+}
+BENCHMARK(BM_SplitBisectSamplesT16)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+/// Best split on MP-LASH (per-pair paths) and escape (escape layer at every hop), the
+/// main job's 4-ary 3-tree, 1 thread.
+void BM_BestSplitSamplesMainJob(benchmark::State& state) {
+  const Fabric fabric = loadFabric("kary-ntree:k=4,n=3");
+  const char* engine = state.range(0) == 0 ? "mp-lash" : "escape";
+  const RoutingResult routing = runEngine(engine, fabric.network);
+  SamplingOptions options;
+  options.initialSamples = options.maxSamples = 1000;
+  options.precision = 1e9;
+  options.threads = 1;
+  std::uint64_t samples = 0;
+  for (auto _ : state) {
+    samples += sampleSplitBandwidth(fabric.network, routing, SampledPattern::Bisect, LoadModel::BestSplit, options)
+                   .samples;
+  }
+  state.counters["samples_per_second"] = benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
+  state.SetLabel(std::string("best-split, ") + engine + ", 1 thread");
+}
+BENCHMARK(BM_BestSplitSamplesMainJob)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+/// Exact even-split WORST (maximum-weight matching per channel), ftree-adaptive on the
+/// 4-ary 3-tree and T(16+16, 32), 1 thread.
+void BM_EvenSplitWorst(benchmark::State& state) {
+  const Fabric fabric = loadFabric(state.range(0) == 0 ? "kary-ntree:k=4,n=3" : "gft2:n=16,m=16,r=32");
+  const RoutingResult routing = runEngine("ftree-adaptive", fabric.network);
+  double value = 0;
+  for (auto _ : state) {
+    value = worstUnderModel(fabric.network, routing, LoadModel::EvenSplit, 1).value;
+    benchmark::DoNotOptimize(value);
+  }
+  state.counters["WORST"] = value;
+  state.SetLabel(fabric.spec + ", ftree-adaptive, 1 thread");
+}
+BENCHMARK(BM_EvenSplitWorst)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include "analysis/loads.h"
 #include "analysis/paths.h"
 #include "analysis/sampling.h"
+#include "analysis/split.h"
 #include "analysis/stages.h"
 #include "analysis/worst.h"
 #include "cli.h"
@@ -36,8 +37,11 @@ struct AnalyzeArgs {
   double precision = 0.01;
   std::uint64_t maxSamples = 1ULL << 24;
   int threads = 0;
-  std::string loadModelText = "first";
-  LoadModel loadModel = LoadModel::FirstCandidate;
+  std::string loadModelText = "even-split";
+  LoadModel loadModel = LoadModel::EvenSplit;
+  std::uint32_t lmc = 0;
+  BestSplitOptions bestSplit;
+  bool singlePath = true;
   std::string exportLoads;
   OutputFormat format = OutputFormat::Text;
 };
@@ -85,7 +89,30 @@ nlohmann::json head(const AnalyzeArgs& args, const Fabric& fabric, const Routing
   j["threads"] = args.threads;
   j["terminals"] = fabric.network.terminalCount();
   j["deterministic_routing"] = routing.deterministic;
+  j["lmc"] = args.lmc;
+  j["single_path"] = args.singlePath;
+  j["load_model"] = loadModelName(args.loadModel);
   return j;
+}
+
+/// One line naming the load model of the numbers (text output).
+void printModel(const AnalyzeArgs& args) {
+  if (args.lmc > 0) fmt::print("lmc         {} ({} addresses per terminal)\n", args.lmc, 1U << args.lmc);
+  if (args.singlePath) {
+    fmt::print("load model  {} (single-path routing: every model gives these numbers)\n", loadModelName(args.loadModel));
+    return;
+  }
+  switch (args.loadModel) {
+    case LoadModel::FirstPath:
+      fmt::print("load model  first-path (adaptive/multipath routing: only the preferred path is counted)\n");
+      break;
+    case LoadModel::EvenSplit:
+      fmt::print("load model  even-split (each pair divided equally over its allowed routes, hop by hop)\n");
+      break;
+    case LoadModel::BestSplit:
+      fmt::print("load model  best-split (least max load over splits of the allowed routes; bounds)\n");
+      break;
+  }
 }
 
 void writeLoadsCsv(const std::string& path, const Network& network, const std::vector<double>& loads,
@@ -104,30 +131,35 @@ void writeLoadsCsv(const std::string& path, const Network& network, const std::v
 
 int runWorst(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResult& routing) {
   const Network& network = fabric.network;
-  const PairPaths paths = PairPaths::build(network, routing, args.threads);
-  const WorstCase worst = worstCasePermutationLoad(paths, args.threads);
+  const SplitWorstCase worst = worstUnderModel(network, routing, args.loadModel, args.threads, args.bestSplit);
   nlohmann::json j = head(args, fabric, routing);
   j["value"] = worst.value;
+  j["lower_bound"] = worst.lower;
   j["ci99_halfwidth"] = 0.0;
   j["samples"] = 0;
-  j["exact"] = true;
-  j["load_model"] = loadModelName(LoadModel::FirstCandidate);
+  j["exact"] = worst.lower == worst.value;
   j["channel"] = channelJson(network, worst.channel);
   j["witness"] = pairsJson(network, worst.witness);
-  j["channels_considered"] = worst.channelsConsidered;
   j["channels_solved"] = worst.channelsSolved;
   if (args.format == OutputFormat::Json) {
     printJson(j);
     return 0;
   }
   fmt::print("fabric      {}\nengine      {}\n", fabric.spec, routing.engine);
-  if (!routing.deterministic) fmt::print("note        adaptive routing: paths follow the first candidate\n");
-  fmt::print("WORST       {} (exact: maximum matching per channel, Nienaber Eq. 1)\n", worst.value);
+  printModel(args);
+  if (args.singlePath || args.loadModel == LoadModel::FirstPath) {
+    fmt::print("WORST       {} (exact: maximum matching per channel, Nienaber Eq. 1)\n", worst.value);
+  } else if (args.loadModel == LoadModel::EvenSplit) {
+    fmt::print("WORST       {:.4f} (exact: maximum-weight matching of the split shares per channel)\n", worst.value);
+  } else {
+    fmt::print("WORST       in [{:.4f}, {:.4f}] (upper: least WORST of fixed splits; lower: best split of their "
+               "witnesses)\n",
+               worst.lower, worst.value);
+  }
   if (worst.channel.valid()) fmt::print("channel     {}\n", network.describeChannel(worst.channel));
   fmt::print("witness     {} pairs:", worst.witness.size());
   for (const auto& [s, d] : worst.witness) fmt::print(" {}->{}", terminalName(network, s), terminalName(network, d));
-  fmt::print("\nsolved      {} of {} switch channels (the others cannot beat it)\n", worst.channelsSolved,
-             worst.channelsConsidered);
+  fmt::print("\nsolved      {} channel matchings (the others cannot beat it)\n", worst.channelsSolved);
   return 0;
 }
 
@@ -135,13 +167,13 @@ int runSampled(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResul
   const SampledPattern pattern = args.metric == Metric::Abb    ? SampledPattern::Bisect
                                  : args.metric == Metric::Afpb ? SampledPattern::FullPermutation
                                                                : SampledPattern::Dissemination;
-  const PairPaths paths = PairPaths::build(fabric.network, routing, args.threads);
   SamplingOptions options;
   options.seed = args.seed;
   options.precision = args.precision;
   options.maxSamples = args.maxSamples;
   options.threads = args.threads;
-  const SampledBandwidth result = sampleBandwidth(paths, pattern, options);
+  const SampledBandwidth result =
+      sampleBandwidthUnderModel(fabric.network, routing, pattern, args.loadModel, options, args.bestSplit);
   nlohmann::json j = head(args, fabric, routing);
   j["pattern"] = result.pattern;
   j["value"] = result.mean;
@@ -152,25 +184,39 @@ int runSampled(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResul
   j["precision"] = options.precision;
   j["initial_samples"] = options.initialSamples;
   j["max_samples"] = options.maxSamples;
-  j["load_model"] = loadModelName(LoadModel::FirstCandidate);
   j["mean_max_load"] = result.meanMaxLoad;
+  j["exact"] = result.exact;
+  j["bandwidth_upper_bound"] = result.bandwidthUpperBound;
+  j["max_relative_gap"] = result.maxRelativeGap;
+  if (args.loadModel == LoadModel::BestSplit && !args.singlePath) {
+    j["split_tolerance"] = args.bestSplit.tolerance;
+    j["split_iterations_max"] = result.maxIterations;
+  }
   nlohmann::json histogram = nlohmann::json::object();
   for (const auto& [ml, count] : result.maxLoadHistogram) histogram[std::to_string(ml)] = count;
+  for (const auto& [ml, count] : result.splitHistogram) histogram[fmt::format("{}", ml)] = count;
   j["max_load_histogram"] = histogram;
   if (args.format == OutputFormat::Json) {
     printJson(j);
     return 0;
   }
   fmt::print("fabric      {}\nengine      {}\n", fabric.spec, routing.engine);
-  if (!routing.deterministic) fmt::print("note        adaptive routing: paths follow the first candidate\n");
+  printModel(args);
   fmt::print("{:<11} {:.4f} ± {:.4f} (99% CI), mean of 1/ML over {} random {} patterns, seed {}\n",
              metricName(args.metric), result.mean, result.ci99HalfWidth, result.samples,
              result.pattern, args.seed);
+  if (!result.exact) {
+    fmt::print("bounds      best split lies in [{:.4f}, {:.4f}] (per-sample gap at most {:.2f}%)\n", result.mean,
+               result.bandwidthUpperBound, 100 * result.maxRelativeGap);
+  }
   fmt::print("stopping    half-width <= {} x mean: {}\n", options.precision,
              result.converged ? "met" : fmt::format("NOT met within {} samples", options.maxSamples));
-  fmt::print("mean ML     {:.4f}\nML counts  ", result.meanMaxLoad);
-  for (const auto& [ml, count] : result.maxLoadHistogram) fmt::print(" {}:{}", ml, count);
-  fmt::print("\n");
+  fmt::print("mean ML     {:.4f}\n", result.meanMaxLoad);
+  if (!result.maxLoadHistogram.empty()) {
+    fmt::print("ML counts  ");
+    for (const auto& [ml, count] : result.maxLoadHistogram) fmt::print(" {}:{}", ml, count);
+    fmt::print("\n");
+  }
   return 0;
 }
 
@@ -180,7 +226,7 @@ int runPattern(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResul
     throw SpecError("--metric pattern needs --pattern SPEC (see `routelab list`, e.g. --pattern shift:s=1)");
   }
   const TrafficPattern pattern = makePattern(args.pattern, network, args.seed);
-  const LinkLoads loads = patternLoads(network, routing, pattern, args.loadModel);
+  const LinkLoads loads = patternLoads(network, routing, pattern, args.loadModel, args.bestSplit);
   if (!args.exportLoads.empty()) {
     writeLoadsCsv(args.exportLoads, network, loads.load,
                   fmt::format("routelab analyze {} --engine {} --metric pattern --pattern {} --seed {} --load-model {}",
@@ -191,9 +237,10 @@ int runPattern(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResul
   j["pattern_seed"] = pattern.random ? nlohmann::json(pattern.seed) : nlohmann::json(nullptr);
   j["pairs"] = loads.pairs;
   j["permutation"] = isPermutation(pattern.pairs, pattern.terminals);
-  j["load_model"] = loadModelName(loads.model);
   j["value"] = loads.maxLoad;
   j["max_load"] = loads.maxLoad;
+  j["lower_bound"] = loads.lowerBound;
+  j["exact"] = loads.lowerBound == loads.maxLoad;
   j["bandwidth"] = loads.maxLoad > 0 ? nlohmann::json(1.0 / loads.maxLoad) : nlohmann::json(nullptr);
   j["ci99_halfwidth"] = 0.0;
   j["samples"] = 1;
@@ -215,9 +262,10 @@ int runPattern(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResul
   fmt::print("fabric      {}\nengine      {}\npattern     {}{} ({} pairs{})\n", fabric.spec, routing.engine,
              pattern.spec, pattern.random ? fmt::format(", seed {}", pattern.seed) : "", loads.pairs,
              isPermutation(pattern.pairs, pattern.terminals) ? ", a permutation" : "");
-  fmt::print("load model  {}\n", loadModelName(loads.model));
+  printModel(args);
   fmt::print("ML          {} (bandwidth 1/ML = {:.4f}) on {} channel(s)\n", loads.maxLoad,
              loads.maxLoad > 0 ? 1.0 / loads.maxLoad : 0.0, loads.channelsAtMax);
+  if (loads.lowerBound != loads.maxLoad) fmt::print("lower bound {} (the best split's ML lies between)\n", loads.lowerBound);
   if (loads.maxChannel.valid()) fmt::print("max channel {}\n", network.describeChannel(loads.maxChannel));
   for (const AscendingUsage& a : loads.ascending) {
     fmt::print("level {}     {} switch(es) send up, using {}..{} of {} ascending channels each\n", a.level,
@@ -236,7 +284,7 @@ int runStages(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResult
                               fabric.spec, routing.engine));
   }
   nlohmann::json j = head(args, fabric, routing);
-  j["load_model"] = loadModelName(LoadModel::FirstCandidate);
+  j["load_model"] = loadModelName(LoadModel::FirstPath);  // path counts: always the first path
   bool balanced = true;
   std::uint64_t maxPaths = 0;
   nlohmann::json stages = nlohmann::json::array();
@@ -294,14 +342,27 @@ Command analyzeCommand() {
             command.add_option("--threads", args->threads, "worker threads (0 = every core; results do not change)")
                 ->check(CLI::NonNegativeNumber)
                 ->default_str("0");
-            command.add_option("--load-model", args->loadModelText, "adaptive routings, --metric pattern: first | split")
-                ->check(CLI::IsMember({"first", "split"}))
-                ->default_str("first");
+            command
+                .add_option("--load-model", args->loadModelText,
+                            "adaptive/multipath routings: first-path | even-split | best-split (docs/ANALYSIS.md); "
+                            "single-path routings give the same numbers under all three")
+                ->check(CLI::IsMember({"first-path", "even-split", "best-split", "first", "split"}))
+                ->default_str("even-split");
+            command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses (paths) per terminal for the engine")
+                ->check(CLI::Range(0, 7))
+                ->default_str("0");
+            command.add_option("--split-tolerance", args->bestSplit.tolerance,
+                               "best-split: stop when upper <= (1 + tolerance) x lower bound, per pattern")
+                ->check(CLI::PositiveNumber)
+                ->default_str("0.01");
+            command.add_option("--split-iterations", args->bestSplit.maxIterations,
+                               "best-split: solver iterations per pattern at most")
+                ->default_str("400");
             command.add_option("--export-loads", args->exportLoads,
                                "write per-channel loads as CSV (--metric pattern or stages)");
             addFormatOption(command, args->format);
             return std::function<int()>([args] {
-              args->loadModel = args->loadModelText == "split" ? LoadModel::Split : LoadModel::FirstCandidate;
+              args->loadModel = parseLoadModel(args->loadModelText);
               for (Metric m : {Metric::Worst, Metric::Abb, Metric::Afpb, Metric::Adb, Metric::Pattern, Metric::Stages}) {
                 if (args->metricText == metricName(m)) args->metric = m;
               }
@@ -316,7 +377,9 @@ Command analyzeCommand() {
               const Fabric fabric = loadFabric(args->spec);
               RoutingContext context;
               context.seed = args->seed;
+              context.addressesPerTerminal = std::uint32_t{1} << args->lmc;
               const RoutingResult routing = runEngine(args->engine, fabric.network, context);
+              args->singlePath = isSinglePath(fabric.network, routing);
               switch (args->metric) {
                 case Metric::Worst: return runWorst(*args, fabric, routing);
                 case Metric::Abb:

@@ -28,13 +28,13 @@ echo
 
 metrics() {  # SPEC ENGINE -> "| worst | abb | afpb |" or an error cell
   local spec=$1 engine=$2 w a f err
-  if ! w=$("$bin" analyze "$spec" --engine "$engine" --metric worst --format json 2>"$tmp.err"); then
+  if ! w=$("$bin" analyze "$spec" --engine "$engine" --metric worst --load-model first-path --format json 2>"$tmp.err"); then
     err=$(head -c 160 "$tmp.err" | tr '\n|' '  ')
     echo "| n/a | n/a | n/a | ${err#routelab: error: } |"
     return
   fi
-  a=$("$bin" analyze "$spec" --engine "$engine" --metric abb --seed "$seed" --format json)
-  f=$("$bin" analyze "$spec" --engine "$engine" --metric afpb --seed "$seed" --format json)
+  a=$("$bin" analyze "$spec" --engine "$engine" --metric abb --load-model first-path --seed "$seed" --format json)
+  f=$("$bin" analyze "$spec" --engine "$engine" --metric afpb --load-model first-path --seed "$seed" --format json)
   echo "| $(jq -r .value <<< "$w") | $(jq -r '"\(.mean * 1000 | round / 1000) ± \(.ci99_halfwidth * 1000 | round / 1000)"' <<< "$a") | $(jq -r '"\(.mean * 1000 | round / 1000) ± \(.ci99_halfwidth * 1000 | round / 1000)"' <<< "$f") | $(jq -r '.channel.description' <<< "$w") |"
 }
 

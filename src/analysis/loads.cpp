@@ -9,63 +9,7 @@
 
 namespace routelab {
 
-std::string loadModelName(LoadModel model) {
-  return model == LoadModel::Split ? "split" : "first-candidate";
-}
-
 namespace {
-
-/// Fluid model: one unit from terminal s to terminal d, divided evenly over the candidates
-/// at every switch. Adds to `load`. Frontiers hold (node, flow) with distinct nodes.
-void splitFlow(const Network& network, const RoutingResult& routing, std::uint32_t s, std::uint32_t d,
-               std::vector<double>& load, std::vector<std::pair<NodeId, double>>& frontier,
-               std::vector<std::pair<NodeId, double>>& next) {
-  const NodeId source = network.terminalNode(s);
-  const NodeId destination = network.terminalNode(d);
-  const Address address = routing.addressFor(source, destination);
-  const ForwardingTable& table = routing.table(routing.layer(routing.addresses.sourceIndex(source), address));
-  const ChannelId inject = network.injectionChannel(source);
-  if (!inject.valid()) {
-    throw AnalysisError(fmt::format("terminal '{}' is not connected to a switch", network.name(source)));
-  }
-  load[inject.index()] += 1.0;
-  frontier.assign(1, {network.target(inject), 1.0});
-  const std::size_t limit = network.nodeCount() + 1;
-  for (std::size_t hop = 0; !frontier.empty(); ++hop) {
-    if (hop > limit) {
-      throw AnalysisError(fmt::format("routing '{}' loops between {} and {} (split load model)", routing.engine,
-                                      network.name(source), network.name(destination)));
-    }
-    next.clear();
-    for (const auto& [node, flow] : frontier) {
-      if (node == destination) continue;
-      if (!network.isSwitch(node)) {
-        throw AnalysisError(fmt::format("routing '{}' sends {} -> {} into terminal '{}'", routing.engine,
-                                        network.name(source), network.name(destination), network.name(node)));
-      }
-      const auto ports = table.candidates(network.switchIndex(node), address);
-      if (ports.empty() || ports.front() == kSelfPort) {
-        throw AnalysisError(fmt::format("routing '{}' does not deliver {} -> {}: no route at '{}'", routing.engine,
-                                        network.name(source), network.name(destination), network.name(node)));
-      }
-      const double share = flow / static_cast<double>(ports.size());
-      for (const PortNumber port : ports) {
-        const ChannelId c = network.channelAt(node, port);
-        if (!c.valid()) {
-          throw AnalysisError(fmt::format("routing '{}' routes {} -> {} through down port {}", routing.engine,
-                                          network.name(source), network.name(destination),
-                                          network.describePort(node, port)));
-        }
-        load[c.index()] += share;
-        const NodeId to = network.target(c);
-        auto it = std::find_if(next.begin(), next.end(), [&](const auto& entry) { return entry.first == to; });
-        if (it == next.end()) next.emplace_back(to, share);
-        else it->second += share;
-      }
-    }
-    frontier.swap(next);
-  }
-}
 
 std::vector<AscendingUsage> ascendingUsage(const Network& network, const std::vector<double>& load) {
   const XgftLabels* labels = network.xgft();
@@ -99,7 +43,7 @@ std::vector<AscendingUsage> ascendingUsage(const Network& network, const std::ve
 }  // namespace
 
 LinkLoads patternLoads(const Network& network, const RoutingResult& routing, const TrafficPattern& pattern,
-                       LoadModel model) {
+                       LoadModel model, const BestSplitOptions& bestSplit) {
   if (pattern.terminals != network.terminalCount()) {
     throw AnalysisError(fmt::format("pattern '{}' was made for {} terminals, the fabric has {}", pattern.spec,
                                     pattern.terminals, network.terminalCount()));
@@ -109,18 +53,34 @@ LinkLoads patternLoads(const Network& network, const RoutingResult& routing, con
   result.pairs = pattern.pairs.size();
   result.load.assign(network.channelCount(), 0.0);
   std::vector<ChannelId> walk;
-  std::vector<std::pair<NodeId, double>> frontier, next;
   for (const auto& [s, d] : pattern.pairs) {
     if (s >= pattern.terminals || d >= pattern.terminals || s == d) {
       throw AnalysisError(fmt::format("pattern '{}' has an invalid pair ({}, {})", pattern.spec, s, d));
     }
-    if (model == LoadModel::Split) {
-      splitFlow(network, routing, s, d, result.load, frontier, next);
-    } else {
+  }
+  if (model == LoadModel::FirstPath || isSinglePath(network, routing)) {
+    for (const auto& [s, d] : pattern.pairs) {
       routePair(network, routing, s, d, walk);
       for (const ChannelId c : walk) result.load[c.index()] += 1.0;
     }
+  } else if (model == LoadModel::EvenSplit) {
+    RouteGraphBuilder builder(network, routing);
+    RouteGraph graph;
+    std::vector<double> flow;
+    for (const auto& [s, d] : pattern.pairs) {
+      builder.build(s, d, graph);
+      addEvenSplit(graph, result.load, flow);
+    }
+  } else {
+    RouteGraphBuilder builder(network, routing);
+    SplitWorkspace workspace;
+    BestSplitOptions options = bestSplit;
+    options.keepLoads = true;
+    BestSplitLoad best = bestSplitMaxLoad(builder, network.channelCount(), pattern.pairs, options, workspace);
+    result.load = std::move(best.load);
+    result.lowerBound = best.lower;
   }
+  for (double& load : result.load) load = roundLoad(load);
   for (std::size_t c = 0; c < result.load.size(); ++c) {
     if (result.load[c] > result.maxLoad) {
       result.maxLoad = result.load[c];
@@ -130,6 +90,7 @@ LinkLoads patternLoads(const Network& network, const RoutingResult& routing, con
       ++result.channelsAtMax;
     }
   }
+  if (model != LoadModel::BestSplit || isSinglePath(network, routing)) result.lowerBound = result.maxLoad;
   result.ascending = ascendingUsage(network, result.load);
   return result;
 }

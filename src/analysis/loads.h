@@ -5,14 +5,11 @@
 // is a directed channel and every channel counts, terminal links included (a hot spot
 // shows up on the channel into the hot terminal).
 //
-// Nienaber's measure is for single-path routings. For adaptive routings (several candidate
-// ports per entry) two load models are offered, and every result names the one it used:
-//   * first-candidate: each pair follows the preferred (first) candidate at every switch —
-//     what a deterministic selection function such as Gómez's SADP (§5.1) does when
-//     nothing is congested, and the path used by WORST and the sampled metrics;
-//   * split: the pair's unit of traffic is divided evenly over the candidates at every
-//     switch (oblivious load balancing, fluid model), so loads may be fractional.
-// For deterministic routings both models give the same integer loads.
+// Nienaber's measure is for single-path routings. Adaptive and multipath routings are
+// measured under a load model (analysis/split.h): first-path (preferred candidates, path 0),
+// even-split (each pair's unit divided equally over its allowed routes, hop by hop) or
+// best-split (the least maximum load any split over the allowed routes achieves, with a
+// certified lower bound). For single-path routings all three give the same integer loads.
 #pragma once
 
 #include <cstdint>
@@ -20,13 +17,12 @@
 #include <vector>
 
 #include "graph/network.h"
+#include "analysis/split.h"
 #include "routing/routing_result.h"
 #include "traffic/pattern.h"
 
 namespace routelab {
 
-enum class LoadModel { FirstCandidate, Split };
-std::string loadModelName(LoadModel model);  ///< "first-candidate" / "split"
 
 /// On fat-trees (XGFT labels known), per switch level: how many ascending channels each
 /// switch uses, over the switches of that level that send anything upwards (Gómez 2007
@@ -41,19 +37,20 @@ struct AscendingUsage {
 };
 
 struct LinkLoads {
-  LoadModel model = LoadModel::FirstCandidate;
+  LoadModel model = LoadModel::FirstPath;
   std::vector<double> load;   ///< per channel id
-  double maxLoad = 0;         ///< ML
+  double maxLoad = 0;         ///< ML (best-split: of the best split found, an upper bound)
+  double lowerBound = 0;      ///< best-split: certified lower bound on ML; otherwise == maxLoad
   ChannelId maxChannel;       ///< smallest channel id with load == ML (invalid if no pairs)
   std::size_t channelsAtMax = 0;
   std::size_t pairs = 0;
   std::vector<AscendingUsage> ascending;  ///< per level with up-going load (fat-trees only)
 };
 
-/// Loads of every channel for `pattern` under `routing`. O(|P| x hops) (split: x
-/// candidates). Throws AnalysisError naming the pair when a pair is not delivered or the
+/// Loads of every channel for `pattern` under `routing`. O(|P| x hops) (even-split: x
+/// candidates; best-split: x solver iterations). Throws AnalysisError naming the pair when a pair is not delivered or the
 /// pattern does not match the fabric's terminal count.
 LinkLoads patternLoads(const Network& network, const RoutingResult& routing, const TrafficPattern& pattern,
-                       LoadModel model = LoadModel::FirstCandidate);
+                       LoadModel model = LoadModel::FirstPath, const BestSplitOptions& bestSplit = {});
 
 }  // namespace routelab

@@ -47,6 +47,17 @@ struct SampledBandwidth {
   double meanMaxLoad = 0;     ///< mean of ML itself
   std::map<std::uint32_t, std::uint64_t> maxLoadHistogram;  ///< ML -> number of samples
   SamplingOptions options;    ///< the effective configuration
+  // Load model (analysis/split.h). First-path and single-path routings: integer ML, the
+  // histogram above. Split models: fractional ML per sample (splitHistogram, rounded to
+  // 1e-9); best-split: `mean` uses each sample's achievable upper bound on ML and
+  // `bandwidthUpperBound` its certified lower bound, so the exact best-split mean lies in
+  // [mean, bandwidthUpperBound].
+  std::string loadModel = "first-path";
+  double bandwidthUpperBound = 0;
+  double maxRelativeGap = 0;  ///< max over samples of (upper - lower) / upper
+  bool exact = true;          ///< every sample's ML is exact (gap 0)
+  std::uint32_t maxIterations = 0;  ///< best-split: most solver iterations of a sample
+  std::map<double, std::uint64_t> splitHistogram;
 };
 
 /// z such that P(|Z| <= z) = 0.99 for a standard normal Z.

@@ -71,8 +71,8 @@ TEST(LinkLoads, SplitModelDividesOverCandidates) {
   pattern.terminals = net.terminalCount();
   pattern.spec = "by-hand";
   pattern.pairs = {{0, 2}, {1, 3}};  // leaf 0 -> leaf 1
-  const LinkLoads first = patternLoads(net, routing, pattern, LoadModel::FirstCandidate);
-  const LinkLoads split = patternLoads(net, routing, pattern, LoadModel::Split);
+  const LinkLoads first = patternLoads(net, routing, pattern, LoadModel::FirstPath);
+  const LinkLoads split = patternLoads(net, routing, pattern, LoadModel::EvenSplit);
   EXPECT_EQ(first.maxLoad, 1.0);
   // First candidates: 2 mod 4 = top 2 and 3 mod 4 = top 3.
   EXPECT_EQ(first.load[channelBetween(net, "gft-leaf0", 2 + 1 + 2).index()], 1.0);
@@ -83,12 +83,12 @@ TEST(LinkLoads, SplitModelDividesOverCandidates) {
     EXPECT_DOUBLE_EQ(split.load[channelBetween(net, "gft-top" + std::to_string(top), 2).index()], 0.5);
   }
   EXPECT_EQ(split.maxLoad, 1.0);  // the terminal channels
-  EXPECT_EQ(loadModelName(split.model), "split");
+  EXPECT_EQ(loadModelName(split.model), "even-split");
   // Deterministic routing: both models agree exactly.
   const RoutingResult deterministic = test::handDmodk(net, 2, 4);
   const TrafficPattern all = makePattern("all-to-all", net, 1);
-  EXPECT_EQ(patternLoads(net, deterministic, all, LoadModel::Split).load,
-            patternLoads(net, deterministic, all, LoadModel::FirstCandidate).load);
+  EXPECT_EQ(patternLoads(net, deterministic, all, LoadModel::EvenSplit).load,
+            patternLoads(net, deterministic, all, LoadModel::FirstPath).load);
 }
 
 TEST(LinkLoads, PatternOfAnotherFabricIsRejected) {

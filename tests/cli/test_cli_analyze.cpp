@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "test_support.h"
 
@@ -128,4 +130,38 @@ TEST(CliAnalyze, ListShowsPatterns) {
                            "bit-reversal", "bit-complement", "perfect-shuffle", "butterfly", "hot-spot", "file"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
+}
+
+TEST(CliAnalyze, LoadModelIsNamedAndSinglePathRoutingsAreUnchanged) {
+  // Single-path routing: the three models give the same WORST and ABB.
+  std::vector<nlohmann::json> single;
+  for (const std::string model : {"first-path", "even-split", "best-split"}) {
+    const auto worst = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric worst --format json --load-model " + model);
+    ASSERT_EQ(worst.exitCode, 0) << worst.err;
+    const auto j = nlohmann::json::parse(worst.out);
+    EXPECT_EQ(j["load_model"], model);
+    EXPECT_EQ(j["single_path"], true);
+    EXPECT_EQ(j["value"], 4);
+    const auto abb = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric abb --seed 3 --format json --load-model " + model);
+    ASSERT_EQ(abb.exitCode, 0) << abb.err;
+    single.push_back(nlohmann::json::parse(abb.out));
+  }
+  EXPECT_EQ(single[0]["mean"], single[1]["mean"]);
+  EXPECT_EQ(single[0]["mean"], single[2]["mean"]);
+  // Adaptive routing: the default model is even-split and says so; on a full fat-tree the even
+  // split of every permutation loads no channel beyond 1 (WORST 1), while the first path does.
+  const auto adaptive = runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --metric worst --format json");
+  ASSERT_EQ(adaptive.exitCode, 0) << adaptive.err;
+  const auto j = nlohmann::json::parse(adaptive.out);
+  EXPECT_EQ(j["load_model"], "even-split");
+  EXPECT_EQ(j["single_path"], false);
+  EXPECT_EQ(j["value"], 1.0);
+  const auto first = runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --metric worst --load-model first --format json");
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  EXPECT_GT(nlohmann::json::parse(first.out)["value"].get<double>(), 1.0);
+  const auto text = runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --metric abb --load-model best-split");
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("load model  best-split"), std::string::npos) << text.out;
+  const auto bad = runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --load-model fluid");
+  EXPECT_EQ(bad.exitCode, 2);
 }

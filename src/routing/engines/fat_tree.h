@@ -52,4 +52,25 @@ RoutingResult routeOpt(const Network& network, const RoutingContext& context);
 /// reading in full.
 RoutingResult routeOptBalanced(const Network& network, const RoutingContext& context);
 
+/// OPT on a grid (an OPT variant that uses every top switch it can): the n positions of a
+/// leaf form `a` source groups and `b` destination groups (balanced, contiguous: position p
+/// is in group floor(p * groups / n)); the pair (s, d) on different leaves goes through
+/// TSW_{src_grp * b + dst_grp}. Each up link then carries the sources of one group (at most
+/// ceil(n / a)) and each down link the destinations of one group (at most ceil(n / b)), so
+/// WORST <= max(ceil(n / a), ceil(n / b)) (Nienaber §III.B's argument with a != b). Fig. 2
+/// is the case a = b = floor(sqrt m). Default shape (optGridShape): the a x b with a * b <= m
+/// using the most tops whose bound stays at Fig. 2's ceil(n / floor(sqrt m)), then the
+/// smallest bound, then the smallest a. Source-based: `a` source classes per path.
+/// docs/ROUTING.md, "OPT on a grid".
+struct GridShape {
+  std::uint32_t sourceGroups = 0, destinationGroups = 0;
+  std::uint32_t worst = 0;  ///< max(ceil(n / a), ceil(n / b))
+  std::uint32_t bound = 0;  ///< Fig. 2 OPT's WORST, ceil(n / floor(sqrt m))
+};
+GridShape optGridShape(std::uint32_t n, std::uint32_t m);
+/// `sourceGroups` = `destinationGroups` = 0: the default shape; otherwise both given,
+/// a * b <= m (SpecError otherwise).
+RoutingResult routeOptGrid(const Network& network, const RoutingContext& context, std::uint32_t sourceGroups = 0,
+                           std::uint32_t destinationGroups = 0);
+
 }  // namespace routelab

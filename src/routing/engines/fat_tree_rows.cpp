@@ -29,6 +29,18 @@ std::vector<RegistryRow<EngineFactory>> fatTreeEngineRows() {
           "Nienaber et al. 2011 §III.B, Fig. 2", &routeOpt),
       row("opt-balanced", "enhanced OPT: OPT, then SD pairs moved round robin onto unused top switches",
           "Nienaber et al. 2011 §IV", &routeOptBalanced),
+      {"opt-grid",
+       "OPT on an a x b grid of source x destination groups using every top it can, WORST <= Fig. 2's",
+       "Nienaber et al. 2011 §III.B (Fig. 2 generalised to a != b)",
+       {{"source-groups", OptionType::Integer, "0", "source groups a per leaf (0: the default shape)"},
+        {"destination-groups", OptionType::Integer, "0", "destination groups b per leaf (0: the default shape)"}},
+       [](const Options& options) -> RoutingFunction {
+         const auto a = static_cast<std::uint32_t>(options.integerIn("source-groups", 0, 4096));
+         const auto b = static_cast<std::uint32_t>(options.integerIn("destination-groups", 0, 4096));
+         return [a, b](const Network& network, const RoutingContext& context) {
+           return routeOptGrid(network, context, a, b);
+         };
+       }},
   };
 }
 

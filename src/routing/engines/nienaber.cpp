@@ -207,4 +207,67 @@ RoutingResult routeOptBalanced(const Network& network, const RoutingContext& con
   return result;
 }
 
+GridShape optGridShape(std::uint32_t n, std::uint32_t m) {
+  std::uint32_t k = static_cast<std::uint32_t>(std::sqrt(static_cast<double>(m)));
+  while (k * k > m) --k;
+  while ((k + 1) * (k + 1) <= m) ++k;
+  GridShape best;
+  best.bound = (n + k - 1) / k;  // Fig. 2's WORST: grp_size = ceil(n / floor(sqrt m))
+  for (std::uint32_t a = 1; a <= m; ++a) {
+    const std::uint32_t b = m / a;
+    const std::uint32_t worst = std::max((n + a - 1) / a, (n + b - 1) / b);
+    if (worst > best.bound) continue;
+    const std::uint32_t tops = a * b;
+    const std::uint32_t bestTops = best.sourceGroups * best.destinationGroups;
+    const std::uint32_t bestWorst = best.sourceGroups == 0 ? UINT32_MAX : best.worst;
+    // Most tops used, then the smallest WORST, then a <= b (fewer source classes).
+    if (tops > bestTops || (tops == bestTops && worst < bestWorst)) {
+      best.sourceGroups = a;
+      best.destinationGroups = b;
+      best.worst = worst;
+    }
+  }
+  return best;
+}
+
+RoutingResult routeOptGrid(const Network& network, const RoutingContext& context, std::uint32_t sourceGroups,
+                           std::uint32_t destinationGroups) {
+  const XgftModel model(network, "opt-grid");
+  const TwoLevel t = twoLevel(model, "opt-grid");
+  GridShape shape = optGridShape(t.n, t.m);
+  if (sourceGroups != 0 || destinationGroups != 0) {
+    if (sourceGroups == 0 || destinationGroups == 0) {
+      throw SpecError("opt-grid: give both source-groups and destination-groups, or neither (0 = the rule)");
+    }
+    if (std::uint64_t{sourceGroups} * destinationGroups > t.m || sourceGroups > t.n || destinationGroups > t.n) {
+      throw SpecError(fmt::format("opt-grid: {} x {} groups need at most m = {} top switches and at most n = {} nodes "
+                                  "per group side",
+                                  sourceGroups, destinationGroups, t.m, t.n));
+    }
+    shape.sourceGroups = sourceGroups;
+    shape.destinationGroups = destinationGroups;
+    shape.worst = std::max((t.n + sourceGroups - 1) / sourceGroups, (t.n + destinationGroups - 1) / destinationGroups);
+  }
+  const std::uint32_t a = std::min(shape.sourceGroups, t.n), b = std::min(shape.destinationGroups, t.n);
+  // Balanced contiguous groups: position p of a leaf is in group floor(p * groups / n), so
+  // group sizes differ by at most one and the largest is ceil(n / groups).
+  RoutingResult result = xgft_detail::fillXgftRouting(
+      model, context, a, false,
+      [t, b](std::size_t, std::uint64_t, std::uint64_t d, std::uint32_t path, std::uint32_t sourceGroup) {
+        const auto destinationGroup = static_cast<std::uint32_t>((d % t.n) * b / t.n);
+        return (sourceGroup * b + destinationGroup + path) % t.m;
+      });
+  result.sourceClassOf.assign(result.addresses.owners().size(), 0);
+  for (NodeId terminal : network.terminals()) {
+    result.sourceClassOf[result.addresses.sourceIndex(terminal)] =
+        static_cast<std::uint32_t>((model.terminalIndex(terminal) % t.n) * a / t.n);
+  }
+  result.stats.emplace_back("source_groups", std::to_string(a));
+  result.stats.emplace_back("destination_groups", std::to_string(b));
+  result.stats.emplace_back("tops_used", std::to_string(a * b));
+  result.stats.emplace_back("worst_bound", std::to_string(shape.worst));
+  result.stats.emplace_back("opt_worst", std::to_string(shape.bound));
+  return result;
+}
+
 }  // namespace routelab

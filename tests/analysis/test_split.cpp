@@ -1,0 +1,312 @@
+// Load models for multipath and adaptive routings (analysis/split.h): even split and best
+// split worked out by hand on small fabrics (an adaptive T(2+2, 2), D-mod-k with LMC 1,
+// MP-LASH on the 2-ary 2-tree), single-path routings identical under every model, the
+// exact even-split WORST against brute force, and thread-count independence.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "analysis/loads.h"
+#include "analysis/paths.h"
+#include "analysis/sampling.h"
+#include "analysis/split.h"
+#include "analysis/worst.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "hand_routing.h"
+#include "topology/xgft.h"
+
+using namespace routelab;
+
+namespace {
+
+ChannelId channelAt(const Network& net, const std::string& node, PortNumber port) {
+  return net.channelAt(*net.findNode(node), port);
+}
+
+TrafficPattern byHand(const Network& net, std::vector<SourceDestination> pairs) {
+  TrafficPattern pattern;
+  pattern.spec = "by-hand";
+  pattern.terminals = net.terminalCount();
+  pattern.pairs = std::move(pairs);
+  return pattern;
+}
+
+/// T(2+2, 2) (terminals 0, 1 on leaf 0; 2, 3 on leaf 1; tops 0 and 1): D-mod-k, except
+/// that leaf 0 may send to terminal 2 through either top (candidates top 0, top 1).
+RoutingResult oneAdaptiveEntry(const Network& net) {
+  RoutingResult routing = test::handDmodk(net, 2, 2);
+  routing.engine = "hand-one-adaptive";
+  routing.deterministic = false;
+  const std::vector<PortNumber> both{3, 4};  // leaf ports n+1+j -> top j
+  routing.tables[0].setCandidates(0, routing.addresses.base(net.terminalNode(2)), both);
+  return routing;
+}
+
+/// Brute force: max over all permutations (fixed points dropped) of the even-split ML.
+double bruteForceEvenWorst(const Network& net, const RoutingResult& routing) {
+  std::vector<std::uint32_t> image(net.terminalCount());
+  std::iota(image.begin(), image.end(), 0U);
+  double best = 0;
+  do {
+    std::vector<SourceDestination> pairs;
+    for (std::uint32_t s = 0; s < image.size(); ++s) {
+      if (image[s] != s) pairs.push_back({s, image[s]});
+    }
+    if (pairs.empty()) continue;
+    best = std::max(best, patternLoads(net, routing, byHand(net, pairs), LoadModel::EvenSplit).maxLoad);
+  } while (std::next_permutation(image.begin(), image.end()));
+  return best;
+}
+
+}  // namespace
+
+TEST(LoadModels, NamesAndAliases) {
+  EXPECT_EQ(loadModelName(parseLoadModel("first")), "first-path");
+  EXPECT_EQ(loadModelName(parseLoadModel("split")), "even-split");
+  EXPECT_EQ(loadModelName(parseLoadModel("best-split")), "best-split");
+  EXPECT_THROW(parseLoadModel("fluid"), SpecError);
+}
+
+TEST(LoadModels, EvenAndBestSplitByHand) {
+  // Pairs 0 -> 2 (adaptive: tops 0 and 1) and 1 -> 3 (D-mod-k: top 3 mod 2 = 1).
+  // First path: 0 -> 2 takes top 0 (2 mod 2), 1 -> 3 top 1: ML 1.
+  // Even split: 0 -> 2 puts 1/2 on each top, so leaf0 -> top1 carries 1/2 + 1 = 3/2.
+  // Best split: 0 -> 2 entirely through top 0: ML 1 (a lower bound: injection channels).
+  const Network net = makeGft2(2, 2, 2);
+  const RoutingResult routing = oneAdaptiveEntry(net);
+  EXPECT_FALSE(isSinglePath(net, routing));
+  const TrafficPattern pattern = byHand(net, {{0, 2}, {1, 3}});
+  const LinkLoads first = patternLoads(net, routing, pattern, LoadModel::FirstPath);
+  const LinkLoads even = patternLoads(net, routing, pattern, LoadModel::EvenSplit);
+  const LinkLoads best = patternLoads(net, routing, pattern, LoadModel::BestSplit);
+  EXPECT_EQ(first.maxLoad, 1.0);
+  EXPECT_EQ(even.maxLoad, 1.5);
+  EXPECT_EQ(even.load[channelAt(net, "gft-leaf0", 4).index()], 1.5);
+  EXPECT_EQ(even.load[channelAt(net, "gft-leaf0", 3).index()], 0.5);
+  EXPECT_EQ(even.load[channelAt(net, "gft-top0", 2).index()], 0.5);
+  EXPECT_EQ(best.lowerBound, 1.0);
+  EXPECT_LE(best.maxLoad, 1.01);
+  EXPECT_GE(best.maxLoad, 1.0);
+
+  // Pair 2 -> 0 and 3 -> 1 are deterministic: all models agree on them.
+  const TrafficPattern back = byHand(net, {{2, 0}, {3, 1}});
+  EXPECT_EQ(patternLoads(net, routing, back, LoadModel::EvenSplit).load,
+            patternLoads(net, routing, back, LoadModel::FirstPath).load);
+}
+
+TEST(LoadModels, EvenSplitWorstByHandAndBruteForce) {
+  // WORST under even split. The channel leaf0 -> top1 carries 0 -> 3 and 1 -> 3 with share
+  // 1 and 0 -> 2, 1 -> 2 with share 1/2 (the adaptive entry is per destination address, so
+  // both sources of leaf 0 split towards terminal 2): the best matching has weight
+  // 1 + 1/2 = 3/2, and it must equal the maximum over all 4! permutations.
+  const Network net = makeGft2(2, 2, 2);
+  const RoutingResult routing = oneAdaptiveEntry(net);
+  const SplitWorstCase even = worstUnderModel(net, routing, LoadModel::EvenSplit, 1);
+  EXPECT_DOUBLE_EQ(even.value, bruteForceEvenWorst(net, routing));
+  // leaf0 -> top1 under permutation {0->2, 1->3}: 1/2 + 1 = 3/2 (matching of weight 3/2);
+  // {0->3, 1->2}: 1 + 1/2. No permutation puts more on one channel.
+  EXPECT_DOUBLE_EQ(even.value, 1.5);
+  // The witness reaches the value.
+  EXPECT_DOUBLE_EQ(patternLoads(net, routing, byHand(net, even.witness), LoadModel::EvenSplit)
+                       .load[even.channel.index()],
+                   1.5);
+  // Best split: the upper bound is min(first-path WORST, even-split WORST); bounds bracket it.
+  const SplitWorstCase best = worstUnderModel(net, routing, LoadModel::BestSplit, 1);
+  const WorstCase first = worstCasePermutationLoad(PairPaths::build(net, routing, 1), 1);
+  EXPECT_EQ(best.value, std::min<double>(first.value, even.value));
+  EXPECT_LE(best.lower, best.value);
+  EXPECT_GE(best.lower, 1.0);
+}
+
+TEST(LoadModels, LmcPathsAreSplitEvenlyAtTheSource) {
+  // D-mod-k with LMC 1 on T(2+2, 3): path p of (s, d) climbs to top (d + p) mod 2. Pairs
+  // 0 -> 2 and 1 -> 4 both take top 0 on path 0 (first-path ML 2 on leaf0 -> top0); split
+  // evenly over the two paths every leaf up channel carries 1/2 + 1/2 = 1.
+  const Network net = makeGft2(2, 2, 3);
+  RoutingContext context;
+  context.addressesPerTerminal = 2;
+  const RoutingResult routing = runEngine("dmodk", net, context);
+  EXPECT_FALSE(isSinglePath(net, routing));
+  const TrafficPattern pattern = byHand(net, {{0, 2}, {1, 4}});
+  const LinkLoads first = patternLoads(net, routing, pattern, LoadModel::FirstPath);
+  const LinkLoads even = patternLoads(net, routing, pattern, LoadModel::EvenSplit);
+  EXPECT_EQ(first.maxLoad, 2.0);
+  EXPECT_EQ(first.load[channelAt(net, "gft-leaf0", 3).index()], 2.0);
+  EXPECT_EQ(even.maxLoad, 1.0);
+  EXPECT_EQ(even.load[channelAt(net, "gft-leaf0", 3).index()], 1.0);
+  EXPECT_EQ(even.load[channelAt(net, "gft-leaf0", 4).index()], 1.0);
+  EXPECT_EQ(patternLoads(net, routing, pattern, LoadModel::BestSplit).maxLoad, 1.0);
+  // WORST: first path 2 (two sources of leaf 0 to destinations d = 0 mod 2); even split:
+  // every switch channel is crossed by its pairs with share 1/2 and a matching has at most
+  // 2 pairs (2 sources per leaf, 2 destinations per leaf) — WORST 1.
+  EXPECT_EQ(worstCasePermutationLoad(PairPaths::build(net, routing, 1), 1).value, 2u);
+  const SplitWorstCase evenWorst = worstUnderModel(net, routing, LoadModel::EvenSplit, 1);
+  EXPECT_DOUBLE_EQ(evenWorst.value, 1.0);
+  EXPECT_DOUBLE_EQ(evenWorst.value, bruteForceEvenWorst(net, routing));
+  const SplitWorstCase best = worstUnderModel(net, routing, LoadModel::BestSplit, 1);
+  EXPECT_EQ(best.value, 1.0);
+  EXPECT_EQ(best.lower, 1.0);
+}
+
+TEST(LoadModels, MpLashPathsOnTheTwoAryTwoTree) {
+  // 2-ary 2-tree: leaves kt-s0-0, kt-s0-1 (terminals 0, 1 and 2, 3), tops above. MP-LASH
+  // gives every switch pair all shortest paths: leaf 0 -> leaf 1 via either top. The
+  // preferred path 0 is the same for both pairs 0 -> 2 and 1 -> 3 (ML 2); split evenly
+  // over the two paths, each up channel of leaf 0 carries 1/2 + 1/2 = 1.
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
+  const Network& net = fabric.network;
+  const RoutingResult routing = runEngine("mp-lash", net);
+  EXPECT_FALSE(isSinglePath(net, routing));
+  const TrafficPattern pattern = byHand(net, {{0, 2}, {1, 3}});
+  EXPECT_EQ(patternLoads(net, routing, pattern, LoadModel::FirstPath).maxLoad, 2.0);
+  const LinkLoads even = patternLoads(net, routing, pattern, LoadModel::EvenSplit);
+  EXPECT_EQ(even.maxLoad, 1.0);
+  const NodeId leaf = net.target(net.injectionChannel(net.terminalNode(0)));
+  std::size_t upChannels = 0;
+  for (const ChannelId c : net.outChannels(leaf)) {
+    if (!net.isSwitch(net.target(c))) continue;
+    ++upChannels;
+    EXPECT_EQ(even.load[c.index()], 1.0);
+  }
+  EXPECT_EQ(upChannels, 2u);
+  const LinkLoads best = patternLoads(net, routing, pattern, LoadModel::BestSplit);
+  EXPECT_EQ(best.maxLoad, 1.0);
+  EXPECT_EQ(best.lowerBound, 1.0);  // the injection channel, shared by both route slots
+}
+
+TEST(LoadModels, SinglePathRoutingsGiveTheFirstPathNumbersUnderEveryModel) {
+  const Network net = makeGft2(4, 2, 4);
+  const RoutingResult routing = runEngine("dmodk", net);
+  ASSERT_TRUE(isSinglePath(net, routing));
+  SamplingOptions options;
+  options.seed = 5;
+  options.threads = 2;
+  const PairPaths paths = PairPaths::build(net, routing, 2);
+  for (const SampledPattern pattern : {SampledPattern::Bisect, SampledPattern::FullPermutation}) {
+    const SampledBandwidth integer = sampleBandwidth(paths, pattern, options);
+    // The fractional sampler, forced onto the single-path routing, draws the same patterns
+    // and finds the same ML in every sample.
+    for (const LoadModel model : {LoadModel::EvenSplit, LoadModel::BestSplit}) {
+      const SampledBandwidth split = sampleSplitBandwidth(net, routing, pattern, model, options);
+      EXPECT_EQ(split.samples, integer.samples);
+      EXPECT_NEAR(split.mean, integer.mean, 1e-12);
+      EXPECT_NEAR(split.ci99HalfWidth, integer.ci99HalfWidth, 1e-12);
+      EXPECT_TRUE(split.exact);
+      const SampledBandwidth viaModel = sampleBandwidthUnderModel(net, routing, pattern, model, options);
+      EXPECT_EQ(viaModel.mean, integer.mean);
+      EXPECT_EQ(viaModel.loadModel, loadModelName(model));
+    }
+  }
+  const WorstCase first = worstCasePermutationLoad(paths, 1);
+  for (const LoadModel model : {LoadModel::FirstPath, LoadModel::EvenSplit, LoadModel::BestSplit}) {
+    const SplitWorstCase w = worstUnderModel(net, routing, model, 1);
+    EXPECT_EQ(w.value, first.value);
+    EXPECT_EQ(w.lower, first.value);
+  }
+}
+
+TEST(LoadModels, AdaptiveFatTreeSplitBeatsFirstPathAndIsThreadIndependent) {
+  // ftree-adaptive on the 2-ary 3-tree: the even split can only spread what the first path
+  // concentrates; best split is at least as good as even split in every sample (same
+  // patterns), and results do not depend on the thread count.
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const RoutingResult routing = runEngine("ftree-adaptive", fabric.network);
+  SamplingOptions options;
+  options.seed = 3;
+  options.initialSamples = 200;
+  options.maxSamples = 200;  // exactly 200 samples, the same patterns under every model
+  options.threads = 1;
+  const SampledBandwidth first =
+      sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation, LoadModel::FirstPath, options);
+  const SampledBandwidth even =
+      sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation, LoadModel::EvenSplit, options);
+  const SampledBandwidth best =
+      sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation, LoadModel::BestSplit, options);
+  EXPECT_EQ(even.loadModel, "even-split");
+  ASSERT_EQ(first.samples, 200u);
+  ASSERT_EQ(best.samples, 200u);
+  // Best split starts from the better of the first path and the even split, sample by
+  // sample, so its achievable bandwidth is at least both.
+  EXPECT_GE(best.mean + 1e-12, even.mean);
+  EXPECT_GE(best.mean + 1e-12, first.mean);
+  EXPECT_GE(best.bandwidthUpperBound, best.mean);
+  for (const int threads : {2, 3}) {
+    options.threads = threads;
+    for (const LoadModel model : {LoadModel::EvenSplit, LoadModel::BestSplit}) {
+      const SampledBandwidth again =
+          sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation, model, options);
+      const SampledBandwidth& reference = model == LoadModel::EvenSplit ? even : best;
+      EXPECT_EQ(again.mean, reference.mean);
+      EXPECT_EQ(again.ci99HalfWidth, reference.ci99HalfWidth);
+      EXPECT_EQ(again.samples, reference.samples);
+      EXPECT_EQ(again.bandwidthUpperBound, reference.bandwidthUpperBound);
+    }
+  }
+  const SplitWorstCase w1 = worstUnderModel(fabric.network, routing, LoadModel::EvenSplit, 1);
+  const SplitWorstCase w3 = worstUnderModel(fabric.network, routing, LoadModel::EvenSplit, 3);
+  EXPECT_EQ(w1.value, w3.value);
+  EXPECT_EQ(w1.channel, w3.channel);
+}
+
+TEST(LoadModels, MaxWeightMatchingSmallCases) {
+  std::vector<int> match;
+  // [[1, 2], [3, 1]] -> 2 + 3 = 5.
+  EXPECT_DOUBLE_EQ(maxWeightMatching(std::vector<double>{1, 2, 3, 1}, 2, 2, match), 5.0);
+  EXPECT_EQ(match[0], 1);
+  EXPECT_EQ(match[1], 0);
+  // One row, three columns: the largest.
+  EXPECT_DOUBLE_EQ(maxWeightMatching(std::vector<double>{0.5, 0.25, 0.75}, 1, 3, match), 0.75);
+  // Zero rows matched to nothing.
+  EXPECT_DOUBLE_EQ(maxWeightMatching(std::vector<double>{0, 0, 0, 2}, 2, 2, match), 2.0);
+  EXPECT_EQ(match[0], -1);
+}
+
+TEST(LoadModels, EscapeLayerIsAnAllowedChoiceAtEverySwitch) {
+  // escape on the 2-ary 2-tree: the adaptive layer offers both up ports of leaf 0 towards
+  // terminal 2, the UpDown escape layer one more (port, layer) choice. Even split at leaf 0:
+  // 1/3 per choice, so the up channel the escape port also uses carries 2/3, the other 1/3.
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
+  const Network& net = fabric.network;
+  const RoutingResult routing = runEngine("escape", net);
+  ASSERT_GE(routing.escapeLayer, 0);
+  const LinkLoads even = patternLoads(net, routing, byHand(net, {{0, 2}}), LoadModel::EvenSplit);
+  const NodeId leaf = net.target(net.injectionChannel(net.terminalNode(0)));
+  std::vector<double> up;
+  for (const ChannelId c : net.outChannels(leaf)) {
+    if (net.isSwitch(net.target(c))) up.push_back(even.load[c.index()]);
+  }
+  std::sort(up.begin(), up.end());
+  ASSERT_EQ(up.size(), 2u);
+  EXPECT_NEAR(up[0], 1.0 / 3, 1e-9);
+  EXPECT_NEAR(up[1], 2.0 / 3, 1e-9);
+  // Best split: both pairs of leaf 0 -> leaf 1 fit on separate tops (ML 1, exact), and the
+  // best-split WORST closes: the adaptive layer alone is a split allowed for every permutation.
+  const LinkLoads best = patternLoads(net, routing, byHand(net, {{0, 2}, {1, 3}}), LoadModel::BestSplit);
+  EXPECT_EQ(best.maxLoad, 1.0);
+  EXPECT_EQ(best.lowerBound, 1.0);
+  const SplitWorstCase worst = worstUnderModel(net, routing, LoadModel::BestSplit, 1);
+  EXPECT_EQ(worst.lower, worst.value);
+  EXPECT_EQ(worst.value, 1.0);
+}
+
+TEST(LoadModels, UndeliveredPairIsAnAnalysisErrorNamingIt) {
+  // Top 1 loses its route to terminal 2: the even split of 0 -> 2 reaches it and stops there.
+  const Network net = makeGft2(2, 2, 2);
+  RoutingResult routing = oneAdaptiveEntry(net);
+  routing.tables[0].set(net.switchIndex(*net.findNode("gft-top1")), routing.addresses.base(net.terminalNode(2)), kNoRoute);
+  try {
+    patternLoads(net, routing, byHand(net, {{0, 2}}), LoadModel::EvenSplit);
+    FAIL() << "expected AnalysisError";
+  } catch (const AnalysisError& e) {
+    EXPECT_NE(std::string(e.what()).find("gft-top1"), std::string::npos) << e.what();
+  }
+  SamplingOptions options;
+  options.threads = 2;
+  options.initialSamples = options.maxSamples = 64;
+  for (const LoadModel model : {LoadModel::EvenSplit, LoadModel::BestSplit}) {
+    EXPECT_THROW(sampleSplitBandwidth(net, routing, SampledPattern::FullPermutation, model, options), AnalysisError);
+    EXPECT_THROW(worstUnderModel(net, routing, model, 2), AnalysisError);
+  }
+}

@@ -18,10 +18,11 @@ for name, title in [("connectivity.csv", "layers vs links"), ("growth.csv", "lin
     if not (here / name).exists():
         continue
     rows = read(name)
-    extra = here / name.replace(".csv", "_lash_first_fit.csv")
+    extra = here / name.replace(".csv", "_lash_suffix_fit.csv")
     if extra.exists():
         rows += read(extra.name)
-    names = engines + sorted({r["engine"] for r in rows} - set(engines))
+    present = {r["engine"] for r in rows}
+    names = [e for e in engines if e in present] + sorted(present - set(engines))
     cells = defaultdict(dict)
     for r in rows:
         cells[(int(r["switches"]), int(r["links"]))][r["engine"]] = r

@@ -94,16 +94,8 @@ std::string Spec::str() const {
   std::string out = base.str();
   for (const auto& modifier : modifiers) {
     out += "+" + modifier.name;
-    bool first = true;
-    if (!modifier.positional.empty()) {
-      out += "=" + modifier.positional;
-      first = false;
-    }
-    for (const auto& [key, value] : modifier.options) {
-      out += first ? "=" : ",";
-      out += key + "=" + value;
-      first = false;
-    }
+    if (!modifier.positional.empty()) out += "=" + modifier.positional;
+    for (const auto& [key, value] : modifier.options) out += "," + key + "=" + value;
   }
   return out;
 }
@@ -291,6 +283,15 @@ std::string Options::effective() const {
     out += key + "=" + value;
     first = false;
   }
+  return out;
+}
+
+std::string Options::effectiveModifier() const {
+  // A modifier's options follow a ',' (`name,k=v` or `name=positional,k=v`): `name=k=v`
+  // would read back as the positional value "k=v".
+  std::string out = component_;
+  if (!positional_.empty()) out += "=" + positional_;
+  for (const auto& [key, value] : values()) out += "," + key + "=" + value;
   return out;
 }
 

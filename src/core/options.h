@@ -85,8 +85,14 @@ class Options {
   /// Set or override a value (validated against the schema type).
   void set(const std::string& key, const std::string& value);
 
-  /// The effective configuration, defaults included: `name:k=v,...` in schema order.
+  /// The effective configuration, defaults included, as a base component:
+  /// `name:k=v,...` in schema order (`name:positional` for path components such as
+  /// `file:PATH`). Re-parses with parseSpec/parseComponent to the same options.
   std::string effective() const;
+  /// The same as a '+' modifier: `name[=positional][,k=v...]`, e.g. `fail-links=3,seed=5` —
+  /// what parseSpec reads after a '+', so `base.effective() + "+" + m.effectiveModifier()`
+  /// re-parses to the same spec.
+  std::string effectiveModifier() const;
   const std::string& component() const { return component_; }
   /// Effective key/value pairs in schema order (for JSON echo).
   std::vector<std::pair<std::string, std::string>> values() const;

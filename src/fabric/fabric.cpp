@@ -30,7 +30,7 @@ Fabric loadFabric(const std::string& text) {
     const auto& row = modifierRegistry().find(modifierSpec.name);
     const Options options(modifierSpec.name, row.options, modifierSpec);
     ModifierReport report;
-    report.modifier = options.effective();
+    report.modifier = options.effectiveModifier();  // re-parses after '+' (tested)
     fabric.network = row.factory(fabric.network, options, report);
     fabric.spec += "+" + report.modifier;
     fabric.modifiers.push_back(std::move(report));

@@ -9,7 +9,12 @@
 // a cycle, which is why grouping by l suffices). `balance=true` runs step 4: the group is
 // also added to every further layer it fits in. By Theorem 3, packets of an address may
 // move freely between all layers of its set: allowedLayers holds that set (with
-// balance=false just the home layer). At most 16 layers. Address mode: pair only.
+// balance=false just the home layer). At most 16 layers (the sets are 16-bit).
+// `max-layers=L` (default 8, InfiniBand's data VLs; 0 = as many as needed, <= 16): when more
+// than L layers would be needed, the groups keep L-1 layers and every group that does not
+// fit is routed by UpDown in one last layer (§8.4, as lash: assignLayersWithin): its
+// address stays, its allowed set is that layer alone, its route is UpDown's (deterministic).
+// Address mode: pair only.
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -88,15 +93,13 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
       }
     }
   }
-  const std::size_t limit = config.maxLayers > 0 ? config.maxLayers : 16;
-  ChannelDependencyGraph cdg(network, 1);
-  const LayerAssignment assignment = assignLayers(cdg, pool, limit);
-  if (assignment.unplaced > 0) {
-    throw RoutingError(fmt::format("a-lash: {} of {} path groups do not fit into {} layers", assignment.unplaced,
-                                   pool.size(), limit));
-  }
+  // Step 2.1.3 (first-fit) within max-layers, the rest by UpDown (§8.4); step 4 on the
+  // first-fit layers only.
+  BudgetedLayers layering = assignLayersWithin(network, pool, config.maxLayers, 16, "a-lash");
+  const LayerAssignment& assignment = layering.assignment;
+  const std::size_t updownIndex = layering.routeLayers();
   std::vector<std::uint16_t> allowed;
-  if (config.balance) allowed = enrichLayers(cdg, pool, assignment);
+  if (config.balance) allowed = enrichLayers(layering.cdg, pool, assignment);
 
   RoutingResult result;
   result.addresses = pairAddresses.map;
@@ -142,20 +145,22 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
     for (std::uint32_t x : region) inRegion[x] = 0;
   }
   result.tables.push_back(std::move(table));
-  result.tableOfLayer.assign(assignment.layers, 0);
+  result.tableOfLayer.assign(layering.layers(), 0);
+  if (layering.updownLayer) appendUpDownLayer(view, result);
   pairAddresses.assignLayers(view, result, true, [&](Address a) {
     const std::uint32_t route = routeOfAddress[a];
-    const std::uint8_t home = route == UINT32_MAX ? 0 : assignment.layerOf[route];
-    const std::uint16_t set =
-        config.balance && route != UINT32_MAX ? allowed[route] : static_cast<std::uint16_t>(1U << home);
+    std::uint8_t home = route == UINT32_MAX ? 0 : assignment.layerOf[route];
+    if (home == RoutingResult::kNoLayer) home = static_cast<std::uint8_t>(updownIndex);  // the UpDown layer
+    const std::uint16_t set = config.balance && route != UINT32_MAX && home != updownIndex
+                                  ? allowed[route]
+                                  : static_cast<std::uint16_t>(1U << home);
     return std::pair(home, set);
   });
   result.deterministic = false;
-  result.minimal = true;
+  result.minimal = !layering.updownLayer;
   result.stats.emplace_back("addressing", "pair");
-  result.stats.emplace_back("layers_needed", std::to_string(assignment.layers));
-  result.stats.emplace_back("layers", std::to_string(assignment.layers));
   result.stats.emplace_back("groups", std::to_string(pool.size()));
+  appendLayerStats(result, layering, "groups");
   return result;
 }
 
@@ -163,9 +168,11 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
 
 RegistryRow<EngineFactory> aLashRow() {
   return {"a-lash", "switch-adaptive shortest paths, layers per first-link group (Thm 3); addressing: pair",
-          "Lysne et al. 2006 §7 (A-LASH), Theorem 3",
+          "Lysne et al. 2006 §7 (A-LASH), Theorem 3, §8.4 (UpDown layer when max-layers is short)",
           {{"balance", OptionType::Flag, "false", "step 4: every group also in every further layer it fits"},
-           {"max-layers", OptionType::Integer, "0", "at most this many layers (error if more are needed); 0 = 16"}},
+           {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),
+            "at most this many layers (InfiniBand: 8 data VLs by default, up to 15); when more are needed, the "
+            "groups that do not fit go to a last layer routed by UpDown (§8.4); 0 = as many as needed (<= 16)"}},
           [](const Options& options) -> RoutingFunction {
             ALashConfig config;
             config.balance = options.flag("balance");

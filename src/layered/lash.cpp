@@ -3,10 +3,14 @@
 // One shortest path per pair of switches (terminals on the same switch pair share it, as
 // OpenSM's LASH does); each path goes to the first layer whose dependency graph stays
 // acyclic (steps 2–3, incremental cycle detection in cdg/), opening layers as needed; the
-// number of layers needed is reported (stats "layers_needed"). `balance=true` runs the
-// balancing step 4. `max-layers=L`: when more than L layers would be needed, LASH uses L-1
+// number of layers needed is reported (stats "layers_needed": "N", or ">L" when the budget L
+// cut first-fit short). `balance=true` runs the
+// balancing step 4. `max-layers=L` (default 8, the data VLs of an InfiniBand fabric as it
+// comes; 0 = as many as needed): when more than L layers would be needed, LASH uses L-1
 // layers and every pair that does not fit goes to an extra layer routed by UpDown (§8.4) —
-// never dropped.
+// never dropped (assignLayersWithin, shared with mp-lash and a-lash).
+// `fit=first` (default): the paper's first-fit in (source, destination) order, as OpenSM;
+// `fit=suffix`: a speed hint (destination mode), see the row's help and docs/LAYERED.md.
 //
 // Address modes:
 //   addressing=destination (default, InfiniBand compatible): every destination switch gets
@@ -16,7 +20,6 @@
 //   addressing=pair (§5.1 step 2.1): one address per (source switch, destination); each
 //     pair's path is chosen on its own (least-used minimal channel hop by hop).
 #include <algorithm>
-#include <optional>
 
 #include <fmt/format.h>
 
@@ -26,7 +29,6 @@
 #include "layered/layering.h"
 #include "layered/rows.h"
 #include "layered/switch_view.h"
-#include "layered/updown.h"
 
 namespace routelab::layered {
 
@@ -36,7 +38,7 @@ struct LashConfig {
   bool pair = false;
   bool balance = false;
   std::size_t maxLayers = 0;  // 0 = as many as needed
-  bool suffixHint = true;     // fit=suffix (destination mode only)
+  bool suffixHint = false;    // fit=suffix (destination mode only)
 };
 
 RoutingResult runLash(const Network& network, const RoutingContext& context, const LashConfig& config) {
@@ -123,30 +125,16 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
     }
   }
 
-  // Steps 2.2–3: layers, as many as needed; §8.4 UpDown layer when more than max-layers.
-  std::optional<ChannelDependencyGraph> cdg;
-  cdg.emplace(network, 1);
-  LayerAssignment assignment = assignLayers(*cdg, pool, RoutingResult::kNoLayer - 1, hint);
-  const std::size_t needed = assignment.layers;
-  if (assignment.unplaced > 0) {
-    throw RoutingError(fmt::format("lash: more than {} layers needed", RoutingResult::kNoLayer - 1));
-  }
-  bool updownLayer = false;
-  if (config.maxLayers > 0 && needed > config.maxLayers) {
-    updownLayer = true;
-    cdg.emplace(network, 1);
-    if (config.maxLayers == 1) {
-      assignment.layerOf.assign(pool.size(), RoutingResult::kNoLayer);
-      assignment.layers = 0;
-      assignment.unplaced = pool.size();
-    } else {
-      assignment = assignLayers(*cdg, pool, config.maxLayers - 1, hint);
-    }
-  }
+  // Steps 2.2–3: layers as needed; beyond max-layers the rest by UpDown in one more layer
+  // (§8.4, shared with mp-lash and a-lash: assignLayersWithin).
+  BudgetedLayers layering =
+      assignLayersWithin(network, pool, config.maxLayers, RoutingResult::kNoLayer - 1, "lash", hint);
+  LayerAssignment& assignment = layering.assignment;
+  const bool updownLayer = layering.updownLayer;
   std::size_t moves = 0;
-  if (config.balance) moves = balanceLayers(*cdg, pool, assignment);
-  const std::size_t lashLayers = std::max<std::size_t>(assignment.layers, updownLayer ? 0 : 1);
-  const std::size_t layers = lashLayers + (updownLayer ? 1 : 0);
+  if (config.balance) moves = balanceLayers(layering.cdg, pool, assignment);
+  const std::size_t lashLayers = layering.routeLayers();
+  const std::size_t layers = layering.layers();
 
   RoutingResult result;
   PairAddresses pairAddresses;
@@ -179,14 +167,7 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
   }
   result.tables.push_back(std::move(table));
   result.tableOfLayer.assign(layers, 0);
-  std::size_t updownPairs = 0;
-  if (updownLayer) {
-    const UpDown updown(view, view.lowestSwitch(), SpanningTree::BreadthFirst);
-    result.tables.push_back(
-        balancedTable(view, addresses, groups, [&](std::uint32_t d, HopSets& out) { updown.nextHops(d, out); }));
-    result.tableOfLayer.back() = 1;
-    for (std::uint8_t layer : assignment.layerOf) updownPairs += layer == RoutingResult::kNoLayer ? 1 : 0;
-  }
+  if (updownLayer) appendUpDownLayer(view, result);
   const auto sourceSwitch = sourceSwitches(view, addresses);
   result.layerOf.assign(sourceSwitch.size() * addresses.count(), 0);
   for (std::size_t source = 0; source < sourceSwitch.size(); ++source) {
@@ -209,13 +190,8 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
   result.deterministic = true;
   result.minimal = !updownLayer;
   result.stats.emplace_back("addressing", config.pair ? "pair" : "destination");
-  result.stats.emplace_back("layers_needed", std::to_string(needed));
-  result.stats.emplace_back("layers", std::to_string(layers));
   result.stats.emplace_back("switch_pairs", std::to_string(pool.size()));
-  if (updownLayer) {
-    result.stats.emplace_back("updown_layer", std::to_string(lashLayers));
-    result.stats.emplace_back("updown_switch_pairs", std::to_string(updownPairs));
-  }
+  appendLayerStats(result, layering, "switch_pairs");
   if (config.balance) result.stats.emplace_back("balancing_moves", std::to_string(moves));
   return result;
 }
@@ -228,10 +204,12 @@ RegistryRow<EngineFactory> lashRow() {
           "Lysne et al. 2006 §5.1 (steps 1-4), §8.4 (UpDown layer when max-layers is short)",
           {{"addressing", OptionType::String, "destination", "destination (tree per destination, IB) or pair"},
            {"balance", OptionType::Flag, "false", "run the balancing step 4"},
-           {"max-layers", OptionType::Integer, "0", "at most this many layers; 0 = as many as needed"},
-           {"fit", OptionType::String, "suffix",
-            "suffix (destination mode: pairs by destination, the suffix pair's layer tried first; fast) or first "
-            "(first-fit in source order, as OpenSM)"}},
+           {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),
+            "at most this many layers (InfiniBand: 8 data VLs by default, up to 15); when more are needed, the "
+            "pairs that do not fit go to a last layer routed by UpDown (§8.4); 0 = as many as needed (<= 254)"},
+           {"fit", OptionType::String, "first",
+            "first (first-fit in source order: the paper's and OpenSM's LASH) or suffix (destination mode: pairs by "
+            "destination, the suffix pair's layer tried first; faster, may need one layer more)"}},
           [](const Options& options) -> RoutingFunction {
             LashConfig config;
             config.pair = pairAddressing(options);

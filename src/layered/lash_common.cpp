@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "layered/updown.h"
 
 namespace routelab::layered {
 
@@ -79,6 +80,23 @@ void PairAddresses::assignLayers(const SwitchView& view, RoutingResult& result, 
       result.layerOf[entry] = layer;
       if (withAllowed) result.allowedLayers[entry] = allowed;
     }
+  }
+}
+
+void appendUpDownLayer(const SwitchView& view, RoutingResult& result) {
+  const UpDown updown(view, view.lowestSwitch(), SpanningTree::BreadthFirst);
+  const AddressesBySwitch groups = groupAddresses(view, result.addresses);
+  result.tables.push_back(balancedTable(view, result.addresses, groups,
+                                        [&](std::uint32_t d, HopSets& out) { updown.nextHops(d, out); }));
+  result.tableOfLayer.back() = static_cast<std::uint16_t>(result.tables.size() - 1);
+}
+
+void appendLayerStats(RoutingResult& result, const BudgetedLayers& layering, const std::string& unit) {
+  result.stats.emplace_back("layers_needed", layering.neededText());
+  result.stats.emplace_back("layers", std::to_string(layering.layers()));
+  if (layering.updownLayer) {
+    result.stats.emplace_back("updown_layer", std::to_string(layering.routeLayers()));
+    result.stats.emplace_back("updown_" + unit, std::to_string(layering.updownRoutes()));
   }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "layered/layering.h"
 #include "layered/switch_view.h"
 
 namespace routelab::layered {
@@ -41,6 +42,24 @@ struct PairAddresses {
 };
 PairAddresses makePairAddresses(const SwitchView& view, const RoutingContext& context,
                                 const std::function<std::uint32_t(std::uint32_t s, std::uint32_t d)>& count);
+
+/// The §8.4 fallback layer of the LASH family (see assignLayersWithin in layering.h): one
+/// more table, UpDown (BFS ranks, root = the lowest switch carrying traffic) for every
+/// address of result.addresses, deterministic and balanced like minhop (balancedTable). It
+/// becomes the table of the last layer: precondition result.tableOfLayer already has its
+/// final size (routeLayers() + 1). Every address is routed, so a pair moved to this layer
+/// is delivered from any source switch.
+void appendUpDownLayer(const SwitchView& view, RoutingResult& result);
+
+/// Statistics of a budgeted assignment: `layers_needed` ("N", or ">L" when the budget L cut
+/// first-fit short), `layers`, and with the fallback `updown_layer` (its index) and
+/// `updown_<unit>` (routes moved there: switch_pairs, paths, groups).
+void appendLayerStats(RoutingResult& result, const BudgetedLayers& layering, const std::string& unit);
+
+/// Default of every layered engine's `max-layers`: InfiniBand switches offer 8 data virtual
+/// lanes unless configured otherwise (VL0–VL7; at most 15, VL15 is management), so a
+/// routing with at most 8 layers loads onto a fabric as it comes.
+inline constexpr std::int64_t kDefaultMaxLayers = 8;
 
 /// `addressing=destination|pair` option value; throws SpecError otherwise.
 bool pairAddressing(const Options& options);

@@ -91,6 +91,48 @@ LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool,
   return result;
 }
 
+std::string BudgetedLayers::neededText() const {
+  return neededExact ? std::to_string(needed) : ">" + std::to_string(needed - 1);
+}
+
+BudgetedLayers assignLayersWithin(const Network& network, const RoutePool& pool, std::size_t maxLayers,
+                                  std::size_t limit, const std::string& engine, std::span<const std::uint32_t> hint) {
+  limit = std::min<std::size_t>(limit, RoutingResult::kNoLayer - 1);
+  const std::size_t cap = maxLayers > 0 ? std::min(maxLayers, limit) : limit;
+  BudgetedLayers out{ChannelDependencyGraph(network, 1), {}, 0, true, false};
+  out.assignment = assignLayers(out.cdg, pool, cap, hint);
+  out.needed = out.assignment.layers;
+  if (out.assignment.unplaced == 0) return out;
+  if (maxLayers == 0) {
+    throw RoutingError(fmt::format("{}: more than {} layers needed, at most {} possible; set max-layers to route "
+                                   "the rest by UpDown in one more layer (Lysne §8.4)",
+                                   engine, limit, limit));
+  }
+  out.needed = cap + 1;
+  out.neededExact = false;
+  out.updownLayer = true;
+  const std::size_t kept = cap - 1;
+  if (!hint.empty() && kept > 0) {
+    out.cdg = ChannelDependencyGraph(network, 1);
+    out.assignment = assignLayers(out.cdg, pool, kept, hint);
+    return out;
+  }
+  // Cut at `kept` layers: the same as a run capped there (see layering.h).
+  out.assignment.unplaced = 0;
+  for (std::uint32_t route = 0; route < pool.size(); ++route) {
+    std::uint8_t& layer = out.assignment.layerOf[route];
+    if (layer != RoutingResult::kNoLayer && layer >= kept && hasDependencies(pool, route)) {
+      removeRoute(out.cdg, pool, route, LayerId(layer));
+    }
+    if (layer == RoutingResult::kNoLayer || layer >= kept) {
+      layer = RoutingResult::kNoLayer;
+      ++out.assignment.unplaced;
+    }
+  }
+  out.assignment.layers = kept;
+  return out;
+}
+
 std::size_t balanceLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, LayerAssignment& assignment) {
   if (assignment.layers < 2) return 0;
   std::vector<std::size_t> count(assignment.layers, 0);

@@ -8,8 +8,10 @@
 // a group is stored as consecutive two-channel paths (one per dependency).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cdg/cdg.h"
@@ -61,6 +63,40 @@ struct LayerAssignment {
 /// path's dependencies, which saves most failed cycle searches.
 LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, std::size_t maxLayers,
                              std::span<const std::uint32_t> hint = {});
+
+/// Steps 2–3 under a layer budget, with the UpDown fallback of §8.4 (when the layers are
+/// too few, "the remaining pairs" are routed by UpDown in one more layer; LASH, MP-LASH and
+/// A-LASH share this). First-fit (assignLayers above) runs capped at `maxLayers` (0 = no
+/// budget: capped at `limit`). If every route fits, that is the routing and `needed` is
+/// exact. Otherwise the routes keep their layers among the first maxLayers − 1 and every
+/// other route is marked kNoLayer: the engine routes it in one extra layer by UpDown, whose
+/// dependencies (up channels, then down channels) are acyclic on their own — so the routing
+/// uses at most maxLayers layers and stays deadlock-free (Lysne Thm. 2 per layer); `needed`
+/// is then only known to exceed maxLayers (neededExact false; run with no budget to count).
+/// With maxLayers == 1 every route goes to the UpDown layer.
+///   Without a hint, the routes kept are exactly those that first-fit capped at maxLayers − 1
+/// places (a route tries layers 0, 1, ... in order, so layers 0..maxLayers−2 evolve
+/// identically in both runs and a route goes beyond them only when none fits), so the
+/// capped run is cut, not repeated; with a hint the hinted layer may lie beyond, and
+/// first-fit is re-run capped at maxLayers − 1.
+/// Throws RoutingError naming `engine` when maxLayers == 0 and more than `limit` layers are
+/// needed. Cost: one first-fit run (two with a hint and a fallback).
+struct BudgetedLayers {
+  ChannelDependencyGraph cdg;  ///< the dependencies of layers 0..routeLayers()−1 (others empty)
+  LayerAssignment assignment;  ///< per route; kNoLayer = routed in the UpDown layer
+  std::size_t needed = 0;      ///< layers first-fit needs: exact, or maxLayers + 1 as a lower bound
+  bool neededExact = true;     ///< false when the budget cut first-fit short (needed > maxLayers)
+  bool updownLayer = false;    ///< some route (or, with maxLayers == 1, every route) uses UpDown
+  /// Layers holding routes; the UpDown layer, if any, has this index.
+  std::size_t routeLayers() const { return updownLayer ? assignment.layers : std::max<std::size_t>(assignment.layers, 1); }
+  std::size_t layers() const { return routeLayers() + (updownLayer ? 1 : 0); }
+  std::size_t updownRoutes() const { return updownLayer ? assignment.unplaced : 0; }
+  /// The `layers_needed` statistic: "N", or ">L" when only a lower bound is known.
+  std::string neededText() const;
+};
+BudgetedLayers assignLayersWithin(const Network& network, const RoutePool& pool, std::size_t maxLayers,
+                                  std::size_t limit, const std::string& engine,
+                                  std::span<const std::uint32_t> hint = {});
 
 /// §5.1 step 4 (balancing): move a route from layer j to layer k while layer j has at
 /// least two more routes than layer k and the move closes no cycle; repeat until no move

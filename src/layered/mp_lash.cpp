@@ -5,7 +5,10 @@
 // the optional step 4: every path is also added to every further layer it fits in, and the
 // source may choose among those layers (allowedLayers; at most 16 layers). `max-paths=N`
 // keeps only the first N shortest paths per pair in port order (0 = all, as in the paper).
-// More layers needed than `max-layers` allows: RoutingError (no path is dropped silently).
+// `max-layers=L` (default 8, InfiniBand's data VLs; 0 = as many as needed): when more than L
+// layers would be needed, the paths keep L-1 layers and every path that does not fit is
+// routed by UpDown in one last layer (§8.4, as lash: assignLayersWithin) — its address
+// stays, only its route changes, so no path is dropped.
 // Address mode: pair only (a destination-based table cannot hold every shortest path).
 #include <algorithm>
 #include <fmt/format.h>
@@ -113,15 +116,14 @@ RoutingResult runMpLash(const Network& network, const RoutingContext& context, c
       enumeratePaths(view, active[si], active[di], config.maxPaths, pool);
     }
   }
-  const std::size_t limit = config.maxLayers > 0 ? config.maxLayers : (config.balance ? 16 : RoutingResult::kNoLayer - 1);
-  ChannelDependencyGraph cdg(network, 1);
-  const LayerAssignment assignment = assignLayers(cdg, pool, limit);
-  if (assignment.unplaced > 0) {
-    throw RoutingError(fmt::format("mp-lash: {} of {} shortest paths do not fit into {} layers (max-layers)",
-                                   assignment.unplaced, pool.size(), limit));
-  }
+  // Step 2.2 (first-fit) within max-layers, the rest by UpDown (§8.4); step 4 on the
+  // first-fit layers only (the UpDown layer's paths keep their one layer).
+  BudgetedLayers layering =
+      assignLayersWithin(network, pool, config.maxLayers, config.balance ? 16 : RoutingResult::kNoLayer - 1, "mp-lash");
+  const LayerAssignment& assignment = layering.assignment;
+  const std::size_t updownIndex = layering.routeLayers();
   std::vector<std::uint16_t> allowed;
-  if (config.balance) allowed = enrichLayers(cdg, pool, assignment);
+  if (config.balance) allowed = enrichLayers(layering.cdg, pool, assignment);
 
   RoutingResult result;
   result.addresses = pairAddresses.map;
@@ -139,19 +141,22 @@ RoutingResult runMpLash(const Network& network, const RoutingContext& context, c
     for (ChannelId c : pool.channels(routeOfAddress[a])) table.set(view.sourceSwitch(c), a, network.sourcePort(c));
   }
   result.tables.push_back(std::move(table));
-  result.tableOfLayer.assign(assignment.layers, 0);
+  result.tableOfLayer.assign(layering.layers(), 0);
+  if (layering.updownLayer) appendUpDownLayer(view, result);
   pairAddresses.assignLayers(view, result, config.balance, [&](Address a) {
     const std::uint32_t route = routeOfAddress[a];
-    const std::uint8_t layer = route == UINT32_MAX ? 0 : assignment.layerOf[route];
-    const std::uint16_t set = !config.balance ? 0 : route == UINT32_MAX ? 1 : allowed[route];
-    return std::pair(layer, set);
+    if (route == UINT32_MAX) return std::pair<std::uint8_t, std::uint16_t>(0, config.balance ? 1 : 0);
+    if (assignment.layerOf[route] == RoutingResult::kNoLayer) {  // the UpDown layer
+      return std::pair(static_cast<std::uint8_t>(updownIndex),
+                       static_cast<std::uint16_t>(config.balance ? 1U << updownIndex : 0));
+    }
+    return std::pair(assignment.layerOf[route], config.balance ? allowed[route] : std::uint16_t{0});
   });
   result.deterministic = true;
-  result.minimal = true;
+  result.minimal = !layering.updownLayer;
   result.stats.emplace_back("addressing", "pair");
-  result.stats.emplace_back("layers_needed", std::to_string(assignment.layers));
-  result.stats.emplace_back("layers", std::to_string(assignment.layers));
   result.stats.emplace_back("paths", std::to_string(pool.size()));
+  appendLayerStats(result, layering, "paths");
   return result;
 }
 
@@ -159,14 +164,18 @@ RoutingResult runMpLash(const Network& network, const RoutingContext& context, c
 
 RegistryRow<EngineFactory> mpLashRow() {
   return {"mp-lash", "all shortest paths, one address each, source adaptive; addressing: pair",
-          "Lysne et al. 2006 §6 (MP-LASH), step 4 optional",
+          "Lysne et al. 2006 §6 (MP-LASH), step 4 optional, §8.4 (UpDown layer when max-layers is short)",
           {{"balance", OptionType::Flag, "false", "step 4: every path also in every further layer it fits (<= 16 layers)"},
-           {"max-layers", OptionType::Integer, "0", "at most this many layers (error if more are needed); 0 = as needed"},
+           {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),
+            "at most this many layers (InfiniBand: 8 data VLs by default, up to 15); when more are needed, the paths "
+            "that do not fit go to a last layer routed by UpDown (§8.4); 0 = as many as needed (<= 254, 16 with "
+            "balance)"},
            {"max-paths", OptionType::Integer, "0", "shortest paths per switch pair, first in port order; 0 = all"}},
           [](const Options& options) -> RoutingFunction {
             MpLashConfig config;
             config.balance = options.flag("balance");
-            config.maxLayers = static_cast<std::size_t>(options.integerIn("max-layers", 0, RoutingResult::kNoLayer - 1));
+            config.maxLayers = static_cast<std::size_t>(
+                options.integerIn("max-layers", 0, config.balance ? 16 : RoutingResult::kNoLayer - 1));
             config.maxPaths = static_cast<std::uint32_t>(options.integerIn("max-paths", 0, 1 << 20));
             return [config](const Network& network, const RoutingContext& context) {
               return runMpLash(network, context, config);

@@ -67,8 +67,11 @@ RoutingResult circuitsToRouting(const CircuitFabric& fabric, std::span<const Cir
   result.minimal = true;  // up to the common ancestor and down: a shortest path in an XGFT
   for (std::size_t r = 0; r < requests.size(); ++r) {
     if (schedule.status[r] != CircuitStatus::Granted) continue;
+    const NodeId source = network.terminalNode(requests[r].source);
     const NodeId destination = network.terminalNode(requests[r].destination);
-    const Address address = result.addresses.base(destination);
+    // The address this source uses for the destination (the RoutingResult contract; with
+    // one address per terminal and one source class it is the destination's own).
+    const Address address = result.addressFor(source, destination);
     for (ChannelId c : fabric.circuitPath(requests[r], schedule.portsOf(r))) {
       const NodeId at = network.source(c);
       if (!network.isSwitch(at)) continue;

@@ -31,10 +31,12 @@ CircuitCheck checkCircuits(const CircuitFabric& fabric, std::span<const CircuitR
 /// Granted circuits of `schedule` as a destination-based RoutingResult: one address per
 /// terminal (LID = terminal index + 1); at every switch on a circuit's path the entry of
 /// its destination is the circuit's output port; every other entry is kNoRoute. So
-/// RoutingResult::path(source terminal, destination address) walks exactly the circuit.
-/// This needs at most one granted circuit per destination whose paths disagree nowhere
-/// (always true for a permutation); otherwise throws AnalysisError naming the switch and
-/// destination (export paths instead). `engine` is "schedule:<scheduler spec>".
+/// RoutingResult::path(source, addressFor(source, destination)) walks exactly the circuit
+/// (entries are written at addressFor, the address contract every consumer uses). A valid
+/// schedule grants at most one circuit per destination (they would share its delivery
+/// link), so entries never collide; a schedule whose circuits to one destination disagree
+/// at a switch throws AnalysisError naming the switch and destination.
+/// `engine` is "schedule:<scheduler spec>".
 /// O(switches × terminals + Σ path lengths).
 RoutingResult circuitsToRouting(const CircuitFabric& fabric, std::span<const CircuitRequest> requests,
                                 const CircuitSchedule& schedule, const std::string& schedulerSpec);

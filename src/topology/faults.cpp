@@ -17,22 +17,6 @@ namespace routelab {
 
 namespace {
 
-/// "name=positional,key=value,..." — the modifier as it is written in a spec, so the
-/// effective spec of a fabric re-parses (Options::effective() writes "name:positional").
-std::string modifierEcho(const Options& options) {
-  std::string out = options.component();
-  bool first = true;
-  if (!options.positional().empty()) {
-    out += "=" + options.positional();
-    first = false;
-  }
-  for (const auto& [key, value] : options.values()) {
-    out += (first ? "=" : ",") + key + "=" + value;
-    first = false;
-  }
-  return out;
-}
-
 /// The count N of `+name=N`: required, a non-negative integer.
 std::size_t countArgument(const Options& options) {
   const std::string& name = options.component();
@@ -168,7 +152,6 @@ std::vector<NodeId> parseSwitchList(const Network& network, std::string_view tex
 // ---- the modifiers ------------------------------------------------------------------------
 
 Network failLinks(const Network& network, const Options& options, ModifierReport& report) {
-  report.modifier = modifierEcho(options);
   const std::size_t count = countArgument(options);
   std::vector<std::size_t> candidates;
   for (std::size_t link = 0; link < network.linkCount(); ++link) {
@@ -183,7 +166,6 @@ Network failLinks(const Network& network, const Options& options, ModifierReport
 }
 
 Network failSwitches(const Network& network, const Options& options, ModifierReport& report) {
-  report.modifier = modifierEcho(options);
   const std::size_t count = countArgument(options);
   if (count > network.switchCount()) {
     throw SpecError(fmt::format("fail-switches: cannot fail {} switches, the fabric has only {}", count,
@@ -194,12 +176,10 @@ Network failSwitches(const Network& network, const Options& options, ModifierRep
 }
 
 Network removeLinks(const Network& network, const Options& options, ModifierReport& report) {
-  report.modifier = modifierEcho(options);
   return removeElements(network, parseCableList(network, options.positional(), "remove-links"), {}, report);
 }
 
 Network removeSwitches(const Network& network, const Options& options, ModifierReport& report) {
-  report.modifier = modifierEcho(options);
   return removeElements(network, {}, parseSwitchList(network, options.positional(), "remove-switches"), report);
 }
 

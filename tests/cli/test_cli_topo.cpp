@@ -67,3 +67,21 @@ TEST(CliHelp, EveryCommandHasHelp) {
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << command;
   }
 }
+
+TEST(CliTopo, ModifiersEchoAnEffectiveSpecThatParsesBack) {
+  // `+fail-links=3,seed=5` is echoed as written (Options::effectiveModifier), defaults filled
+  // in, and the echoed spec loads the same fabric with the same echo.
+  const auto r = runRoutelab("topo random:switches=16+fail-links=3,seed=5+fail-switches=1 --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const std::string echoed = j["spec"];
+  EXPECT_EQ(echoed, "random:switches=16,terminals=1,radix=16,seed=1+fail-links=3,seed=5+fail-switches=1,seed=1");
+  EXPECT_EQ(j["modifiers"][0]["modifier"], "fail-links=3,seed=5");
+  const auto again = runRoutelab("topo '" + echoed + "' --format json");
+  ASSERT_EQ(again.exitCode, 0) << again.err;
+  const auto k = nlohmann::json::parse(again.out);
+  EXPECT_EQ(k["spec"], echoed);
+  EXPECT_EQ(k["links"], j["links"]);
+  EXPECT_EQ(k["switches"], j["switches"]);
+  EXPECT_EQ(k["modifiers"], j["modifiers"]);
+}

@@ -92,3 +92,29 @@ TEST(CliVerify, BadInputExitsOneWithAPreciseMessage) {
   const auto usage = runRoutelab("verify random:switches=16,seed=1");
   EXPECT_EQ(usage.exitCode, 2);  // --engine is required
 }
+
+TEST(CliVerify, LashFamilyUpDownFallbackLayerIsDeliveredAndDeadlockFree) {
+  // Lysne §8.4 for lash, mp-lash and a-lash: a random fabric that needs at least 3 layers
+  // (64 switches, 128 links: LASH needs 3-4, MP-LASH 4-6, A-LASH 5-7; docs/LAYERED.md),
+  // routed with max-layers=2: one first-fit layer plus the UpDown layer. `route` delivers
+  // every pair and `verify` passes (exit 0).
+  const std::string spec = "random:switches=64,links=128,terminals=1,seed=1";
+  for (const std::string engine : {"lash", "lash:addressing=pair", "mp-lash", "a-lash"}) {
+    const std::string limited = engine + (engine.find(':') == std::string::npos ? ":" : ",") + "max-layers=2";
+    SCOPED_TRACE(limited);
+    const auto route = runRoutelab("route " + spec + " --engine " + limited + " --format json");
+    ASSERT_EQ(route.exitCode, 0) << route.err << route.out;
+    const auto r = nlohmann::json::parse(route.out);
+    EXPECT_EQ(r["stats"]["layers_needed"], ">2");  // first-fit needs more than the budget
+    EXPECT_EQ(r["tables"]["layers"], 2);
+    EXPECT_EQ(r["stats"]["updown_layer"], "1");
+    EXPECT_EQ(r["checks"]["terminal_pairs_delivered"], r["checks"]["terminal_pairs"]);
+    EXPECT_EQ(r["checks"]["passed"], true);
+    const auto verify = runRoutelab("verify " + spec + " --engine " + limited + " --format json");
+    ASSERT_EQ(verify.exitCode, 0) << verify.err << verify.out;
+    const auto v = nlohmann::json::parse(verify.out);
+    EXPECT_EQ(v["deadlock_free"], true);
+    EXPECT_EQ(v["connected"], true);
+    EXPECT_EQ(v["layers"], 2);
+  }
+}

@@ -56,6 +56,28 @@ TEST(Options, TypedAccessAndDefaults) {
   EXPECT_EQ(o.effective(), "thing:k=16,ratio=0.5,levels=3.4.5,verbose=true,name=x");
 }
 
+TEST(Options, EffectiveModifierReparsesAfterAPlus) {
+  // A '+' modifier is written `name[=positional][,k=v...]`; effective() writes base
+  // components (`name:k=v`), which after a '+' would not parse back.
+  const OptionSchema schema = {{"seed", OptionType::Integer, "1", "seed"}, {"note", OptionType::String, "", "note"}};
+  const Spec written = parseSpec("base:k=1+fail-links=3+fail-links,seed=5,note=x+remove=a[1].b[2]");
+  ASSERT_EQ(written.modifiers.size(), 3u);
+  std::string echoed = "base:k=1";
+  for (const ComponentSpec& modifier : written.modifiers) {
+    echoed += "+" + Options(modifier.name, schema, modifier).effectiveModifier();
+  }
+  EXPECT_EQ(echoed, "base:k=1+fail-links=3,seed=1+fail-links,seed=5,note=x+remove=a[1].b[2],seed=1");
+  const Spec reparsed = parseSpec(echoed);
+  ASSERT_EQ(reparsed.modifiers.size(), 3u);
+  EXPECT_EQ(reparsed.modifiers[0].positional, "3");
+  EXPECT_EQ(reparsed.modifiers[1].positional, "");
+  EXPECT_EQ(reparsed.modifiers[1].options,
+            (std::vector<std::pair<std::string, std::string>>{{"seed", "5"}, {"note", "x"}}));
+  EXPECT_EQ(reparsed.modifiers[2].positional, "a[1].b[2]");
+  EXPECT_EQ(reparsed.str(), echoed);  // Spec::str() writes the same grammar
+  EXPECT_EQ(Options("fail-links", schema, written.modifiers[0]).effective(), "fail-links:3,seed=1");
+}
+
 TEST(Options, ErrorsNameComponentAndKey) {
   auto message = [](const std::string& text) -> std::string {
     try {

@@ -64,9 +64,11 @@ std::vector<NamedFabric> sweepFabrics() {
 /// Option variants beyond the defaults, per engine of this module.
 std::vector<std::string> variants(const std::string& engine) {
   static const std::map<std::string, std::vector<std::string>> extra = {
-      {"lash", {"lash:addressing=pair", "lash:balance=true", "lash:max-layers=2", "lash:max-layers=1,addressing=pair"}},
-      {"mp-lash", {"mp-lash:balance=true"}},
-      {"a-lash", {"a-lash:balance=true"}},
+      {"lash",
+       {"lash:addressing=pair", "lash:balance=true", "lash:fit=suffix", "lash:max-layers=2",
+        "lash:max-layers=1,addressing=pair"}},
+      {"mp-lash", {"mp-lash:balance=true", "mp-lash:max-layers=2", "mp-lash:max-layers=2,balance=true"}},
+      {"a-lash", {"a-lash:balance=true", "a-lash:max-layers=2", "a-lash:max-layers=2,balance=true"}},
       {"mroots", {"mroots:layers=3"}},
       {"d-mroots", {"d-mroots:layers=3"}},
       {"escape", {"escape:layers=3"}},

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "graph/builder.h"
+#include "layered/layering.h"
 #include "layered/switch_view.h"
 #include "layered/updown.h"
 #include "topology/xgft.h"
@@ -143,20 +144,124 @@ TEST(Lash, FatTreeNeedsNoMoreLayersThanOpenSm) {
   EXPECT_LE(std::stoi(stat(k4n4, "layers_needed")), 8);
 }
 
-TEST(Lash, MaxLayersRoutesTheRestThroughAnUpDownLayer) {
+TEST(LashFamily, MaxLayersRoutesTheRestThroughAnUpDownLayer) {
+  // §8.4 for LASH, MP-LASH and A-LASH: with too few layers, the routes that do not fit go
+  // to one last layer routed by UpDown; every pair is still delivered, deadlock-free.
   const Network net = test::randomFabric(32, 64, 5);
-  const RoutingResult full = runEngine("lash", net);
-  const int needed = std::stoi(stat(full, "layers_needed"));
-  ASSERT_GE(needed, 3);
-  for (const char* spec : {"lash:max-layers=2", "lash:max-layers=2,addressing=pair", "lash:max-layers=1"}) {
+  for (const char* engine : {"lash", "mp-lash", "a-lash"}) {
+    const int needed = std::stoi(stat(runEngine(std::string(engine) + ":max-layers=0", net), "layers_needed"));
+    ASSERT_GE(needed, 3) << engine;
+  }
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"lash:max-layers=2", "switch_pairs"},          {"lash:max-layers=2,addressing=pair", "switch_pairs"},
+      {"lash:max-layers=2,fit=suffix", "switch_pairs"}, {"lash:max-layers=2,balance=true", "switch_pairs"},
+      {"lash:max-layers=1", "switch_pairs"},          {"mp-lash:max-layers=2", "paths"},
+      {"mp-lash:max-layers=2,balance=true", "paths"}, {"mp-lash:max-layers=1", "paths"},
+      {"a-lash:max-layers=2", "groups"},              {"a-lash:max-layers=2,balance=true", "groups"},
+      {"a-lash:max-layers=1", "groups"}};
+  for (const auto& [spec, unit] : cases) {
     SCOPED_TRACE(spec);
     const RoutingResult limited = runEngine(spec, net);
-    EXPECT_LE(limited.layerCount(), 2u);
-    EXPECT_GT(std::stoi(stat(limited, "updown_switch_pairs")), 0);
+    const std::size_t maxLayers = spec.find("max-layers=1") != std::string::npos ? 1 : 2;
+    EXPECT_EQ(limited.layerCount(), maxLayers);
+    EXPECT_EQ(stat(limited, "updown_layer"), std::to_string(maxLayers - 1));
+    EXPECT_GT(std::stoi(stat(limited, "updown_" + unit)), 0);
+    // The budget cut first-fit short: layers_needed is only known to exceed it; the same
+    // run with max-layers=0 (no budget) counts it.
+    EXPECT_EQ(stat(limited, "layers_needed"), ">" + std::to_string(maxLayers));
+    const std::string unbounded = spec.substr(0, spec.find("max-layers=")) + "max-layers=0" +
+                                  spec.substr(spec.find("max-layers=") + std::string("max-layers=1").size());
+    EXPECT_GT(std::stoul(stat(runEngine(unbounded, net), "layers_needed")), maxLayers);
     EXPECT_EQ(limited.tableOfLayer.back(), 1);
+    EXPECT_EQ(limited.tables.size(), 2u);
     EXPECT_FALSE(limited.minimal);
+    // Every allowed-layer set of a pair moved to UpDown is that layer alone (Theorem 3
+    // sets never mix UpDown with first-fit layers).
+    for (std::size_t i = 0; i < limited.allowedLayers.size(); ++i) {
+      if (limited.layerOf[i] == maxLayers - 1 && maxLayers > 1) {
+        EXPECT_EQ(limited.allowedLayers[i], 1U << (maxLayers - 1));
+      }
+      if (limited.layerOf[i] != RoutingResult::kNoLayer && limited.layerOf[i] < maxLayers - 1) {
+        EXPECT_EQ(limited.allowedLayers[i] & (1U << (maxLayers - 1)), 0U);
+      }
+    }
     const auto check = test::checkRouting(net, limited);
     EXPECT_TRUE(check.connected && check.loopFree && check.deadlockFree) << check.problem;
+  }
+}
+
+TEST(LashFamily, DefaultMaxLayersIsEightAsInfiniBandOffers) {
+  // A-LASH needs more than 8 layers on random 128-switch fabrics at 2 links per switch
+  // (docs/LAYERED.md); by default it then uses 7 first-fit layers and the UpDown layer.
+  const Network net = test::randomFabric(128, 256, 1);
+  const RoutingResult result = runEngine("a-lash", net);
+  EXPECT_NE(result.engine.find("max-layers=8"), std::string::npos) << result.engine;
+  ASSERT_GT(std::stoi(stat(runEngine("a-lash:max-layers=0", net), "layers_needed")), 8);
+  EXPECT_EQ(stat(result, "layers_needed"), ">8");
+  EXPECT_EQ(result.layerCount(), 8u);
+  EXPECT_EQ(stat(result, "updown_layer"), "7");
+  const auto check = test::checkRouting(net, result);
+  EXPECT_TRUE(check.connected && check.loopFree && check.deadlockFree) << check.problem;
+  for (const char* engine : {"lash", "mp-lash"}) {
+    EXPECT_NE(runEngine(engine, net).engine.find("max-layers=8"), std::string::npos) << engine;
+  }
+  // Limits: a-lash's layer sets are 16-bit; so are mp-lash's with balance.
+  EXPECT_THROW(runEngine("a-lash:max-layers=17", net), SpecError);
+  EXPECT_THROW(runEngine("mp-lash:max-layers=17,balance=true", net), SpecError);
+  EXPECT_THROW(runEngine("lash:max-layers=255", net), SpecError);
+  EXPECT_NO_THROW(runEngine("lash:max-layers=254", test::randomFabric(8, 12, 1)));
+}
+
+TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
+  // assignLayersWithin cuts first-fit capped at maxLayers down to maxLayers - 1 layers
+  // instead of re-running it capped there (layering.h); the two must agree route by route.
+  const Network net = test::randomFabric(64, 112, 2);
+  const SwitchView view(net, false);
+  RoutePool pool;
+  HopSets hops;
+  for (std::uint32_t d = 0; d < view.switchCount(); ++d) {
+    minimalHops(view, d, hops);
+    for (std::uint32_t s = 0; s < view.switchCount(); ++s) {
+      if (s == d) continue;
+      std::vector<ChannelId> path;
+      for (std::uint32_t x = s; x != d; x = view.targetSwitch(path.back())) path.push_back(hops.at(x)[0]);
+      pool.addPath(path);
+    }
+  }
+  const BudgetedLayers unlimited = assignLayersWithin(net, pool, 0, 254, "test");
+  ASSERT_GE(unlimited.needed, 4u);
+  EXPECT_FALSE(unlimited.updownLayer);
+  for (std::size_t maxLayers = 1; maxLayers <= unlimited.needed; ++maxLayers) {
+    SCOPED_TRACE(maxLayers);
+    const BudgetedLayers budgeted = assignLayersWithin(net, pool, maxLayers, 254, "test");
+    EXPECT_EQ(budgeted.updownLayer, maxLayers < unlimited.needed);
+    EXPECT_LE(budgeted.layers(), maxLayers);
+    if (!budgeted.updownLayer) {
+      EXPECT_TRUE(budgeted.neededExact);
+      EXPECT_EQ(budgeted.needed, unlimited.needed);
+      EXPECT_EQ(budgeted.assignment.layerOf, unlimited.assignment.layerOf);
+      continue;
+    }
+    EXPECT_FALSE(budgeted.neededExact);
+    EXPECT_EQ(budgeted.neededText(), ">" + std::to_string(maxLayers));
+    std::vector<std::uint8_t> capped(pool.size(), RoutingResult::kNoLayer);
+    ChannelDependencyGraph cdg(net, 1);
+    if (maxLayers > 1) capped = assignLayers(cdg, pool, maxLayers - 1).layerOf;
+    EXPECT_EQ(budgeted.assignment.layerOf, capped);
+    for (std::size_t layer = 0; layer + 1 < maxLayers; ++layer) {
+      EXPECT_EQ(budgeted.cdg.dependencies(LayerId::fromIndex(layer)), cdg.dependencies(LayerId::fromIndex(layer)));
+    }
+    for (std::size_t layer = maxLayers - 1; layer < budgeted.cdg.layerCount(); ++layer) {
+      EXPECT_EQ(budgeted.cdg.dependencyCount(LayerId::fromIndex(layer)), 0u);
+    }
+  }
+  // No budget: more layers needed than the engine can hold is an error naming the engine.
+  try {
+    assignLayersWithin(net, pool, 0, 2, "some-engine");
+    ADD_FAILURE() << "no error";
+  } catch (const RoutingError& e) {
+    EXPECT_NE(std::string(e.what()).find("some-engine:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("§8.4"), std::string::npos) << e.what();
   }
 }
 

@@ -400,7 +400,7 @@ TEST(Export, GrantedPermutationAsARoutingResultWalksTheCircuits) {
   EXPECT_EQ(routing.engine, "schedule:local-random");
   for (std::size_t r = 0; r < requests.size(); ++r) {
     const NodeId source = net.terminalNode(requests[r].source);
-    const Address address = routing.addresses.base(net.terminalNode(requests[r].destination));
+    const Address address = routing.addressFor(source, net.terminalNode(requests[r].destination));
     const Path path = routing.path(net, source, address);
     if (schedule.status[r] == CircuitStatus::Granted) {
       ASSERT_EQ(path.status, PathStatus::Delivered);

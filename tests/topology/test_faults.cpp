@@ -248,3 +248,30 @@ TEST(Faults, ModifiersCompose) {
   EXPECT_EQ(fabric.spec, "kary-ntree:k=4,n=3+fail-links=5,seed=2+fail-switches=2,seed=3");
   EXPECT_EQ(cableEnds(loadFabric(fabric.spec).network), cableEnds(fabric.network));
 }
+
+TEST(Faults, EveryModifierEchoesAnEffectiveSpecThatParsesBackToTheSameFabric) {
+  // The echo is Options::effectiveModifier() (loadFabric), defaults filled in: `+name=N,seed=S`
+  // for the random modifiers, `+name=LIST` for the given ones.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"+fail-links=3", "+fail-links=3,seed=1"},
+      {"+fail-links=3,seed=5", "+fail-links=3,seed=5"},
+      {"+fail-switches=2,seed=7", "+fail-switches=2,seed=7"},
+      {"+remove-links=rnd-sw00[2].rnd-sw03[2]:rnd-sw00[3]", "+remove-links=rnd-sw00[2].rnd-sw03[2]:rnd-sw00[3]"},
+      {"+remove-switches=rnd-sw04.rnd-sw09", "+remove-switches=rnd-sw04.rnd-sw09"},
+      {"+fail-links=2,seed=3+remove-switches=rnd-sw01", "+fail-links=2,seed=3+remove-switches=rnd-sw01"}};
+  const std::string base = "random:switches=16,terminals=1,radix=16,seed=1";
+  for (const auto& [modifiers, echoed] : cases) {
+    SCOPED_TRACE(modifiers);
+    const Fabric fabric = loadFabric(std::string(kRandom16) + modifiers);
+    EXPECT_EQ(fabric.spec, base + echoed);
+    const Fabric again = loadFabric(fabric.spec);
+    EXPECT_EQ(again.spec, fabric.spec);
+    EXPECT_EQ(cableEnds(again.network), cableEnds(fabric.network));
+    EXPECT_EQ(again.network.switchCount(), fabric.network.switchCount());
+    EXPECT_EQ(again.network.terminalCount(), fabric.network.terminalCount());
+    ASSERT_EQ(again.modifiers.size(), fabric.modifiers.size());
+    for (std::size_t i = 0; i < fabric.modifiers.size(); ++i) {
+      EXPECT_EQ(again.modifiers[i].removed, fabric.modifiers[i].removed);
+    }
+  }
+}

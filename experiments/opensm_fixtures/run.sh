@@ -47,7 +47,7 @@ for fixture in k4n2 k2n4 k4n3 gft_4_4_8 rnd16_s1; do
     *) ours="ftree-deterministic ftree-adaptive dmodk smodk minhop" ;;
   esac
   {
-    echo "## $fixture ($(head -c 300 "$dir/topology.net" | grep -m1 -o 'gen_ibsim_net.py[^\"]*' || echo "$fixture"))"
+    echo "## $fixture ($(grep -m1 -o '^# origin: .*' "$dir/topology.net" | sed 's/^# origin: //' || echo "$fixture"))"
     echo
     echo "| routing | WORST | ABB | AFPB | WORST channel / note |"
     echo "|---|---|---|---|---|"

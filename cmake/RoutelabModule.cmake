@@ -15,6 +15,17 @@ if(ROUTELAB_SANITIZE)
       -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(routelab_options INTERFACE -fsanitize=address,undefined)
 endif()
+if(ROUTELAB_FUZZ)
+  # Coverage instrumentation for libFuzzer in every library; the fuzz targets link the
+  # fuzzer runtime (fuzz/CMakeLists.txt).
+  target_compile_options(routelab_options INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+      -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(routelab_options INTERFACE -fsanitize=address,undefined)
+endif()
+if(ROUTELAB_SANITIZE_THREAD)
+  target_compile_options(routelab_options INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+  target_link_options(routelab_options INTERFACE -fsanitize=thread)
+endif()
 
 # routelab_module(NAME DEPS dep...) — one library per folder src/NAME.
 function(routelab_module name)
@@ -28,15 +39,21 @@ function(routelab_module name)
   target_link_libraries(routelab_${name} PUBLIC routelab_options ${ARG_DEPS})
 endfunction()
 
-# routelab_test(MODULE DEPS lib...) — one GoogleTest binary per folder tests/MODULE.
+# routelab_test(MODULE DEPS lib... [LABEL label]) — one GoogleTest binary per folder
+# tests/MODULE; every test of it carries the label (default: MODULE), e.g. `ctest -L soak`
+# (docs/RELIABILITY.md).
 function(routelab_test name)
-  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LABEL" "DEPS" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/${name}/*.cpp)
   if(NOT sources)
     return()
   endif()
   add_executable(test_${name} ${sources})
   target_link_libraries(test_${name} PRIVATE ${ARG_DEPS} routelab_testsupport GTest::gtest_main)
+  set(label ${name})
+  if(ARG_LABEL)
+    set(label ${ARG_LABEL})
+  endif()
   gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 120
-      PROPERTIES ENVIRONMENT "ROUTELAB_BINARY=$<TARGET_FILE:routelab>")
+      PROPERTIES ENVIRONMENT "ROUTELAB_BINARY=$<TARGET_FILE:routelab>" LABELS ${label})
 endfunction()

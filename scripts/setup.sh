@@ -2,10 +2,14 @@
 # routelab set-up: install Debian packages, build, and either run the main job or the tests.
 #
 #   scripts/setup.sh run    install, build (build/), run the main job on a built-in example
-#   scripts/setup.sh test   install, build (build/ and build-asan/ with ASan+UBSan), run all tests
+#   scripts/setup.sh test   install, build (build/ and build-asan/ with ASan+UBSan), run all tests;
+#                           then the parallel tests under ThreadSanitizer (build-tsan/, clang) and
+#                           every fuzzer for a bounded time (scripts/fuzz.sh, build-fuzz/)
 #
 # Environment: ROUTELAB_JOBS (parallel build jobs, default: number of cores),
-#              ROUTELAB_SKIP_INSTALL=1 (do not call apt-get), ROUTELAB_SKIP_ASAN=1 (test: one build only).
+#              ROUTELAB_SKIP_INSTALL=1 (do not call apt-get), ROUTELAB_SKIP_ASAN=1 (test: no ASan build),
+#              ROUTELAB_SKIP_TSAN=1 (no TSan build), ROUTELAB_SKIP_FUZZ=1 (no fuzzing),
+#              ROUTELAB_FUZZ_SECONDS (seconds per fuzz target, default 20). docs/RELIABILITY.md
 set -euo pipefail
 
 mode=${1:-}
@@ -33,11 +37,13 @@ install_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
-configure_and_build() {  # dir, extra cmake args...
+configure_and_build() {  # dir, extra cmake args... (ROUTELAB_BUILD_TARGETS: only these targets)
   local dir=$1; shift
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 \
     || { cat "$dir.configure.log"; exit 1; }
-  cmake --build "$dir" -j "$jobs"
+  local targets=()
+  for t in ${ROUTELAB_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+  cmake --build "$dir" -j "$jobs" "${targets[@]}"
 }
 
 install_packages
@@ -51,6 +57,9 @@ if [ "$mode" = run ]; then
 fi
 
 # test
+# The tests that run parallel code (OpenMP): their CTest labels and binaries.
+tsan_labels='^(graph|routing|cdg|verify|analysis|schedule)$'
+tsan_tests="test_graph test_routing test_cdg test_verify test_analysis test_schedule"
 status=0
 # The interop tests (ibsim, OpenSM, infiniband-diags) fail rather than skip when a tool is
 # missing, since install_packages has just installed them.
@@ -59,8 +68,23 @@ status=0
 if [ "${ROUTELAB_SKIP_ASAN:-0}" != 1 ]; then
   mkdir -p build-asan
   configure_and_build build-asan -DROUTELAB_SANITIZE=ON -DROUTELAB_BENCHMARKS=OFF
+  # The soak test starts thousands of processes; under ASan a quarter of its fabrics suffice.
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+     ROUTELAB_SOAK_FABRICS=${ROUTELAB_SOAK_FABRICS:-50} \
      ctest --output-on-failure -j "$jobs" --timeout 1800) || status=1
 fi
-if [ $status -eq 0 ]; then echo "setup: all tests passed (build/ and build-asan/)"; else echo "setup: TESTS FAILED" >&2; fi
+if [ "${ROUTELAB_SKIP_TSAN:-0}" != 1 ]; then
+  # ThreadSanitizer needs clang's libomp: GCC's libgomp is not TSan-aware. libomp loads
+  # LLVM's Archer tool, which tells TSan about OpenMP's synchronisation; the runtime itself
+  # is not instrumented, hence ignore_noninstrumented_modules (docs/RELIABILITY.md).
+  mkdir -p build-tsan
+  ROUTELAB_BUILD_TARGETS="$tsan_tests" configure_and_build build-tsan -DCMAKE_CXX_COMPILER=clang++ \
+    -DROUTELAB_SANITIZE_THREAD=ON -DROUTELAB_BENCHMARKS=OFF
+  (cd build-tsan && OMP_NUM_THREADS=2 TSAN_OPTIONS=halt_on_error=1:ignore_noninstrumented_modules=1:second_deadlock_stack=1 \
+     ctest --output-on-failure -j "$jobs" --timeout 1800 -L "$tsan_labels") || status=1
+fi
+if [ "${ROUTELAB_SKIP_FUZZ:-0}" != 1 ]; then
+  scripts/fuzz.sh "${ROUTELAB_FUZZ_SECONDS:-20}" || status=1
+fi
+if [ $status -eq 0 ]; then echo "setup: all tests passed (build/, build-asan/, build-tsan/, fuzzers)"; else echo "setup: TESTS FAILED" >&2; fi
 exit $status

@@ -6,8 +6,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <charconv>
+#include <cstdint>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,36 @@ inline void addFormatOption(CLI::App& command, OutputFormat& format) {
                                                                              {"json", OutputFormat::Json}},
                                           CLI::ignore_case))
       ->option_text("text|json (default: text)");
+}
+
+/// Unsigned decimal integers in [low, high] only. CLI11 2.1 converts an out-of-range value
+/// of an unsigned option to its maximum and a negative one (`--seed -1`) to a huge number
+/// without a word; this check runs on the text first, so both are usage errors (exit 2).
+inline CLI::Validator unsignedDecimal(std::uint64_t low = 0,
+                                      std::uint64_t high = std::numeric_limits<std::uint64_t>::max()) {
+  return CLI::Validator(
+      [low, high](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, error] = std::from_chars(text.data(), end, value);
+        if (text.empty() || text[0] == '-' || text[0] == '+' || error == std::errc::invalid_argument || ptr != end) {
+          return "'" + text + "' is not an unsigned decimal integer";
+        }
+        if (error == std::errc::result_out_of_range || value < low || value > high) {
+          return "'" + text + "' is out of range " + std::to_string(low) + ".." + std::to_string(high);
+        }
+        return {};
+      },
+      "UINT");
+}
+
+/// `--export KIND FILE` options take pairs; a KIND without its FILE is a usage error.
+inline void requireExportPairs(CLI::App& command, const std::vector<std::string>& exports) {
+  command.parse_complete_callback([&exports] {
+    if (exports.size() % 2 != 0) {
+      throw CLI::ValidationError("--export", "needs KIND FILE pairs; '" + exports.back() + "' has no FILE");
+    }
+  });
 }
 
 /// Prints JSON with a trailing newline.

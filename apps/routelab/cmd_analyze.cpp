@@ -333,11 +333,14 @@ Command analyzeCommand() {
                 ->check(CLI::IsMember({"worst", "abb", "afpb", "adb", "pattern", "stages"}))
                 ->default_str("worst");
             command.add_option("--pattern", args->pattern, "pattern spec for --metric pattern (see `routelab list`)");
-            command.add_option("--seed", args->seed, "seed of the random patterns and engines")->default_str("1");
+            command.add_option("--seed", args->seed, "seed of the random patterns and engines")
+                ->check(unsignedDecimal())
+                ->default_str("1");
             command.add_option("--precision", args->precision,
                                "stop sampling when the 99% half-width <= precision x mean")
                 ->default_str("0.01");
             command.add_option("--max-samples", args->maxSamples, "give up doubling beyond this many samples")
+                ->check(unsignedDecimal(2))
                 ->default_str(std::to_string(args->maxSamples));
             command.add_option("--threads", args->threads, "worker threads (0 = every core; results do not change)")
                 ->check(CLI::NonNegativeNumber)

@@ -184,12 +184,15 @@ Command routeCommand() {
                 ->default_str("0");
             command.add_flag("--switch-addresses", args->switchAddresses,
                              "give every switch an address and route management traffic to it");
-            command.add_option("--seed", args->seed, "seed for engines with random choices")->default_str("1");
+            command.add_option("--seed", args->seed, "seed for engines with random choices")
+                ->check(unsignedDecimal())
+                ->default_str("1");
             command.add_flag("--no-checks", args->noChecks, "skip the routing checks (large fabrics)");
             command.add_option("--export", args->exports, "KIND FILE: write lft (OpenSM dump) | fir | ir")
                 ->expected(2)
                 ->type_name("KIND FILE")
                 ->take_all();
+            requireExportPairs(command, args->exports);
             addFormatOption(command, args->format);
             return std::function<int()>([args] {
               for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
@@ -240,19 +243,21 @@ Command routeCommand() {
               std::optional<RoutingCheckReport> checks;
               if (!args->noChecks) checks = checkRouting(fabric.network, routing);
               std::size_t next = 0;
+              std::vector<OutputFile> files;  // all or nothing
               for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
                 const std::string& kind = args->exports[i];
                 const std::string& path = args->exports[i + 1];
                 if (kind == "lft") {
-                  writeFileAtomically(path, [&](std::ostream& out) { writeLftDump(fabric.network, routing, out); });
+                  files.push_back({path, [&](std::ostream& out) { writeLftDump(fabric.network, routing, out); }});
                 } else {
                   const IntervalConfiguration& configuration = registers[next++].second;
-                  writeFileAtomically(path, [&](std::ostream& out) {
-                    writeIntervalConfiguration(fabric.network, configuration, routing.engine, out);
-                  });
+                  files.push_back({path, [&fabric, &configuration, &routing](std::ostream& out) {
+                                     writeIntervalConfiguration(fabric.network, configuration, routing.engine, out);
+                                   }});
                 }
                 exported.emplace_back(kind, path);
               }
+              writeFilesAtomically(files);
               const RoutingCheckReport* report = checks ? &*checks : nullptr;
               if (args->format == OutputFormat::Json) printJson(summaryJson(*args, fabric, routing, reference, report, exported));
               else printText(*args, fabric, routing, reference, report, exported);

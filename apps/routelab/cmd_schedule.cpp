@@ -112,7 +112,9 @@ Command scheduleCommand() {
             command.add_option("--permutations", args->permutations, "samples (random patterns are redrawn)")
                 ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
                 ->default_str("100");
-            command.add_option("--seed", args->seed, "seed of patterns and random port choices")->default_str("1");
+            command.add_option("--seed", args->seed, "seed of patterns and random port choices")
+                ->check(unsignedDecimal())
+                ->default_str("1");
             command.add_flag("--release-on-fail", args->releaseOnFail,
                              "a failed request returns its links (default: keeps them, as Ding's hardware)");
             command.add_flag("--rounds", args->rounds,
@@ -122,6 +124,7 @@ Command scheduleCommand() {
                 ->expected(2)
                 ->type_name("KIND FILE")
                 ->take_all();
+            requireExportPairs(command, args->exports);
             addFormatOption(command, args->format);
             return std::function<int()>([args] {
               for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
@@ -178,9 +181,11 @@ Command scheduleCommand() {
                 }
                 files.emplace_back(args->exports[i + 1], std::move(text));
               }
+              std::vector<OutputFile> outputs;  // all or nothing
               for (const auto& [path, text] : files) {
-                writeFileAtomically(path, [&text](std::ostream& out) { out << text; });
+                outputs.push_back({path, [&text = text](std::ostream& out) { out << text; }});
               }
+              writeFilesAtomically(outputs);
 
               nlohmann::json j;
               j["spec"] = fabric.spec;

@@ -87,6 +87,7 @@ Command topoCommand() {
                 ->expected(2)
                 ->type_name("FORMAT FILE")
                 ->take_all();
+            requireExportPairs(command, args->exports);
             addFormatOption(command, args->format);
             return std::function<int()>([args] {
               const Fabric fabric = loadFabric(args->spec);
@@ -98,14 +99,16 @@ Command topoCommand() {
                 }
               }
               const NetworkSummary summary = summarize(fabric.network);
+              std::vector<OutputFile> files;  // all or nothing
               for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-                const std::string& kind = args->exports[i];
-                writeFileAtomically(args->exports[i + 1], [&](std::ostream& out) {
-                  if (kind == "net") writeIbsimNet(fabric.network, out);
-                  else if (kind == "dot") writeDot(fabric.network, out);
-                  else writeNetworkJson(fabric.network, out);
-                });
+                const std::string kind = args->exports[i];
+                files.push_back({args->exports[i + 1], [&fabric, kind](std::ostream& out) {
+                                   if (kind == "net") writeIbsimNet(fabric.network, out);
+                                   else if (kind == "dot") writeDot(fabric.network, out);
+                                   else writeNetworkJson(fabric.network, out);
+                                 }});
               }
+              writeFilesAtomically(files);
               if (args->format == OutputFormat::Json) printJson(summaryJson(fabric, summary));
               else printText(fabric, summary);
               return 0;

@@ -141,11 +141,15 @@ Command verifyCommand() {
                                "per-pair layers: lines 'slid dlid sl' (OpenSM pathsl / dfsssp-vl-table); SL = layer");
             command.add_flag("--switch-traffic", args->switchTraffic,
                              "also verify traffic from and to switch addresses (management)");
-            command.add_option("--seed", args->seed, "seed of engines with random choices")->default_val(1);
+            command.add_option("--seed", args->seed, "seed of engines with random choices")
+                ->check(unsignedDecimal())
+                ->default_val(1);
             command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses per terminal")
                 ->default_val(0)
                 ->check(CLI::Range(0, 7));
-            command.add_option("--examples", args->examples, "failure examples shown per kind")->default_val(10);
+            command.add_option("--examples", args->examples, "failure examples shown per kind")
+                ->check(unsignedDecimal(0, 1000000))
+                ->default_val(10);
             addFormatOption(command, args->format);
             return std::function<int()>([args] {
               const Fabric fabric = loadFabric(args->spec);

@@ -17,6 +17,19 @@ int main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(command.name, command.summary);
     actions.emplace_back(sub, command.setup(*sub));
   }
+  // An unknown first word is named (CLI11 alone would only say "A subcommand is required").
+  if (argc >= 2 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const auto& command : commands) {
+      found = found || command.name == argv[1];
+      known += (known.empty() ? "" : ", ") + command.name;
+    }
+    if (!found) {
+      std::cerr << "routelab: error: unknown subcommand '" << argv[1] << "' (known: " << known << ")\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

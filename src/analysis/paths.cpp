@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/errors.h"
+#include "core/limits.h"
 
 #ifdef ROUTELAB_HAVE_OPENMP
 #include <omp.h>
@@ -64,6 +65,9 @@ PairPaths PairPaths::build(const Network& network, const RoutingResult& routing,
   if (n > 65535) {
     throw AnalysisError(fmt::format("pair-path analysis supports up to 65535 terminals, the fabric has {}", n));
   }
+  // Offsets (4 bytes per ordered pair) and at least two channels (8 bytes) per path,
+  // checked before anything is allocated; the exact total is checked after pass 1.
+  checkMemory(fmt::format("pair paths of {} terminals", n), saturatingBytes(n, n), "ordered pairs", 4 + 8);
   PairPaths paths;
   paths.terminals_ = n;
   paths.channelCount_ = network.channelCount();
@@ -106,6 +110,8 @@ PairPaths PairPaths::build(const Network& network, const RoutingResult& routing,
     }
   }
   paths.offset_[n * n] = static_cast<std::uint32_t>(total);
+  checkMemory(fmt::format("pair paths of {} terminals ({} ordered pairs)", n, n * n), total + n * n + 1,
+              "channel entries and offsets", 4);
   paths.channels_.resize(total);
 
   // Pass 2: fill (the walks succeeded above, so they succeed again).

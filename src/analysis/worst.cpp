@@ -163,7 +163,6 @@ WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads) {
   // only with a strictly larger value (a value of 1 on a switch channel ties, and the
   // terminal channel stays reported, which is as exact).
   std::atomic<std::uint64_t> best(key(result.value, UINT32_MAX - 1));
-  std::atomic<std::size_t> solved(0);
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp parallel num_threads(workers)
 #endif
@@ -177,15 +176,20 @@ WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads) {
       if (bound[c] <= result.value) continue;  // cannot beat the terminal channels
       if (key(bound[c], c) <= best.load(std::memory_order_relaxed)) continue;
       const auto value = static_cast<std::uint32_t>(solver.solve(pairsOfChannel(c), n));
-      solved.fetch_add(1, std::memory_order_relaxed);
       const std::uint64_t candidate = key(value, c);
       std::uint64_t current = best.load(std::memory_order_relaxed);
       while (candidate > current && !best.compare_exchange_weak(current, candidate, std::memory_order_relaxed)) {
       }
     }
   }
-  result.channelsSolved = solved.load();
   const std::uint64_t winner = best.load();
+  // The reported work is its order-independent part: the channels whose bound does not
+  // rule them out against the final answer, which every schedule must solve. (How many
+  // more a run solves depends on how fast the threads found the answer; reporting that
+  // made the output depend on the thread count.)
+  result.channelsSolved = static_cast<std::size_t>(std::count_if(used.begin(), used.end(), [&](std::uint32_t c) {
+    return bound[c] > result.value && key(bound[c], c) >= winner;
+  }));
   const auto value = static_cast<std::uint32_t>(winner >> 32);
   if (value > result.value) {
     const auto c = static_cast<std::uint32_t>(0xFFFFFFFFULL - (winner & 0xFFFFFFFFULL));

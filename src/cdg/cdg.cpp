@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/limits.h"
 
 namespace routelab {
 
@@ -45,6 +46,8 @@ struct ChannelDependencyGraph::Impl {
 
   void newLayer() {
     if (layers.size() >= 255) throw RoutingError("channel dependency graph: at most 255 layers are supported");
+    checkMemory(fmt::format("channel dependency graph of {} channels x {} layers", channels(), layers.size() + 1),
+                saturatingBytes(slots() + channels(), layers.size() + 1), "slots and channels", sizeof(std::uint32_t));
     Layer layer;
     layer.count.assign(slots(), 0);
     layer.order.resize(channels());
@@ -342,6 +345,10 @@ ChannelDependencyGraph::ChannelDependencyGraph(const Network& network, std::size
     if (total > UINT32_MAX) throw RoutingError("channel dependency graph: network too large (dependency slots)");
   }
   impl.slotBase[channels] = static_cast<std::uint32_t>(total);
+  // Per layer: a 32-bit count per slot and a 32-bit order position per channel.
+  checkMemory(fmt::format("channel dependency graph of {} channels x {} layers", channels, layers),
+              saturatingBytes(total + channels, std::max<std::size_t>(layers, 1)), "slots and channels",
+              sizeof(std::uint32_t));
   for (std::size_t n = 0; n < network.nodeCount(); ++n) {
     const auto outs = network.outChannels(NodeId::fromIndex(n));
     for (std::size_t j = 0; j < outs.size(); ++j) impl.positionInSource[outs[j].index()] = static_cast<std::uint32_t>(j);

@@ -95,6 +95,8 @@ std::string Spec::str() const {
   for (const auto& modifier : modifiers) {
     out += "+" + modifier.name;
     if (!modifier.positional.empty()) out += "=" + modifier.positional;
+    // modifier := name [ '=' value ] ( ',' option )*: options always follow a ','; a
+    // leading '=' would make the first option the modifier's value.
     for (const auto& [key, value] : modifier.options) out += "," + key + "=" + value;
   }
   return out;
@@ -130,6 +132,7 @@ Spec parseSpec(std::string_view text, const std::vector<std::string>& pathCompon
       throw SpecError(fmt::format("'{}' needs a path: {}:PATH", name, name));
     }
     spec.base.positional = std::string(trim(base.substr(colon + 1)));
+    if (spec.base.positional.empty()) throw SpecError(fmt::format("'{}' needs a path: {}:PATH", name, name));
   } else {
     spec.base = parseComponent(base);
   }

@@ -83,6 +83,7 @@ RoutingResult parseLftDump(const std::string& text, const std::string& name, con
   std::map<std::uint32_t, NodeId> nodeOfLid;
   std::vector<std::uint8_t> switchSeen(network.switchCount(), 0);
   std::uint32_t currentSwitch = UINT32_MAX;
+  std::uint32_t blockLastLid = kMaxUnicastLid;
   std::size_t blocks = 0, unknownLids = 0;
   auto bindLid = [&](std::uint32_t lid, NodeId node) {
     if (lid == 0 || lid > kMaxUnicastLid) parser.fail(fmt::format("LID {} is not a unicast LID", lid));
@@ -102,11 +103,22 @@ RoutingResult parseLftDump(const std::string& text, const std::string& name, con
     if (s.empty()) continue;
     if (consume(s, "Unicast lids [")) {
       // Unicast lids [0-<max>] of switch Lid <lid> guid 0x<guid> ('<desc>'):
-      if (!number(s, 10) || !consume(s, "-") || !number(s, 10) || !consume(s, "] of switch Lid ")) {
+      const auto first = number(s, 10);
+      const bool dash = first && consume(s, "-");
+      const auto last = dash ? number(s, 10) : std::nullopt;
+      if (!last || !consume(s, "] of switch Lid ")) {
         parser.fail("malformed switch header (expected \"Unicast lids [0-N] of switch Lid L guid 0xG ('name'):\")");
       }
+      if (*first != 0 || *last > kMaxUnicastLid) {
+        parser.fail(fmt::format("switch header range [{}-{}] is not [0-N] with N <= {} (the last unicast LID)", *first,
+                                *last, kMaxUnicastLid));
+      }
+      blockLastLid = static_cast<std::uint32_t>(*last);
       const auto lid = number(s, 10);
       if (!lid || !consume(s, " guid 0x")) parser.fail("malformed switch header: LID or guid missing");
+      if (*lid > kMaxUnicastLid) {
+        parser.fail(fmt::format("switch LID {} is not a unicast LID (1..{})", *lid, kMaxUnicastLid));
+      }
       const auto guid = number(s, 16);
       if (!guid || !consume(s, " ('") || s.size() < 3 || s.substr(s.size() - 3) != "'):") {
         parser.fail("malformed switch header: guid or ('name'): missing");
@@ -132,6 +144,12 @@ RoutingResult parseLftDump(const std::string& text, const std::string& name, con
       s.remove_prefix(2);
       const auto lid = number(s, 16);
       if (!lid || !consume(s, " ")) parser.fail("malformed entry (expected \"0xLLLL PPP # ...\")");
+      if (*lid == 0 || *lid > kMaxUnicastLid) {
+        parser.fail(fmt::format("LID 0x{:x} is not a unicast LID (1..0x{:x})", *lid, kMaxUnicastLid));
+      }
+      if (currentSwitch != UINT32_MAX && *lid > blockLastLid) {
+        parser.fail(fmt::format("LID {} is beyond the block's range [0-{}]", *lid, blockLastLid));
+      }
       const auto port = number(s, 10);
       if (!port || !consume(s, " # ")) parser.fail("malformed entry: port or '#' missing");
       if (currentSwitch == UINT32_MAX) parser.fail("entry before the first \"Unicast lids\" switch header");

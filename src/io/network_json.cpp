@@ -179,6 +179,18 @@ Network parseNetworkJson(const std::string& text, const std::string& file) {
     std::string what = error.what();
     if (const std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
     throw ParseError(file, lineOfByte(text, error.byte == 0 ? 0 : error.byte - 1), "invalid JSON: " + what);
+  } catch (const Json::exception& error) {
+    // Valid syntax the reader cannot represent, e.g. "[json.exception.out_of_range.406]
+    // number overflow parsing '1E400'": the line is that of the token it names.
+    std::string what = error.what();
+    if (const std::size_t bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
+    std::size_t line = 1;
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    if (open != std::string::npos && close > open + 1) {
+      const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
+      if (at != std::string::npos) line = lineOfByte(text, at);
+    }
+    throw ParseError(file, line, "invalid JSON: " + what);
   }
   const JsonLines lines(text);
   const Field top{file, 1, {}};

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/errors.h"
+#include "core/limits.h"
 #include "io/output.h"
 
 namespace routelab {
@@ -22,14 +23,19 @@ std::vector<std::string> fields(const std::string& line) {
   return result;
 }
 
-std::uint32_t parseNumber(const std::string& text, const std::string& what, const std::string& name,
-                          std::size_t line) {
-  std::uint32_t value = 0;
+constexpr std::uint32_t kMaxUnicastLid = 0xBFFF;
+
+/// A decimal number in [low, high]; ParseError naming the field, the text and the range.
+std::uint32_t parseNumber(const std::string& text, const std::string& what, std::uint32_t low, std::uint32_t high,
+                          const std::string& name, std::size_t line) {
+  const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits) throw ParseError(name, line, fmt::format("{} '{}' is not a decimal number", what, text));
+  std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) {
-    throw ParseError(name, line, fmt::format("{} '{}' is not a decimal number", what, text));
+  if (error != std::errc() || end != text.data() + text.size() || value < low || value > high) {
+    throw ParseError(name, line, fmt::format("{} {} is out of range {}..{}", what, text, low, high));
   }
-  return value;
+  return static_cast<std::uint32_t>(value);
 }
 
 }  // namespace
@@ -51,15 +57,13 @@ SlTable parseSlTable(const std::string& text, const std::string& name) {
     }
     SlTable::Entry entry;
     entry.line = number;
-    entry.slid = parseNumber(parts[0], "slid", name, number);
-    entry.dlid = parseNumber(parts[1], "dlid", name, number);
-    if (entry.slid == 0 || entry.dlid == 0) throw ParseError(name, number, "LID 0 is not a valid LID");
+    if (parts[0] == "0" || parts[1] == "0") throw ParseError(name, number, "LID 0 is not a valid LID");
+    entry.slid = parseNumber(parts[0], "slid", 1, kMaxUnicastLid, name, number);
+    entry.dlid = parseNumber(parts[1], "dlid", 1, kMaxUnicastLid, name, number);
     if (parts[2] == "NA") {
       entry.answered = false;
     } else {
-      const std::uint32_t sl = parseNumber(parts[2], "sl", name, number);
-      if (sl > 15) throw ParseError(name, number, fmt::format("SL {} out of range 0..15", sl));
-      entry.sl = static_cast<std::uint8_t>(sl);
+      entry.sl = static_cast<std::uint8_t>(parseNumber(parts[2], "SL", 0, 15, name, number));
     }
     table.entries.push_back(entry);
   }
@@ -82,6 +86,8 @@ RoutingResult applySlTable(const Network& network, RoutingResult routing, const 
     return it->second;
   };
   const std::size_t sources = map.owners().size();
+  checkMemory(fmt::format("{}: layers of {} sources x {} addresses", table.name, sources, addresses),
+              saturatingBytes(sources, addresses), "pairs", 1);
   std::vector<std::uint8_t> layerOf(sources * addresses, RoutingResult::kNoLayer);
   std::uint32_t layers = 1;
   for (const auto& entry : table.entries) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/limits.h"
 
 namespace routelab {
 
@@ -56,8 +57,20 @@ AddressMap AddressMap::fromBlocks(const Network& network, std::vector<std::pair<
   return map;
 }
 
+namespace {
+
+/// switches x addresses, checked against the memory budget before the table is allocated
+/// (one byte per entry; adaptive tables add four, checked when the first list is stored).
+std::size_t checkedEntries(std::size_t switches, std::size_t addresses, std::uint64_t bytesEach) {
+  checkMemory(fmt::format("forwarding table of {} switches x {} addresses", switches, addresses),
+              saturatingBytes(switches, addresses), "entries", bytesEach);
+  return switches * addresses;
+}
+
+}  // namespace
+
 ForwardingTable::ForwardingTable(std::size_t switches, std::size_t addresses)
-    : switches_(switches), addresses_(addresses), primary_(switches * addresses, kNoRoute) {}
+    : switches_(switches), addresses_(addresses), primary_(checkedEntries(switches, addresses, 1), kNoRoute) {}
 
 void ForwardingTable::set(std::uint32_t switchIndex, Address a, PortNumber port) {
   const std::size_t e = entry(switchIndex, a);
@@ -94,7 +107,10 @@ void ForwardingTable::setCandidates(std::uint32_t switchIndex, Address a, std::s
   for (PortNumber p : ports) {
     if (p >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", p));
   }
-  if (listOf_.empty()) listOf_.assign(primary_.size(), UINT32_MAX);
+  if (listOf_.empty()) {
+    checkedEntries(switches_, addresses_, 1 + sizeof(std::uint32_t));
+    listOf_.assign(primary_.size(), UINT32_MAX);
+  }
   primary_[e] = static_cast<std::uint8_t>(ports[0]);
   listOf_[e] = intern(ports);
 }
@@ -104,7 +120,10 @@ ForwardingTable::ListId ForwardingTable::addCandidateList(std::span<const PortNu
   for (PortNumber p : ports) {
     if (p >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", p));
   }
-  if (listOf_.empty()) listOf_.assign(primary_.size(), UINT32_MAX);
+  if (listOf_.empty()) {
+    checkedEntries(switches_, addresses_, 1 + sizeof(std::uint32_t));
+    listOf_.assign(primary_.size(), UINT32_MAX);
+  }
   return intern(ports);
 }
 

@@ -254,7 +254,10 @@ TrafficPattern makePattern(const std::string& spec, const Network& network, std:
 }
 
 TrafficPattern readPatternFile(const std::string& path, const Network& network) {
-  const std::string text = readFileText(path);
+  return parsePatternText(readFileText(path), path, network);
+}
+
+TrafficPattern parsePatternText(const std::string& text, const std::string& path, const Network& network) {
   const std::size_t n = network.terminalCount();
   TrafficPattern pattern;
   pattern.terminals = n;

@@ -75,6 +75,8 @@ TrafficPattern makePattern(const std::string& spec, const Network& network, std:
 /// malformed lines, unknown terminals, out-of-range indices and src == dst; IoError if the
 /// file cannot be read. Files ending in .gz are decompressed.
 TrafficPattern readPatternFile(const std::string& path, const Network& network);
+/// The same from text; `name` is the file name quoted in messages.
+TrafficPattern parsePatternText(const std::string& text, const std::string& name, const Network& network);
 
 // ---- samplers: uniform random patterns of Nienaber §II, allocation-free ----------------
 // `scratch` must have size N (the terminal count); `out` is cleared and filled. Each

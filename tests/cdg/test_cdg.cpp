@@ -9,6 +9,7 @@
 #include "cdg/cdg.h"
 #include "cdg/from_routing.h"
 #include "core/errors.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "graph/builder.h"
 #include "topology/random_irregular.h"
@@ -283,4 +284,20 @@ TEST(Cdg, GraphOfExplicitPathsKeepsLayersApart) {
   EXPECT_FALSE(layered.findCycle(LayerId(1)).has_value());
   EXPECT_EQ(layered.dependencyCount(LayerId(0)) + layered.dependencyCount(LayerId(1)), 12u);
   EXPECT_THROW(dependencyGraphOfPaths(net, 1, paths, split), RoutingError);  // layer 1 of 1
+}
+
+// Limits (docs/RELIABILITY.md): a graph beyond the 24 GiB budget is refused before its
+// layers are allocated. The 20-ary 4-tree has 1,280,000 channels and 41,760,000 dependency
+// slots: 172 MB per layer, so one layer is fine and 255 layers (41 GiB) are not.
+TEST(Cdg, LayersBeyondTheMemoryBudgetAreRefusedBeforeAllocation) {
+  const Network net = makeKaryNtree(20, 4);
+  EXPECT_NO_THROW(ChannelDependencyGraph(net, 1));
+  try {
+    ChannelDependencyGraph graph(net, 255);
+    FAIL() << "255 layers of the 20-ary 4-tree were allocated";
+  } catch (const LimitError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("channel dependency graph of 1280000 channels x 255 layers"), std::string::npos) << message;
+    EXPECT_NE(message.find("exceeds the 24.0 GiB memory budget"), std::string::npos) << message;
+  }
 }

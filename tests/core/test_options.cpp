@@ -26,6 +26,19 @@ TEST(SpecGrammar, PathComponentsKeepTheirBody) {
   ASSERT_EQ(spec.modifiers.size(), 1u);
   EXPECT_THROW(parseSpec("file:", {"file"}), SpecError);
   EXPECT_THROW(parseSpec("file", {"file"}), SpecError);
+  // Found by fuzz_spec (fuzz/regressions/spec/): a blank path was accepted as "".
+  EXPECT_THROW(parseSpec("file:\t+fail-links=1", {"file"}), SpecError);
+}
+
+// Found by fuzz_spec: a modifier with options but no value was re-serialised as
+// "+d=k=v", which parses back as the value "k=v". Spec::str() now round-trips.
+TEST(SpecGrammar, StrRoundTrips) {
+  for (const std::string text : {"kary-ntree:k=4,n=3+fail-links=2,seed=3", "random:switches=8+d,ka:=true+e",
+                                 "file:/x.net+remove-links=a[1].b[2]+fail-switches,seed=1"}) {
+    const Spec spec = parseSpec(text, {"file"});
+    EXPECT_EQ(parseSpec(spec.str(), {"file"}).str(), spec.str()) << text;
+  }
+  EXPECT_EQ(parseSpec("random:switches=8+d,ka:").str(), "random:switches=8+d,ka:=true");
 }
 
 TEST(SpecGrammar, Malformed) {

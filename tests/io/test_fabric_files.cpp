@@ -358,6 +358,9 @@ const BrokenInput kBroken[] = {
      "\"cables\": 0},\n \"nodes\": [{\"name\": \"a\", \"kind\": \"switch\", \"ports\": 2}],\n \"cables\": []}\n",
      2, "\"terminals\" says 2 but the file has 0"},
     {"json truncated", "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n", 3, "invalid JSON"},
+    // Found by fuzz_json (fuzz/regressions/json/): nlohmann's out_of_range escaped as an internal error.
+    {"json number overflow", "{\"format\": \"routelab-network\",\n \"version\": 1E400}\n", 2,
+     "invalid JSON: number overflow parsing '1E400'"},
 };
 
 class MalformedInput : public ::testing::TestWithParam<BrokenInput> {};

@@ -182,6 +182,17 @@ TEST(LftDump, ErrorsNameFileAndLine) {
   EXPECT_EQ(message(header + "0x0001 001 # Channel Adapter portguid 0x0000000000100001: 'kt-h00'\n" +
                     "0x0001 001 # Channel Adapter portguid 0x0000000000100003: 'kt-h01'\n"),
             "t.dump:3: LID 1 belongs to 'kt-h00' and to 'kt-h01'");
+  // Numbers beyond their type or range are named, not truncated or accepted silently.
+  EXPECT_EQ(message("Unicast lids [0-4294967295] of switch Lid 2 guid 0x0000000000200000 ('kt-s0-0'):\n"),
+            "t.dump:1: switch header range [0-4294967295] is not [0-N] with N <= 49151 (the last unicast LID)");
+  EXPECT_EQ(message("Unicast lids [3-24] of switch Lid 2 guid 0x0000000000200000 ('kt-s0-0'):\n"),
+            "t.dump:1: switch header range [3-24] is not [0-N] with N <= 49151 (the last unicast LID)");
+  EXPECT_EQ(message("Unicast lids [0-24] of switch Lid 4294967298 guid 0x0000000000200000 ('kt-s0-0'):\n"),
+            "t.dump:1: switch LID 4294967298 is not a unicast LID (1..49151)");
+  EXPECT_EQ(message(header + "0x100000001 001 # Channel Adapter portguid 0x0000000000100001: 'kt-h00'\n"),
+            "t.dump:2: LID 0x100000001 is not a unicast LID (1..0xbfff)");
+  EXPECT_EQ(message(header + "0x0019 001 # Channel Adapter portguid 0x0000000000100001: 'kt-h00'\n"),
+            "t.dump:2: LID 25 is beyond the block's range [0-24]");
   EXPECT_EQ(message("hello\n"), "t.dump:1: unrecognized line 'hello'");
   EXPECT_EQ(message(""), "t.dump:0: no \"Unicast lids\" switch block: not an OpenSM LFT dump");
   EXPECT_THROW(runEngine("file:/nonexistent/lfts.dump", net), IoError);

@@ -186,9 +186,10 @@ TEST(DingTheorem2, HoldsForMNotW) {
         }
         std::vector<std::uint32_t> ports(top);
         for (auto& p : ports) p = static_cast<std::uint32_t>(rng.below(w));
+        const std::uint32_t children = m;  // clang 14 cannot capture structured bindings
         const auto climbFrom = [&](std::uint64_t tau) {
           NodeId at = net.switchNode(tau);
-          for (std::uint32_t h = 0; h < top; ++h) at = net.target(net.channelAt(at, static_cast<PortNumber>(m + 1 + ports[h])));
+          for (std::uint32_t h = 0; h < top; ++h) at = net.target(net.channelAt(at, static_cast<PortNumber>(children + 1 + ports[h])));
           return at;
         };
         ASSERT_EQ(climbFrom(sigma0), climbFrom(delta0)) << l << m << w << " " << sigma0 << "->" << delta0;

@@ -285,6 +285,22 @@ TEST(SlTable, ErrorsNameFileAndLine) {
   }
   EXPECT_THROW(parseSlTable("1 2 16\n", "f.txt"), ParseError);
   EXPECT_THROW(parseSlTable("1 x 1\n", "f.txt"), ParseError);
+  // Numbers beyond their type are named with their range, never printed as floating point.
+  auto message = [](const std::string& text) {
+    try {
+      parseSlTable(text, "f.txt");
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("1 2 4294967297\n"), "f.txt:1: SL 4294967297 is out of range 0..15");
+  EXPECT_EQ(message("1 2 16\n"), "f.txt:1: SL 16 is out of range 0..15");
+  EXPECT_EQ(message("1 99999999999999999999 1\n"), "f.txt:1: dlid 99999999999999999999 is out of range 1..49151");
+  EXPECT_EQ(message("49152 2 1\n"), "f.txt:1: slid 49152 is out of range 1..49151");
+  EXPECT_EQ(message("1 2 -1\n"), "f.txt:1: SL '-1' is not a decimal number");
+  EXPECT_EQ(message("1 2 1e3\n"), "f.txt:1: SL '1e3' is not a decimal number");
+  EXPECT_EQ(message("0 2 1\n"), "f.txt:1: LID 0 is not a valid LID");
   // Unknown LID, pair listed twice with another SL, a missing pair.
   EXPECT_THROW(applySlTable(net, r, parseSlTable("1 9 0\n", "f.txt"), false), ParseError);
   EXPECT_THROW(applySlTable(net, r, parseSlTable("1 2 0\n1 2 1\n", "f.txt"), false), ParseError);

@@ -135,8 +135,8 @@ void BM_BestSplitSamplesMainJob(benchmark::State& state) {
   options.threads = 1;
   std::uint64_t samples = 0;
   for (auto _ : state) {
-    samples += sampleSplitBandwidth(fabric.network, routing, SampledPattern::Bisect, LoadModel::BestSplit, options)
-                   .samples;
+    samples +=
+        sampleSplitBandwidth(fabric.network, routing, SampledPattern::Bisect, LoadModel::BestSplit, options).samples;
   }
   state.counters["samples_per_second"] = benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
   state.SetLabel(std::string("best-split, ") + engine + ", 1 thread");

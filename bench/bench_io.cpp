@@ -11,7 +11,8 @@
 namespace {
 
 routelab::Network tree(const benchmark::State& state) {
-  return routelab::makeKaryNtree(static_cast<std::uint32_t>(state.range(0)), static_cast<std::uint32_t>(state.range(1)));
+  return routelab::makeKaryNtree(static_cast<std::uint32_t>(state.range(0)),
+                                 static_cast<std::uint32_t>(state.range(1)));
 }
 
 std::string netText(const routelab::Network& network) {

@@ -38,8 +38,8 @@ void runSpec(benchmark::State& state, const std::string& spec, const Network& ne
 }
 
 void BM_LashKaryNtree(benchmark::State& state) {
-  const Network network = routelab::makeKaryNtree(static_cast<std::uint32_t>(state.range(0)),
-                                                  static_cast<std::uint32_t>(state.range(1)));
+  const Network network =
+      routelab::makeKaryNtree(static_cast<std::uint32_t>(state.range(0)), static_cast<std::uint32_t>(state.range(1)));
   runSpec(state, "lash", network);
 }
 BENCHMARK(BM_LashKaryNtree)->Args({4, 4})->Args({8, 3})->Args({16, 3})->Unit(benchmark::kMillisecond);
@@ -52,13 +52,26 @@ void BM_LashRandom(benchmark::State& state, const std::string& spec) {
   const Network network = randomFabric(static_cast<std::uint32_t>(state.range(0)));
   runSpec(state, spec, network);
 }
-BENCHMARK_CAPTURE(BM_LashRandom, default, std::string("lash"))->Arg(128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LashRandom, default, std::string("lash"))
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_LashRandom, first_unbudgeted, std::string("lash:max-layers=0"))
-    ->Arg(128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_LashRandom, suffix, std::string("lash:fit=suffix"))
-    ->Arg(128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_LashRandom, suffix_unbudgeted, std::string("lash:fit=suffix,max-layers=0"))
-    ->Arg(128)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_EngineRandom128(benchmark::State& state, const std::string& spec) {
   static const Network network = randomFabric(128);

@@ -35,8 +35,8 @@ void scheduleFatTree(benchmark::State& state, std::uint32_t levels, std::uint32_
   }
   state.counters["requests_per_run"] = static_cast<double>(requests) / static_cast<double>(state.iterations());
   state.counters["ratio"] = static_cast<double>(granted) / static_cast<double>(requests);
-  state.counters["ns_per_request"] = benchmark::Counter(static_cast<double>(requests),
-                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_request"] =
+      benchmark::Counter(static_cast<double>(requests), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 }  // namespace

@@ -7,8 +7,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace routelab;
   const Network& network = fuzz::fixtureNetwork();
-  static const RoutingResult routing =
-      readLftDump(std::string(ROUTELAB_FUZZ_FIXTURE_DIR) + "/lfts.lash.dump", network);
+  static const RoutingResult routing = readLftDump(std::string(ROUTELAB_FUZZ_FIXTURE_DIR) + "/lfts.lash.dump", network);
   const bool switchPairs = size > 0 && (data[0] & 1) != 0;
   return fuzz::expectTypedErrorsOnly([&] {
     const SlTable table = parseSlTable(fuzz::text(data, size), "fuzz.sl");

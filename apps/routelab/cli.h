@@ -21,9 +21,9 @@ enum class OutputFormat { Text, Json };
 /// Adds `--format text|json` to a subcommand.
 inline void addFormatOption(CLI::App& command, OutputFormat& format) {
   command.add_option("--format", format, "output format")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, OutputFormat>{{"text", OutputFormat::Text},
-                                                                             {"json", OutputFormat::Json}},
-                                          CLI::ignore_case))
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, OutputFormat>{{"text", OutputFormat::Text}, {"json", OutputFormat::Json}},
+          CLI::ignore_case))
       ->option_text("text|json (default: text)");
 }
 
@@ -71,10 +71,10 @@ struct Command {
 // One function per subcommand file.
 Command topoCommand();
 Command listCommand();
-Command verifyCommand();  // cmd_verify.cpp
-Command analyzeCommand();  // cmd_analyze.cpp
-Command routeCommand();  // cmd_route.cpp
-Command scheduleCommand();  // cmd_schedule.cpp
+Command verifyCommand();               // cmd_verify.cpp
+Command analyzeCommand();              // cmd_analyze.cpp
+Command routeCommand();                // cmd_route.cpp
+Command scheduleCommand();             // cmd_schedule.cpp
 std::vector<Command> extraCommands();  // commands contributed by later modules
 
 }  // namespace routelab::cli

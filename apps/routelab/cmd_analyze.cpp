@@ -99,7 +99,8 @@ nlohmann::json head(const AnalyzeArgs& args, const Fabric& fabric, const Routing
 void printModel(const AnalyzeArgs& args) {
   if (args.lmc > 0) fmt::print("lmc         {} ({} addresses per terminal)\n", args.lmc, 1U << args.lmc);
   if (args.singlePath) {
-    fmt::print("load model  {} (single-path routing: every model gives these numbers)\n", loadModelName(args.loadModel));
+    fmt::print("load model  {} (single-path routing: every model gives these numbers)\n",
+               loadModelName(args.loadModel));
     return;
   }
   switch (args.loadModel) {
@@ -122,9 +123,8 @@ void writeLoadsCsv(const std::string& path, const Network& network, const std::v
     out << "channel,from,from_port,to,to_port,load\n";
     for (std::size_t c = 0; c < loads.size(); ++c) {
       const ChannelId channel = ChannelId::fromIndex(c);
-      out << fmt::format("{},{},{},{},{},{}\n", c, network.name(network.source(channel)),
-                         network.sourcePort(channel), network.name(network.target(channel)),
-                         network.targetPort(channel), loads[c]);
+      out << fmt::format("{},{},{},{},{},{}\n", c, network.name(network.source(channel)), network.sourcePort(channel),
+                         network.name(network.target(channel)), network.targetPort(channel), loads[c]);
     }
   });
 }
@@ -152,9 +152,10 @@ int runWorst(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResult&
   } else if (args.loadModel == LoadModel::EvenSplit) {
     fmt::print("WORST       {:.4f} (exact: maximum-weight matching of the split shares per channel)\n", worst.value);
   } else {
-    fmt::print("WORST       in [{:.4f}, {:.4f}] (upper: least WORST of fixed splits; lower: best split of their "
-               "witnesses)\n",
-               worst.lower, worst.value);
+    fmt::print(
+        "WORST       in [{:.4f}, {:.4f}] (upper: least WORST of fixed splits; lower: best split of their "
+        "witnesses)\n",
+        worst.lower, worst.value);
   }
   if (worst.channel.valid()) fmt::print("channel     {}\n", network.describeChannel(worst.channel));
   fmt::print("witness     {} pairs:", worst.witness.size());
@@ -203,8 +204,7 @@ int runSampled(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResul
   fmt::print("fabric      {}\nengine      {}\n", fabric.spec, routing.engine);
   printModel(args);
   fmt::print("{:<11} {:.4f} ± {:.4f} (99% CI), mean of 1/ML over {} random {} patterns, seed {}\n",
-             metricName(args.metric), result.mean, result.ci99HalfWidth, result.samples,
-             result.pattern, args.seed);
+             metricName(args.metric), result.mean, result.ci99HalfWidth, result.samples, result.pattern, args.seed);
   if (!result.exact) {
     fmt::print("bounds      best split lies in [{:.4f}, {:.4f}] (per-sample gap at most {:.2f}%)\n", result.mean,
                result.bandwidthUpperBound, 100 * result.maxRelativeGap);
@@ -265,7 +265,8 @@ int runPattern(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResul
   printModel(args);
   fmt::print("ML          {} (bandwidth 1/ML = {:.4f}) on {} channel(s)\n", loads.maxLoad,
              loads.maxLoad > 0 ? 1.0 / loads.maxLoad : 0.0, loads.channelsAtMax);
-  if (loads.lowerBound != loads.maxLoad) fmt::print("lower bound {} (the best split's ML lies between)\n", loads.lowerBound);
+  if (loads.lowerBound != loads.maxLoad)
+    fmt::print("lower bound {} (the best split's ML lies between)\n", loads.lowerBound);
   if (loads.maxChannel.valid()) fmt::print("max channel {}\n", network.describeChannel(loads.maxChannel));
   for (const AscendingUsage& a : loads.ascending) {
     fmt::print("level {}     {} switch(es) send up, using {}..{} of {} ascending channels each\n", a.level,
@@ -323,77 +324,78 @@ int runStages(const AnalyzeArgs& args, const Fabric& fabric, const RoutingResult
 }  // namespace
 
 Command analyzeCommand() {
-  return {"analyze", "static congestion analysis: WORST, ABB/AFPB/ADB, pattern loads, stage counts",
-          [](CLI::App& command) {
-            auto args = std::make_shared<AnalyzeArgs>();
-            command.add_option("spec", args->spec, "fabric spec, e.g. gft2:n=16,m=16,r=32")->required();
-            command.add_option("--engine", args->engine, "routing engine spec, or file:PATH (OpenSM LFT dump)")
-                ->required();
-            command.add_option("--metric", args->metricText, "worst | abb | afpb | adb | pattern | stages")
-                ->check(CLI::IsMember({"worst", "abb", "afpb", "adb", "pattern", "stages"}))
-                ->default_str("worst");
-            command.add_option("--pattern", args->pattern, "pattern spec for --metric pattern (see `routelab list`)");
-            command.add_option("--seed", args->seed, "seed of the random patterns and engines")
-                ->check(unsignedDecimal())
-                ->default_str("1");
-            command.add_option("--precision", args->precision,
-                               "stop sampling when the 99% half-width <= precision x mean")
-                ->default_str("0.01");
-            command.add_option("--max-samples", args->maxSamples, "give up doubling beyond this many samples")
-                ->check(unsignedDecimal(2))
-                ->default_str(std::to_string(args->maxSamples));
-            command.add_option("--threads", args->threads, "worker threads (0 = every core; results do not change)")
-                ->check(CLI::NonNegativeNumber)
-                ->default_str("0");
-            command
-                .add_option("--load-model", args->loadModelText,
-                            "adaptive/multipath routings: first-path | even-split | best-split (docs/ANALYSIS.md); "
-                            "single-path routings give the same numbers under all three")
-                ->check(CLI::IsMember({"first-path", "even-split", "best-split", "first", "split"}))
-                ->default_str("even-split");
-            command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses (paths) per terminal for the engine")
-                ->check(CLI::Range(0, 7))
-                ->default_str("0");
-            command.add_option("--split-tolerance", args->bestSplit.tolerance,
-                               "best-split: stop when upper <= (1 + tolerance) x lower bound, per pattern")
-                ->check(CLI::PositiveNumber)
-                ->default_str("0.01");
-            command.add_option("--split-iterations", args->bestSplit.maxIterations,
-                               "best-split: solver iterations per pattern at most")
-                ->default_str("400");
-            command.add_option("--export-loads", args->exportLoads,
-                               "write per-channel loads as CSV (--metric pattern or stages)");
-            addFormatOption(command, args->format);
-            return std::function<int()>([args] {
-              args->loadModel = parseLoadModel(args->loadModelText);
-              for (Metric m : {Metric::Worst, Metric::Abb, Metric::Afpb, Metric::Adb, Metric::Pattern, Metric::Stages}) {
-                if (args->metricText == metricName(m)) args->metric = m;
-              }
-              if (!args->exportLoads.empty() && args->metric != Metric::Pattern && args->metric != Metric::Stages) {
-                throw SpecError("--export-loads needs --metric pattern or --metric stages");
-              }
-              if (!args->pattern.empty() && args->metric != Metric::Pattern) {
-                throw SpecError(fmt::format("--pattern is only used by --metric pattern (the {} metric samples its "
-                                            "own patterns)",
-                                            metricName(args->metric)));
-              }
-              const Fabric fabric = loadFabric(args->spec);
-              RoutingContext context;
-              context.seed = args->seed;
-              context.addressesPerTerminal = std::uint32_t{1} << args->lmc;
-              const RoutingResult routing = runEngine(args->engine, fabric.network, context);
-              args->singlePath = isSinglePath(fabric.network, routing);
-              switch (args->metric) {
-                case Metric::Worst: return runWorst(*args, fabric, routing);
-                case Metric::Abb:
-                case Metric::Afpb:
-                case Metric::Adb: return runSampled(*args, fabric, routing);
-                case Metric::Pattern: return runPattern(*args, fabric, routing);
-                case Metric::Stages: return runStages(*args, fabric, routing);
-              }
-              return 2;
-            });
-          }};
+  return {
+      "analyze", "static congestion analysis: WORST, ABB/AFPB/ADB, pattern loads, stage counts", [](CLI::App& command) {
+        auto args = std::make_shared<AnalyzeArgs>();
+        command.add_option("spec", args->spec, "fabric spec, e.g. gft2:n=16,m=16,r=32")->required();
+        command.add_option("--engine", args->engine, "routing engine spec, or file:PATH (OpenSM LFT dump)")->required();
+        command.add_option("--metric", args->metricText, "worst | abb | afpb | adb | pattern | stages")
+            ->check(CLI::IsMember({"worst", "abb", "afpb", "adb", "pattern", "stages"}))
+            ->default_str("worst");
+        command.add_option("--pattern", args->pattern, "pattern spec for --metric pattern (see `routelab list`)");
+        command.add_option("--seed", args->seed, "seed of the random patterns and engines")
+            ->check(unsignedDecimal())
+            ->default_str("1");
+        command.add_option("--precision", args->precision, "stop sampling when the 99% half-width <= precision x mean")
+            ->default_str("0.01");
+        command.add_option("--max-samples", args->maxSamples, "give up doubling beyond this many samples")
+            ->check(unsignedDecimal(2))
+            ->default_str(std::to_string(args->maxSamples));
+        command.add_option("--threads", args->threads, "worker threads (0 = every core; results do not change)")
+            ->check(CLI::NonNegativeNumber)
+            ->default_str("0");
+        command
+            .add_option("--load-model", args->loadModelText,
+                        "adaptive/multipath routings: first-path | even-split | best-split (docs/ANALYSIS.md); "
+                        "single-path routings give the same numbers under all three")
+            ->check(CLI::IsMember({"first-path", "even-split", "best-split", "first", "split"}))
+            ->default_str("even-split");
+        command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses (paths) per terminal for the engine")
+            ->check(CLI::Range(0, 7))
+            ->default_str("0");
+        command
+            .add_option("--split-tolerance", args->bestSplit.tolerance,
+                        "best-split: stop when upper <= (1 + tolerance) x lower bound, per pattern")
+            ->check(CLI::PositiveNumber)
+            ->default_str("0.01");
+        command
+            .add_option("--split-iterations", args->bestSplit.maxIterations,
+                        "best-split: solver iterations per pattern at most")
+            ->default_str("400");
+        command.add_option("--export-loads", args->exportLoads,
+                           "write per-channel loads as CSV (--metric pattern or stages)");
+        addFormatOption(command, args->format);
+        return std::function<int()>([args] {
+          args->loadModel = parseLoadModel(args->loadModelText);
+          for (Metric m : {Metric::Worst, Metric::Abb, Metric::Afpb, Metric::Adb, Metric::Pattern, Metric::Stages}) {
+            if (args->metricText == metricName(m)) args->metric = m;
+          }
+          if (!args->exportLoads.empty() && args->metric != Metric::Pattern && args->metric != Metric::Stages) {
+            throw SpecError("--export-loads needs --metric pattern or --metric stages");
+          }
+          if (!args->pattern.empty() && args->metric != Metric::Pattern) {
+            throw SpecError(
+                fmt::format("--pattern is only used by --metric pattern (the {} metric samples its "
+                            "own patterns)",
+                            metricName(args->metric)));
+          }
+          const Fabric fabric = loadFabric(args->spec);
+          RoutingContext context;
+          context.seed = args->seed;
+          context.addressesPerTerminal = std::uint32_t{1} << args->lmc;
+          const RoutingResult routing = runEngine(args->engine, fabric.network, context);
+          args->singlePath = isSinglePath(fabric.network, routing);
+          switch (args->metric) {
+            case Metric::Worst: return runWorst(*args, fabric, routing);
+            case Metric::Abb:
+            case Metric::Afpb:
+            case Metric::Adb: return runSampled(*args, fabric, routing);
+            case Metric::Pattern: return runPattern(*args, fabric, routing);
+            case Metric::Stages: return runStages(*args, fabric, routing);
+          }
+          return 2;
+        });
+      }};
 }
 
 }  // namespace routelab::cli

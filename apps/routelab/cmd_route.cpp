@@ -128,9 +128,9 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
   fmt::print("context     lmc {}, switch addresses {}, seed {}\n", args.lmc, args.switchAddresses ? "yes" : "no",
              args.seed);
   fmt::print("addresses   {} ({} per terminal{}, {} switch addresses)\n", a.count(), a.perTerminal(),
-             r.sourceClasses > 1 ? fmt::format(" = {} source classes x {} paths", r.sourceClasses,
-                                               a.perTerminal() / r.sourceClasses)
-                                 : std::string(),
+             r.sourceClasses > 1
+                 ? fmt::format(" = {} source classes x {} paths", r.sourceClasses, a.perTerminal() / r.sourceClasses)
+                 : std::string(),
              switchAddresses);
   fmt::print("tables      {} x {} switches x {} addresses, {} bytes, {}, {}\n", r.tables.size(),
              fabric.network.switchCount(), a.count(), memory, r.deterministic ? "deterministic" : "adaptive",
@@ -150,14 +150,19 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
       fmt::print("  management      {} walked, {} delivered (switch addresses; unrouted pairs are not failures)\n",
                  c.managementPairs, c.managementPairsDelivered);
     }
-    fmt::print("  failures        {} no route, {} loops, {} dead ports, {} bad candidates, {} candidate cycles, {} "
-               "incomplete choices\n",
-               c.noRoute, c.loops, c.deadPorts, c.badCandidates, c.candidateCycles, c.incompleteChoices);
+    fmt::print(
+        "  failures        {} no route, {} loops, {} dead ports, {} bad candidates, {} candidate cycles, {} "
+        "incomplete choices\n",
+        c.noRoute, c.loops, c.deadPorts, c.badCandidates, c.candidateCycles, c.incompleteChoices);
     fmt::print("  minimal         {} ({} longer paths, {} candidates off shortest paths)\n",
-               !c.claimsMinimal ? "not claimed" : c.minimalOk ? "yes" : "NO", c.nonMinimalPaths,
-               c.nonMinimalCandidates);
+               !c.claimsMinimal ? "not claimed"
+               : c.minimalOk    ? "yes"
+                                : "NO",
+               c.nonMinimalPaths, c.nonMinimalCandidates);
     fmt::print("  deterministic   {} ({} of {} entries with several candidates)\n",
-               !c.claimsDeterministic ? "not claimed (adaptive)" : c.deterministicOk ? "yes" : "NO",
+               !c.claimsDeterministic ? "not claimed (adaptive)"
+               : c.deterministicOk    ? "yes"
+                                      : "NO",
                c.multiCandidateEntries, c.entries);
     fmt::print("  path length     max {} hops, mean {:.4f} (terminal pairs, channels incl. injection)\n", c.maxHops,
                c.meanHops);
@@ -174,96 +179,101 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
 }  // namespace
 
 Command routeCommand() {
-  return {"route", "route a fabric with an engine, check it, export LFT / IR / FIR", [](CLI::App& command) {
-            auto args = std::make_shared<RouteArgs>();
-            command.add_option("spec", args->spec, "fabric spec, e.g. kary-ntree:k=4,n=3 (see README)")->required();
-            command.add_option("--engine", args->engine, "routing engine spec (routelab list), or file:PATH")
-                ->required();
-            command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses (paths) per terminal")
-                ->check(CLI::Range(0, 7))
-                ->default_str("0");
-            command.add_flag("--switch-addresses", args->switchAddresses,
-                             "give every switch an address and route management traffic to it");
-            command.add_option("--seed", args->seed, "seed for engines with random choices")
-                ->check(unsignedDecimal())
-                ->default_str("1");
-            command.add_flag("--no-checks", args->noChecks, "skip the routing checks (large fabrics)");
-            command.add_option("--export", args->exports, "KIND FILE: write lft (OpenSM dump) | fir | ir")
-                ->expected(2)
-                ->type_name("KIND FILE")
-                ->take_all();
-            requireExportPairs(command, args->exports);
-            addFormatOption(command, args->format);
-            return std::function<int()>([args] {
-              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-                const std::string& kind = args->exports[i];
-                if (kind != "lft" && kind != "fir" && kind != "ir") {
-                  throw SpecError(fmt::format("--export: unknown kind '{}' (lft, fir, ir)", kind));
-                }
-              }
-              const Fabric fabric = loadFabric(args->spec);
-              RoutingContext context;
-              context.addressesPerTerminal = std::uint32_t{1} << args->lmc;
-              context.routeSwitches = args->switchAddresses;
-              context.seed = args->seed;
-              const RoutingResult routing = runEngine(args->engine, fabric.network, context);
-              const std::string engineName = parseComponent(args->engine.rfind("file:", 0) == 0 ? "file" : args->engine).name;
-              const std::string reference = engineRegistry().find(engineName).reference;
+  return {
+      "route", "route a fabric with an engine, check it, export LFT / IR / FIR", [](CLI::App& command) {
+        auto args = std::make_shared<RouteArgs>();
+        command.add_option("spec", args->spec, "fabric spec, e.g. kary-ntree:k=4,n=3 (see README)")->required();
+        command.add_option("--engine", args->engine, "routing engine spec (routelab list), or file:PATH")->required();
+        command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses (paths) per terminal")
+            ->check(CLI::Range(0, 7))
+            ->default_str("0");
+        command.add_flag("--switch-addresses", args->switchAddresses,
+                         "give every switch an address and route management traffic to it");
+        command.add_option("--seed", args->seed, "seed for engines with random choices")
+            ->check(unsignedDecimal())
+            ->default_str("1");
+        command.add_flag("--no-checks", args->noChecks, "skip the routing checks (large fabrics)");
+        command.add_option("--export", args->exports, "KIND FILE: write lft (OpenSM dump) | fir | ir")
+            ->expected(2)
+            ->type_name("KIND FILE")
+            ->take_all();
+        requireExportPairs(command, args->exports);
+        addFormatOption(command, args->format);
+        return std::function<int()>([args] {
+          for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
+            const std::string& kind = args->exports[i];
+            if (kind != "lft" && kind != "fir" && kind != "ir") {
+              throw SpecError(fmt::format("--export: unknown kind '{}' (lft, fir, ir)", kind));
+            }
+          }
+          const Fabric fabric = loadFabric(args->spec);
+          RoutingContext context;
+          context.addressesPerTerminal = std::uint32_t{1} << args->lmc;
+          context.routeSwitches = args->switchAddresses;
+          context.seed = args->seed;
+          const RoutingResult routing = runEngine(args->engine, fabric.network, context);
+          const std::string engineName =
+              parseComponent(args->engine.rfind("file:", 0) == 0 ? "file" : args->engine).name;
+          const std::string reference = engineRegistry().find(engineName).reference;
 
-              // Build every export in memory first, so a refused one writes nothing.
-              std::vector<std::pair<std::string, std::string>> exported;
-              std::vector<std::pair<std::string, IntervalConfiguration>> registers;
-              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-                const std::string& kind = args->exports[i];
-                if (kind == "lft") {
-                  validateLftExport(routing);
-                  continue;
-                }
-                const bool fir = kind == "fir";
-                const char* expected = fir ? "ftree-deterministic" : "ftree-adaptive";
-                if (engineName != expected && !(fir && engineName == "dmodk")) {
-                  throw SpecError(fmt::format("--export {}: the {} registers describe {} (Gómez §{}); the engine is '{}'",
-                                              kind, fir ? "FIR" : "IR", expected, fir ? "4.1" : "3.1", engineName));
-                }
-                if (args->lmc != 0 || args->switchAddresses) {
-                  throw SpecError(fmt::format("--export {}: the registers route one address per terminal (no --lmc, "
-                                              "no --switch-addresses)",
-                                              kind));
-                }
-                IntervalConfiguration configuration =
-                    fir ? buildFirConfiguration(fabric.network) : buildIrConfiguration(fabric.network);
-                const std::uint64_t disagreements = countRegisterDisagreements(fabric.network, configuration, routing);
-                if (disagreements != 0) {
-                  throw RoutingError(fmt::format("{} registers disagree with the {} tables on {} (switch, destination) "
-                                                 "pairs; please report",
-                                                 fir ? "FIR" : "IR", engineName, disagreements));
-                }
-                registers.emplace_back(args->exports[i + 1], std::move(configuration));
-              }
-              std::optional<RoutingCheckReport> checks;
-              if (!args->noChecks) checks = checkRouting(fabric.network, routing);
-              std::size_t next = 0;
-              std::vector<OutputFile> files;  // all or nothing
-              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-                const std::string& kind = args->exports[i];
-                const std::string& path = args->exports[i + 1];
-                if (kind == "lft") {
-                  files.push_back({path, [&](std::ostream& out) { writeLftDump(fabric.network, routing, out); }});
-                } else {
-                  const IntervalConfiguration& configuration = registers[next++].second;
-                  files.push_back({path, [&fabric, &configuration, &routing](std::ostream& out) {
-                                     writeIntervalConfiguration(fabric.network, configuration, routing.engine, out);
-                                   }});
-                }
-                exported.emplace_back(kind, path);
-              }
-              writeFilesAtomically(files);
-              const RoutingCheckReport* report = checks ? &*checks : nullptr;
-              if (args->format == OutputFormat::Json) printJson(summaryJson(*args, fabric, routing, reference, report, exported));
-              else printText(*args, fabric, routing, reference, report, exported);
-              return report != nullptr && !report->passed() ? kExitChecksFailed : 0;
-            });
-          }};
+          // Build every export in memory first, so a refused one writes nothing.
+          std::vector<std::pair<std::string, std::string>> exported;
+          std::vector<std::pair<std::string, IntervalConfiguration>> registers;
+          for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
+            const std::string& kind = args->exports[i];
+            if (kind == "lft") {
+              validateLftExport(routing);
+              continue;
+            }
+            const bool fir = kind == "fir";
+            const char* expected = fir ? "ftree-deterministic" : "ftree-adaptive";
+            if (engineName != expected && !(fir && engineName == "dmodk")) {
+              throw SpecError(fmt::format("--export {}: the {} registers describe {} (Gómez §{}); the engine is '{}'",
+                                          kind, fir ? "FIR" : "IR", expected, fir ? "4.1" : "3.1", engineName));
+            }
+            if (args->lmc != 0 || args->switchAddresses) {
+              throw SpecError(
+                  fmt::format("--export {}: the registers route one address per terminal (no --lmc, "
+                              "no --switch-addresses)",
+                              kind));
+            }
+            IntervalConfiguration configuration =
+                fir ? buildFirConfiguration(fabric.network) : buildIrConfiguration(fabric.network);
+            const std::uint64_t disagreements = countRegisterDisagreements(fabric.network, configuration, routing);
+            if (disagreements != 0) {
+              throw RoutingError(
+                  fmt::format("{} registers disagree with the {} tables on {} (switch, destination) "
+                              "pairs; please report",
+                              fir ? "FIR" : "IR", engineName, disagreements));
+            }
+            registers.emplace_back(args->exports[i + 1], std::move(configuration));
+          }
+          std::optional<RoutingCheckReport> checks;
+          if (!args->noChecks) checks = checkRouting(fabric.network, routing);
+          std::size_t next = 0;
+          std::vector<OutputFile> files;  // all or nothing
+          for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
+            const std::string& kind = args->exports[i];
+            const std::string& path = args->exports[i + 1];
+            if (kind == "lft") {
+              files.push_back({path, [&](std::ostream& out) { writeLftDump(fabric.network, routing, out); }});
+            } else {
+              const IntervalConfiguration& configuration = registers[next++].second;
+              files.push_back({path, [&fabric, &configuration, &routing](std::ostream& out) {
+                                 writeIntervalConfiguration(fabric.network, configuration, routing.engine, out);
+                               }});
+            }
+            exported.emplace_back(kind, path);
+          }
+          writeFilesAtomically(files);
+          const RoutingCheckReport* report = checks ? &*checks : nullptr;
+          if (args->format == OutputFormat::Json)
+            printJson(summaryJson(*args, fabric, routing, reference, report, exported));
+          else
+            printText(*args, fabric, routing, reference, report, exported);
+          return report != nullptr && !report->passed() ? kExitChecksFailed : 0;
+        });
+      }};
 }
 
 }  // namespace routelab::cli

@@ -93,8 +93,12 @@ nlohmann::json pathsJson(const CircuitFabric& fabric, std::span<const CircuitReq
     }
     circuits.push_back(c);
   }
-  return {{"spec", spec}, {"scheduler", scheduler}, {"seed", seed}, {"granted", schedule.granted},
-          {"requests", schedule.requests()}, {"circuits", circuits}};
+  return {{"spec", spec},
+          {"scheduler", scheduler},
+          {"seed", seed},
+          {"granted", schedule.granted},
+          {"requests", schedule.requests()},
+          {"circuits", circuits}};
 }
 
 }  // namespace
@@ -106,8 +110,9 @@ Command scheduleCommand() {
             command.add_option("spec", args->spec, "fat-tree spec, e.g. ft:l=3,m=4,w=4 (any XGFT)")->required();
             command.add_option("--scheduler", args->scheduler, "level-wise | local-greedy | local-random [:options]")
                 ->default_str("level-wise");
-            command.add_option("--pattern", args->pattern,
-                               "permutation (random, Ding §5) or a pattern spec: shift:s=3, all-to-all, ...")
+            command
+                .add_option("--pattern", args->pattern,
+                            "permutation (random, Ding §5) or a pattern spec: shift:s=3, all-to-all, ...")
                 ->default_str("permutation");
             command.add_option("--permutations", args->permutations, "samples (random patterns are redrawn)")
                 ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
@@ -119,8 +124,9 @@ Command scheduleCommand() {
                              "a failed request returns its links (default: keeps them, as Ding's hardware)");
             command.add_flag("--rounds", args->rounds,
                              "also schedule in rounds until every request is granted, vs the static load bound");
-            command.add_option("--export", args->exports,
-                               "KIND FILE: sample 0's granted circuits as lft (OpenSM dump) | paths (JSON)")
+            command
+                .add_option("--export", args->exports,
+                            "KIND FILE: sample 0's granted circuits as lft (OpenSM dump) | paths (JSON)")
                 ->expected(2)
                 ->type_name("KIND FILE")
                 ->take_all();
@@ -134,7 +140,8 @@ Command scheduleCommand() {
               }
               std::string schedulerSpec = args->scheduler;
               if (args->releaseOnFail) {
-                schedulerSpec += (schedulerSpec.find(':') == std::string::npos ? ":" : ",") + std::string("release-on-fail");
+                schedulerSpec +=
+                    (schedulerSpec.find(':') == std::string::npos ? ":" : ",") + std::string("release-on-fail");
               }
               const SchedulerConfig config = makeSchedulerConfig(schedulerSpec);
               const Fabric fabric = loadFabric(args->spec);
@@ -177,7 +184,8 @@ Command scheduleCommand() {
                   writeLftDump(network, routing, out);
                   text = out.str();
                 } else {
-                  text = pathsJson(circuits, requests, first, config.effective, fabric.spec, schedulerSeed).dump(1) + "\n";
+                  text =
+                      pathsJson(circuits, requests, first, config.effective, fabric.spec, schedulerSeed).dump(1) + "\n";
                 }
                 files.emplace_back(args->exports[i + 1], std::move(text));
               }
@@ -207,7 +215,9 @@ Command scheduleCommand() {
                                {"no_up_port", stats.noUpPort},
                                {"down_conflict", stats.downConflict}};
               j["ratios"] = stats.ratios;
-              j["checked"] = {{"sample", 0}, {"circuits", check.circuits}, {"channels", check.channelsUsed},
+              j["checked"] = {{"sample", 0},
+                              {"circuits", check.circuits},
+                              {"channels", check.channelsUsed},
                               {"conflict_free", check.ok}};
               if (args->rounds) {
                 std::size_t lo = SIZE_MAX, hi = 0, bound = 0;

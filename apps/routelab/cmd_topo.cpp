@@ -64,7 +64,8 @@ void printText(const Fabric& fabric, const NetworkSummary& s) {
   for (auto [ports, count] : s.radixHistogram) radix += fmt::format("{}{}x{}", radix.empty() ? "" : ", ", count, ports);
   fmt::print("radix       {} (switches x ports)\n", radix.empty() ? "-" : radix);
   std::string degree;
-  for (auto [ports, count] : s.degreeHistogram) degree += fmt::format("{}{}x{}", degree.empty() ? "" : ", ", count, ports);
+  for (auto [ports, count] : s.degreeHistogram)
+    degree += fmt::format("{}{}x{}", degree.empty() ? "" : ", ", count, ports);
   fmt::print("connected   {} (switches x cabled ports)\n", degree.empty() ? "-" : degree);
   fmt::print("components  {}{}\n", s.components, s.connected ? "" : "  (NOT CONNECTED)");
   fmt::print("diameter    {} hops terminal to terminal\n", s.diameter);
@@ -103,14 +104,19 @@ Command topoCommand() {
               for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
                 const std::string kind = args->exports[i];
                 files.push_back({args->exports[i + 1], [&fabric, kind](std::ostream& out) {
-                                   if (kind == "net") writeIbsimNet(fabric.network, out);
-                                   else if (kind == "dot") writeDot(fabric.network, out);
-                                   else writeNetworkJson(fabric.network, out);
+                                   if (kind == "net")
+                                     writeIbsimNet(fabric.network, out);
+                                   else if (kind == "dot")
+                                     writeDot(fabric.network, out);
+                                   else
+                                     writeNetworkJson(fabric.network, out);
                                  }});
               }
               writeFilesAtomically(files);
-              if (args->format == OutputFormat::Json) printJson(summaryJson(fabric, summary));
-              else printText(fabric, summary);
+              if (args->format == OutputFormat::Json)
+                printJson(summaryJson(fabric, summary));
+              else
+                printText(fabric, summary);
               return 0;
             });
           }};

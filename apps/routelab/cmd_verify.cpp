@@ -32,8 +32,12 @@ struct VerifyArgs {
 };
 
 nlohmann::json failureJson(const VerifyFailure& f) {
-  return {{"source", f.source},      {"source_lid", f.sourceLid}, {"destination", f.destination},
-          {"destination_lid", f.destinationLid}, {"layer", f.layer}, {"status", f.status},
+  return {{"source", f.source},
+          {"source_lid", f.sourceLid},
+          {"destination", f.destination},
+          {"destination_lid", f.destinationLid},
+          {"layer", f.layer},
+          {"status", f.status},
           {"stopped_at", f.where.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.where)}};
 }
 
@@ -108,7 +112,8 @@ void printText(const VerifyArgs& args, const std::string& fabricSpec, const Veri
   fmt::print("layers        {} (dependencies per layer: {})\n", r.layers, deps);
   if (!r.cyclicLayers.empty()) {
     std::string layers;
-    for (std::size_t i = 0; i < r.cyclicLayers.size(); ++i) layers += fmt::format("{}{}", i ? ", " : "", r.cyclicLayers[i]);
+    for (std::size_t i = 0; i < r.cyclicLayers.size(); ++i)
+      layers += fmt::format("{}{}", i ? ", " : "", r.cyclicLayers[i]);
     fmt::print("cyclic layers {}\n", layers);
     fmt::print("cycle         layer {}, {} channels:\n", *r.cycleLayer, r.cycleChannels.size());
     for (const auto& c : r.cycleChannels) fmt::print("                {}\n", c);
@@ -123,54 +128,57 @@ void printText(const VerifyArgs& args, const std::string& fabricSpec, const Veri
   }
   const int code = exitCode(r);
   fmt::print("verdict       {} (exit {})\n",
-             code == 0 ? "PASS" : code == kExitDeadlockProne ? "FAIL: deadlock-prone" : "FAIL: not connected or loops",
+             code == 0                    ? "PASS"
+             : code == kExitDeadlockProne ? "FAIL: deadlock-prone"
+                                          : "FAIL: not connected or loops",
              code);
 }
 
 }  // namespace
 
 Command verifyCommand() {
-  return {"verify", "check a routing: connected, loop-free, deadlock-free (Lysne et al. 2006, Duato)",
-          [](CLI::App& command) {
-            auto args = std::make_shared<VerifyArgs>();
-            command.add_option("spec", args->spec, "fabric spec, e.g. random:switches=16 or file:ibnetdiscover.txt")
-                ->required();
-            command.add_option("--engine", args->engine, "routing engine spec, e.g. lash or file:lfts.dump")
-                ->required();
-            command.add_option("--sl", args->slFile,
-                               "per-pair layers: lines 'slid dlid sl' (OpenSM pathsl / dfsssp-vl-table); SL = layer");
-            command.add_flag("--switch-traffic", args->switchTraffic,
-                             "also verify traffic from and to switch addresses (management)");
-            command.add_option("--seed", args->seed, "seed of engines with random choices")
-                ->check(unsignedDecimal())
-                ->default_val(1);
-            command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses per terminal")
-                ->default_val(0)
-                ->check(CLI::Range(0, 7));
-            command.add_option("--examples", args->examples, "failure examples shown per kind")
-                ->check(unsignedDecimal(0, 1000000))
-                ->default_val(10);
-            addFormatOption(command, args->format);
-            return std::function<int()>([args] {
-              const Fabric fabric = loadFabric(args->spec);
-              RoutingContext context;
-              context.addressesPerTerminal = 1U << args->lmc;
-              context.routeSwitches = args->switchTraffic;
-              context.seed = args->seed;
-              RoutingResult routing = runEngine(args->engine, fabric.network, context);
-              if (!args->slFile.empty()) {
-                routing = applySlTable(fabric.network, std::move(routing), readSlTable(args->slFile),
-                                       args->switchTraffic);
-              }
-              VerifyOptions options;
-              options.switchTraffic = args->switchTraffic;
-              options.maxExamples = args->examples;
-              const VerifyResult result = verifyRouting(fabric.network, routing, options);
-              if (args->format == OutputFormat::Json) printJson(resultJson(*args, fabric.spec, result));
-              else printText(*args, fabric.spec, result);
-              return exitCode(result);
-            });
-          }};
+  return {
+      "verify", "check a routing: connected, loop-free, deadlock-free (Lysne et al. 2006, Duato)",
+      [](CLI::App& command) {
+        auto args = std::make_shared<VerifyArgs>();
+        command.add_option("spec", args->spec, "fabric spec, e.g. random:switches=16 or file:ibnetdiscover.txt")
+            ->required();
+        command.add_option("--engine", args->engine, "routing engine spec, e.g. lash or file:lfts.dump")->required();
+        command.add_option("--sl", args->slFile,
+                           "per-pair layers: lines 'slid dlid sl' (OpenSM pathsl / dfsssp-vl-table); SL = layer");
+        command.add_flag("--switch-traffic", args->switchTraffic,
+                         "also verify traffic from and to switch addresses (management)");
+        command.add_option("--seed", args->seed, "seed of engines with random choices")
+            ->check(unsignedDecimal())
+            ->default_val(1);
+        command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses per terminal")
+            ->default_val(0)
+            ->check(CLI::Range(0, 7));
+        command.add_option("--examples", args->examples, "failure examples shown per kind")
+            ->check(unsignedDecimal(0, 1000000))
+            ->default_val(10);
+        addFormatOption(command, args->format);
+        return std::function<int()>([args] {
+          const Fabric fabric = loadFabric(args->spec);
+          RoutingContext context;
+          context.addressesPerTerminal = 1U << args->lmc;
+          context.routeSwitches = args->switchTraffic;
+          context.seed = args->seed;
+          RoutingResult routing = runEngine(args->engine, fabric.network, context);
+          if (!args->slFile.empty()) {
+            routing = applySlTable(fabric.network, std::move(routing), readSlTable(args->slFile), args->switchTraffic);
+          }
+          VerifyOptions options;
+          options.switchTraffic = args->switchTraffic;
+          options.maxExamples = args->examples;
+          const VerifyResult result = verifyRouting(fabric.network, routing, options);
+          if (args->format == OutputFormat::Json)
+            printJson(resultJson(*args, fabric.spec, result));
+          else
+            printText(*args, fabric.spec, result);
+          return exitCode(result);
+        });
+      }};
 }
 
 }  // namespace routelab::cli

@@ -46,8 +46,8 @@ std::vector<Point> connectivityPoints(const std::vector<std::uint32_t>& sizes) {
   for (std::uint32_t s : sizes) {
     const std::uint32_t complete = s * (s - 1) / 2;
     const std::uint32_t top = s <= 32 ? complete : 8 * s;
-    std::vector<std::uint32_t> links{s - 1, s + s / 8, s + s / 4, s + s / 2, s + 3 * s / 4, 2 * s, 2 * s + s / 2,
-                                     3 * s, 4 * s, 6 * s, 8 * s, 12 * s, 16 * s, complete};
+    std::vector<std::uint32_t> links{s - 1, s + s / 8, s + s / 4, s + s / 2, s + 3 * s / 4, 2 * s,  2 * s + s / 2,
+                                     3 * s, 4 * s,     6 * s,     8 * s,     12 * s,        16 * s, complete};
     std::sort(links.begin(), links.end());
     links.erase(std::unique(links.begin(), links.end()), links.end());
     for (std::uint32_t l : links) {
@@ -98,10 +98,14 @@ int main(int argc, char** argv) {
   std::string sizes = experiment == "growth" ? "8.16.32.64.128.256" : "16.32.64.128";
   for (int i = 3; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
-    if (key == "--samples") samples = static_cast<std::uint32_t>(std::stoul(argv[i + 1]));
-    else if (key == "--seed") seed = std::stoull(argv[i + 1]);
-    else if (key == "--sizes") sizes = argv[i + 1];
-    else if (key == "--engines") engineList = argv[i + 1];
+    if (key == "--samples")
+      samples = static_cast<std::uint32_t>(std::stoul(argv[i + 1]));
+    else if (key == "--seed")
+      seed = std::stoull(argv[i + 1]);
+    else if (key == "--sizes")
+      sizes = argv[i + 1];
+    else if (key == "--engines")
+      engineList = argv[i + 1];
     else {
       std::cerr << "unknown option " << key << '\n';
       return 2;

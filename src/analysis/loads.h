@@ -16,13 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "graph/network.h"
 #include "analysis/split.h"
+#include "graph/network.h"
 #include "routing/routing_result.h"
 #include "traffic/pattern.h"
 
 namespace routelab {
-
 
 /// On fat-trees (XGFT labels known), per switch level: how many ascending channels each
 /// switch uses, over the switches of that level that send anything upwards (Gómez 2007
@@ -38,18 +37,18 @@ struct AscendingUsage {
 
 struct LinkLoads {
   LoadModel model = LoadModel::FirstPath;
-  std::vector<double> load;   ///< per channel id
-  double maxLoad = 0;         ///< ML (best-split: of the best split found, an upper bound)
-  double lowerBound = 0;      ///< best-split: certified lower bound on ML; otherwise == maxLoad
-  ChannelId maxChannel;       ///< smallest channel id with load == ML (invalid if no pairs)
+  std::vector<double> load;  ///< per channel id
+  double maxLoad = 0;        ///< ML (best-split: of the best split found, an upper bound)
+  double lowerBound = 0;     ///< best-split: certified lower bound on ML; otherwise == maxLoad
+  ChannelId maxChannel;      ///< smallest channel id with load == ML (invalid if no pairs)
   std::size_t channelsAtMax = 0;
   std::size_t pairs = 0;
   std::vector<AscendingUsage> ascending;  ///< per level with up-going load (fat-trees only)
 };
 
 /// Loads of every channel for `pattern` under `routing`. O(|P| x hops) (even-split: x
-/// candidates; best-split: x solver iterations). Throws AnalysisError naming the pair when a pair is not delivered or the
-/// pattern does not match the fabric's terminal count.
+/// candidates; best-split: x solver iterations). Throws AnalysisError naming the pair when a pair is not delivered or
+/// the pattern does not match the fabric's terminal count.
 LinkLoads patternLoads(const Network& network, const RoutingResult& routing, const TrafficPattern& pattern,
                        LoadModel model = LoadModel::FirstPath, const BestSplitOptions& bestSplit = {});
 

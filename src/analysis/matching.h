@@ -28,8 +28,7 @@ class HopcroftKarp {
 
  private:
   bool layer(std::span<const std::uint32_t> offsets, std::span<const std::uint32_t> targets);
-  bool augmentFrom(std::uint32_t root, std::span<const std::uint32_t> offsets,
-                   std::span<const std::uint32_t> targets);
+  bool augmentFrom(std::uint32_t root, std::span<const std::uint32_t> offsets, std::span<const std::uint32_t> targets);
 
   std::vector<std::int32_t> matchLeft_, matchRight_;
   std::vector<std::uint32_t> distance_, edgeCursor_, queue_, stack_;

@@ -41,8 +41,8 @@ void routePair(const Network& network, const RoutingResult& routing, std::uint32
   const NodeId source = network.terminalNode(s);
   const NodeId destination = network.terminalNode(d);
   if (!routing.addresses.hasAddresses(destination)) {
-    throw AnalysisError(fmt::format("routing '{}' gives terminal '{}' no address", routing.engine,
-                                    network.name(destination)));
+    throw AnalysisError(
+        fmt::format("routing '{}' gives terminal '{}' no address", routing.engine, network.name(destination)));
   }
   if (!routing.addresses.hasAddresses(source)) {
     throw AnalysisError(fmt::format("routing '{}' gives terminal '{}' no address (it cannot be a source)",
@@ -55,8 +55,7 @@ void routePair(const Network& network, const RoutingResult& routing, std::uint32
     const NodeId at = out.empty() ? source : network.target(out.back());
     throw AnalysisError(fmt::format("routing '{}' does not deliver {} -> {} (LID {}): {} at '{}' after {} hops",
                                     routing.engine, network.name(source), network.name(destination),
-                                    routing.addresses.lid(address), statusText(status), network.name(at),
-                                    out.size()));
+                                    routing.addresses.lid(address), statusText(status), network.name(at), out.size()));
   }
 }
 

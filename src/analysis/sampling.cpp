@@ -81,8 +81,8 @@ class SampleWorker {
 void checkPattern(const PairPaths& paths, SampledPattern pattern) {
   const std::size_t n = paths.terminals();
   if (n < 2) {
-    throw AnalysisError(fmt::format("{} patterns need at least 2 terminals, the fabric has {}",
-                                    sampledPatternName(pattern), n));
+    throw AnalysisError(
+        fmt::format("{} patterns need at least 2 terminals, the fabric has {}", sampledPatternName(pattern), n));
   }
   if ((pattern == SampledPattern::Bisect || pattern == SampledPattern::Dissemination) && n % 2 != 0) {
     throw AnalysisError(fmt::format("{} patterns need an even number of terminals (Nienaber §II), the fabric has {}",
@@ -129,8 +129,8 @@ std::uint32_t sampleMaxLoad(const PairPaths& paths, SampledPattern pattern, std:
 SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern, const SamplingOptions& options) {
   checkPattern(paths, pattern);
   if (!(options.precision > 0)) {
-    throw SpecError(fmt::format("precision must be > 0 (a fraction of the mean, e.g. 0.01), got {}",
-                                options.precision));
+    throw SpecError(
+        fmt::format("precision must be > 0 (a fraction of the mean, e.g. 0.01), got {}", options.precision));
   }
   if (options.initialSamples < 2) throw SpecError("at least 2 initial samples are needed for a confidence interval");
   SampledBandwidth result;

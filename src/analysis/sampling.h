@@ -32,21 +32,21 @@ std::string sampledPatternName(SampledPattern pattern);
 
 struct SamplingOptions {
   std::uint64_t seed = 1;
-  double precision = 0.01;               ///< stop when half-width <= precision * mean
-  std::uint64_t initialSamples = 1000;   ///< Nienaber §IV
-  std::uint64_t maxSamples = 1ULL << 24; ///< give up doubling beyond this (converged = false)
-  int threads = 0;                       ///< 0 = every core; does not change the result
+  double precision = 0.01;                ///< stop when half-width <= precision * mean
+  std::uint64_t initialSamples = 1000;    ///< Nienaber §IV
+  std::uint64_t maxSamples = 1ULL << 24;  ///< give up doubling beyond this (converged = false)
+  int threads = 0;                        ///< 0 = every core; does not change the result
 };
 
 struct SampledBandwidth {
   std::string pattern;
-  double mean = 0;            ///< mean of 1/ML
-  double ci99HalfWidth = 0;   ///< z_{0.995} * s / sqrt(samples), s the sample std. deviation
+  double mean = 0;           ///< mean of 1/ML
+  double ci99HalfWidth = 0;  ///< z_{0.995} * s / sqrt(samples), s the sample std. deviation
   std::uint64_t samples = 0;
-  bool converged = false;     ///< the stopping rule was met within maxSamples
-  double meanMaxLoad = 0;     ///< mean of ML itself
+  bool converged = false;                                   ///< the stopping rule was met within maxSamples
+  double meanMaxLoad = 0;                                   ///< mean of ML itself
   std::map<std::uint32_t, std::uint64_t> maxLoadHistogram;  ///< ML -> number of samples
-  SamplingOptions options;    ///< the effective configuration
+  SamplingOptions options;                                  ///< the effective configuration
   // Load model (analysis/split.h). First-path and single-path routings: integer ML, the
   // histogram above. Split models: fractional ML per sample (splitHistogram, rounded to
   // 1e-9); best-split: `mean` uses each sample's achievable upper bound on ML and
@@ -54,8 +54,8 @@ struct SampledBandwidth {
   // [mean, bandwidthUpperBound].
   std::string loadModel = "first-path";
   double bandwidthUpperBound = 0;
-  double maxRelativeGap = 0;  ///< max over samples of (upper - lower) / upper
-  bool exact = true;          ///< every sample's ML is exact (gap 0)
+  double maxRelativeGap = 0;        ///< max over samples of (upper - lower) / upper
+  bool exact = true;                ///< every sample's ML is exact (gap 0)
   std::uint32_t maxIterations = 0;  ///< best-split: most solver iterations of a sample
   std::map<double, std::uint64_t> splitHistogram;
 };

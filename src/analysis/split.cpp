@@ -21,8 +21,8 @@ namespace routelab {
 
 namespace {
 
-constexpr double kGrid = 1e9;             // loads are rounded to multiples of 1 / kGrid
-constexpr double kLoadTolerance = 1e-9;   // two rounded loads closer than this are equal
+constexpr double kGrid = 1e9;            // loads are rounded to multiples of 1 / kGrid
+constexpr double kLoadTolerance = 1e-9;  // two rounded loads closer than this are equal
 constexpr std::uint32_t kNone = UINT32_MAX;
 
 int workerCount(int threads) {
@@ -325,8 +325,9 @@ void evenSplitLocal(std::span<const RouteGraph> graphs, SplitWorkspace& ws, bool
 
 /// Length of the shortest route of `graph` under local channel lengths `length`; adds one
 /// unit along it to `add` (local index).
-double shortestRoute(const RouteGraph& graph, const std::vector<double>& length, const std::vector<std::uint32_t>& localOf,
-                     std::vector<double>& dist, std::vector<std::uint32_t>& choice, std::vector<double>& add) {
+double shortestRoute(const RouteGraph& graph, const std::vector<double>& length,
+                     const std::vector<std::uint32_t>& localOf, std::vector<double>& dist,
+                     std::vector<std::uint32_t>& choice, std::vector<double>& add) {
   const std::size_t states = graph.stateCount();
   dist.assign(states, std::numeric_limits<double>::infinity());
   choice.assign(states, kNone);
@@ -376,7 +377,8 @@ double mandatoryLowerBound(std::span<const RouteGraph> graphs, SplitWorkspace& w
     backward.assign(graph.stateCount(), 0.0);
     forward[RouteGraph::kRoot] = 1;
     for (const std::uint32_t u : graph.order) {
-      for (std::uint32_t e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; ++e) forward[graph.edgeTarget[e]] += forward[u];
+      for (std::uint32_t e = graph.edgeStart[u]; e < graph.edgeStart[u + 1]; ++e)
+        forward[graph.edgeTarget[e]] += forward[u];
     }
     backward[graph.sink] = 1;
     for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it) {
@@ -520,16 +522,16 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
                                       const BestSplitOptions& bestSplit) {
   const std::size_t n = network.terminalCount();
   if (n < 2) {
-    throw AnalysisError(fmt::format("{} patterns need at least 2 terminals, the fabric has {}",
-                                    sampledPatternName(pattern), n));
+    throw AnalysisError(
+        fmt::format("{} patterns need at least 2 terminals, the fabric has {}", sampledPatternName(pattern), n));
   }
   if ((pattern == SampledPattern::Bisect || pattern == SampledPattern::Dissemination) && n % 2 != 0) {
     throw AnalysisError(fmt::format("{} patterns need an even number of terminals (Nienaber §II), the fabric has {}",
                                     sampledPatternName(pattern), n));
   }
   if (!(options.precision > 0)) {
-    throw SpecError(fmt::format("precision must be > 0 (a fraction of the mean, e.g. 0.01), got {}",
-                                options.precision));
+    throw SpecError(
+        fmt::format("precision must be > 0 (a fraction of the mean, e.g. 0.01), got {}", options.precision));
   }
   if (options.initialSamples < 2) throw SpecError("at least 2 initial samples are needed for a confidence interval");
   SampledBandwidth result;
@@ -621,8 +623,8 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
   return result;
 }
 
-SampledBandwidth sampleBandwidthUnderModel(const Network& network, const RoutingResult& routing,
-                                           SampledPattern pattern, LoadModel model, const SamplingOptions& options,
+SampledBandwidth sampleBandwidthUnderModel(const Network& network, const RoutingResult& routing, SampledPattern pattern,
+                                           LoadModel model, const SamplingOptions& options,
                                            const BestSplitOptions& bestSplit) {
   if (model == LoadModel::FirstPath || isSinglePath(network, routing)) {
     const PairPaths paths = PairPaths::build(network, routing, options.threads);
@@ -755,9 +757,10 @@ SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routi
   std::size_t total = 0;
   for (const auto& list : perSource) total += list.size();
   if (total > kMaxEntries) {
-    throw AnalysisError(fmt::format("even-split WORST keeps every pair's split: {} (channel, pair) entries exceed the "
-                                    "limit of {}; use --load-model first-path or a smaller fabric",
-                                    total, kMaxEntries));
+    throw AnalysisError(
+        fmt::format("even-split WORST keeps every pair's split: {} (channel, pair) entries exceed the "
+                    "limit of {}; use --load-model first-path or a smaller fabric",
+                    total, kMaxEntries));
   }
   // Transpose to per-channel share lists (source order, then destination order).
   std::vector<std::uint32_t> start(channelCount + 1, 0);

@@ -76,7 +76,7 @@ struct RouteGraph {
   std::vector<std::uint32_t> edgeTarget;
   std::vector<std::uint32_t> edgeChannel;
   std::vector<std::uint8_t> edgeEscapeEntry;  ///< 1: an optional entry into the escape layer
-  std::vector<std::uint32_t> order;          ///< topological order, root first
+  std::vector<std::uint32_t> order;           ///< topological order, root first
   std::size_t stateCount() const { return edgeStart.empty() ? 0 : edgeStart.size() - 1; }
 };
 
@@ -106,7 +106,8 @@ class RouteGraphBuilder {
   std::vector<std::uint32_t> denseState_, denseEpoch_;
   std::uint32_t epoch_ = 0;
   std::vector<std::uint32_t> inDegree_;
-  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint8_t>> edges_;  // from, to, channel, entry
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint8_t>>
+      edges_;  // from, to, channel, entry
   std::vector<std::vector<std::uint32_t>> signatures_;
   std::vector<std::uint32_t> signatureNow_, rootTargets_;
 };
@@ -117,14 +118,14 @@ void addEvenSplit(const RouteGraph& graph, std::vector<double>& load, std::vecto
 
 /// Options of the best-split solver.
 struct BestSplitOptions {
-  double tolerance = 0.01;           ///< stop when upper <= (1 + tolerance) * lower
-  std::uint32_t maxIterations = 400; ///< Frank–Wolfe iterations at most
-  bool keepLoads = false;            ///< fill BestSplitLoad::load
+  double tolerance = 0.01;            ///< stop when upper <= (1 + tolerance) * lower
+  std::uint32_t maxIterations = 400;  ///< Frank–Wolfe iterations at most
+  bool keepLoads = false;             ///< fill BestSplitLoad::load
 };
 
 struct BestSplitLoad {
-  double upper = 0;   ///< ML of an explicit split (achievable), rounded to 1e-9
-  double lower = 0;   ///< certified lower bound on the optimum, rounded down to 1e-9
+  double upper = 0;  ///< ML of an explicit split (achievable), rounded to 1e-9
+  double lower = 0;  ///< certified lower bound on the optimum, rounded down to 1e-9
   std::uint32_t iterations = 0;
   std::vector<double> load;  ///< per channel id: the loads of the split achieving `upper`
 };
@@ -152,8 +153,8 @@ BestSplitLoad bestSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCo
 /// each sample; for best-split `mean` uses the upper bound of every sample (a bandwidth that
 /// is achievable) and `bandwidthUpperBound` the lower bounds (the true best-split mean lies
 /// between). Results are identical for any thread count.
-SampledBandwidth sampleBandwidthUnderModel(const Network& network, const RoutingResult& routing,
-                                           SampledPattern pattern, LoadModel model, const SamplingOptions& options,
+SampledBandwidth sampleBandwidthUnderModel(const Network& network, const RoutingResult& routing, SampledPattern pattern,
+                                           LoadModel model, const SamplingOptions& options,
                                            const BestSplitOptions& bestSplit = {});
 
 /// The fractional sampler itself, usable on any routing (tests compare it with the integer

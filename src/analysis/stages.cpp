@@ -18,8 +18,8 @@ namespace routelab {
 StagePathCounts stagePathCounts(const Network& network, const RoutingResult& routing, int threads) {
   const XgftLabels* labels = network.xgft();
   if (labels == nullptr) {
-    throw AnalysisError("per-stage path counts need a fat-tree with known levels (XGFT labels); '" +
-                        network.origin() + "' has none");
+    throw AnalysisError("per-stage path counts need a fat-tree with known levels (XGFT labels); '" + network.origin() +
+                        "' has none");
   }
   const std::size_t n = network.terminalCount();
   StagePathCounts result;

@@ -155,9 +155,8 @@ WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads) {
 #endif
     for (std::size_t i = 0; i < used.size(); ++i) bound[used[i]] = solver.bound(pairsOfChannel(used[i]), n);
   }
-  std::sort(used.begin(), used.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return bound[a] != bound[b] ? bound[a] > bound[b] : a < b;
-  });
+  std::sort(used.begin(), used.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return bound[a] != bound[b] ? bound[a] > bound[b] : a < b; });
 
   // The terminal-channel case (value 1) is the starting best; switch channels replace it
   // only with a strictly larger value (a value of 1 on a switch channel ties, and the

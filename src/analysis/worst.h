@@ -27,11 +27,11 @@
 namespace routelab {
 
 struct WorstCase {
-  std::uint32_t value = 0;           ///< WORST_R; 0 if the fabric has fewer than 2 terminals
-  ChannelId channel;                 ///< a channel reaching it (smallest id among equals)
+  std::uint32_t value = 0;                 ///< WORST_R; 0 if the fabric has fewer than 2 terminals
+  ChannelId channel;                       ///< a channel reaching it (smallest id among equals)
   std::vector<SourceDestination> witness;  ///< a permutation with `value` pairs through `channel`
-  std::size_t channelsSolved = 0;    ///< channels that must be solved: bound not below the answer (thread-independent)
-  std::size_t channelsConsidered = 0;///< switch-to-switch channels carrying at least one pair
+  std::size_t channelsSolved = 0;  ///< channels that must be solved: bound not below the answer (thread-independent)
+  std::size_t channelsConsidered = 0;  ///< switch-to-switch channels carrying at least one pair
 };
 
 /// WORST_R of the single-path routing captured in `paths` (see paths.h for adaptive

@@ -2,8 +2,8 @@
 // topological order, DFS cycle witness. Contract and references: cdg/cdg.h.
 #include "cdg/cdg.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "core/errors.h"
 #include "core/limits.h"
@@ -57,8 +57,8 @@ struct ChannelDependencyGraph::Impl {
 
   Layer& layerAt(LayerId id) {
     if (id.index() >= layers.size()) {
-      throw RoutingError(fmt::format("channel dependency graph: layer {} out of range ({} layers)", id.index(),
-                                     layers.size()));
+      throw RoutingError(
+          fmt::format("channel dependency graph: layer {} out of range ({} layers)", id.index(), layers.size()));
     }
     return layers[id.index()];
   }
@@ -252,7 +252,7 @@ struct ChannelDependencyGraph::Impl {
 };
 
 std::vector<ChannelId> ChannelDependencyGraph::Impl::shortestCycleThrough(const Layer& layer,
-                                                                           std::uint32_t start) const {
+                                                                          std::uint32_t start) const {
   // BFS from start's successors back to start: the shortest cycle through `start`.
   std::vector<std::uint32_t> parent(channels(), UINT32_MAX);
   std::vector<std::uint32_t> queue;
@@ -351,7 +351,8 @@ ChannelDependencyGraph::ChannelDependencyGraph(const Network& network, std::size
               sizeof(std::uint32_t));
   for (std::size_t n = 0; n < network.nodeCount(); ++n) {
     const auto outs = network.outChannels(NodeId::fromIndex(n));
-    for (std::size_t j = 0; j < outs.size(); ++j) impl.positionInSource[outs[j].index()] = static_cast<std::uint32_t>(j);
+    for (std::size_t j = 0; j < outs.size(); ++j)
+      impl.positionInSource[outs[j].index()] = static_cast<std::uint32_t>(j);
   }
   impl.mark.assign(channels, 0);
   for (std::size_t i = 0; i < layers; ++i) impl.newLayer();
@@ -410,8 +411,8 @@ void ChannelDependencyGraph::addDependencySlots(LayerId layer, std::span<const s
   Layer& target = impl_->layerAt(layer);
   const std::size_t slots = impl_->slots();
   if (bitmap.size() * 64 < slots) {
-    throw RoutingError(fmt::format("channel dependency graph: slot bitmap of {} bits, {} needed", bitmap.size() * 64,
-                                   slots));
+    throw RoutingError(
+        fmt::format("channel dependency graph: slot bitmap of {} bits, {} needed", bitmap.size() * 64, slots));
   }
   const Network& net = *impl_->network;
   for (std::uint32_t c = 0; c < impl_->channels(); ++c) {

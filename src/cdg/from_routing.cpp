@@ -2,9 +2,9 @@
 // and references: cdg/from_routing.h.
 #include "cdg/from_routing.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <array>
-#include <fmt/format.h>
 
 #include "core/errors.h"
 
@@ -139,8 +139,7 @@ class Traversal {
 
   /// Outcome of packets for `a` standing at switch `start` (iterative DFS, memoised in
   /// ws.state until resetStates()), emitting the dependencies of every edge it follows.
-  std::uint8_t resolve(const ForwardingTable& table, Address a, NodeId destination, NodeId start,
-                       std::uint64_t* bits) {
+  std::uint8_t resolve(const ForwardingTable& table, Address a, NodeId destination, NodeId start, std::uint64_t* bits) {
     if (ws_.state[start.index()] >= kDelivered) return ws_.state[start.index()];
     push(start);
     std::uint8_t result = kDelivered;
@@ -188,8 +187,10 @@ class Traversal {
       const std::uint8_t worst = ws_.frames.back().worst;
       ws_.state[ws_.frames.back().node] = worst;
       ws_.frames.pop_back();
-      if (ws_.frames.empty()) result = worst;
-      else ws_.frames.back().worst = std::max(ws_.frames.back().worst, worst);
+      if (ws_.frames.empty())
+        result = worst;
+      else
+        ws_.frames.back().worst = std::max(ws_.frames.back().worst, worst);
     }
     return result;
   }
@@ -217,9 +218,12 @@ class Traversal {
       keepExample(ws_.unroutedExamples, failure, s_.scope.maxExamples);
       return;
     }
-    if (outcome == kNoRoute) ++ws_.noRoute;
-    else if (outcome == kLoop) ++ws_.loops;
-    else ++ws_.deadPorts;
+    if (outcome == kNoRoute)
+      ++ws_.noRoute;
+    else if (outcome == kLoop)
+      ++ws_.loops;
+    else
+      ++ws_.deadPorts;
     keepExample(ws_.failures, failure, s_.scope.maxExamples);
   }
 
@@ -287,8 +291,7 @@ class Traversal {
       if (outcome != kDelivered) {
         ++ws_.escapeFailures;
         if (outcome == kLoop) ++ws_.loops;
-        keepExample(ws_.escapeExamples, RouteFailure{NodeId(v), a, escapeId, statusOf(outcome)},
-                    s_.scope.maxExamples);
+        keepExample(ws_.escapeExamples, RouteFailure{NodeId(v), a, escapeId, statusOf(outcome)}, s_.scope.maxExamples);
       }
     }
     for (std::uint32_t v : ws_.queue) ws_.reached[v] = 0;
@@ -324,15 +327,16 @@ void validate(const Network& network, const RoutingResult& routing, const Traffi
   for (std::size_t t = 0; t < routing.tables.size(); ++t) {
     const ForwardingTable& table = routing.tables[t];
     if (table.switchCount() != network.switchCount() || table.addressCount() != addresses) {
-      throw AnalysisError(fmt::format("forwarding table {} is {} switches x {} addresses, the network has {} switches "
-                                      "and the routing {} addresses",
-                                      t, table.switchCount(), table.addressCount(), network.switchCount(), addresses));
+      throw AnalysisError(
+          fmt::format("forwarding table {} is {} switches x {} addresses, the network has {} switches "
+                      "and the routing {} addresses",
+                      t, table.switchCount(), table.addressCount(), network.switchCount(), addresses));
     }
   }
   for (std::size_t layer = 0; layer < routing.layerCount(); ++layer) {
     if (routing.tableOfLayer[layer] >= routing.tables.size()) {
-      throw AnalysisError(fmt::format("layer {} uses table {} of {}", layer, routing.tableOfLayer[layer],
-                                      routing.tables.size()));
+      throw AnalysisError(
+          fmt::format("layer {} uses table {} of {}", layer, routing.tableOfLayer[layer], routing.tables.size()));
     }
   }
   for (NodeId owner : routing.addresses.owners()) {
@@ -347,8 +351,8 @@ void validate(const Network& network, const RoutingResult& routing, const Traffi
                                     routing.layerOf.size(), routing.addresses.owners().size(), addresses));
   }
   if (!routing.allowedLayers.empty() && routing.allowedLayers.size() != pairs) {
-    throw AnalysisError(fmt::format("allowed-layer sets have {} entries, {} expected", routing.allowedLayers.size(),
-                                    pairs));
+    throw AnalysisError(
+        fmt::format("allowed-layer sets have {} entries, {} expected", routing.allowedLayers.size(), pairs));
   }
   if (routing.escapeLayer >= static_cast<int>(routing.layerCount())) {
     throw AnalysisError(fmt::format("escape layer {} of {} layers", routing.escapeLayer, routing.layerCount()));
@@ -364,8 +368,8 @@ void validate(const Network& network, const RoutingResult& routing, const Traffi
       if (mask != 0) {
         if ((mask & ~layerMask) != 0) {
           throw AnalysisError(fmt::format("pair {} -> {}: allowed layers 0x{:x} exceed the {} layers of the routing",
-                                          endName(network, routing, source.node), endName(network, routing, destination),
-                                          mask, routing.layerCount()));
+                                          endName(network, routing, source.node),
+                                          endName(network, routing, destination), mask, routing.layerCount()));
         }
         continue;
       }
@@ -424,8 +428,10 @@ RoutingDependencies buildRoutingDependencies(const Network& network, const Routi
 #pragma omp for schedule(dynamic, 8)
     for (std::int64_t i = 0; i < count; ++i) {
       const Address a = shared.destinations[static_cast<std::size_t>(i)];
-      if (routing.escapeLayer >= 0) traversal.escape(a);
-      else traversal.layered(a);
+      if (routing.escapeLayer >= 0)
+        traversal.escape(a);
+      else
+        traversal.layered(a);
     }
 #pragma omp critical(routelab_cdg_merge)
     partials.push_back(std::move(ws));

@@ -68,10 +68,10 @@ struct RoutingDependencies {
   /// Routes checked: one per in-scope (source, address) pair and layer it may use.
   std::uint64_t routes = 0;
   std::uint64_t delivered = 0;
-  std::uint64_t noRoute = 0;     ///< a table entry missing (or port 0 away from the target)
+  std::uint64_t noRoute = 0;  ///< a table entry missing (or port 0 away from the target)
   /// Routes (and, for escape routings, escape states) whose forwarding graph cycles.
   std::uint64_t loops = 0;
-  std::uint64_t deadPorts = 0;   ///< an entry names an unconnected port
+  std::uint64_t deadPorts = 0;  ///< an entry names an unconnected port
   /// Switch-to-switch pairs without a route (OpenSM's updn and ftree leave root-to-root
   /// switch LIDs unrouted): reported apart, not counted in noRoute.
   std::uint64_t unroutedSwitchPairs = 0;

@@ -59,7 +59,5 @@ using Flits = std::uint32_t;
 
 template <class Tag, class Rep>
 struct std::hash<routelab::Id<Tag, Rep>> {
-  std::size_t operator()(const routelab::Id<Tag, Rep>& id) const noexcept {
-    return std::hash<Rep>{}(id.value);
-  }
+  std::size_t operator()(const routelab::Id<Tag, Rep>& id) const noexcept { return std::hash<Rep>{}(id.value); }
 };

@@ -1,8 +1,8 @@
 #include "core/options.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
-#include <fmt/format.h>
 
 #include "core/errors.h"
 
@@ -172,8 +172,7 @@ Options::Options(std::string component, const OptionSchema& schema, const Compon
   }
   for (const auto& option : schema_) {
     if (option.required && !values_.count(option.key)) {
-      throw SpecError(fmt::format("{}: missing required option '{}' ({})", component_, option.key,
-                                  option.help));
+      throw SpecError(fmt::format("{}: missing required option '{}' ({})", component_, option.key, option.help));
     }
   }
 }
@@ -184,8 +183,7 @@ const OptionSpec& Options::specFor(const std::string& key) const {
   }
   std::string known;
   for (const auto& option : schema_) known += (known.empty() ? "" : ", ") + option.key;
-  throw SpecError(fmt::format("{}: unknown option '{}' (known: {})", component_, key,
-                              known.empty() ? "none" : known));
+  throw SpecError(fmt::format("{}: unknown option '{}' (known: {})", component_, key, known.empty() ? "none" : known));
 }
 
 void Options::set(const std::string& key, const std::string& value) {
@@ -230,8 +228,7 @@ std::int64_t Options::integer(const std::string& key) const {
 std::int64_t Options::integerIn(const std::string& key, std::int64_t low, std::int64_t high) const {
   const std::int64_t value = integer(key);
   if (value < low || value > high) {
-    throw SpecError(fmt::format("{}: option '{}' must be in [{}, {}], got {}", component_, key, low,
-                                high, value));
+    throw SpecError(fmt::format("{}: option '{}' must be in [{}, {}], got {}", component_, key, low, high, value));
   }
   return value;
 }

@@ -11,9 +11,10 @@ Fabric loadFabric(const std::string& text) {
   Fabric fabric;
   const std::string& name = spec.base.name;
   if (name == "file" || name == "net" || name == "ibnetdiscover" || name == "json") {
-    const FabricFormat format = name == "net" ? FabricFormat::IbsimNet
+    const FabricFormat format = name == "net"             ? FabricFormat::IbsimNet
                                 : name == "ibnetdiscover" ? FabricFormat::Ibnetdiscover
-                                : name == "json" ? FabricFormat::Json : FabricFormat::Auto;
+                                : name == "json"          ? FabricFormat::Json
+                                                          : FabricFormat::Auto;
     fabric.network = readFabricFile(spec.base.positional, format);
     // Imported fat-trees get their XGFT labels so that the fat-tree engines apply.
     if (!fabric.network.xgft()) {

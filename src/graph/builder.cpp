@@ -1,7 +1,7 @@
 #include "graph/builder.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "core/errors.h"
 
@@ -19,8 +19,8 @@ NodeId NetworkBuilder::addNode(NodeKind kind, std::string name, PortNumber ports
   if (name.empty()) throw TopologyError(fmt::format("node {} has an empty name", kinds_.size()));
   if (ports == 0) throw TopologyError(fmt::format("node '{}' has no ports", name));
   if (ports > 254) {
-    throw TopologyError(fmt::format("node '{}' has {} ports; at most 254 are supported (InfiniBand limit)",
-                                    name, ports));
+    throw TopologyError(
+        fmt::format("node '{}' has {} ports; at most 254 are supported (InfiniBand limit)", name, ports));
   }
   const NodeId id = NodeId::fromIndex(kinds_.size());
   kinds_.push_back(kind);
@@ -43,8 +43,8 @@ void NetworkBuilder::checkPort(NodeId node, PortNumber port, const std::string& 
     throw TopologyError(fmt::format("{}unknown node id {}", where.empty() ? "" : where + ": ", node.value));
   }
   if (port < 1 || port > ports_[node.index()]) {
-    throw TopologyError(fmt::format("{}port {} of '{}' is out of range 1..{}", where.empty() ? "" : where + ": ",
-                                    port, names_[node.index()], ports_[node.index()]));
+    throw TopologyError(fmt::format("{}port {} of '{}' is out of range 1..{}", where.empty() ? "" : where + ": ", port,
+                                    names_[node.index()], ports_[node.index()]));
   }
 }
 
@@ -90,17 +90,16 @@ Network NetworkBuilder::build() {
       const Half& half = halves_[h];
       const std::uint32_t other = halfAt[portBase[half.b.index()] + half.portB - 1];
       if (other == UINT32_MAX) {
-        throw TopologyError(fmt::format(
-            "{}: asymmetric link: {}[{}] -> {}[{}] but {}[{}] lists no link back", half.where,
-            names_[half.a.index()], half.portA, names_[half.b.index()], half.portB,
-            names_[half.b.index()], half.portB));
+        throw TopologyError(fmt::format("{}: asymmetric link: {}[{}] -> {}[{}] but {}[{}] lists no link back",
+                                        half.where, names_[half.a.index()], half.portA, names_[half.b.index()],
+                                        half.portB, names_[half.b.index()], half.portB));
       }
       const Half& back = halves_[other];
       if (back.b != half.a || back.portB != half.portA) {
-        throw TopologyError(fmt::format(
-            "{}: asymmetric link: {}[{}] -> {}[{}] but {}[{}] -> {}[{}] ({})", half.where,
-            names_[half.a.index()], half.portA, names_[half.b.index()], half.portB,
-            names_[back.a.index()], back.portA, names_[back.b.index()], back.portB, back.where));
+        throw TopologyError(fmt::format("{}: asymmetric link: {}[{}] -> {}[{}] but {}[{}] -> {}[{}] ({})", half.where,
+                                        names_[half.a.index()], half.portA, names_[half.b.index()], half.portB,
+                                        names_[back.a.index()], back.portA, names_[back.b.index()], back.portB,
+                                        back.where));
       }
       if (std::pair(half.a.value, half.portA) < std::pair(half.b.value, half.portB)) {
         cables_.push_back({half.a, half.b, half.portA, half.portB});
@@ -186,8 +185,8 @@ void checkXgftLabels(const Network& network, const XgftLabels& labels) {
   std::size_t expectedCables = 0;
   for (std::size_t l = 0; l < h; ++l) expectedCables += params.nodesAtLevel(l) * params.upPorts(l);
   if (expectedCables != network.linkCount()) {
-    throw TopologyError(fmt::format("{} has {} cables, the network {}", params.str(), expectedCables,
-                                    network.linkCount()));
+    throw TopologyError(
+        fmt::format("{} has {} cables, the network {}", params.str(), expectedCables, network.linkCount()));
   }
   for (std::size_t c = 0; c < network.channelCount(); ++c) {
     const ChannelId channel = ChannelId::fromIndex(c);
@@ -195,21 +194,21 @@ void checkXgftLabels(const Network& network, const XgftLabels& labels) {
     const std::size_t lu = labels.level[u.index()], lv = labels.level[v.index()];
     if (lv + 1 == lu) continue;  // each cable is checked from its lower end
     if (lv != lu + 1) {
-      throw TopologyError(fmt::format("XGFT labels: {} joins levels {} and {}",
-                                      network.describeChannel(channel), lu, lv));
+      throw TopologyError(
+          fmt::format("XGFT labels: {} joins levels {} and {}", network.describeChannel(channel), lu, lv));
     }
     const auto du = labels.digits(u), dv = labels.digits(v);
     for (std::size_t j = 1; j <= h; ++j) {
       if (j != lu + 1 && du[j - 1] != dv[j - 1]) {
-        throw TopologyError(fmt::format("XGFT labels: {} joins nodes differing at position {}",
-                                        network.describeChannel(channel), j));
+        throw TopologyError(
+            fmt::format("XGFT labels: {} joins nodes differing at position {}", network.describeChannel(channel), j));
       }
     }
     const PortNumber upPort = static_cast<PortNumber>(params.downPorts(lu) + 1 + dv[lu]);
     const PortNumber downPort = static_cast<PortNumber>(1 + du[lu]);
     if (network.sourcePort(channel) != upPort || network.targetPort(channel) != downPort) {
-      throw TopologyError(fmt::format("XGFT labels: {} should use ports {} -> {}",
-                                      network.describeChannel(channel), upPort, downPort));
+      throw TopologyError(
+          fmt::format("XGFT labels: {} should use ports {} -> {}", network.describeChannel(channel), upPort, downPort));
     }
   }
 }

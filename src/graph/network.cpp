@@ -1,7 +1,7 @@
 #include "graph/network.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 namespace routelab {
 
@@ -25,8 +25,7 @@ std::string Network::describePort(NodeId node, PortNumber port) const {
 }
 
 std::string Network::describeChannel(ChannelId c) const {
-  return fmt::format("{} -> {}", describePort(source(c), sourcePort(c)),
-                     describePort(target(c), targetPort(c)));
+  return fmt::format("{} -> {}", describePort(source(c), sourcePort(c)), describePort(target(c), targetPort(c)));
 }
 
 Network Network::withXgft(std::shared_ptr<const XgftLabels> labels) const {

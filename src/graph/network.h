@@ -74,8 +74,7 @@ class Network {
   }
   /// Channels leaving `node`, in increasing port order (connected ports only).
   std::span<const ChannelId> outChannels(NodeId node) const {
-    return {outChannels_.data() + outBase_[node.index()],
-            outChannels_.data() + outBase_[node.index() + 1]};
+    return {outChannels_.data() + outBase_[node.index()], outChannels_.data() + outBase_[node.index() + 1]};
   }
   NodeId source(ChannelId c) const { return channelSource_[c.index()]; }
   NodeId target(ChannelId c) const { return channelSource_[c.index() ^ 1U]; }
@@ -117,12 +116,12 @@ class Network {
   std::vector<std::uint32_t> kindIndex_;
   std::vector<NodeId> switches_;
   std::vector<NodeId> terminals_;
-  std::vector<std::uint32_t> portBase_;      // node -> first slot in portChannel_
-  std::vector<ChannelId> portChannel_;       // (node, port-1) -> channel or invalid
-  std::vector<std::uint32_t> outBase_;       // node -> first entry in outChannels_ (n+1)
+  std::vector<std::uint32_t> portBase_;  // node -> first slot in portChannel_
+  std::vector<ChannelId> portChannel_;   // (node, port-1) -> channel or invalid
+  std::vector<std::uint32_t> outBase_;   // node -> first entry in outChannels_ (n+1)
   std::vector<ChannelId> outChannels_;
-  std::vector<NodeId> channelSource_;        // channel -> source node
-  std::vector<PortNumber> channelPort_;      // channel -> source port
+  std::vector<NodeId> channelSource_;                                             // channel -> source node
+  std::vector<PortNumber> channelPort_;                                           // channel -> source port
   std::shared_ptr<const std::vector<std::pair<std::string, NodeId>>> nameIndex_;  // sorted
   std::shared_ptr<const XgftLabels> xgft_;
   std::string origin_;

@@ -53,10 +53,10 @@ struct XgftParams {
 /// gives every node's tuple.
 struct XgftLabels {
   XgftParams params;
-  std::vector<std::uint8_t> level;          ///< per NodeId: 0 = terminal, 1..h switches
-  std::vector<std::uint32_t> indexInLevel;  ///< per NodeId
-  std::vector<std::vector<NodeId>> nodesAt; ///< per level, by index in level
-  std::string family;                       ///< "kary-ntree", "gft2", "ft", "xgft"
+  std::vector<std::uint8_t> level;           ///< per NodeId: 0 = terminal, 1..h switches
+  std::vector<std::uint32_t> indexInLevel;   ///< per NodeId
+  std::vector<std::vector<NodeId>> nodesAt;  ///< per level, by index in level
+  std::string family;                        ///< "kary-ntree", "gft2", "ft", "xgft"
 
   /// Tuple digit x_position of `node` (position 1..h).
   std::uint32_t digit(NodeId node, std::size_t position) const;

@@ -21,8 +21,8 @@ constexpr std::size_t kMaxIbsimName = 64;
 
 void checkIbsimName(const std::string& name) {
   if (name.size() > kMaxIbsimName) {
-    throw TopologyError(fmt::format("cannot write node '{}' to an ibsim net file: names are limited to {} bytes",
-                                    name, kMaxIbsimName));
+    throw TopologyError(
+        fmt::format("cannot write node '{}' to an ibsim net file: names are limited to {} bytes", name, kMaxIbsimName));
   }
   for (char c : name) {
     const auto u = static_cast<unsigned char>(c);
@@ -76,7 +76,8 @@ void writeIbsimNet(const Network& network, std::ostream& out) {
                      network.switchCount(), network.terminalCount(), network.linkCount(), ports);
   out << fmt::format("# ibsim needs -S >= {} -N >= {} -P >= {} beyond its defaults (256/2048/13312)\n",
                      network.switchCount(), network.nodeCount(), ports);
-  out << "# record: <Hca|Switch> <ports> \"<node id>\" # \"<NodeDescription>\", then [<port>] \"<remote id>\"[<remote port>]\n";
+  out << "# record: <Hca|Switch> <ports> \"<node id>\" # \"<NodeDescription>\", then [<port>] \"<remote id>\"[<remote "
+         "port>]\n";
   out << "# GUIDs as ibsim assigns them in file order, set by caguid=/switchguid= lines where they differ\n\n";
 
   // ibsim 0.10 assigns CA GUIDs from 0x100000 (each CA reserving ports+1 GUIDs) and
@@ -121,10 +122,9 @@ void writeDot(const Network& network, std::ostream& out) {
   }
   for (std::size_t link = 0; link < network.linkCount(); ++link) {
     const ChannelId channel = ChannelId::fromIndex(2 * link);
-    out << fmt::format("  {} -- {} [taillabel=\"{}\", headlabel=\"{}\"];\n",
-                       dotQuoted(network.name(network.source(channel))),
-                       dotQuoted(network.name(network.target(channel))), network.sourcePort(channel),
-                       network.targetPort(channel));
+    out << fmt::format(
+        "  {} -- {} [taillabel=\"{}\", headlabel=\"{}\"];\n", dotQuoted(network.name(network.source(channel))),
+        dotQuoted(network.name(network.target(channel))), network.sourcePort(channel), network.targetPort(channel));
   }
   out << "}\n";
 }

@@ -169,12 +169,10 @@ class LineCursor {
 PortNumber checkedPort(std::optional<std::uint32_t> value, LineCursor& cursor, const char* which) {
   if (!value) cursor.fail(fmt::format("bad {} port number at '{}'", which, excerpt(cursor.rest())));
   if (*value == 0) {
-    cursor.fail(fmt::format("{} port 0 is the switch's management port and cannot be cabled (ports are 1..N)",
-                            which));
+    cursor.fail(fmt::format("{} port 0 is the switch's management port and cannot be cabled (ports are 1..N)", which));
   }
   if (*value > kMaxPortNumber) {
-    cursor.fail(fmt::format("{} port {} is out of range (nodes have at most {} ports)", which, *value,
-                            kMaxPortNumber));
+    cursor.fail(fmt::format("{} port {} is out of range (nodes have at most {} ports)", which, *value, kMaxPortNumber));
   }
   return static_cast<PortNumber>(*value);
 }
@@ -306,8 +304,8 @@ Network parseNetText(const std::string& text, const std::string& file, bool ibne
       cursor.skipBlanks();
       const std::optional<std::uint32_t> ports = cursor.number();
       if (!ports) {
-        cursor.fail(fmt::format("expected the number of ports after '{}' but found '{}'", keyword,
-                                excerpt(cursor.rest())));
+        cursor.fail(
+            fmt::format("expected the number of ports after '{}' but found '{}'", keyword, excerpt(cursor.rest())));
       }
       if (*ports == 0 || *ports > kMaxPortNumber) {
         cursor.fail(fmt::format("number of ports {} is out of range 1..{}", *ports, kMaxPortNumber));
@@ -377,8 +375,8 @@ Network parseNetText(const std::string& text, const std::string& file, bool ibne
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const std::string& description = nodes[i].description;
       const auto owner = byId.find(description);
-      const bool usable = !description.empty() && descriptionCount[description] == 1 &&
-                          (owner == byId.end() || owner->second == i);
+      const bool usable =
+          !description.empty() && descriptionCount[description] == 1 && (owner == byId.end() || owner->second == i);
       names[i] = usable ? description : nodes[i].id;
     }
   } else {
@@ -458,7 +456,8 @@ Network parsePortListText(const std::string& text, const std::string& file) {
   auto readEnd = [&](LineCursor& cursor, const char* which) {
     PortEnd end;
     const std::string_view type = cursor.token();
-    if (type == "SW") end.isSwitch = true;
+    if (type == "SW")
+      end.isSwitch = true;
     else if (type != "CA") {
       cursor.fail(fmt::format("expected the {} node type CA or SW but found '{}'", which, excerpt(type)));
     }
@@ -522,7 +521,8 @@ Network parsePortListText(const std::string& text, const std::string& file) {
     halves.push_back({local, remote, lineNumber});
   }
   if (nodes.empty()) {
-    throw ParseError(file, std::max<std::size_t>(1, lines.size()), "no port lines: empty or not ibnetdiscover -p output");
+    throw ParseError(file, std::max<std::size_t>(1, lines.size()),
+                     "no port lines: empty or not ibnetdiscover -p output");
   }
 
   std::unordered_map<std::string, std::size_t> descriptionCount;

@@ -39,15 +39,18 @@ class JsonLines {
     for (std::size_t i = 0; i < text.size(); ++i) {
       const char c = text[i];
       if (inString) {
-        if (escape) escape = false;
-        else if (c == '\\') escape = true;
+        if (escape)
+          escape = false;
+        else if (c == '\\')
+          escape = true;
         else if (c == '"') {
           inString = false;
           if (depth == 1) {
             lastString = text.substr(stringStart, i - stringStart);
             lastStringLine = stringLine;
           }
-        } else if (c == '\n') ++line;
+        } else if (c == '\n')
+          ++line;
         continue;
       }
       if (c == '\n') {
@@ -83,8 +86,7 @@ class JsonLines {
             keys_[currentKey] = lastStringLine;
           }
           break;
-        default:
-          break;
+        default: break;
       }
     }
   }
@@ -228,8 +230,8 @@ Network parseNetworkJson(const std::string& text, const std::string& file) {
       for (std::size_t position = 1; position <= labels->params.height(); ++position) {
         count *= labels->params.base(level, position);
         if (count > nodes.size()) {
-          xgftField.fail(fmt::format("{} has more nodes at level {} than the file has nodes ({})",
-                                     labels->params.str(), level, nodes.size()));
+          xgftField.fail(fmt::format("{} has more nodes at level {} than the file has nodes ({})", labels->params.str(),
+                                     level, nodes.size()));
         }
       }
       labels->nodesAt[level].assign(count, NodeId{});
@@ -246,7 +248,8 @@ Network parseNetworkJson(const std::string& text, const std::string& file) {
     const std::string name = field.string(node, "name");
     if (name.empty()) field.fail("empty \"name\"");
     const std::string kind = field.string(node, "kind");
-    if (kind != "switch" && kind != "terminal") field.fail(fmt::format("\"kind\" must be \"switch\" or \"terminal\", not \"{}\"", kind));
+    if (kind != "switch" && kind != "terminal")
+      field.fail(fmt::format("\"kind\" must be \"switch\" or \"terminal\", not \"{}\"", kind));
     const auto ports = static_cast<PortNumber>(field.unsignedInteger(node, "ports", 1, 254));
     const std::uint64_t guid = node.contains("guid") ? parseGuid(node["guid"], field) : 0;
     if (byName.count(name)) field.fail(fmt::format("two nodes are named \"{}\"", name));
@@ -291,12 +294,12 @@ Network parseNetworkJson(const std::string& text, const std::string& file) {
     // keeps the direction it is written in, so a round trip reproduces the file.
     for (const auto& [node, port] : {std::pair{nodeA->second, portA}, std::pair{nodeB->second, portB}}) {
       if (port > builder.portCount(node)) {
-        field.fail(fmt::format("port {} of \"{}\" is out of range 1..{}", port, builder.name(node),
-                               builder.portCount(node)));
+        field.fail(
+            fmt::format("port {} of \"{}\" is out of range 1..{}", port, builder.name(node), builder.portCount(node)));
       }
       if (const auto [it, inserted] = portLine.emplace(std::pair{node.value, port}, field.line); !inserted) {
-        field.fail(fmt::format("port {}[{}] is used by two cables (also at line {})", builder.name(node), port,
-                               it->second));
+        field.fail(
+            fmt::format("port {}[{}] is used by two cables (also at line {})", builder.name(node), port, it->second));
       }
     }
     builder.connect(nodeA->second, portA, nodeB->second, portB);
@@ -334,13 +337,16 @@ void writeNetworkJson(const Network& network, std::ostream& out) {
   out << "  \"version\": " << kVersion << ",\n";
   out << "  \"origin\": " << Json(network.origin()).dump(-1, ' ', false, Json::error_handler_t::replace) << ",\n";
   out << "  \"counts\": "
-      << OrderedJson{{"terminals", network.terminalCount()}, {"switches", network.switchCount()},
+      << OrderedJson{{"terminals", network.terminalCount()},
+                     {"switches", network.switchCount()},
                      {"cables", network.linkCount()}}
              .dump()
       << ",\n";
   if (labels) {
     out << "  \"xgft\": "
-        << OrderedJson{{"family", labels->family}, {"m", labels->params.m}, {"w", labels->params.w},
+        << OrderedJson{{"family", labels->family},
+                       {"m", labels->params.m},
+                       {"w", labels->params.w},
                        {"params", labels->params.str()}}
                .dump()
         << ",\n";

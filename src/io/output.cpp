@@ -84,8 +84,8 @@ std::string readFileText(const std::string& path) {
     if (std::filesystem::is_regular_file(status)) {
       const auto size = std::filesystem::file_size(path, error);
       if (!error && size > kMaxInputFileBytes) {
-        throw IoError(fmt::format("'{}' has {} bytes; input files are limited to {} bytes (docs/RELIABILITY.md)",
-                                  path, size, kMaxInputFileBytes));
+        throw IoError(fmt::format("'{}' has {} bytes; input files are limited to {} bytes (docs/RELIABILITY.md)", path,
+                                  size, kMaxInputFileBytes));
       }
     }
   }
@@ -96,8 +96,8 @@ std::string readFileText(const std::string& path) {
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
     data.append(chunk, static_cast<std::size_t>(in.gcount()));
     if (data.size() > kMaxInputFileBytes) {
-      throw IoError(fmt::format("'{}': more than {} bytes; input files are limited to that (docs/RELIABILITY.md)",
-                                path, kMaxInputFileBytes));
+      throw IoError(fmt::format("'{}': more than {} bytes; input files are limited to that (docs/RELIABILITY.md)", path,
+                                kMaxInputFileBytes));
     }
   }
   if (in.bad()) throw IoError(fmt::format("error while reading '{}'", path));
@@ -129,9 +129,10 @@ std::string gunzipText(const std::string& compressed, const std::string& name) {
     out.append(chunk, sizeof chunk - stream.avail_out);
     if (out.size() > kMaxInputFileBytes) {
       inflateEnd(&stream);
-      throw IoError(fmt::format("'{}': decompresses to more than {} bytes; input files are limited to that "
-                                "(docs/RELIABILITY.md)",
-                                name, kMaxInputFileBytes));
+      throw IoError(
+          fmt::format("'{}': decompresses to more than {} bytes; input files are limited to that "
+                      "(docs/RELIABILITY.md)",
+                      name, kMaxInputFileBytes));
     }
     if (status == Z_STREAM_END) {
       // Concatenated gzip members (as `cat a.gz b.gz` makes) are one file for gunzip;

@@ -1,9 +1,9 @@
 // Per-pair SL tables. Contract: io/sl_table.h.
 #include "io/sl_table.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
-#include <fmt/format.h>
 #include <sstream>
 #include <unordered_map>
 
@@ -28,7 +28,8 @@ constexpr std::uint32_t kMaxUnicastLid = 0xBFFF;
 /// A decimal number in [low, high]; ParseError naming the field, the text and the range.
 std::uint32_t parseNumber(const std::string& text, const std::string& what, std::uint32_t low, std::uint32_t high,
                           const std::string& name, std::size_t line) {
-  const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool digits =
+      !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   if (!digits) throw ParseError(name, line, fmt::format("{} '{}' is not a decimal number", what, text));
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -96,9 +97,9 @@ RoutingResult applySlTable(const Network& network, RoutingResult routing, const 
     if (!entry.answered) continue;
     std::uint8_t& slot = layerOf[static_cast<std::size_t>(map.sourceIndex(source)) * addresses + destination];
     if (slot != RoutingResult::kNoLayer && slot != entry.sl) {
-      throw ParseError(table.name, entry.line,
-                       fmt::format("pair {} -> {} listed again with SL {} (was {})", entry.slid, entry.dlid, entry.sl,
-                                   slot));
+      throw ParseError(
+          table.name, entry.line,
+          fmt::format("pair {} -> {} listed again with SL {} (was {})", entry.slid, entry.dlid, entry.sl, slot));
     }
     slot = entry.sl;
     layers = std::max<std::uint32_t>(layers, entry.sl + 1U);

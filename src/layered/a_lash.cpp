@@ -15,8 +15,8 @@
 // fit is routed by UpDown in one last layer (§8.4, as lash: assignLayersWithin): its
 // address stays, its allowed set is that layer alone, its route is UpDown's (deterministic).
 // Address mode: pair only.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "cdg/cdg.h"
 #include "core/errors.h"
@@ -167,7 +167,8 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
 }  // namespace
 
 RegistryRow<EngineFactory> aLashRow() {
-  return {"a-lash", "switch-adaptive shortest paths, layers per first-link group (Thm 3); addressing: pair",
+  return {"a-lash",
+          "switch-adaptive shortest paths, layers per first-link group (Thm 3); addressing: pair",
           "Lysne et al. 2006 §7 (A-LASH), Theorem 3, §8.4 (UpDown layer when max-layers is short)",
           {{"balance", OptionType::Flag, "false", "step 4: every group also in every further layer it fits"},
            {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),

@@ -19,7 +19,8 @@
 namespace routelab::layered {
 
 RegistryRow<EngineFactory> escapeRow() {
-  return {"escape", "fully adaptive minimal routing plus an UpDown escape layer (Duato); addressing: destination",
+  return {"escape",
+          "fully adaptive minimal routing plus an UpDown escape layer (Duato); addressing: destination",
           "Silla & Duato, TPDS 2000; Lysne et al. 2006 §8.3",
           {{"layers", OptionType::Integer, "2", "layers, the last one the UpDown escape layer, 2..16"},
            {"root", OptionType::String, "", "root of the escape layer (default: the lowest switch id)"}},
@@ -33,8 +34,7 @@ RegistryRow<EngineFactory> escapeRow() {
               const auto groups = groupAddresses(view, result.addresses);
               result.tables.push_back(adaptiveTable(view, result.addresses, groups,
                                                     [&](std::uint32_t d, HopSets& out) { minimalHops(view, d, out); }));
-              const std::uint32_t root =
-                  rootName.empty() ? view.lowestSwitch() : switchByName(view, rootName, "root");
+              const std::uint32_t root = rootName.empty() ? view.lowestSwitch() : switchByName(view, rootName, "root");
               const UpDown updown(view, root, SpanningTree::BreadthFirst);
               result.tables.push_back(balancedTable(view, result.addresses, groups,
                                                     [&](std::uint32_t d, HopSets& out) { updown.nextHops(d, out); }));

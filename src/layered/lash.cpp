@@ -183,7 +183,8 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
         layer = 0;
         continue;
       }
-      const std::uint8_t assigned = assignment.layerOf[routeOf[view.activeIndex(s) * activeCount + view.activeIndex(d)]];
+      const std::uint8_t assigned =
+          assignment.layerOf[routeOf[view.activeIndex(s) * activeCount + view.activeIndex(d)]];
       layer = assigned == RoutingResult::kNoLayer ? static_cast<std::uint8_t>(lashLayers) : assigned;
     }
   }
@@ -214,7 +215,8 @@ RegistryRow<EngineFactory> lashRow() {
             LashConfig config;
             config.pair = pairAddressing(options);
             config.balance = options.flag("balance");
-            config.maxLayers = static_cast<std::size_t>(options.integerIn("max-layers", 0, RoutingResult::kNoLayer - 1));
+            config.maxLayers =
+                static_cast<std::size_t>(options.integerIn("max-layers", 0, RoutingResult::kNoLayer - 1));
             const std::string& fit = options.string("fit");
             if (fit != "suffix" && fit != "first") {
               throw SpecError("lash: option 'fit' must be 'suffix' or 'first', got '" + fit + "'");

@@ -1,7 +1,7 @@
 #include "layered/lash_common.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "core/errors.h"
 #include "layered/updown.h"
@@ -11,8 +11,9 @@ namespace routelab::layered {
 PairAddresses makePairAddresses(const SwitchView& view, const RoutingContext& context,
                                 const std::function<std::uint32_t(std::uint32_t s, std::uint32_t d)>& count) {
   if (context.addressesPerTerminal != 1) {
-    throw SpecError("addressing=pair assigns one address per source switch and path; LMC addresses (lmc > 0) "
-                    "cannot be combined with it");
+    throw SpecError(
+        "addressing=pair assigns one address per source switch and path; LMC addresses (lmc > 0) "
+        "cannot be combined with it");
   }
   const Network& network = view.network();
   const auto active = view.activeSwitches();
@@ -38,9 +39,10 @@ PairAddresses makePairAddresses(const SwitchView& view, const RoutingContext& co
     for (NodeId s : network.switches()) add(s);
   }
   if (total * std::max<std::size_t>(view.switchCount(), 1) > (std::uint64_t{1} << 28)) {
-    throw RoutingError(fmt::format("per-pair addressing needs {} addresses on {} switches (over 2^28 table entries); "
-                                   "use fewer paths (max-paths) or addressing=destination",
-                                   total, view.switchCount()));
+    throw RoutingError(
+        fmt::format("per-pair addressing needs {} addresses on {} switches (over 2^28 table entries); "
+                    "use fewer paths (max-paths) or addressing=destination",
+                    total, view.switchCount()));
   }
   out.map = AddressMap::fromBlocks(network, std::move(blocks), {});
   return out;
@@ -70,7 +72,8 @@ void PairAddresses::assignLayers(const SwitchView& view, RoutingResult& result, 
   const AddressMap& addresses = result.addresses;
   const auto sourceSwitch = sourceSwitches(view, addresses);
   std::vector<std::vector<std::size_t>> sourcesOf(view.switchCount());
-  for (std::size_t source = 0; source < sourceSwitch.size(); ++source) sourcesOf[sourceSwitch[source]].push_back(source);
+  for (std::size_t source = 0; source < sourceSwitch.size(); ++source)
+    sourcesOf[sourceSwitch[source]].push_back(source);
   result.layerOf.assign(sourceSwitch.size() * addresses.count(), RoutingResult::kNoLayer);
   if (withAllowed) result.allowedLayers.assign(result.layerOf.size(), 0);
   for (Address a = 0; a < addresses.count(); ++a) {
@@ -86,8 +89,8 @@ void PairAddresses::assignLayers(const SwitchView& view, RoutingResult& result, 
 void appendUpDownLayer(const SwitchView& view, RoutingResult& result) {
   const UpDown updown(view, view.lowestSwitch(), SpanningTree::BreadthFirst);
   const AddressesBySwitch groups = groupAddresses(view, result.addresses);
-  result.tables.push_back(balancedTable(view, result.addresses, groups,
-                                        [&](std::uint32_t d, HopSets& out) { updown.nextHops(d, out); }));
+  result.tables.push_back(
+      balancedTable(view, result.addresses, groups, [&](std::uint32_t d, HopSets& out) { updown.nextHops(d, out); }));
   result.tableOfLayer.back() = static_cast<std::uint16_t>(result.tables.size() - 1);
 }
 
@@ -104,8 +107,8 @@ bool pairAddressing(const Options& options) {
   const std::string& mode = options.string("addressing");
   if (mode == "pair") return true;
   if (mode == "destination") return false;
-  throw SpecError(fmt::format("{}: option 'addressing' must be 'destination' or 'pair', got '{}'",
-                              options.component(), mode));
+  throw SpecError(
+      fmt::format("{}: option 'addressing' must be 'destination' or 'pair', got '{}'", options.component(), mode));
 }
 
 }  // namespace routelab::layered

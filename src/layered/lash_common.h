@@ -28,7 +28,7 @@ struct PairAddresses {
   AddressMap map;
   std::vector<std::uint32_t> counts;  ///< counts[d * activeCount + i]: paths from active i to switch d
   std::size_t activeCount = 0;
-  std::uint32_t paths = 1;            ///< addresses per (owner, source switch)
+  std::uint32_t paths = 1;  ///< addresses per (owner, source switch)
   /// The source switch of address `a` and the index k (< its path count) of its path.
   std::pair<std::uint32_t, std::uint32_t> sourceOf(const SwitchView& view, Address a) const;
   /// Declare the layout on `result` (sourceClasses, sourceClassOf per source index).

@@ -1,7 +1,7 @@
 #include "layered/layering.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "core/errors.h"
 
@@ -104,9 +104,10 @@ BudgetedLayers assignLayersWithin(const Network& network, const RoutePool& pool,
   out.needed = out.assignment.layers;
   if (out.assignment.unplaced == 0) return out;
   if (maxLayers == 0) {
-    throw RoutingError(fmt::format("{}: more than {} layers needed, at most {} possible; set max-layers to route "
-                                   "the rest by UpDown in one more layer (Lysne §8.4)",
-                                   engine, limit, limit));
+    throw RoutingError(
+        fmt::format("{}: more than {} layers needed, at most {} possible; set max-layers to route "
+                    "the rest by UpDown in one more layer (Lysne §8.4)",
+                    engine, limit, limit));
   }
   out.needed = cap + 1;
   out.neededExact = false;
@@ -176,8 +177,7 @@ std::vector<std::uint16_t> enrichLayers(ChannelDependencyGraph& cdg, const Route
     for (std::uint32_t route = 0; route < pool.size(); ++route) {
       const std::uint8_t home = assignment.layerOf[route];
       if (home == RoutingResult::kNoLayer) continue;
-      if (home == layer || !hasDependencies(pool, route) ||
-          tryAddRoute(cdg, pool, route, LayerId::fromIndex(layer))) {
+      if (home == layer || !hasDependencies(pool, route) || tryAddRoute(cdg, pool, route, LayerId::fromIndex(layer))) {
         allowed[route] = static_cast<std::uint16_t>(allowed[route] | (1U << layer));
       }
     }

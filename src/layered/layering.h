@@ -88,7 +88,9 @@ struct BudgetedLayers {
   bool neededExact = true;     ///< false when the budget cut first-fit short (needed > maxLayers)
   bool updownLayer = false;    ///< some route (or, with maxLayers == 1, every route) uses UpDown
   /// Layers holding routes; the UpDown layer, if any, has this index.
-  std::size_t routeLayers() const { return updownLayer ? assignment.layers : std::max<std::size_t>(assignment.layers, 1); }
+  std::size_t routeLayers() const {
+    return updownLayer ? assignment.layers : std::max<std::size_t>(assignment.layers, 1);
+  }
   std::size_t layers() const { return routeLayers() + (updownLayer ? 1 : 0); }
   std::size_t updownRoutes() const { return updownLayer ? assignment.unplaced : 0; }
   /// The `layers_needed` statistic: "N", or ">L" when only a lower bound is known.

@@ -20,9 +20,8 @@ RegistryRow<EngineFactory> minhopRow() {
               RoutingResult result;
               result.addresses = destinationAddresses(network, context);
               const auto groups = groupAddresses(view, result.addresses);
-              result.tables.push_back(balancedTable(view, result.addresses, groups, [&](std::uint32_t d, HopSets& out) {
-                minimalHops(view, d, out);
-              }));
+              result.tables.push_back(balancedTable(view, result.addresses, groups,
+                                                    [&](std::uint32_t d, HopSets& out) { minimalHops(view, d, out); }));
               result.minimal = true;
               result.deterministic = true;
               result.stats.emplace_back("layers", "1");

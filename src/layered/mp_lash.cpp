@@ -10,8 +10,8 @@
 // routed by UpDown in one last layer (§8.4, as lash: assignLayersWithin) — its address
 // stays, only its route changes, so no path is dropped.
 // Address mode: pair only (a destination-based table cannot hold every shortest path).
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "cdg/cdg.h"
 #include "core/errors.h"
@@ -69,13 +69,15 @@ std::uint32_t enumeratePaths(const SwitchView& view, std::uint32_t s, std::uint3
 }
 
 /// Number of shortest paths s -> d, saturating at `cap`.
-std::uint64_t countPaths(const SwitchView& view, std::uint32_t d, std::vector<std::uint64_t>& paths, std::uint64_t cap) {
+std::uint64_t countPaths(const SwitchView& view, std::uint32_t d, std::vector<std::uint64_t>& paths,
+                         std::uint64_t cap) {
   const std::size_t switches = view.switchCount();
   std::vector<std::uint32_t> order;
   for (std::uint32_t x = 0; x < switches; ++x) {
     if (view.distance(x, d) != kFar) order.push_back(x);
   }
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return view.distance(a, d) < view.distance(b, d); });
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return view.distance(a, d) < view.distance(b, d); });
   paths.assign(switches, 0);
   paths[d] = 1;
   for (std::uint32_t x : order) {
@@ -104,8 +106,8 @@ RoutingResult runMpLash(const Network& network, const RoutingContext& context, c
     countPaths(view, d, paths, cap);
     for (std::uint32_t s : active) pathCount[s * switches + d] = s == d ? 1 : static_cast<std::uint32_t>(paths[s]);
   }
-  PairAddresses pairAddresses = makePairAddresses(
-      view, context, [&](std::uint32_t s, std::uint32_t d) { return pathCount[s * switches + d]; });
+  PairAddresses pairAddresses =
+      makePairAddresses(view, context, [&](std::uint32_t s, std::uint32_t d) { return pathCount[s * switches + d]; });
 
   RoutePool pool;
   std::vector<std::uint32_t> firstRoute(activeCount * activeCount, UINT32_MAX);
@@ -163,24 +165,26 @@ RoutingResult runMpLash(const Network& network, const RoutingContext& context, c
 }  // namespace
 
 RegistryRow<EngineFactory> mpLashRow() {
-  return {"mp-lash", "all shortest paths, one address each, source adaptive; addressing: pair",
-          "Lysne et al. 2006 §6 (MP-LASH), step 4 optional, §8.4 (UpDown layer when max-layers is short)",
-          {{"balance", OptionType::Flag, "false", "step 4: every path also in every further layer it fits (<= 16 layers)"},
-           {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),
-            "at most this many layers (InfiniBand: 8 data VLs by default, up to 15); when more are needed, the paths "
-            "that do not fit go to a last layer routed by UpDown (§8.4); 0 = as many as needed (<= 254, 16 with "
-            "balance)"},
-           {"max-paths", OptionType::Integer, "0", "shortest paths per switch pair, first in port order; 0 = all"}},
-          [](const Options& options) -> RoutingFunction {
-            MpLashConfig config;
-            config.balance = options.flag("balance");
-            config.maxLayers = static_cast<std::size_t>(
-                options.integerIn("max-layers", 0, config.balance ? 16 : RoutingResult::kNoLayer - 1));
-            config.maxPaths = static_cast<std::uint32_t>(options.integerIn("max-paths", 0, 1 << 20));
-            return [config](const Network& network, const RoutingContext& context) {
-              return runMpLash(network, context, config);
-            };
-          }};
+  return {
+      "mp-lash",
+      "all shortest paths, one address each, source adaptive; addressing: pair",
+      "Lysne et al. 2006 §6 (MP-LASH), step 4 optional, §8.4 (UpDown layer when max-layers is short)",
+      {{"balance", OptionType::Flag, "false", "step 4: every path also in every further layer it fits (<= 16 layers)"},
+       {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),
+        "at most this many layers (InfiniBand: 8 data VLs by default, up to 15); when more are needed, the paths "
+        "that do not fit go to a last layer routed by UpDown (§8.4); 0 = as many as needed (<= 254, 16 with "
+        "balance)"},
+       {"max-paths", OptionType::Integer, "0", "shortest paths per switch pair, first in port order; 0 = all"}},
+      [](const Options& options) -> RoutingFunction {
+        MpLashConfig config;
+        config.balance = options.flag("balance");
+        config.maxLayers = static_cast<std::size_t>(
+            options.integerIn("max-layers", 0, config.balance ? 16 : RoutingResult::kNoLayer - 1));
+        config.maxPaths = static_cast<std::uint32_t>(options.integerIn("max-paths", 0, 1 << 20));
+        return [config](const Network& network, const RoutingContext& context) {
+          return runMpLash(network, context, config);
+        };
+      }};
 }
 
 }  // namespace routelab::layered

@@ -7,8 +7,8 @@
 // order; MROOTS additionally lets every source use every layer (allowedLayers).
 // Deadlock-free per layer (each layer is an UpDown routing on its own virtual channels).
 // Address mode: destination.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "core/errors.h"
 #include "layered/rows.h"

@@ -6,14 +6,14 @@
 
 namespace routelab::layered {
 
-RegistryRow<EngineFactory> minhopRow();      // minhop.cpp
-RegistryRow<EngineFactory> updownRow();      // updown_engines.cpp
-RegistryRow<EngineFactory> updownDfsRow();   // updown_engines.cpp
-RegistryRow<EngineFactory> mrootsRow();      // mroots.cpp
-RegistryRow<EngineFactory> dMrootsRow();     // mroots.cpp
-RegistryRow<EngineFactory> lashRow();        // lash.cpp
-RegistryRow<EngineFactory> mpLashRow();      // mp_lash.cpp
-RegistryRow<EngineFactory> aLashRow();       // a_lash.cpp
-RegistryRow<EngineFactory> escapeRow();      // escape.cpp
+RegistryRow<EngineFactory> minhopRow();     // minhop.cpp
+RegistryRow<EngineFactory> updownRow();     // updown_engines.cpp
+RegistryRow<EngineFactory> updownDfsRow();  // updown_engines.cpp
+RegistryRow<EngineFactory> mrootsRow();     // mroots.cpp
+RegistryRow<EngineFactory> dMrootsRow();    // mroots.cpp
+RegistryRow<EngineFactory> lashRow();       // lash.cpp
+RegistryRow<EngineFactory> mpLashRow();     // mp_lash.cpp
+RegistryRow<EngineFactory> aLashRow();      // a_lash.cpp
+RegistryRow<EngineFactory> escapeRow();     // escape.cpp
 
 }  // namespace routelab::layered

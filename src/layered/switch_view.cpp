@@ -1,7 +1,7 @@
 #include "layered/switch_view.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "core/errors.h"
 #include "graph/algorithms.h"
@@ -22,7 +22,8 @@ SwitchView::SwitchView(const Network& network, bool routeSwitches)
   for (NodeId t : network.terminals()) {
     const ChannelId inject = network.injectionChannel(t);
     if (!inject.valid()) {
-      throw RoutingError(fmt::format("fabric is disconnected: terminal '{}' is not cabled to any switch", network.name(t)));
+      throw RoutingError(
+          fmt::format("fabric is disconnected: terminal '{}' is not cabled to any switch", network.name(t)));
     }
     if (!network.isSwitch(network.target(inject))) {
       throw RoutingError(fmt::format("terminal '{}' is cabled to terminal '{}', not to a switch", network.name(t),
@@ -80,8 +81,9 @@ SwitchView::SwitchView(const Network& network, bool routeSwitches)
       }
       return fmt::format("switch '{}'", switchName(s));
     };
-    throw RoutingError(fmt::format("fabric is disconnected: no path from {} to {} ({} ordered endpoint pairs unreachable)",
-                                   endpointName(badFrom), endpointName(badTo), unreachablePairs));
+    throw RoutingError(
+        fmt::format("fabric is disconnected: no path from {} to {} ({} ordered endpoint pairs unreachable)",
+                    endpointName(badFrom), endpointName(badTo), unreachablePairs));
   }
   for (std::uint32_t s = 0; s < switches; ++s) {
     if (distance(first, s) != kFar) {
@@ -169,8 +171,9 @@ void routeBalanced(const SwitchView& view, const AddressMap& addresses, const Ad
 ForwardingTable balancedTable(const SwitchView& view, const AddressMap& addresses, const AddressesBySwitch& groups,
                               const HopSetFunction& hops) {
   ForwardingTable table(view.switchCount(), addresses.count());
-  routeBalanced(view, addresses, groups, hops,
-                [&](std::uint32_t s, Address a, std::span<const ChannelId>, PortNumber port) { table.set(s, a, port); });
+  routeBalanced(
+      view, addresses, groups, hops,
+      [&](std::uint32_t s, Address a, std::span<const ChannelId>, PortNumber port) { table.set(s, a, port); });
   return table;
 }
 

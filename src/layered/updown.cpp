@@ -19,9 +19,8 @@ UpDown::UpDown(const SwitchView& view, std::uint32_t root, SpanningTree tree) : 
     for (std::uint32_t s = 0; s < switches; ++s) {
       if (view.distance(root, s) != kFar) order.push_back(s);
     }
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return view.distance(root, a) < view.distance(root, b);
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return view.distance(root, a) < view.distance(root, b); });
     for (std::size_t i = 0; i < order.size(); ++i) rank_[order[i]] = static_cast<std::uint32_t>(i);
     return;
   }
@@ -56,9 +55,7 @@ UpDown::UpDown(const SwitchView& view, std::uint32_t root, SpanningTree tree) : 
   }
 }
 
-bool UpDown::isUp(ChannelId c) const {
-  return rank_[view_->targetSwitch(c)] < rank_[view_->sourceSwitch(c)];
-}
+bool UpDown::isUp(ChannelId c) const { return rank_[view_->targetSwitch(c)] < rank_[view_->sourceSwitch(c)]; }
 
 void UpDown::nextHops(std::uint32_t d, HopSets& out) const {
   const SwitchView& view = *view_;

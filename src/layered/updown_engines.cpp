@@ -23,8 +23,8 @@ RoutingFunction makeUpDown(const Options& options, SpanningTree tree) {
     RoutingResult result;
     result.addresses = destinationAddresses(network, context);
     const auto groups = groupAddresses(view, result.addresses);
-    result.tables.push_back(balancedTable(view, result.addresses, groups,
-                                          [&](std::uint32_t d, HopSets& out) { updown.nextHops(d, out); }));
+    result.tables.push_back(
+        balancedTable(view, result.addresses, groups, [&](std::uint32_t d, HopSets& out) { updown.nextHops(d, out); }));
     result.deterministic = true;
     result.minimal = false;
     result.stats.emplace_back("root", root < view.switchCount() ? view.switchName(root) : "");

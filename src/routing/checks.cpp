@@ -37,10 +37,11 @@ void checkDestinationTable(const Network& network, const RoutingResult& routing,
                            std::size_t limit, TableFindings& out) {
   const AddressMap& addresses = routing.addresses;
   const std::size_t switches = network.switchCount();
-  std::vector<std::uint8_t> state(switches);  // 0 new, 1 on stack, 2 good, 3 bad
+  std::vector<std::uint8_t> state(switches);                   // 0 new, 1 on stack, 2 good, 3 bad
   std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;  // (switch, next candidate)
   const Address base = addresses.base(destination);
-  const std::uint32_t classes = std::max<std::uint32_t>(1, std::min(routing.sourceClasses, addresses.blockSize(destination)));
+  const std::uint32_t classes =
+      std::max<std::uint32_t>(1, std::min(routing.sourceClasses, addresses.blockSize(destination)));
   for (std::uint32_t offset = 0; offset < addresses.blockSize(destination); ++offset) {
     const Address a = base + offset;
     // Entry-local checks.
@@ -76,8 +77,9 @@ void checkDestinationTable(const Network& network, const RoutingResult& routing,
         if (routing.minimal && distance[node.index()] != kUnreachable &&
             distance[next.index()] + 1 != distance[node.index()]) {
           ++out.nonMinimal;
-          out.findings.add(limit, fmt::format("{}: candidate not on a shortest path to {}",
-                                              network.describePort(node, port), describeAddress(network, addresses, a)));
+          out.findings.add(limit,
+                           fmt::format("{}: candidate not on a shortest path to {}", network.describePort(node, port),
+                                       describeAddress(network, addresses, a)));
         }
       }
     }
@@ -128,9 +130,9 @@ void checkDestinationTable(const Network& network, const RoutingResult& routing,
         const std::uint32_t t = network.switchIndex(next);
         if (state[t] == 1) {
           if (!cycle) {
-            out.findings.add(limit, fmt::format("{}: candidate graph of {} has a cycle through {}",
-                                                network.describePort(node, port), describeAddress(network, addresses, a),
-                                                network.name(next)));
+            out.findings.add(
+                limit, fmt::format("{}: candidate graph of {} has a cycle through {}", network.describePort(node, port),
+                                   describeAddress(network, addresses, a), network.name(next)));
           }
           cycle = true;
           state[s] = 3;
@@ -255,8 +257,7 @@ RoutingCheckReport checkRouting(const Network& network, const RoutingResult& rou
         const std::uint32_t paths = options.allPaths ? routing.pathCount(destination) : 1;
         for (std::uint32_t path = 0; path < paths; ++path) {
           const Address a = routing.addressFor(source, destination, path);
-          const LayerId layer =
-              sourceIndex == UINT32_MAX ? LayerId(0) : routing.layer(sourceIndex, a);
+          const LayerId layer = sourceIndex == UINT32_MAX ? LayerId(0) : routing.layer(sourceIndex, a);
           const PathStatus status = routing.walk(network, source, a, layer, channels);
           ++totals.pairs;
           (terminalPair ? totals.terminalPairs : totals.managementPairs)++;
@@ -272,9 +273,9 @@ RoutingCheckReport checkRouting(const Network& network, const RoutingResult& rou
             if (distance[destination.index()] != kUnreachable && hops > distance[destination.index()]) {
               ++totals.nonMinimal;
               if (routing.minimal) {
-                totals.findings.add(limit, fmt::format("{} -> {}: path of {} hops, shortest is {}",
-                                                       network.name(source), describeAddress(network, addresses, a),
-                                                       hops, distance[destination.index()]));
+                totals.findings.add(
+                    limit, fmt::format("{} -> {}: path of {} hops, shortest is {}", network.name(source),
+                                       describeAddress(network, addresses, a), hops, distance[destination.index()]));
               }
             }
             if (countChannels && terminalPair && path == 0) {
@@ -371,8 +372,8 @@ RoutingCheckReport checkRouting(const Network& network, const RoutingResult& rou
     }
   }
   if (!report.deterministicOk && report.failures.size() < limit) {
-    report.failures.push_back(fmt::format("claims deterministic but {} entries have several candidates",
-                                          report.multiCandidateEntries));
+    report.failures.push_back(
+        fmt::format("claims deterministic but {} entries have several candidates", report.multiCandidateEntries));
   }
   return report;
 }

@@ -29,8 +29,8 @@ namespace routelab {
 
 struct RoutingCheckOptions {
   /// Pairs checked: terminal -> terminal always; these add the management pairs.
-  bool terminalToSwitch = true;   ///< when the routing has switch addresses
-  bool switchSources = false;     ///< switches as sources (to every checked address)
+  bool terminalToSwitch = true;  ///< when the routing has switch addresses
+  bool switchSources = false;    ///< switches as sources (to every checked address)
   /// Count undelivered management pairs (terminal->switch, switch->*) as failures. OpenSM's
   /// ftree/updn leave root-to-root switch LIDs unrouted, so this is off by default; loops
   /// and dead ports are failures whatever the kind.
@@ -44,7 +44,7 @@ struct RoutingCheckOptions {
 
 /// Per fat-tree stage: channels from level `level` going up (or down to level - 1).
 struct StageChannelLoad {
-  std::size_t level = 0;     ///< level of the channel's source node (0 = terminal)
+  std::size_t level = 0;  ///< level of the channel's source node (0 = terminal)
   bool up = true;
   std::size_t channels = 0;
   std::uint64_t minPaths = 0, maxPaths = 0;
@@ -56,21 +56,21 @@ struct RoutingCheckReport {
   std::uint64_t pairs = 0, delivered = 0, noRoute = 0, loops = 0, deadPorts = 0;
   std::uint64_t terminalPairs = 0, terminalPairsDelivered = 0;
   std::uint64_t managementPairs = 0, managementPairsDelivered = 0;
-  std::uint64_t nonMinimalPaths = 0;      ///< delivered but longer than the BFS distance
-  std::uint32_t maxHops = 0;              ///< channels, over delivered paths
-  double meanHops = 0;                    ///< over delivered terminal-to-terminal paths
+  std::uint64_t nonMinimalPaths = 0;  ///< delivered but longer than the BFS distance
+  std::uint32_t maxHops = 0;          ///< channels, over delivered paths
+  double meanHops = 0;                ///< over delivered terminal-to-terminal paths
   // Tables.
-  std::uint64_t entries = 0;              ///< (switch, address) entries with a route
+  std::uint64_t entries = 0;  ///< (switch, address) entries with a route
   std::uint64_t multiCandidateEntries = 0;
-  std::uint64_t nonMinimalCandidates = 0; ///< candidate ports not leading closer
-  std::uint64_t badCandidates = 0;        ///< dead port, wrong terminal, port 0 at the wrong switch
-  std::uint64_t candidateCycles = 0;      ///< addresses whose candidate graph has a cycle
-  std::uint64_t incompleteChoices = 0;    ///< (address, switch) reachable by choices without a route
+  std::uint64_t nonMinimalCandidates = 0;  ///< candidate ports not leading closer
+  std::uint64_t badCandidates = 0;         ///< dead port, wrong terminal, port 0 at the wrong switch
+  std::uint64_t candidateCycles = 0;       ///< addresses whose candidate graph has a cycle
+  std::uint64_t incompleteChoices = 0;     ///< (address, switch) reachable by choices without a route
   bool claimsDeterministic = true, claimsMinimal = false;
-  bool deterministicOk = true;            ///< claim holds (or no claim)
-  bool minimalOk = true;                  ///< claim holds (or no claim)
-  std::vector<StageChannelLoad> stages;   ///< fat-trees only
-  std::vector<std::string> failures;      ///< the first failures, named by switch[port]
+  bool deterministicOk = true;           ///< claim holds (or no claim)
+  bool minimalOk = true;                 ///< claim holds (or no claim)
+  std::vector<StageChannelLoad> stages;  ///< fat-trees only
+  std::vector<std::string> failures;     ///< the first failures, named by switch[port]
 
   /// No failure: required pairs delivered, no loops or bad candidates, claims hold.
   bool passed() const { return ok; }

@@ -46,7 +46,8 @@ IntervalConfiguration buildIntervals(const Network& network, const XgftLabels& l
   configuration.bitsPerDigit = bitsPerDigit;
   configuration.addressBits = bitsPerDigit * static_cast<std::uint32_t>(params.height());
   const std::uint64_t allOnes =
-      flexible ? ((configuration.addressBits >= 64 ? 0 : std::uint64_t{1} << configuration.addressBits) - 1) : ~std::uint64_t{0};
+      flexible ? ((configuration.addressBits >= 64 ? 0 : std::uint64_t{1} << configuration.addressBits) - 1)
+               : ~std::uint64_t{0};
   configuration.switches.resize(network.switchCount());
   for (std::size_t s = 0; s < network.switchCount(); ++s) {
     const NodeId node = network.switchNode(s);
@@ -107,7 +108,8 @@ std::string binary(std::uint64_t value, std::uint32_t digits) {
 
 IntervalConfiguration buildIrConfiguration(const Network& network) {
   const XgftLabels& labels = labelsOf(network, "IR");
-  return buildIntervals(network, labels, [](std::uint64_t nodeNumber) { return nodeNumber; }, false, 0);
+  return buildIntervals(
+      network, labels, [](std::uint64_t nodeNumber) { return nodeNumber; }, false, 0);
 }
 
 IntervalConfiguration buildFirConfiguration(const Network& network) {
@@ -119,15 +121,16 @@ IntervalConfiguration buildFirConfiguration(const Network& network) {
     kary = kary && p.m[j] == k && (j == 0 || p.w[j] == k);
   }
   if (!kary || k < 2) {
-    throw UnsupportedTopology(fmt::format("FIR registers are defined on k-ary n-trees (Gómez §4.1); '{}' is {}",
-                                          network.origin(), p.str()));
+    throw UnsupportedTopology(
+        fmt::format("FIR registers are defined on k-ary n-trees (Gómez §4.1); '{}' is {}", network.origin(), p.str()));
   }
   std::uint32_t bits = 0;
   while ((std::uint32_t{1} << bits) < k) ++bits;
   if (k > 32 || bits * p.height() > 63) {
-    throw UnsupportedTopology(fmt::format("FIR registers: {}-ary {}-tree needs {} address bits and {} RRR bits; at most "
-                                          "63 and 64 are supported",
-                                          k, p.height(), bits * p.height(), 2 * k));
+    throw UnsupportedTopology(
+        fmt::format("FIR registers: {}-ary {}-tree needs {} address bits and {} RRR bits; at most "
+                    "63 and 64 are supported",
+                    k, p.height(), bits * p.height(), 2 * k));
   }
   const std::size_t n = p.height();
   auto encode = [k, bits, n](std::uint64_t nodeNumber) {

@@ -42,15 +42,15 @@ struct IntervalPortRegisters {
 
 struct IntervalSwitchRegisters {
   NodeId node;
-  std::size_t stage = 0;  ///< Gómez stage = XGFT level - 1
+  std::size_t stage = 0;                     ///< Gómez stage = XGFT level - 1
   std::vector<IntervalPortRegisters> ports;  ///< connected ports, increasing port number
 };
 
 struct IntervalConfiguration {
-  bool flexible = false;           ///< FIR (else IR)
-  std::uint64_t destinations = 0;  ///< N (IR: addresses 0..N-1)
-  std::uint32_t bitsPerDigit = 0;  ///< FIR: b
-  std::uint32_t addressBits = 0;   ///< FIR: n b
+  bool flexible = false;                          ///< FIR (else IR)
+  std::uint64_t destinations = 0;                 ///< N (IR: addresses 0..N-1)
+  std::uint32_t bitsPerDigit = 0;                 ///< FIR: b
+  std::uint32_t addressBits = 0;                  ///< FIR: n b
   std::vector<IntervalSwitchRegisters> switches;  ///< by switch index
 };
 

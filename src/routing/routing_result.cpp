@@ -1,7 +1,7 @@
 #include "routing/routing_result.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "core/errors.h"
 #include "core/limits.h"
@@ -46,8 +46,10 @@ AddressMap AddressMap::fromBlocks(const Network& network, std::vector<std::pair<
     map.sourceIndex_[node.index()] = static_cast<std::uint32_t>(map.owners_.size());
     map.owners_.push_back(node);
     map.owner_.insert(map.owner_.end(), count, node);
-    if (network.isSwitch(node)) map.includeSwitches_ = true;
-    else perTerminal = std::max(perTerminal, count);
+    if (network.isSwitch(node))
+      map.includeSwitches_ = true;
+    else
+      perTerminal = std::max(perTerminal, count);
   }
   map.perTerminal_ = std::max<std::uint32_t>(perTerminal, 1);
   if (!lids.empty() && lids.size() != map.owner_.size()) {

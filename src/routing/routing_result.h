@@ -121,10 +121,10 @@ struct Path {
 };
 
 struct RoutingResult {
-  std::string engine;    ///< effective engine spec (name:options), echoed in every output
+  std::string engine;  ///< effective engine spec (name:options), echoed in every output
   AddressMap addresses;
-  std::vector<ForwardingTable> tables;          ///< one per layer group (at least one)
-  std::vector<std::uint16_t> tableOfLayer{0};   ///< layer -> table index; size = layer count
+  std::vector<ForwardingTable> tables;         ///< one per layer group (at least one)
+  std::vector<std::uint16_t> tableOfLayer{0};  ///< layer -> table index; size = layer count
   /// Layer per (source index, address); empty = layer 0 for everything. The value
   /// kNoLayer marks a (source, address) pair that is not traffic: with per-pair addressing
   /// (LASH §5.1 step 2.1, MP-LASH, A-LASH) an address belongs to one source switch, and
@@ -165,7 +165,8 @@ struct RoutingResult {
   }
   const ForwardingTable& table(LayerId layer = LayerId(0)) const { return tables[tableOfLayer[layer.index()]]; }
   LayerId layer(std::uint32_t sourceIndex, Address a) const {
-    return layerOf.empty() ? LayerId(0) : LayerId(layerOf[static_cast<std::size_t>(sourceIndex) * addresses.count() + a]);
+    return layerOf.empty() ? LayerId(0)
+                           : LayerId(layerOf[static_cast<std::size_t>(sourceIndex) * addresses.count() + a]);
   }
 
   /// Follow preferred ports from `source` (a terminal or switch owning addresses) to

@@ -90,7 +90,7 @@ class CircuitFabric {
   std::vector<std::uint32_t> upPorts_;
   std::vector<std::uint64_t> nodesAt_;
   std::vector<std::uint64_t> weight_;
-  std::vector<std::uint32_t> groups_;  // level-major, per terminal index
+  std::vector<std::uint32_t> groups_;          // level-major, per terminal index
   std::vector<std::uint32_t> terminalGroups_;  // terminal-major
   bool shiftGroups_ = false;
   std::vector<std::uint32_t> groupShift_;

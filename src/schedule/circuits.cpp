@@ -43,7 +43,8 @@ CircuitCheck checkCircuits(const CircuitFabric& fabric, std::span<const CircuitR
         break;
       }
       if (owner[c.index()] >= 0) {
-        failAt(r, fmt::format("channel {} is already used by circuit {}", network.describeChannel(c), owner[c.index()]));
+        failAt(r,
+               fmt::format("channel {} is already used by circuit {}", network.describeChannel(c), owner[c.index()]));
         break;
       }
       owner[c.index()] = static_cast<std::int64_t>(r);
@@ -78,10 +79,10 @@ RoutingResult circuitsToRouting(const CircuitFabric& fabric, std::span<const Cir
       const std::uint32_t s = network.switchIndex(at);
       const PortNumber current = table.port(s, address);
       if (current != kNoRoute && current != network.sourcePort(c)) {
-        throw AnalysisError(fmt::format(
-            "circuits to {} leave {} through ports {} and {}: a destination-based table cannot hold both "
-            "(export the paths instead)",
-            network.name(destination), network.name(at), current, network.sourcePort(c)));
+        throw AnalysisError(
+            fmt::format("circuits to {} leave {} through ports {} and {}: a destination-based table cannot hold both "
+                        "(export the paths instead)",
+                        network.name(destination), network.name(at), current, network.sourcePort(c)));
       }
       table.set(s, address, network.sourcePort(c));
     }

@@ -14,9 +14,9 @@ namespace routelab {
 /// Outcome of checkCircuits.
 struct CircuitCheck {
   bool ok = true;
-  std::size_t circuits = 0;       ///< granted circuits checked
-  std::size_t channelsUsed = 0;   ///< distinct directed channels they occupy
-  std::string problem;            ///< first violation, naming request and channel
+  std::size_t circuits = 0;      ///< granted circuits checked
+  std::size_t channelsUsed = 0;  ///< distinct directed channels they occupy
+  std::string problem;           ///< first violation, naming request and channel
 };
 
 /// Check every granted circuit of `schedule` against the Network alone (not the label

@@ -93,8 +93,7 @@ SchedulabilityStats measureSchedulability(const CircuitFabric& fabric, const Sch
   double sum = 0, sumSquares = 0;
   stats.ratioMin = samples ? 1.0 : 0.0;
   for (std::size_t s = 0; s < samples; ++s) {
-    const double ratio =
-        requested[s] == 0 ? 1.0 : static_cast<double>(granted[s]) / static_cast<double>(requested[s]);
+    const double ratio = requested[s] == 0 ? 1.0 : static_cast<double>(granted[s]) / static_cast<double>(requested[s]);
     stats.ratios[s] = ratio;
     sum += ratio;
     sumSquares += ratio * ratio;

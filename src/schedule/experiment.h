@@ -29,14 +29,14 @@ std::vector<CircuitRequest> allToAllRequests(std::size_t terminals);
 using RequestSampler = std::function<void(std::size_t sample, Rng& rng, std::vector<CircuitRequest>& out)>;
 
 struct SchedulabilityStats {
-  std::string scheduler;             ///< effective scheduler spec
+  std::string scheduler;  ///< effective scheduler spec
   std::uint64_t seed = 0;
   std::size_t samples = 0;
-  std::size_t requests = 0;          ///< summed over samples
+  std::size_t requests = 0;  ///< summed over samples
   std::size_t granted = 0;
   double ratioMean = 0, ratioMin = 0, ratioMax = 0, ratioStddev = 0;  ///< over samples
   std::size_t noCommonPort = 0, noUpPort = 0, downConflict = 0;       ///< failures, summed
-  std::vector<double> ratios;        ///< per sample
+  std::vector<double> ratios;                                         ///< per sample
 };
 
 /// Schedule `samples` independent request sets on an idle fabric each. Sample s draws its

@@ -82,7 +82,12 @@ class Run {
  public:
   Run(const CircuitFabric& fabric, const SchedulerConfig& config, std::span<const CircuitRequest> requests,
       std::uint64_t seed, LinkState& state, CircuitSchedule& out)
-      : fabric_(fabric), config_(config), requests_(requests), state_(state), out_(out), rng_(seed),
+      : fabric_(fabric),
+        config_(config),
+        requests_(requests),
+        state_(state),
+        out_(out),
+        rng_(seed),
         h_(fabric.levels()) {
     masks_.resize(h_);
     for (std::size_t k = 0; k < h_; ++k) {
@@ -115,7 +120,8 @@ class Run {
       return;
     }
     for (std::size_t r = 0; r < requests_.size(); ++r) {
-      out_.ancestor[r] = static_cast<std::uint8_t>(fabric_.ancestorLevel(requests_[r].source, requests_[r].destination));
+      out_.ancestor[r] =
+          static_cast<std::uint8_t>(fabric_.ancestorLevel(requests_[r].source, requests_[r].destination));
     }
     if (config_.order == RequestOrder::RequestByRequest) {
       for (std::size_t r = 0; r < requests_.size(); ++r) {
@@ -274,50 +280,52 @@ class Run {
       for (std::uint32_t k = 0; k < h; ++k) shiftAt[k] = fabric_.shiftGroups() ? fabric_.groupShift(k) : 0;
       std::size_t grantedCount = 0;
       auto requestsLoop = [&]<bool Shift>(std::bool_constant<Shift>) {
-      for (std::size_t r = 0; r < n; ++r) {
-        const std::uint32_t source = request[r].source, destination = request[r].destination;
-        const std::uint32_t* sourceGroups = Shift ? nullptr : fabric_.groupsOf(source);
-        const std::uint32_t* destinationGroups = Shift ? nullptr : fabric_.groupsOf(destination);
-        auto sourceGroup = [&](std::uint32_t k) { return Shift ? source >> shiftAt[k] : sourceGroups[k]; };
-        auto destinationGroup = [&](std::uint32_t k) { return Shift ? destination >> shiftAt[k] : destinationGroups[k]; };
-        const std::uint32_t sigma0 = sourceGroup(0), delta0 = destinationGroup(0);
-        std::uint32_t k = 0;
-        bool granted = true;
-        if ((pu[sigma0] | pd[delta0]) != 0) {
-          granted = false;
-        } else {
-          pu[sigma0] = 1;
-          pd[delta0] = 1;  // port 0: ports[r * h] is already 0
-          std::uint32_t low = 0;
+        for (std::size_t r = 0; r < n; ++r) {
+          const std::uint32_t source = request[r].source, destination = request[r].destination;
+          const std::uint32_t* sourceGroups = Shift ? nullptr : fabric_.groupsOf(source);
+          const std::uint32_t* destinationGroups = Shift ? nullptr : fabric_.groupsOf(destination);
+          auto sourceGroup = [&](std::uint32_t k) { return Shift ? source >> shiftAt[k] : sourceGroups[k]; };
+          auto destinationGroup = [&](std::uint32_t k) {
+            return Shift ? destination >> shiftAt[k] : destinationGroups[k];
+          };
+          const std::uint32_t sigma0 = sourceGroup(0), delta0 = destinationGroup(0);
+          std::uint32_t k = 0;
+          bool granted = true;
+          if ((pu[sigma0] | pd[delta0]) != 0) {
+            granted = false;
+          } else {
+            pu[sigma0] = 1;
+            pd[delta0] = 1;  // port 0: ports[r * h] is already 0
+            std::uint32_t low = 0;
 #pragma GCC unroll 8
-          for (k = 1; k < h; ++k) {
-            if (sourceGroup(k) == destinationGroup(k)) break;
-            const std::uint32_t sigma = sourceGroup(k) * weightAt[k] + low;
-            const std::uint32_t delta = destinationGroup(k) * weightAt[k] + low;
-            const std::uint64_t avail = ~(upAt[k][sigma] | downAt[k][delta]) & maskAt[k];
-            if (avail == 0) {
-              granted = false;
-              break;
+            for (k = 1; k < h; ++k) {
+              if (sourceGroup(k) == destinationGroup(k)) break;
+              const std::uint32_t sigma = sourceGroup(k) * weightAt[k] + low;
+              const std::uint32_t delta = destinationGroup(k) * weightAt[k] + low;
+              const std::uint64_t avail = ~(upAt[k][sigma] | downAt[k][delta]) & maskAt[k];
+              if (avail == 0) {
+                granted = false;
+                break;
+              }
+              const auto b = static_cast<std::uint32_t>(std::countr_zero(avail));
+              const std::uint64_t bit = std::uint64_t{1} << b;
+              upAt[k][sigma] |= bit;
+              downAt[k][delta] |= bit;
+              ports[r * h + k] = static_cast<std::uint16_t>(b);
+              low += b * weightAt[k];
             }
-            const auto b = static_cast<std::uint32_t>(std::countr_zero(avail));
-            const std::uint64_t bit = std::uint64_t{1} << b;
-            upAt[k][sigma] |= bit;
-            downAt[k][delta] |= bit;
-            ports[r * h + k] = static_cast<std::uint16_t>(b);
-            low += b * weightAt[k];
+          }
+          if (granted) {
+            ancestor[r] = static_cast<std::uint8_t>(k);
+            ++grantedCount;
+          } else {
+            fail(r, k, CircuitStatus::NoCommonPort);
+            // fabric_.ancestorLevel: levels 1 .. k had different groups.
+            std::uint32_t top = k + 1;
+            while (top < h && sourceGroup(top) != destinationGroup(top)) ++top;
+            ancestor[r] = static_cast<std::uint8_t>(std::min<std::uint32_t>(top, h));
           }
         }
-        if (granted) {
-          ancestor[r] = static_cast<std::uint8_t>(k);
-          ++grantedCount;
-        } else {
-          fail(r, k, CircuitStatus::NoCommonPort);
-          // fabric_.ancestorLevel: levels 1 .. k had different groups.
-          std::uint32_t top = k + 1;
-          while (top < h && sourceGroup(top) != destinationGroup(top)) ++top;
-          ancestor[r] = static_cast<std::uint8_t>(std::min<std::uint32_t>(top, h));
-        }
-      }
       };
       if (fabric_.shiftGroups()) {
         requestsLoop(std::true_type{});
@@ -504,9 +512,10 @@ void CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64
     run.schedule();
     granted = run.granted_;
   }
-  out.granted = granted != SIZE_MAX
-                    ? granted
-                    : static_cast<std::size_t>(std::count(out.status.begin(), out.status.end(), CircuitStatus::Granted));
+  out.granted =
+      granted != SIZE_MAX
+          ? granted
+          : static_cast<std::size_t>(std::count(out.status.begin(), out.status.end(), CircuitStatus::Granted));
 }
 
 CircuitSchedule CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64_t seed) const {

@@ -113,12 +113,14 @@ struct CircuitSchedule {
   std::size_t levels = 0;
   std::vector<CircuitStatus> status;
   std::vector<std::uint8_t> ancestor;
-  std::vector<std::uint8_t> failedLevel;   ///< meaningful when not granted
-  std::vector<std::uint16_t> ports;        ///< request r, level k at r * levels + k
+  std::vector<std::uint8_t> failedLevel;  ///< meaningful when not granted
+  std::vector<std::uint16_t> ports;       ///< request r, level k at r * levels + k
   std::size_t granted = 0;
 
   std::size_t requests() const { return status.size(); }
-  double ratio() const { return status.empty() ? 1.0 : static_cast<double>(granted) / static_cast<double>(status.size()); }
+  double ratio() const {
+    return status.empty() ? 1.0 : static_cast<double>(granted) / static_cast<double>(status.size());
+  }
   std::span<const std::uint16_t> portsOf(std::size_t request) const {
     return {ports.data() + request * levels, ancestor[request]};
   }
@@ -135,8 +137,7 @@ class CircuitScheduler {
   /// `seed` drives the random port policy. Throws AnalysisError for a terminal index out
   /// of range or a request from a terminal to itself (naming the request).
   /// O(requests × levels × words) plus, with releaseOnFail, O(levels) per failure.
-  void run(std::span<const CircuitRequest> requests, std::uint64_t seed, LinkState& state,
-           CircuitSchedule& out) const;
+  void run(std::span<const CircuitRequest> requests, std::uint64_t seed, LinkState& state, CircuitSchedule& out) const;
   /// Same on an idle fabric.
   CircuitSchedule run(std::span<const CircuitRequest> requests, std::uint64_t seed) const;
 

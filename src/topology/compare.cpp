@@ -44,9 +44,9 @@ class Report {
 std::vector<std::string> networkDifferences(const Network& a, const Network& b, const CompareOptions& options) {
   Report report(options.limit);
   if (a.nodeCount() != b.nodeCount() || a.switchCount() != b.switchCount() || a.linkCount() != b.linkCount()) {
-    report.add(fmt::format("counts differ: {} switches, {} terminals, {} cables vs {} switches, {} terminals, {} cables",
-                           a.switchCount(), a.terminalCount(), a.linkCount(), b.switchCount(), b.terminalCount(),
-                           b.linkCount()));
+    report.add(fmt::format(
+        "counts differ: {} switches, {} terminals, {} cables vs {} switches, {} terminals, {} cables", a.switchCount(),
+        a.terminalCount(), a.linkCount(), b.switchCount(), b.terminalCount(), b.linkCount()));
   }
   for (std::size_t i = 0; i < b.nodeCount() && !report.overflowed(); ++i) {
     const NodeId node = NodeId::fromIndex(i);
@@ -62,8 +62,8 @@ std::vector<std::string> networkDifferences(const Network& a, const Network& b, 
     }
     const NodeId nodeB = *found;
     if (options.compareOrder && nodeB != nodeA) {
-      report.add(fmt::format("node '{}' is node {} in the first network, {} in the second", name, nodeA.value,
-                             nodeB.value));
+      report.add(
+          fmt::format("node '{}' is node {} in the first network, {} in the second", name, nodeA.value, nodeB.value));
     }
     if (a.kind(nodeA) != b.kind(nodeB)) {
       report.add(fmt::format("node '{}' is a {} vs a {}", name, kindName(a.kind(nodeA)), kindName(b.kind(nodeB))));

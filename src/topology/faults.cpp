@@ -75,23 +75,24 @@ std::string describeCable(const Network& network, std::size_t link) {
 ChannelId parseCableEnd(const Network& network, std::string_view text, std::size_t& pos, const std::string& modifier) {
   const std::size_t open = text.find('[', pos);
   if (open == std::string_view::npos) {
-    throw SpecError(fmt::format("{}: expected name[port] at '{}' (write +remove-links=a[p].b[q]...)", modifier,
-                                text.substr(pos)));
+    throw SpecError(
+        fmt::format("{}: expected name[port] at '{}' (write +remove-links=a[p].b[q]...)", modifier, text.substr(pos)));
   }
   const std::size_t close = text.find(']', open);
   if (close == std::string_view::npos) {
     throw SpecError(fmt::format("{}: missing ']' after '{}'", modifier, text.substr(pos)));
   }
   const NodeId node = resolveNode(network, text.substr(pos, open - pos), modifier);
-  const std::int64_t port =
-      parseInteger(text.substr(open + 1, close - open - 1), fmt::format("{}: port of '{}'", modifier, network.name(node)));
+  const std::int64_t port = parseInteger(text.substr(open + 1, close - open - 1),
+                                         fmt::format("{}: port of '{}'", modifier, network.name(node)));
   if (port < 1 || port > network.portCount(node)) {
     throw SpecError(fmt::format("{}: port {} of '{}' is out of range 1..{}", modifier, port, network.name(node),
                                 network.portCount(node)));
   }
   const ChannelId channel = network.channelAt(node, static_cast<PortNumber>(port));
   if (!channel.valid()) {
-    throw SpecError(fmt::format("{}: {} is not cabled", modifier, network.describePort(node, static_cast<PortNumber>(port))));
+    throw SpecError(
+        fmt::format("{}: {} is not cabled", modifier, network.describePort(node, static_cast<PortNumber>(port))));
   }
   pos = close + 1;
   return channel;
@@ -116,7 +117,8 @@ std::vector<std::size_t> parseCableList(const Network& network, std::string_view
       }
     }
     const std::size_t link = Network::linkOf(channel);
-    if (seen[link]) throw SpecError(fmt::format("{}: cable {} is listed twice", modifier, describeCable(network, link)));
+    if (seen[link])
+      throw SpecError(fmt::format("{}: cable {} is listed twice", modifier, describeCable(network, link)));
     seen[link] = 1;
     links.push_back(link);
     if (pos == text.size()) break;
@@ -168,8 +170,8 @@ Network failLinks(const Network& network, const Options& options, ModifierReport
 Network failSwitches(const Network& network, const Options& options, ModifierReport& report) {
   const std::size_t count = countArgument(options);
   if (count > network.switchCount()) {
-    throw SpecError(fmt::format("fail-switches: cannot fail {} switches, the fabric has only {}", count,
-                                network.switchCount()));
+    throw SpecError(
+        fmt::format("fail-switches: cannot fail {} switches, the fabric has only {}", count, network.switchCount()));
   }
   std::vector<NodeId> candidates(network.switches().begin(), network.switches().end());
   return removeElements(network, {}, chooseDistinct(std::move(candidates), count, seedOption(options)), report);
@@ -193,8 +195,8 @@ std::vector<std::string> unreachableTerminals(const Network& network) {
   for (NodeId t : network.terminals()) ++terminalsIn[component[t.index()]];
   // max_element returns the first maximum: the lowest component id, i.e. the component
   // of the lowest node id among the largest ones.
-  const auto largest = static_cast<std::uint32_t>(std::max_element(terminalsIn.begin(), terminalsIn.end()) -
-                                                  terminalsIn.begin());
+  const auto largest =
+      static_cast<std::uint32_t>(std::max_element(terminalsIn.begin(), terminalsIn.end()) - terminalsIn.begin());
   for (NodeId t : network.terminals()) {
     if (component[t.index()] != largest) out.push_back(network.name(t));
   }
@@ -223,7 +225,8 @@ Network removeElements(const Network& network, const std::vector<std::size_t>& r
   for (std::size_t i = 0; i < network.nodeCount(); ++i) {
     const NodeId node = NodeId::fromIndex(i);
     if (nodeGone[i]) continue;
-    renumbered[i] = builder.addNode(network.kind(node), network.name(node), network.portCount(node), network.guid(node));
+    renumbered[i] =
+        builder.addNode(network.kind(node), network.name(node), network.portCount(node), network.guid(node));
   }
   for (std::size_t link = 0; link < network.linkCount(); ++link) {
     const ChannelId c = ChannelId::fromIndex(2 * link);
@@ -246,10 +249,16 @@ std::vector<RegistryRow<ModifierFactory>> faultModifierRows() {
        failLinks},
       {"fail-switches", "+fail-switches=N: remove N random switches and their cables", "fault injection (seeded)",
        seeded, failSwitches},
-      {"remove-links", "+remove-links=a[p].b[q]:c[r]: remove the cables at these ports", "fault injection", {},
+      {"remove-links",
+       "+remove-links=a[p].b[q]:c[r]: remove the cables at these ports",
+       "fault injection",
+       {},
        removeLinks},
-      {"remove-switches", "+remove-switches=name.name: remove these switches and their cables", "fault injection",
-       {}, removeSwitches},
+      {"remove-switches",
+       "+remove-switches=name.name: remove these switches and their cables",
+       "fault injection",
+       {},
+       removeSwitches},
   };
 }
 

@@ -78,14 +78,15 @@ Network makeFatTreeFt(std::uint32_t levels, std::uint32_t children, std::uint32_
     throw SpecError(fmt::format("ft: l, m and w must be at least 1 (got l={}, m={}, w={})", levels, children, parents));
   }
   if (std::uint64_t{children} + parents > 254) {
-    throw SpecError(fmt::format("ft: m + w = {} ports per switch; at most 254 are supported",
-                                std::uint64_t{children} + parents));
+    throw SpecError(
+        fmt::format("ft: m + w = {} ports per switch; at most 254 are supported", std::uint64_t{children} + parents));
   }
   const FtShape shape{levels, children, parents};
   std::uint64_t nodes = 1;
   for (std::uint32_t i = 0; i < levels; ++i) {
     nodes *= children;
-    if (nodes > kMaxNodes) throw SpecError(fmt::format("ft: l={}, m={}: too many nodes (limit 2^26)", levels, children));
+    if (nodes > kMaxNodes)
+      throw SpecError(fmt::format("ft: l={}, m={}: too many nodes (limit 2^26)", levels, children));
   }
   for (std::uint32_t h = 0; h < levels; ++h) {
     nodes += shape.switchesAtLevel(h);

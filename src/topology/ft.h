@@ -51,8 +51,8 @@ struct FtShape {
   std::uint32_t children = 0;  ///< m
   std::uint32_t parents = 0;   ///< w
 
-  std::uint64_t terminals() const;                          ///< m^l
-  std::uint64_t switchesAtLevel(std::uint32_t level) const; ///< m^(l-1-h) w^h
+  std::uint64_t terminals() const;                           ///< m^l
+  std::uint64_t switchesAtLevel(std::uint32_t level) const;  ///< m^(l-1-h) w^h
   /// Digit t_i of τ at level h (base m for i >= h, base w for i < h).
   std::uint32_t digit(std::uint32_t level, std::uint64_t tau, std::uint32_t position) const;
   /// Theorem 1: the level-(h+1) switch reached from SW(h, τ) through up port `port`.

@@ -48,8 +48,8 @@ void PythonRandom::initByArray(std::span<const std::uint32_t> key) {
   std::size_t i = 1;
   std::size_t j = 0;
   for (std::size_t k = std::max(kStateSize, key.size()); k > 0; --k) {
-    state_[i] = (state_[i] ^ ((state_[i - 1] ^ (state_[i - 1] >> 30)) * 1664525U)) + key[j] +
-                static_cast<std::uint32_t>(j);
+    state_[i] =
+        (state_[i] ^ ((state_[i - 1] ^ (state_[i - 1] >> 30)) * 1664525U)) + key[j] + static_cast<std::uint32_t>(j);
     ++i;
     ++j;
     if (i >= kStateSize) {

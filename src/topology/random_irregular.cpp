@@ -15,10 +15,10 @@ namespace routelab {
 
 namespace {
 
-constexpr std::uint32_t kMaxRadix = 254;            // InfiniBand switch port limit (builder)
-constexpr std::uint64_t kMaxNodes = 1ULL << 26;      // as the fat-tree generators
-constexpr int kAttempts = 1000;                      // gen_ibsim_net.py: range(1000)
-constexpr int kExtraLinkDraws = 100000;              // gen_ibsim_net.py: tries > 100000
+constexpr std::uint32_t kMaxRadix = 254;         // InfiniBand switch port limit (builder)
+constexpr std::uint64_t kMaxNodes = 1ULL << 26;  // as the fat-tree generators
+constexpr int kAttempts = 1000;                  // gen_ibsim_net.py: range(1000)
+constexpr int kExtraLinkDraws = 100000;          // gen_ibsim_net.py: tries > 100000
 
 /// Positions 0..n-1 with a 0/1 mark; the k-th marked position in O(log n) (Fenwick tree).
 /// Stands in for Python's list `cands` (marked positions in increasing order), so
@@ -28,8 +28,14 @@ class MarkedPositions {
   explicit MarkedPositions(std::size_t n) : tree_(n + 1, 0) {
     while ((highBit_ << 1) <= n) highBit_ <<= 1;
   }
-  void mark(std::size_t position) { update(position, +1); ++count_; }
-  void unmark(std::size_t position) { update(position, -1); --count_; }
+  void mark(std::size_t position) {
+    update(position, +1);
+    ++count_;
+  }
+  void unmark(std::size_t position) {
+    update(position, -1);
+    --count_;
+  }
   std::size_t count() const { return count_; }
   /// Position of the k-th (0-based) marked position; precondition k < count().
   std::size_t kth(std::size_t k) const {
@@ -56,9 +62,7 @@ class MarkedPositions {
 
 std::size_t decimalWidth(std::uint64_t value) { return std::to_string(value).size(); }
 
-std::uint32_t effectiveLinks(const RandomIrregularParams& params) {
-  return params.links.value_or(2 * params.switches);
-}
+std::uint32_t effectiveLinks(const RandomIrregularParams& params) { return params.links.value_or(2 * params.switches); }
 
 void checkParameters(const RandomIrregularParams& params) {
   const std::uint64_t s = params.switches;
@@ -68,8 +72,8 @@ void checkParameters(const RandomIrregularParams& params) {
     throw SpecError(fmt::format("random: option 'radix' must be in [1, {}], got {}", kMaxRadix, params.radix));
   }
   if (s * (std::uint64_t{params.terminals} + 1) > kMaxNodes) {
-    throw SpecError(fmt::format("random: {} switches x ({} terminals + 1) exceeds {} nodes", s, params.terminals,
-                                kMaxNodes));
+    throw SpecError(
+        fmt::format("random: {} switches x ({} terminals + 1) exceeds {} nodes", s, params.terminals, kMaxNodes));
   }
   // The three checks of gen_ibsim_net.py, in its order, with "radix - 1" generalised to
   // the ports left after the terminals.
@@ -78,16 +82,16 @@ void checkParameters(const RandomIrregularParams& params) {
                                 links, s - 1));
   }
   if (links > s * (s - 1) / 2) {
-    throw SpecError(fmt::format("random: too many links for a simple graph ('links' = {} > 'switches' ({}) choose 2 = {})",
-                                links, s, s * (s - 1) / 2));
+    throw SpecError(
+        fmt::format("random: too many links for a simple graph ('links' = {} > 'switches' ({}) choose 2 = {})", links,
+                    s, s * (s - 1) / 2));
   }
-  if (params.terminals > params.radix ||
-      2 * links > s * (std::uint64_t{params.radix} - params.terminals)) {
+  if (params.terminals > params.radix || 2 * links > s * (std::uint64_t{params.radix} - params.terminals)) {
     throw SpecError(fmt::format(
         "random: radix too small ('radix' = {} with 'terminals' = {} leaves {} switch ports per switch; "
         "{} links need {} switch ports in total, {} available)",
-        params.radix, params.terminals, params.terminals > params.radix ? 0 : params.radix - params.terminals,
-        links, 2 * links, params.terminals > params.radix ? 0 : s * (params.radix - params.terminals)));
+        params.radix, params.terminals, params.terminals > params.radix ? 0 : params.radix - params.terminals, links,
+        2 * links, params.terminals > params.radix ? 0 : s * (params.radix - params.terminals)));
   }
 }
 
@@ -104,9 +108,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> randomIrregularSwitchLinks(
   std::vector<std::uint32_t> degree(s);
   std::vector<std::uint32_t> perm(s);
   std::unordered_set<std::uint64_t> pairs;
-  const auto key = [s](std::uint32_t a, std::uint32_t b) {
-    return std::uint64_t{std::min(a, b)} * s + std::max(a, b);
-  };
+  const auto key = [s](std::uint32_t a, std::uint32_t b) { return std::uint64_t{std::min(a, b)} * s + std::max(a, b); };
   edges.reserve(links);
   pairs.reserve(2 * std::size_t{links});
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
@@ -150,10 +152,10 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> randomIrregularSwitchLinks(
     }
     if (ok) return edges;
   }
-  throw SpecError(fmt::format(
-      "random: could not build a connected simple graph with 'switches' = {}, 'links' = {}, 'radix' = {}, "
-      "'terminals' = {} in {} attempts (seed {}); try fewer links or a larger radix",
-      s, links, params.radix, params.terminals, kAttempts, params.seed));
+  throw SpecError(
+      fmt::format("random: could not build a connected simple graph with 'switches' = {}, 'links' = {}, 'radix' = {}, "
+                  "'terminals' = {} in {} attempts (seed {}); try fewer links or a larger radix",
+                  s, links, params.radix, params.terminals, kAttempts, params.seed));
 }
 
 Network makeRandomIrregular(const RandomIrregularParams& params) {
@@ -187,8 +189,8 @@ Network makeRandomIrregular(const RandomIrregularParams& params) {
   for (const auto& [a, b] : edges) {
     builder.connect(switches[a], nextPort[a]++, switches[b], nextPort[b]++);
   }
-  builder.setOrigin(fmt::format("random:switches={},links={},terminals={},radix={},seed={}", s,
-                                effectiveLinks(params), t, params.radix, params.seed));
+  builder.setOrigin(fmt::format("random:switches={},links={},terminals={},radix={},seed={}", s, effectiveLinks(params),
+                                t, params.radix, params.seed));
   return builder.build();
 }
 

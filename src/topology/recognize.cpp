@@ -35,7 +35,8 @@ std::vector<std::uint32_t> levelsFromTerminals(const Network& network) {
   return level;
 }
 
-std::string familyOf(const Network& network, const XgftParams& params, const std::vector<std::vector<NodeId>>& nodesAt) {
+std::string familyOf(const Network& network, const XgftParams& params,
+                     const std::vector<std::vector<NodeId>>& nodesAt) {
   const std::size_t h = params.height();
   auto allSwitchesHavePorts = [&](std::size_t level, std::uint32_t ports) {
     for (NodeId node : nodesAt[level]) {
@@ -88,9 +89,12 @@ std::optional<Network> recognizeFatTree(const Network& network) {
       std::uint32_t down = 0, up = 0;
       for (ChannelId channel : network.outChannels(node)) {
         const std::uint32_t other = level[network.target(channel).index()];
-        if (other + 1 == l) ++down;
-        else if (other == l + 1) ++up;
-        else return std::nullopt;  // a cable within a level (or skipping one)
+        if (other + 1 == l)
+          ++down;
+        else if (other == l + 1)
+          ++up;
+        else
+          return std::nullopt;  // a cable within a level (or skipping one)
       }
       if (first) {
         downDegree = down;

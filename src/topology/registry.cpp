@@ -19,7 +19,8 @@ std::uint32_t u32(const Options& options, const std::string& key, std::int64_t l
 std::vector<std::uint32_t> list(const Options& options, const std::string& key) {
   std::vector<std::uint32_t> out;
   for (std::int64_t v : options.integerList(key)) {
-    if (v < 1 || v > 65535) throw SpecError(options.component() + ": every entry of '" + key + "' must be in [1, 65535]");
+    if (v < 1 || v > 65535)
+      throw SpecError(options.component() + ": every entry of '" + key + "' must be in [1, 65535]");
     out.push_back(static_cast<std::uint32_t>(v));
   }
   return out;
@@ -31,21 +32,29 @@ const Registry<TopologyFactory>& topologyRegistry() {
   static const Registry<TopologyFactory> registry(
       "topology",
       {
-          {"kary-ntree", "k-ary n-tree: k^n terminals, n k^(n-1) switches of 2k ports", "Gómez et al. 2007 §2",
+          {"kary-ntree",
+           "k-ary n-tree: k^n terminals, n k^(n-1) switches of 2k ports",
+           "Gómez et al. 2007 §2",
            {{"k", OptionType::Integer, "", "arity (down ports per switch)", true},
             {"n", OptionType::Integer, "", "stages", true}},
            [](const Options& o) { return makeKaryNtree(u32(o, "k"), u32(o, "n")); }},
-          {"gft2", "2-level generalized fat-tree T(n+m, r): r leaves of n nodes, m tops", "Nienaber et al. 2011 §II",
+          {"gft2",
+           "2-level generalized fat-tree T(n+m, r): r leaves of n nodes, m tops",
+           "Nienaber et al. 2011 §II",
            {{"n", OptionType::Integer, "", "nodes per bottom switch", true},
             {"m", OptionType::Integer, "", "top switches (up links per bottom switch)", true},
             {"r", OptionType::Integer, "", "bottom switches", true}},
            [](const Options& o) { return makeGft2(u32(o, "n"), u32(o, "m"), u32(o, "r")); }},
-          {"ft", "FT(l, m, w): l switch levels, m children and w parents per switch", "Ding et al. 2006 §2-3",
+          {"ft",
+           "FT(l, m, w): l switch levels, m children and w parents per switch",
+           "Ding et al. 2006 §2-3",
            {{"l", OptionType::Integer, "", "levels of switches", true},
             {"m", OptionType::Integer, "", "children per switch", true},
             {"w", OptionType::Integer, "", "parents per switch", true}},
            [](const Options& o) { return makeFatTreeFt(u32(o, "l"), u32(o, "m"), u32(o, "w")); }},
-          {"xgft", "extended generalized fat-tree XGFT(h; m1..mh; w1..wh)", "Öhring et al. 1995",
+          {"xgft",
+           "extended generalized fat-tree XGFT(h; m1..mh; w1..wh)",
+           "Öhring et al. 1995",
            {{"h", OptionType::Integer, "", "height (switch levels)", true},
             {"m", OptionType::IntegerList, "", "children per level, '.'-separated (m1.m2...)", true},
             {"w", OptionType::IntegerList, "", "parents per level, '.'-separated (w1.w2...)", true}},
@@ -57,8 +66,9 @@ const Registry<TopologyFactory>& topologyRegistry() {
              }
              return makeXgft(params);
            }},
-          {"random", "random irregular fabric (spanning tree + random links), connected, seeded; "
-                     "same draws as gen_ibsim_net.py",
+          {"random",
+           "random irregular fabric (spanning tree + random links), connected, seeded; "
+           "same draws as gen_ibsim_net.py",
            "Lysne et al. 2006 §8",
            {{"switches", OptionType::Integer, "", "number of switches S", true},
             {"links", OptionType::Integer, "", "switch-to-switch links (default 2 x switches, as Lysne §8)"},

@@ -19,9 +19,9 @@ const Registry<TopologyFactory>& topologyRegistry();
 
 /// What a modifier did, for the summary ("2 links removed: a[3] -- b[1], ...").
 struct ModifierReport {
-  std::string modifier;                ///< effective spec as written after a '+' (Options::effectiveModifier, set by loadFabric)
-  std::vector<std::string> removed;    ///< human-readable removed elements
-  std::vector<std::string> unreachable;///< terminals no longer reachable from the rest
+  std::string modifier;  ///< effective spec as written after a '+' (Options::effectiveModifier, set by loadFabric)
+  std::vector<std::string> removed;      ///< human-readable removed elements
+  std::vector<std::string> unreachable;  ///< terminals no longer reachable from the rest
   std::size_t disconnectedTerminals = 0;
 };
 

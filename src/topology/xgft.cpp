@@ -17,8 +17,7 @@ constexpr std::uint64_t kMaxNodes = std::uint64_t{1} << 26;
 void validate(const XgftParams& params) {
   if (params.height() == 0) throw SpecError("xgft: h must be at least 1");
   if (params.w.size() != params.m.size()) {
-    throw SpecError(fmt::format("xgft: m has {} entries and w has {}; both need h", params.m.size(),
-                                params.w.size()));
+    throw SpecError(fmt::format("xgft: m has {} entries and w has {}; both need h", params.m.size(), params.w.size()));
   }
   for (std::size_t j = 0; j < params.height(); ++j) {
     if (params.m[j] == 0 || params.w[j] == 0) {
@@ -47,8 +46,8 @@ Network buildXgft(const XgftParams& params, const std::string& family, const Nam
   const std::size_t h = params.height();
   for (std::size_t l = 0; l <= h; ++l) {
     if (portsAt(l) > 254 || params.radix(l) > 254) {
-      throw SpecError(fmt::format("{}: level {} needs {} ports; at most 254 are supported", params.str(), l,
-                                  params.radix(l)));
+      throw SpecError(
+          fmt::format("{}: level {} needs {} ports; at most 254 are supported", params.str(), l, params.radix(l)));
     }
   }
   auto labels = std::make_shared<XgftLabels>();
@@ -82,8 +81,8 @@ Network buildXgft(const XgftParams& params, const std::string& family, const Nam
   for (std::size_t l = 0; l < h; ++l) {
     std::uint64_t weight = 1;
     for (std::size_t j = 1; j <= l; ++j) weight *= params.w[j - 1];
-    const std::uint32_t childBase = params.m[l];       // base of position l+1 at level l
-    const std::uint32_t parentBase = params.w[l];      // base of position l+1 at level l+1
+    const std::uint32_t childBase = params.m[l];   // base of position l+1 at level l
+    const std::uint32_t parentBase = params.w[l];  // base of position l+1 at level l+1
     const auto& lower = labels->nodesAt[l];
     const auto& upper = labels->nodesAt[l + 1];
     for (std::uint64_t i = 0; i < lower.size(); ++i) {
@@ -171,7 +170,9 @@ Network makeGft2(std::uint32_t n, std::uint32_t m, std::uint32_t r) {
         if (level == 1) return "gft-leaf" + padded(index, r - 1);
         return "gft-top" + padded(index, m - 1);
       },
-      [&](std::size_t level) { return static_cast<PortNumber>(level == 0 ? 1 : level == 1 ? n + m : r); },
+      [&](std::size_t level) {
+        return static_cast<PortNumber>(level == 0 ? 1 : level == 1 ? n + m : r);
+      },
       fmt::format("gft2:n={},m={},r={}", n, m, r));
 }
 

@@ -1,9 +1,9 @@
 #include "traffic/pattern.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <bit>
 #include <charconv>
-#include <fmt/format.h>
 #include <sstream>
 
 #include "core/errors.h"
@@ -15,8 +15,8 @@ namespace {
 
 void requireTerminals(const std::string& name, std::size_t terminals, std::size_t minimum) {
   if (terminals < minimum) {
-    throw SpecError(fmt::format("pattern '{}' needs at least {} terminals, the fabric has {}", name, minimum,
-                                terminals));
+    throw SpecError(
+        fmt::format("pattern '{}' needs at least {} terminals, the fabric has {}", name, minimum, terminals));
   }
 }
 
@@ -32,8 +32,8 @@ void requireEven(const std::string& name, std::size_t terminals) {
 unsigned requirePowerOfTwo(const std::string& name, std::size_t terminals) {
   requireTerminals(name, terminals, 2);
   if (!std::has_single_bit(terminals)) {
-    throw SpecError(fmt::format("pattern '{}' needs a power-of-two number of terminals, the fabric has {}", name,
-                                terminals));
+    throw SpecError(
+        fmt::format("pattern '{}' needs a power-of-two number of terminals, the fabric has {}", name, terminals));
   }
   return static_cast<unsigned>(std::countr_zero(terminals));
 }
@@ -70,31 +70,41 @@ TrafficPattern randomRow(void (*sampler)(Rng&, std::span<std::uint32_t>, std::ve
 
 std::vector<RegistryRow<PatternFactory>> patternRows() {
   std::vector<RegistryRow<PatternFactory>> rows;
-  rows.push_back({"random-permutation", "uniform random permutation of the terminals, fixed points dropped",
-                  "Nienaber 2011 §II Def. 1", {},
+  rows.push_back({"random-permutation",
+                  "uniform random permutation of the terminals, fixed points dropped",
+                  "Nienaber 2011 §II Def. 1",
+                  {},
                   [](const Network& network, const Options&, std::uint64_t seed) {
                     requireTerminals("random-permutation", network.terminalCount(), 2);
                     return randomRow(sampleRandomPermutation, network.terminalCount(), seed);
                   }});
-  rows.push_back({"bisect", "half of the terminals send to the other half, uniform random (N/2 pairs)",
-                  "Nienaber 2011 §II Def. 2", {},
+  rows.push_back({"bisect",
+                  "half of the terminals send to the other half, uniform random (N/2 pairs)",
+                  "Nienaber 2011 §II Def. 2",
+                  {},
                   [](const Network& network, const Options&, std::uint64_t seed) {
                     requireEven("bisect", network.terminalCount());
                     return randomRow(sampleBisect, network.terminalCount(), seed);
                   }});
-  rows.push_back({"full-permutation", "uniform random derangement: every terminal sends and receives once",
-                  "Nienaber 2011 §II Def. 3", {},
+  rows.push_back({"full-permutation",
+                  "uniform random derangement: every terminal sends and receives once",
+                  "Nienaber 2011 §II Def. 3",
+                  {},
                   [](const Network& network, const Options&, std::uint64_t seed) {
                     requireTerminals("full-permutation", network.terminalCount(), 2);
                     return randomRow(sampleFullPermutation, network.terminalCount(), seed);
                   }});
-  rows.push_back({"dissemination", "uniform random pairing, each pair exchanges both ways (Bruck)",
-                  "Nienaber 2011 §II Def. 4", {},
+  rows.push_back({"dissemination",
+                  "uniform random pairing, each pair exchanges both ways (Bruck)",
+                  "Nienaber 2011 §II Def. 4",
+                  {},
                   [](const Network& network, const Options&, std::uint64_t seed) {
                     requireEven("dissemination", network.terminalCount());
                     return randomRow(sampleDissemination, network.terminalCount(), seed);
                   }});
-  rows.push_back({"shift", "terminal i sends to (i + s) mod N", "Zahavi et al. 2009 (shift all-to-all phase)",
+  rows.push_back({"shift",
+                  "terminal i sends to (i + s) mod N",
+                  "Zahavi et al. 2009 (shift all-to-all phase)",
                   {{"s", OptionType::Integer, "", "shift distance (not a multiple of N)", true}},
                   [](const Network& network, const Options& options, std::uint64_t) {
                     const std::size_t n = network.terminalCount();
@@ -103,14 +113,17 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                     const auto modulo = static_cast<std::int64_t>(n);
                     const auto by = static_cast<std::uint32_t>(((s % modulo) + modulo) % modulo);
                     if (by == 0) {
-                      throw SpecError(fmt::format("pattern 'shift': s={} is a multiple of the {} terminals, so "
-                                                  "nobody communicates",
-                                                  s, n));
+                      throw SpecError(
+                          fmt::format("pattern 'shift': s={} is a multiple of the {} terminals, so "
+                                      "nobody communicates",
+                                      s, n));
                     }
                     return fromFunction(n, [&](std::uint32_t i) { return static_cast<std::uint32_t>((i + by) % n); });
                   }});
-  rows.push_back({"all-to-all", "every terminal to every other: the N-1 shifts s = 1..N-1 together",
-                  "Zahavi et al. 2009; Nienaber 2011 §II", {},
+  rows.push_back({"all-to-all",
+                  "every terminal to every other: the N-1 shifts s = 1..N-1 together",
+                  "Zahavi et al. 2009; Nienaber 2011 §II",
+                  {},
                   [](const Network& network, const Options&, std::uint64_t) {
                     const std::size_t n = network.terminalCount();
                     requireTerminals("all-to-all", n, 2);
@@ -124,22 +137,27 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                     }
                     return pattern;
                   }});
-  rows.push_back({"bit-reversal", "destination = source index with its log2(N) bits reversed",
-                  "Gómez 2007 §5.2.1 (worst case of deterministic fat-tree routing)", {},
+  rows.push_back({"bit-reversal",
+                  "destination = source index with its log2(N) bits reversed",
+                  "Gómez 2007 §5.2.1 (worst case of deterministic fat-tree routing)",
+                  {},
                   [](const Network& network, const Options&, std::uint64_t) {
                     const unsigned bits = requirePowerOfTwo("bit-reversal", network.terminalCount());
-                    return fromFunction(network.terminalCount(),
-                                        [&](std::uint32_t i) { return reverseBits(i, bits); });
+                    return fromFunction(network.terminalCount(), [&](std::uint32_t i) { return reverseBits(i, bits); });
                   }});
-  rows.push_back({"bit-complement", "destination = source index with every bit complemented",
-                  "Dally & Towles 2004 §3.2; Gómez 2007 §5.2.1", {},
+  rows.push_back({"bit-complement",
+                  "destination = source index with every bit complemented",
+                  "Dally & Towles 2004 §3.2; Gómez 2007 §5.2.1",
+                  {},
                   [](const Network& network, const Options&, std::uint64_t) {
                     const std::size_t n = network.terminalCount();
                     requirePowerOfTwo("bit-complement", n);
                     return fromFunction(n, [&](std::uint32_t i) { return static_cast<std::uint32_t>(~i & (n - 1)); });
                   }});
-  rows.push_back({"perfect-shuffle", "destination = source index rotated left by one bit",
-                  "Dally & Towles 2004 §3.2; Gómez 2007 §5.2.1", {},
+  rows.push_back({"perfect-shuffle",
+                  "destination = source index rotated left by one bit",
+                  "Dally & Towles 2004 §3.2; Gómez 2007 §5.2.1",
+                  {},
                   [](const Network& network, const Options&, std::uint64_t) {
                     const std::size_t n = network.terminalCount();
                     const unsigned bits = requirePowerOfTwo("perfect-shuffle", n);
@@ -147,8 +165,10 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                       return static_cast<std::uint32_t>(((i << 1) | (i >> (bits - 1))) & (n - 1));
                     });
                   }});
-  rows.push_back({"butterfly", "destination = source index with its most and least significant bits swapped",
-                  "Dally & Towles 2004 §3.2; Gómez 2007 slides (synthetic traffic)", {},
+  rows.push_back({"butterfly",
+                  "destination = source index with its most and least significant bits swapped",
+                  "Dally & Towles 2004 §3.2; Gómez 2007 slides (synthetic traffic)",
+                  {},
                   [](const Network& network, const Options&, std::uint64_t) {
                     const std::size_t n = network.terminalCount();
                     const unsigned bits = requirePowerOfTwo("butterfly", n);
@@ -159,7 +179,8 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                       return d | high | (low << (bits - 1));
                     });
                   }});
-  rows.push_back({"hot-spot", "`senders` terminals all send to one `target` terminal",
+  rows.push_back({"hot-spot",
+                  "`senders` terminals all send to one `target` terminal",
                   "Gómez 2007 §5.2.1 (hot-spot traffic)",
                   {{"target", OptionType::Integer, "-1", "terminal index of the hot spot (-1: drawn with the seed)"},
                    {"senders", OptionType::Integer, "0", "number of senders, drawn with the seed (0: all others)"}},
@@ -173,8 +194,8 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                     pattern.terminals = n;
                     pattern.random = target < 0 || (senders != 0 && senders < static_cast<std::int64_t>(n) - 1);
                     pattern.seed = pattern.random ? seed : 0;
-                    const auto hot = target >= 0 ? static_cast<std::uint32_t>(target)
-                                                 : static_cast<std::uint32_t>(rng.below(n));
+                    const auto hot =
+                        target >= 0 ? static_cast<std::uint32_t>(target) : static_cast<std::uint32_t>(rng.below(n));
                     std::vector<std::uint32_t> others;
                     for (std::uint32_t i = 0; i < n; ++i) {
                       if (i != hot) others.push_back(i);
@@ -188,7 +209,8 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                     for (std::size_t i = 0; i < count; ++i) pattern.pairs.push_back({others[i], hot});
                     return pattern;
                   }});
-  rows.push_back({"file", "pattern file: one 'SRC DST' per line, terminal names or indices, '#' comments",
+  rows.push_back({"file",
+                  "pattern file: one 'SRC DST' per line, terminal names or indices, '#' comments",
                   "routelab docs/ANALYSIS.md (pattern files)",
                   {{"path", OptionType::String, "", "pattern file (written as file:PATH)", true}},
                   [](const Network& network, const Options& options, std::uint64_t) {

@@ -39,9 +39,9 @@ struct SourceDestination {
 };
 
 struct TrafficPattern {
-  std::string spec;       ///< effective spec (name:options), echoed in results
-  std::uint64_t seed = 0; ///< seed the pattern was drawn with (0 and unused if not random)
-  bool random = false;    ///< whether the seed matters
+  std::string spec;        ///< effective spec (name:options), echoed in results
+  std::uint64_t seed = 0;  ///< seed the pattern was drawn with (0 and unused if not random)
+  bool random = false;     ///< whether the seed matters
   std::size_t terminals = 0;
   std::vector<SourceDestination> pairs;
 };

@@ -71,9 +71,9 @@ VerifyResult verifyRouting(const Network& network, const RoutingResult& routing,
   }
   std::vector<std::size_t> checked;
   if (routing.escapeLayer >= 0) {
-    result.method = fmt::format(
-        "Duato: extended dependency graph of escape layer {} (Lysne et al. 2006 Defs. 13-15, Theorem 4)",
-        routing.escapeLayer);
+    result.method =
+        fmt::format("Duato: extended dependency graph of escape layer {} (Lysne et al. 2006 Defs. 13-15, Theorem 4)",
+                    routing.escapeLayer);
     checked.push_back(static_cast<std::size_t>(routing.escapeLayer));
   } else {
     result.method = "layered channel dependency graph (Lysne et al. 2006 Defs. 11-12, Theorem 2; Dally-Seitz)";
@@ -94,8 +94,10 @@ VerifyResult verifyRouting(const Network& network, const RoutingResult& routing,
   result.deadlockFree = result.cyclicLayers.empty() && deps.escapeFailures == 0;
 
   for (const auto& f : deps.failures) result.failures.push_back(describe(network, routing, f));
-  for (const auto& f : deps.unroutedSwitchExamples) result.unroutedSwitchExamples.push_back(describe(network, routing, f));
-  for (const auto& f : deps.escapeFailureExamples) result.escapeFailureExamples.push_back(describe(network, routing, f));
+  for (const auto& f : deps.unroutedSwitchExamples)
+    result.unroutedSwitchExamples.push_back(describe(network, routing, f));
+  for (const auto& f : deps.escapeFailureExamples)
+    result.escapeFailureExamples.push_back(describe(network, routing, f));
   return result;
 }
 

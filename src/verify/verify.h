@@ -36,8 +36,8 @@
 namespace routelab {
 
 struct VerifyOptions {
-  bool switchTraffic = false;   ///< add traffic from and to switch addresses
-  std::size_t maxExamples = 10; ///< failure examples kept per kind
+  bool switchTraffic = false;    ///< add traffic from and to switch addresses
+  std::size_t maxExamples = 10;  ///< failure examples kept per kind
 };
 
 /// A failed route, described for humans ("kt-h00 (LID 1) -> kt-h05 (LID 6) in layer 0:
@@ -58,11 +58,11 @@ struct VerifyResult {
   bool connected = false;
   bool loopFree = false;
   bool deadlockFree = false;
-  std::size_t layers = 0;                  ///< layers of the routing
-  std::string method;                      ///< the theorem applied, in words
+  std::size_t layers = 0;  ///< layers of the routing
+  std::string method;      ///< the theorem applied, in words
   int escapeLayer = -1;
-  std::vector<std::size_t> dependencies;   ///< distinct dependencies per layer
-  std::vector<std::size_t> cyclicLayers;   ///< layers whose dependency graph has a cycle
+  std::vector<std::size_t> dependencies;  ///< distinct dependencies per layer
+  std::vector<std::size_t> cyclicLayers;  ///< layers whose dependency graph has a cycle
   /// Witness: a cycle of the first cyclic layer (empty if none).
   std::optional<std::size_t> cycleLayer;
   std::vector<ChannelId> cycle;

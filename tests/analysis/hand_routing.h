@@ -41,7 +41,9 @@ inline RoutingResult handRouting(const Network& network, std::uint32_t classes,
 /// T(n+m, r) ports (topology/xgft.h): leaf i port 1+p -> host p, port n+1+j -> top j;
 /// top j port 1+i -> leaf i. Level from the XGFT labels.
 inline bool isLeaf(const Network& network, NodeId sw) { return network.xgft()->level[sw.index()] == 1; }
-inline std::uint32_t indexInLevel(const Network& network, NodeId sw) { return network.xgft()->indexInLevel[sw.index()]; }
+inline std::uint32_t indexInLevel(const Network& network, NodeId sw) {
+  return network.xgft()->indexInLevel[sw.index()];
+}
 
 /// Nienaber §III.A D-mod-k: (s, d) on different leaves goes through TSW_{d mod m}.
 inline RoutingResult handDmodk(const Network& network, std::uint32_t n, std::uint32_t m) {

@@ -32,9 +32,9 @@ TEST(OptGrid, DefaultShapeOnEveryTableRow) {
   // Most tops used with WORST bound <= Fig. 2's ceil(n / floor(sqrt m)), then the smallest
   // bound, then the smallest a. Rows with sqrt(m) an integer dividing n are Fig. 2 (a = b).
   const ShapeRow rows[] = {
-      {9, 9, 3, 3, 3},    {16, 16, 4, 4, 4}, {25, 25, 5, 5, 5},   {12, 12, 3, 4, 4}, {24, 24, 4, 6, 6},
-      {12, 4, 2, 2, 6},   {24, 9, 3, 3, 8},  {24, 16, 4, 4, 6},   {16, 8, 2, 4, 8},  {24, 8, 2, 4, 12},
-      {8, 16, 4, 4, 2},   {12, 16, 4, 4, 3}, {10, 25, 5, 5, 2},   {8, 24, 4, 6, 2},  {16, 32, 4, 8, 4},
+      {9, 9, 3, 3, 3},  {16, 16, 4, 4, 4}, {25, 25, 5, 5, 5}, {12, 12, 3, 4, 4}, {24, 24, 4, 6, 6},
+      {12, 4, 2, 2, 6}, {24, 9, 3, 3, 8},  {24, 16, 4, 4, 6}, {16, 8, 2, 4, 8},  {24, 8, 2, 4, 12},
+      {8, 16, 4, 4, 2}, {12, 16, 4, 4, 3}, {10, 25, 5, 5, 2}, {8, 24, 4, 6, 2},  {16, 32, 4, 8, 4},
   };
   for (const ShapeRow& row : rows) {
     const GridShape shape = optGridShape(row.n, row.m);

@@ -109,9 +109,8 @@ TEST(LoadModels, EvenSplitWorstByHandAndBruteForce) {
   // {0->3, 1->2}: 1 + 1/2. No permutation puts more on one channel.
   EXPECT_DOUBLE_EQ(even.value, 1.5);
   // The witness reaches the value.
-  EXPECT_DOUBLE_EQ(patternLoads(net, routing, byHand(net, even.witness), LoadModel::EvenSplit)
-                       .load[even.channel.index()],
-                   1.5);
+  EXPECT_DOUBLE_EQ(
+      patternLoads(net, routing, byHand(net, even.witness), LoadModel::EvenSplit).load[even.channel.index()], 1.5);
   // Best split: the upper bound is min(first-path WORST, even-split WORST); bounds bracket it.
   const SplitWorstCase best = worstUnderModel(net, routing, LoadModel::BestSplit, 1);
   const WorstCase first = worstCasePermutationLoad(PairPaths::build(net, routing, 1), 1);
@@ -218,12 +217,12 @@ TEST(LoadModels, AdaptiveFatTreeSplitBeatsFirstPathAndIsThreadIndependent) {
   options.initialSamples = 200;
   options.maxSamples = 200;  // exactly 200 samples, the same patterns under every model
   options.threads = 1;
-  const SampledBandwidth first =
-      sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation, LoadModel::FirstPath, options);
-  const SampledBandwidth even =
-      sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation, LoadModel::EvenSplit, options);
-  const SampledBandwidth best =
-      sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation, LoadModel::BestSplit, options);
+  const SampledBandwidth first = sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation,
+                                                           LoadModel::FirstPath, options);
+  const SampledBandwidth even = sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation,
+                                                          LoadModel::EvenSplit, options);
+  const SampledBandwidth best = sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation,
+                                                          LoadModel::BestSplit, options);
   EXPECT_EQ(even.loadModel, "even-split");
   ASSERT_EQ(first.samples, 200u);
   ASSERT_EQ(best.samples, 200u);
@@ -295,7 +294,8 @@ TEST(LoadModels, UndeliveredPairIsAnAnalysisErrorNamingIt) {
   // Top 1 loses its route to terminal 2: the even split of 0 -> 2 reaches it and stops there.
   const Network net = makeGft2(2, 2, 2);
   RoutingResult routing = oneAdaptiveEntry(net);
-  routing.tables[0].set(net.switchIndex(*net.findNode("gft-top1")), routing.addresses.base(net.terminalNode(2)), kNoRoute);
+  routing.tables[0].set(net.switchIndex(*net.findNode("gft-top1")), routing.addresses.base(net.terminalNode(2)),
+                        kNoRoute);
   try {
     patternLoads(net, routing, byHand(net, {{0, 2}}), LoadModel::EvenSplit);
     FAIL() << "expected AnalysisError";

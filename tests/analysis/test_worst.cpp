@@ -22,8 +22,8 @@ using routelab::test::handOpt;
 namespace {
 
 /// Largest matching by trying every subset of edges greedily in all orders (tiny graphs).
-std::size_t bruteMatching(std::size_t left, const std::vector<std::vector<std::uint32_t>>& adjacency,
-                          std::size_t right, std::size_t u, std::vector<std::uint8_t>& usedRight) {
+std::size_t bruteMatching(std::size_t left, const std::vector<std::vector<std::uint32_t>>& adjacency, std::size_t right,
+                          std::size_t u, std::vector<std::uint8_t>& usedRight) {
   if (u == left) return 0;
   std::size_t best = bruteMatching(left, adjacency, right, u + 1, usedRight);  // leave u unmatched
   for (const std::uint32_t v : adjacency[u]) {

@@ -60,8 +60,10 @@ TEST(CliAnalyze, SampledMetricIsIndependentOfThreads) {
 TEST(CliAnalyze, PatternLoadsAndCsvExport) {
   const std::string csv = "/tmp/routelab-cli-analyze-loads.csv";
   std::remove(csv.c_str());
-  const auto r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric pattern --pattern hot-spot:target=5 "
-                             "--format json --export-loads " + csv);
+  const auto r = runRoutelab(
+      "analyze gft2:n=4,m=2,r=4 --engine dmodk --metric pattern --pattern hot-spot:target=5 "
+      "--format json --export-loads " +
+      csv);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["value"], 15.0);  // all 15 others into terminal 5
@@ -136,13 +138,15 @@ TEST(CliAnalyze, LoadModelIsNamedAndSinglePathRoutingsAreUnchanged) {
   // Single-path routing: the three models give the same WORST and ABB.
   std::vector<nlohmann::json> single;
   for (const std::string model : {"first-path", "even-split", "best-split"}) {
-    const auto worst = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric worst --format json --load-model " + model);
+    const auto worst =
+        runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric worst --format json --load-model " + model);
     ASSERT_EQ(worst.exitCode, 0) << worst.err;
     const auto j = nlohmann::json::parse(worst.out);
     EXPECT_EQ(j["load_model"], model);
     EXPECT_EQ(j["single_path"], true);
     EXPECT_EQ(j["value"], 4);
-    const auto abb = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric abb --seed 3 --format json --load-model " + model);
+    const auto abb = runRoutelab(
+        "analyze gft2:n=4,m=2,r=4 --engine dmodk --metric abb --seed 3 --format json --load-model " + model);
     ASSERT_EQ(abb.exitCode, 0) << abb.err;
     single.push_back(nlohmann::json::parse(abb.out));
   }
@@ -156,10 +160,12 @@ TEST(CliAnalyze, LoadModelIsNamedAndSinglePathRoutingsAreUnchanged) {
   EXPECT_EQ(j["load_model"], "even-split");
   EXPECT_EQ(j["single_path"], false);
   EXPECT_EQ(j["value"], 1.0);
-  const auto first = runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --metric worst --load-model first --format json");
+  const auto first =
+      runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --metric worst --load-model first --format json");
   ASSERT_EQ(first.exitCode, 0) << first.err;
   EXPECT_GT(nlohmann::json::parse(first.out)["value"].get<double>(), 1.0);
-  const auto text = runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --metric abb --load-model best-split");
+  const auto text =
+      runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --metric abb --load-model best-split");
   ASSERT_EQ(text.exitCode, 0) << text.err;
   EXPECT_NE(text.out.find("load model  best-split"), std::string::npos) << text.out;
   const auto bad = runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --load-model fluid");

@@ -28,8 +28,10 @@ class ThreadsEnvironment {
     if (const char* value = std::getenv("OMP_NUM_THREADS")) saved_ = value;
   }
   ~ThreadsEnvironment() {
-    if (saved_) ::setenv("OMP_NUM_THREADS", saved_->c_str(), 1);
-    else ::unsetenv("OMP_NUM_THREADS");
+    if (saved_)
+      ::setenv("OMP_NUM_THREADS", saved_->c_str(), 1);
+    else
+      ::unsetenv("OMP_NUM_THREADS");
   }
   void set(unsigned threads) { ::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1); }
 
@@ -119,7 +121,8 @@ TEST(Determinism, Analyze) {
 TEST(Determinism, Schedule) {
   expectIdenticalAcrossThreads(
       "schedule ft:l=3,m=4,w=4 --scheduler local-random --permutations 40 --seed 3 --rounds --format json");
-  expectIdenticalAcrossThreads("schedule ft:l=2,m=8,w=8 --scheduler level-wise --permutations 40 --seed 5 --format json");
+  expectIdenticalAcrossThreads(
+      "schedule ft:l=2,m=8,w=8 --scheduler level-wise --permutations 40 --seed 5 --format json");
 }
 
 TEST(Determinism, List) { expectIdenticalAcrossThreads("list --format json"); }

@@ -33,10 +33,12 @@ const std::vector<TooLarge>& rows() {
       {"fabric_ft", "topo ft:l=5,m=100,w=100", {"too many nodes (limit 2^26)"}},
       {"fabric_random", "topo random:switches=2000000000,terminals=1", {"exceeds"}},
       // A forwarding table: 2^17 switches x 2^20 addresses = 128 GiB.
-      {"forwarding_table", "route kary-ntree:k=32,n=4 --engine dmodk --no-checks",
+      {"forwarding_table",
+       "route kary-ntree:k=32,n=4 --engine dmodk --no-checks",
        {"forwarding table of 131072 switches x 1048576 addresses", "128.0 GiB exceeds the 24.0 GiB memory budget"}},
       // Pair paths: 48,000 terminals need at least 48000^2 x 12 bytes = 25.7 GiB.
-      {"pair_paths", "analyze gft2:n=200,m=1,r=240 --engine dmodk --metric worst",
+      {"pair_paths",
+       "analyze gft2:n=200,m=1,r=240 --engine dmodk --metric worst",
        {"pair paths of 48000 terminals", "exceeds the 24.0 GiB memory budget"}},
   };
   return table;

@@ -42,19 +42,20 @@ TEST(CliSchedule, JsonCarriesTheRatioAndEchoesTheConfiguration) {
   EXPECT_TRUE(j["checked"]["conflict_free"].get<bool>());
   EXPECT_EQ(j["failures"]["down_conflict"], 0);
   // Same seed, same output, whatever the thread count.
-  const auto again = runRoutelab(
-      "schedule ft:l=3,m=4,w=4 --scheduler level-wise --permutations 20 --seed 3 --format json");
+  const auto again =
+      runRoutelab("schedule ft:l=3,m=4,w=4 --scheduler level-wise --permutations 20 --seed 3 --format json");
   setenv("OMP_NUM_THREADS", "1", 1);
-  const auto oneThread = runRoutelab(
-      "schedule ft:l=3,m=4,w=4 --scheduler level-wise --permutations 20 --seed 3 --format json");
+  const auto oneThread =
+      runRoutelab("schedule ft:l=3,m=4,w=4 --scheduler level-wise --permutations 20 --seed 3 --format json");
   unsetenv("OMP_NUM_THREADS");
   EXPECT_EQ(r.out, again.out);
   EXPECT_EQ(r.out, oneThread.out);
 }
 
 TEST(CliSchedule, LocalSchedulersLoseOnTheWayDownAndReleaseIsEchoed) {
-  const auto r = runRoutelab("schedule kary-ntree:k=4,n=3 --scheduler local-random --release-on-fail "
-                             "--permutations 10 --format json");
+  const auto r = runRoutelab(
+      "schedule kary-ntree:k=4,n=3 --scheduler local-random --release-on-fail "
+      "--permutations 10 --format json");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["scheduler"], "local-random:order=level,release-on-fail=true");

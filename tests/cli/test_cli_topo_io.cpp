@@ -2,8 +2,8 @@
 // import with the same summary as their generator, exports re-import equal, and bad files
 // fail with file:line on stderr without writing any output file.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -33,8 +33,8 @@ class ScratchDirectory {
  public:
   ScratchDirectory() {
     static int counter = 0;
-    path_ = fs::temp_directory_path() /
-            ("routelab-cli-io-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    path_ =
+        fs::temp_directory_path() / ("routelab-cli-io-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     fs::create_directories(path_);
   }
   ~ScratchDirectory() {
@@ -106,9 +106,11 @@ TEST(CliTopoIo, ExportsReimportEqual) {
 
   // net -> json and json -> json: same nodes (names, kinds, GUIDs, ports, XGFT labels,
   // recognised again for the net file) and the same cables.
-  r = runRoutelab("topo file:" + shellQuoted(scratch / "a.net") + " --export json " + shellQuoted(scratch / "from-net.json"));
+  r = runRoutelab("topo file:" + shellQuoted(scratch / "a.net") + " --export json " +
+                  shellQuoted(scratch / "from-net.json"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  r = runRoutelab("topo json:" + shellQuoted(scratch / "a.json") + " --export json " + shellQuoted(scratch / "from-json.json"));
+  r = runRoutelab("topo json:" + shellQuoted(scratch / "a.json") + " --export json " +
+                  shellQuoted(scratch / "from-json.json"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   for (const char* name : {"from-net.json", "from-json.json"}) {
     const Json back = Json::parse(slurp(scratch / name));
@@ -132,8 +134,8 @@ TEST(CliTopoIo, BadFilesFailWithFileAndLineAndWriteNothing) {
     std::ofstream out(scratch / "bad.net");
     out << "# a broken fabric\nSwitch 4 \"s\"\n[1] \"h\"[7]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n";
   }
-  auto r = runRoutelab("topo file:" + shellQuoted(scratch / "bad.net") + " --export net " + shellQuoted(scratch / "out.net") +
-                       " --export json " + shellQuoted(scratch / "out.json"));
+  auto r = runRoutelab("topo file:" + shellQuoted(scratch / "bad.net") + " --export net " +
+                       shellQuoted(scratch / "out.net") + " --export json " + shellQuoted(scratch / "out.json"));
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find((scratch / "bad.net").string() + ":3:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("out of range"), std::string::npos) << r.err;
@@ -141,9 +143,11 @@ TEST(CliTopoIo, BadFilesFailWithFileAndLineAndWriteNothing) {
 
   {
     std::ofstream out(scratch / "bad.json");
-    out << "{\"format\": \"routelab-network\",\n \"version\": 1,\n \"nodes\": [\n  {\"name\": 5}\n ], \"cables\": []}\n";
+    out << "{\"format\": \"routelab-network\",\n \"version\": 1,\n \"nodes\": [\n  {\"name\": 5}\n ], \"cables\": "
+           "[]}\n";
   }
-  r = runRoutelab("topo file:" + shellQuoted(scratch / "bad.json") + " --export dot " + shellQuoted(scratch / "out.dot"));
+  r = runRoutelab("topo file:" + shellQuoted(scratch / "bad.json") + " --export dot " +
+                  shellQuoted(scratch / "out.dot"));
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find((scratch / "bad.json").string() + ":4:"), std::string::npos) << r.err;
   EXPECT_EQ(scratch.fileCount(), 2u) << "an output file was written";

@@ -12,8 +12,8 @@ const std::string kRnd16 = "random:switches=16,links=32,terminals=1,radix=16,see
 }
 
 TEST(CliVerify, MinhopOnTheRandomFixtureIsDeadlockProneWithAWitness) {
-  const auto r = runRoutelab("verify " + kRnd16 + " --engine file:" + fixturesDir() +
-                             "/rnd16_s1/lfts.minhop.dump --format json");
+  const auto r =
+      runRoutelab("verify " + kRnd16 + " --engine file:" + fixturesDir() + "/rnd16_s1/lfts.minhop.dump --format json");
   ASSERT_EQ(r.exitCode, 4) << r.err << r.out;  // connected but deadlock-prone
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["connected"], true);
@@ -57,8 +57,8 @@ TEST(CliVerify, TextOutputNamesTheCycleAndTheVerdict) {
 
 TEST(CliVerify, UnroutedRootPairsAreReportedApart) {
   const std::string dir = fixturesDir() + "/k4n2";
-  const auto r = runRoutelab("verify kary-ntree:k=4,n=2 --engine file:" + dir +
-                             "/lfts.updn.dump --switch-traffic --format json");
+  const auto r =
+      runRoutelab("verify kary-ntree:k=4,n=2 --engine file:" + dir + "/lfts.updn.dump --switch-traffic --format json");
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["switch_traffic"], true);
@@ -85,8 +85,8 @@ TEST(CliVerify, BadInputExitsOneWithAPreciseMessage) {
   EXPECT_EQ(engine.exitCode, 1);
   EXPECT_NE(engine.err.find("nosuchengine"), std::string::npos) << engine.err;
   // An SL file for another fabric: its LIDs do not exist here.
-  const auto wrong = runRoutelab("verify kary-ntree:k=2,n=2 --engine minhop --sl " + fixturesDir() +
-                                 "/k4n3/pathsl.lash.txt");
+  const auto wrong =
+      runRoutelab("verify kary-ntree:k=2,n=2 --engine minhop --sl " + fixturesDir() + "/k4n3/pathsl.lash.txt");
   EXPECT_EQ(wrong.exitCode, 1);
   EXPECT_NE(wrong.err.find("pathsl.lash.txt:"), std::string::npos) << wrong.err;
   const auto usage = runRoutelab("verify random:switches=16,seed=1");

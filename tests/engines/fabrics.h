@@ -23,7 +23,8 @@ inline Network randomFabric(std::uint32_t switches, std::uint32_t links, std::ui
   NetworkBuilder builder;
   std::vector<NodeId> sw;
   std::vector<PortNumber> nextPort(switches, static_cast<PortNumber>(terminals + 1));
-  for (std::uint32_t s = 0; s < switches; ++s) sw.push_back(builder.addSwitch(fmt::format("sw{}", s), static_cast<PortNumber>(radix)));
+  for (std::uint32_t s = 0; s < switches; ++s)
+    sw.push_back(builder.addSwitch(fmt::format("sw{}", s), static_cast<PortNumber>(radix)));
   for (std::uint32_t s = 0; s < switches; ++s) {
     for (std::uint32_t t = 0; t < terminals; ++t) {
       const NodeId host = builder.addTerminal(fmt::format("h{}-{}", s, t));

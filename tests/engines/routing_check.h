@@ -24,9 +24,9 @@ struct RoutingCheck {
   bool connected = true;
   bool loopFree = true;
   bool deadlockFree = true;
-  bool minimal = true;      ///< every explored route is a shortest path
-  std::string problem;      ///< first problem found, with the pair or the cycle
-  std::size_t pairs = 0;    ///< (source, address, layer) triples explored
+  bool minimal = true;    ///< every explored route is a shortest path
+  std::string problem;    ///< first problem found, with the pair or the cycle
+  std::size_t pairs = 0;  ///< (source, address, layer) triples explored
 };
 
 namespace detail {
@@ -115,8 +115,8 @@ inline RoutingCheck checkRouting(const Network& network, const RoutingResult& re
         layerSet.push_back(result.layer(sourceIndex, a));
       }
       for (LayerId layer : layerSet) {
-        const std::string pair = fmt::format("{} -> {} (address {}, layer {})", network.name(source), network.name(owner),
-                                             a, layer.index());
+        const std::string pair =
+            fmt::format("{} -> {} (address {}, layer {})", network.name(source), network.name(owner), a, layer.index());
         if (layer.index() >= layers) {
           explorer.fail(&RoutingCheck::connected, pair + ": layer out of range");
           continue;

@@ -15,9 +15,9 @@
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "fabrics.h"
 #include "graph/algorithms.h"
 #include "routing_check.h"
-#include "fabrics.h"
 #include "topology/registry.h"
 #include "topology/xgft.h"
 
@@ -45,8 +45,8 @@ std::vector<NamedFabric> sweepFabrics() {
   base.push_back({"random:10x30,2-terminals", test::randomFabric(10, 30, 16, 2)});
   std::vector<NamedFabric> all = base;
   for (std::size_t i = 0; i < base.size(); ++i) {
-    all.push_back({base[i].name + "+fail-links=2,seed=" + std::to_string(i + 1),
-                   test::withoutLinks(base[i].network, 2, i + 1)});
+    all.push_back(
+        {base[i].name + "+fail-links=2,seed=" + std::to_string(i + 1), test::withoutLinks(base[i].network, 2, i + 1)});
   }
   // The topology module's own fault modifier, once it exists.
   if (modifierRegistry().contains("fail-links")) {

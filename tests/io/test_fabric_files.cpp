@@ -158,8 +158,10 @@ TEST_P(RoundTrip, JsonKeepsEverythingIncludingXgftLabels) {
   const Network back = parseFabricText(text, "roundtrip.json");
   EXPECT_EQ(joined(networkDifferences(back, generated, strict())), "");
   EXPECT_EQ(back.origin(), generated.origin());
-  if (generated.xgft()) expectSameLabels(back, generated);
-  else EXPECT_EQ(back.xgft(), nullptr);
+  if (generated.xgft())
+    expectSameLabels(back, generated);
+  else
+    EXPECT_EQ(back.xgft(), nullptr);
   EXPECT_EQ(jsonText(back), text);
 }
 
@@ -309,10 +311,13 @@ const BrokenInput kBroken[] = {
     {"non-numeric remote port", "Switch 4 \"s\"\n[1] \"h\"[one]\n", 2, "remote port number"},
     {"missing bracket", "Switch 4 \"s\"\n[1 \"h\"[1]\n", 2, "']'"},
     {"port 0", "Switch 4 \"s\"\n[0] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[0]\n", 2, "port 0"},
-    {"port above the port count", "Switch 4 \"s\"\n[5] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[5]\n", 2, "out of range 1..4"},
-    {"remote port above its count", "Switch 4 \"s\"\n[1] \"h\"[2]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n", 2, "out of range 1..1"},
-    {"duplicate port", "Switch 4 \"s\"\n[1] \"h\"[1]\n[1] \"g\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n\nHca 1 \"g\"\n[1] \"s\"[1]\n",
-     3, "listed twice"},
+    {"port above the port count", "Switch 4 \"s\"\n[5] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[5]\n", 2,
+     "out of range 1..4"},
+    {"remote port above its count", "Switch 4 \"s\"\n[1] \"h\"[2]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n", 2,
+     "out of range 1..1"},
+    {"duplicate port",
+     "Switch 4 \"s\"\n[1] \"h\"[1]\n[1] \"g\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n\nHca 1 \"g\"\n[1] \"s\"[1]\n", 3,
+     "listed twice"},
     {"asymmetric link", "Switch 4 \"s\"\n[1] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[2]\n", 2, "asymmetric link"},
     {"one-sided link", "Switch 4 \"s\"\n[1] \"h\"[1]\n\nHca 1 \"h\"\n", 2, "asymmetric link"},
     {"unknown remote node", "Switch 4 \"s\"\n[1] \"nobody\"[1]\n", 2, "unknown remote node"},
@@ -330,7 +335,8 @@ const BrokenInput kBroken[] = {
     {"binary garbage", "Switch 4 \"s\"\n\x01\x02\x7f\xfe", 2, "binary"},
     {"ibnetdiscover -p garbage", "SW 2 1 0x10 4x SDR - XX 3 1 0x20\n", 1, "CA or SW"},
     {"ibnetdiscover -p bad port", "SW 2 x 0x10 4x SDR\n", 1, "port number"},
-    {"json syntax", "{\n  \"format\": \"routelab-network\",\n  \"version\": 1,\n  \"nodes\": [\n}\n", 5, "invalid JSON"},
+    {"json syntax", "{\n  \"format\": \"routelab-network\",\n  \"version\": 1,\n  \"nodes\": [\n}\n", 5,
+     "invalid JSON"},
     {"json wrong format", "{\"format\": \"other\", \"version\": 1}\n", 1, "routelab-network"},
     {"json missing field",
      "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"switch\", "
@@ -348,7 +354,8 @@ const BrokenInput kBroken[] = {
      5, "out of range"},
     {"json port used twice",
      "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [{\"name\": \"a\", \"kind\": \"switch\", "
-     "\"ports\": 2}, {\"name\": \"b\", \"kind\": \"terminal\", \"ports\": 1}, {\"name\": \"c\", \"kind\": \"terminal\", "
+     "\"ports\": 2}, {\"name\": \"b\", \"kind\": \"terminal\", \"ports\": 1}, {\"name\": \"c\", \"kind\": "
+     "\"terminal\", "
      "\"ports\": 1}],\n \"cables\": [\n"
      "  {\"a\": \"a\", \"a_port\": 1, \"b\": \"b\", \"b_port\": 1},\n"
      "  {\"a\": \"c\", \"a_port\": 1, \"b\": \"a\", \"b_port\": 1}\n ]}\n",
@@ -417,7 +424,8 @@ TEST(MalformedFiles, DevicesAreRefusedInsteadOfReadForever) {
 }
 
 TEST(MalformedFiles, ErrorsNameTheRealPath) {
-  const auto path = std::filesystem::temp_directory_path() / ("routelab-io-broken-" + std::to_string(::getpid()) + ".net");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("routelab-io-broken-" + std::to_string(::getpid()) + ".net");
   {
     std::ofstream out(path);
     out << "# broken\nSwitch 4 \"s\"\n[1] \"h\"[9]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n";

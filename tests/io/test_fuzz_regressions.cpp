@@ -44,8 +44,7 @@ const std::map<std::string, std::function<void(const std::string&)>>& entryPoint
   static const std::map<std::string, std::function<void(const std::string&)>> table = {
       {"net", [](const std::string& t) { parseFabricText(t, "fuzz", FabricFormat::IbsimNet); }},
       {"ibnetdiscover", [](const std::string& t) { parseFabricText(t, "fuzz", FabricFormat::Ibnetdiscover); }},
-      {"ibnetdiscover_p",
-       [](const std::string& t) { parseFabricText(t, "fuzz", FabricFormat::IbnetdiscoverPorts); }},
+      {"ibnetdiscover_p", [](const std::string& t) { parseFabricText(t, "fuzz", FabricFormat::IbnetdiscoverPorts); }},
       {"json", [](const std::string& t) { parseFabricText(t, "fuzz", FabricFormat::Json); }},
       {"fabric_auto", [](const std::string& t) { parseFabricText(t, "fuzz", FabricFormat::Auto); }},
       {"lft_dump", [](const std::string& t) { parseLftDump(t, "fuzz.dump", fixture()); }},

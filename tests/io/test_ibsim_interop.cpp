@@ -152,9 +152,9 @@ class Workspace {
 /// Starts ibsim on `net` and waits until it is ready ("Network simulator ready").
 std::unique_ptr<ChildProcess> startIbsim(const Tools& tools, const Workspace& workspace, const fs::path& net,
                                          const fs::path& log) {
-  auto ibsim = std::make_unique<ChildProcess>(
-      std::vector<std::string>{"timeout", "120", tools.ibsim, "-s", "-n", net.string()},
-      std::vector<std::string>{workspace.socketVariable()}, log);
+  auto ibsim =
+      std::make_unique<ChildProcess>(std::vector<std::string>{"timeout", "120", tools.ibsim, "-s", "-n", net.string()},
+                                     std::vector<std::string>{workspace.socketVariable()}, log);
   if (!ibsim->started()) return nullptr;
   const bool ready = waitFor(
       [&] { return slurp(log).find("Network simulator ready") != std::string::npos || !ibsim->running(); }, 20.0);
@@ -192,12 +192,12 @@ bool interopToolsRequired() {
   const char* value = std::getenv("ROUTELAB_REQUIRE_INTEROP_TOOLS");
   return value != nullptr && std::string(value) == "1";
 }
-#define ROUTELAB_NEED_TOOLS(condition, what)                                                   \
-  do {                                                                                         \
-    if (!(condition)) {                                                                        \
+#define ROUTELAB_NEED_TOOLS(condition, what)                                                       \
+  do {                                                                                             \
+    if (!(condition)) {                                                                            \
       if (interopToolsRequired()) FAIL() << what << " missing (ROUTELAB_REQUIRE_INTEROP_TOOLS=1)"; \
-      GTEST_SKIP() << what << " not installed (scripts/setup.sh installs them)";               \
-    }                                                                                          \
+      GTEST_SKIP() << what << " not installed (scripts/setup.sh installs them)";                   \
+    }                                                                                              \
   } while (false)
 
 class IbsimInterop : public ::testing::TestWithParam<const char*> {};
@@ -215,8 +215,7 @@ TEST_P(IbsimInterop, IbsimLoadsOurNetFileAndIbnetdiscoverGivesItBack) {
   ASSERT_NE(ibsim, nullptr) << "ibsim did not start:\n" << slurp(ibsimLog);
   const std::string log = slurp(ibsimLog);
   // ibsim parsed the whole file ...
-  EXPECT_NE(log.find(net.string() + ": parsed " + std::to_string(countLines(slurp(net))) + " lines"),
-            std::string::npos)
+  EXPECT_NE(log.find(net.string() + ": parsed " + std::to_string(countLines(slurp(net))) + " lines"), std::string::npos)
       << log;
   // ... without complaint.
   EXPECT_TRUE(unexpectedIbsimMessages(log).empty()) << log;
@@ -226,8 +225,8 @@ TEST_P(IbsimInterop, IbsimLoadsOurNetFileAndIbnetdiscoverGivesItBack) {
   const fs::path discovered = workspace.directory() / "ibnetdiscover.txt";
   const fs::path discoverErrors = workspace.directory() / "ibnetdiscover.err";
   const std::string command = workspace.socketVariable() + " timeout 60 '" + tools.ibsimRun + "' '" +
-                              tools.ibnetdiscover + "' > '" + discovered.string() + "' 2> '" +
-                              discoverErrors.string() + "' < /dev/null";
+                              tools.ibnetdiscover + "' > '" + discovered.string() + "' 2> '" + discoverErrors.string() +
+                              "' < /dev/null";
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command << "\n" << slurp(discoverErrors);
   const Network back = readFabricFile(discovered.string(), FabricFormat::Ibnetdiscover);
@@ -257,13 +256,13 @@ TEST(OpenSmInterop, MinhopBringsOurKaryNtreeUp) {
 
   const fs::path osmLog = workspace.directory() / "osm.log";
   const std::string directory = workspace.directory().string();
-  ChildProcess opensm({"timeout", "60", tools.ibsimRun, tools.opensm, "-R", "minhop", "-s", "0", "-e", "-f",
-                       osmLog.string(), "-d2"},
-                      {workspace.socketVariable(), "OSM_CACHE_DIR=" + directory, "OSM_TMP_DIR=" + directory},
-                      workspace.directory() / "osm.stdout");
+  ChildProcess opensm(
+      {"timeout", "60", tools.ibsimRun, tools.opensm, "-R", "minhop", "-s", "0", "-e", "-f", osmLog.string(), "-d2"},
+      {workspace.socketVariable(), "OSM_CACHE_DIR=" + directory, "OSM_TMP_DIR=" + directory},
+      workspace.directory() / "osm.stdout");
   ASSERT_TRUE(opensm.started());
-  const bool up = waitFor([&] { return slurp(osmLog).find("SUBNET UP") != std::string::npos || !opensm.running(); },
-                          30.0);
+  const bool up =
+      waitFor([&] { return slurp(osmLog).find("SUBNET UP") != std::string::npos || !opensm.running(); }, 30.0);
   const std::string log = slurp(osmLog);
   opensm.stop();
   EXPECT_TRUE(up) << log;

@@ -26,7 +26,8 @@ Network graphFabric(std::uint32_t switches, const std::vector<std::pair<std::uin
   std::vector<NodeId> sw;
   std::vector<PortNumber> next(switches, 2);
   for (std::uint32_t s = 0; s < switches; ++s) sw.push_back(builder.addSwitch("sw" + std::to_string(s), 16));
-  for (std::uint32_t s = 0; s < switches; ++s) builder.connect(builder.addTerminal("h" + std::to_string(s)), 1, sw[s], 1);
+  for (std::uint32_t s = 0; s < switches; ++s)
+    builder.connect(builder.addTerminal("h" + std::to_string(s)), 1, sw[s], 1);
   for (auto [a, b] : cables) builder.connect(sw[a], next[a]++, sw[b], next[b]++);
   return builder.build();
 }
@@ -152,13 +153,17 @@ TEST(LashFamily, MaxLayersRoutesTheRestThroughAnUpDownLayer) {
     const int needed = std::stoi(stat(runEngine(std::string(engine) + ":max-layers=0", net), "layers_needed"));
     ASSERT_GE(needed, 3) << engine;
   }
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"lash:max-layers=2", "switch_pairs"},          {"lash:max-layers=2,addressing=pair", "switch_pairs"},
-      {"lash:max-layers=2,fit=suffix", "switch_pairs"}, {"lash:max-layers=2,balance=true", "switch_pairs"},
-      {"lash:max-layers=1", "switch_pairs"},          {"mp-lash:max-layers=2", "paths"},
-      {"mp-lash:max-layers=2,balance=true", "paths"}, {"mp-lash:max-layers=1", "paths"},
-      {"a-lash:max-layers=2", "groups"},              {"a-lash:max-layers=2,balance=true", "groups"},
-      {"a-lash:max-layers=1", "groups"}};
+  const std::vector<std::pair<std::string, std::string>> cases = {{"lash:max-layers=2", "switch_pairs"},
+                                                                  {"lash:max-layers=2,addressing=pair", "switch_pairs"},
+                                                                  {"lash:max-layers=2,fit=suffix", "switch_pairs"},
+                                                                  {"lash:max-layers=2,balance=true", "switch_pairs"},
+                                                                  {"lash:max-layers=1", "switch_pairs"},
+                                                                  {"mp-lash:max-layers=2", "paths"},
+                                                                  {"mp-lash:max-layers=2,balance=true", "paths"},
+                                                                  {"mp-lash:max-layers=1", "paths"},
+                                                                  {"a-lash:max-layers=2", "groups"},
+                                                                  {"a-lash:max-layers=2,balance=true", "groups"},
+                                                                  {"a-lash:max-layers=1", "groups"}};
   for (const auto& [spec, unit] : cases) {
     SCOPED_TRACE(spec);
     const RoutingResult limited = runEngine(spec, net);

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
-#include "graph/builder.h"
 #include "engines/registry.h"
+#include "graph/builder.h"
 #include "routing/checks.h"
 #include "routing/engines/fat_tree.h"
 #include "topology/xgft.h"
@@ -39,7 +39,7 @@ TEST(FtreeDeterministic, TwoAryThreeTreeTablesFollowGomezSection4) {
   const RoutingResult r = routeFtreeDeterministic(net, {});
   ASSERT_EQ(r.addresses.count(), 8u);
   const ForwardingTable& t = r.table();
-  const std::vector<PortNumber> leaf0 = {1, 2, 3, 4, 3, 4, 3, 4};  // kt-s0-00 holds nodes 0, 1
+  const std::vector<PortNumber> leaf0 = {1, 2, 3, 4, 3, 4, 3, 4};   // kt-s0-00 holds nodes 0, 1
   const std::vector<PortNumber> stage1 = {1, 1, 2, 2, 3, 3, 4, 4};  // kt-s1-00: p_2 = 0 below
   const std::vector<PortNumber> stage2 = {1, 1, 1, 1, 2, 2, 2, 2};  // kt-s2-00: 1 + p_2
   const std::vector<PortNumber> leaf3 = {3, 4, 3, 4, 3, 4, 1, 2};   // kt-s0-11 holds nodes 6, 7
@@ -62,8 +62,8 @@ TEST(FtreeDeterministic, FigureThreePathCountsAreEqualPerStage) {
   const Network net = makeKaryNtree(2, 3);
   const RoutingCheckReport report = checkRouting(net, routeFtreeDeterministic(net, {}));
   ASSERT_TRUE(report.passed());
-  std::map<std::pair<std::size_t, bool>, std::uint64_t> expected = {
-      {{0, true}, 7}, {{1, true}, 6}, {{2, true}, 4}, {{3, false}, 4}, {{2, false}, 6}, {{1, false}, 7}};
+  std::map<std::pair<std::size_t, bool>, std::uint64_t> expected = {{{0, true}, 7},  {{1, true}, 6},  {{2, true}, 4},
+                                                                    {{3, false}, 4}, {{2, false}, 6}, {{1, false}, 7}};
   std::size_t seen = 0;
   for (const StageChannelLoad& stage : report.stages) {
     if (stage.channels == 0) continue;
@@ -162,7 +162,8 @@ TEST(Opt, FigureTwoVerbatim) {
   const RoutingResult rb = routeOpt(big, {});
   std::set<std::string> tops;
   for (std::uint32_t s = 0; s < 12; ++s) {
-    for (std::uint32_t d = 12; d < 24; ++d) tops.insert(nodesOnPath(big, rb, big.terminalNode(s), big.terminalNode(d))[1]);
+    for (std::uint32_t d = 12; d < 24; ++d)
+      tops.insert(nodesOnPath(big, rb, big.terminalNode(s), big.terminalNode(d))[1]);
   }
   EXPECT_EQ(tops.size(), 9u);
   EXPECT_EQ(*tops.rbegin(), "gft-top08");
@@ -235,7 +236,8 @@ TEST(FatTreeEngines, EveryEnginePassesTheChecksOnSmallFabrics) {
   fabrics.push_back(makeXgft({{2, 3, 2}, {2, 2, 3}}));
   for (const auto& row : engineRegistry().rows()) {
     if (row.name == "file") continue;
-    if (row.reference.find("Gómez") == std::string::npos && row.reference.find("Nienaber") == std::string::npos) continue;
+    if (row.reference.find("Gómez") == std::string::npos && row.reference.find("Nienaber") == std::string::npos)
+      continue;
     for (const Network& net : fabrics) {
       for (std::uint32_t paths : {1u, 2u}) {
         for (bool switches : {false, true}) {

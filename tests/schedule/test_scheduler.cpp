@@ -91,7 +91,8 @@ Reference naiveLevelWise(const Network& net, const std::vector<CircuitRequest>& 
 
 /// Local greedy scheduling, one request at a time, naively: climb through the first free
 /// up channel H times, then come down the unique path to the destination.
-Reference naiveLocalGreedy(const Network& net, const CircuitFabric& fabric, const std::vector<CircuitRequest>& requests) {
+Reference naiveLocalGreedy(const Network& net, const CircuitFabric& fabric,
+                           const std::vector<CircuitRequest>& requests) {
   Reference ref;
   std::vector<bool> used(net.channelCount(), false);
   ref.granted.assign(requests.size(), true);

@@ -152,8 +152,8 @@ TEST(DingTheorem2, DownPathUsesTheUpPortsOnEveryFtUpTo4096Nodes) {
       ASSERT_NE(climb(net, leaf(sigma0), w, ports, top - 1), climb(net, leaf(delta0), w, ports, top - 1));
       // The scheduler's view agrees: its ancestor level (terminal links are its level 0)
       // and its circuit path ends the climb at the same switch.
-      const auto sourceTerminal = static_cast<std::uint32_t>(sigma0 * w), destinationTerminal =
-                                                                              static_cast<std::uint32_t>(delta0 * w);
+      const auto sourceTerminal = static_cast<std::uint32_t>(sigma0 * w),
+                 destinationTerminal = static_cast<std::uint32_t>(delta0 * w);
       ASSERT_EQ(fabric.ancestorLevel(sourceTerminal, destinationTerminal), top + 1);
       std::vector<std::uint16_t> circuitPorts{0};
       for (std::uint32_t p : ports) circuitPorts.push_back(static_cast<std::uint16_t>(p));
@@ -189,7 +189,8 @@ TEST(DingTheorem2, HoldsForMNotW) {
         const std::uint32_t children = m;  // clang 14 cannot capture structured bindings
         const auto climbFrom = [&](std::uint64_t tau) {
           NodeId at = net.switchNode(tau);
-          for (std::uint32_t h = 0; h < top; ++h) at = net.target(net.channelAt(at, static_cast<PortNumber>(children + 1 + ports[h])));
+          for (std::uint32_t h = 0; h < top; ++h)
+            at = net.target(net.channelAt(at, static_cast<PortNumber>(children + 1 + ports[h])));
           return at;
         };
         ASSERT_EQ(climbFrom(sigma0), climbFrom(delta0)) << l << m << w << " " << sigma0 << "->" << delta0;

@@ -59,12 +59,12 @@ std::string randomFabric(std::uint32_t index) {
     }
     case 3: spec = "kary-ntree:k=" + std::to_string(pick(2, 4)) + ",n=" + std::to_string(pick(2, 3)); break;
     case 4:
-      spec = "gft2:n=" + std::to_string(pick(1, 6)) + ",m=" + std::to_string(pick(1, 6)) + ",r=" +
-             std::to_string(pick(2, 8));
+      spec = "gft2:n=" + std::to_string(pick(1, 6)) + ",m=" + std::to_string(pick(1, 6)) +
+             ",r=" + std::to_string(pick(2, 8));
       break;
     default:
-      spec = "ft:l=" + std::to_string(pick(1, 3)) + ",m=" + std::to_string(pick(2, 4)) + ",w=" +
-             std::to_string(pick(1, 3));
+      spec = "ft:l=" + std::to_string(pick(1, 3)) + ",m=" + std::to_string(pick(2, 4)) +
+             ",w=" + std::to_string(pick(1, 3));
       break;
   }
   switch (pick(0, 3)) {
@@ -149,7 +149,8 @@ TEST(Soak, EveryEngineOnRandomFaultyFabrics) {
       SCOPED_TRACE(command);
       ASSERT_TRUE(r.exitCode == kOk || r.exitCode == kBadInput || r.exitCode == kDeadlockProne ||
                   r.exitCode == kDisconnected)
-          << "exit " << r.exitCode << "\n" << r.err;
+          << "exit " << r.exitCode << "\n"
+          << r.err;
       if (r.exitCode == kBadInput) {  // engine does not fit the fabric, or the fabric is disconnected
         expectCleanError(r, command);
         ++refused;
@@ -184,8 +185,8 @@ TEST(Soak, EveryEngineOnRandomFaultyFabrics) {
       }
       if (engine != extraEngine) continue;
       // The same engine through route (its own checks) and analyze.
-      const std::string routeCommand = "route '" + spec + "' --engine " + engine + " --seed " +
-                                       std::to_string(index) + " --format json";
+      const std::string routeCommand =
+          "route '" + spec + "' --engine " + engine + " --seed " + std::to_string(index) + " --format json";
       const auto route = runRoutelab(routeCommand);
       EXPECT_TRUE(route.exitCode == kOk || route.exitCode == kDisconnected) << routeCommand << "\n" << route.err;
       EXPECT_EQ(route.exitCode == kOk, connected && loopFree) << routeCommand << "\n" << route.out;
@@ -200,7 +201,8 @@ TEST(Soak, EveryEngineOnRandomFaultyFabrics) {
   // The run exercised every engine for real, not only its refusals (fat-tree engines only
   // take intact fat-trees, about one fabric in eight).
   if (fabrics >= 50) {
-    for (const std::string& engine : engines) EXPECT_GT(verifiedBy[engine], 0u) << engine << " never produced a routing";
+    for (const std::string& engine : engines)
+      EXPECT_GT(verifiedBy[engine], 0u) << engine << " never produced a routing";
   }
   EXPECT_GT(verified, 0u);
   RecordProperty("verified", static_cast<int>(verified));

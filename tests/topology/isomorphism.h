@@ -23,7 +23,7 @@
 namespace routelab::test {
 
 struct SmallGraph {
-  std::vector<int> color;                          ///< initial colour per node
+  std::vector<int> color;                             ///< initial colour per node
   std::vector<std::vector<std::uint32_t>> adjacency;  ///< n x n edge multiplicities
 
   std::size_t size() const { return color.size(); }
@@ -79,8 +79,10 @@ inline std::pair<std::vector<int>, std::vector<int>> refineColors(const SmallGra
       return std::make_pair(colors[u], neighbours);
     };
     std::vector<int> na(a.size()), nb(b.size());
-    for (std::size_t u = 0; u < a.size(); ++u) na[u] = ids.emplace(signature(a, ca, u), static_cast<int>(ids.size())).first->second;
-    for (std::size_t u = 0; u < b.size(); ++u) nb[u] = ids.emplace(signature(b, cb, u), static_cast<int>(ids.size())).first->second;
+    for (std::size_t u = 0; u < a.size(); ++u)
+      na[u] = ids.emplace(signature(a, ca, u), static_cast<int>(ids.size())).first->second;
+    for (std::size_t u = 0; u < b.size(); ++u)
+      nb[u] = ids.emplace(signature(b, cb, u), static_cast<int>(ids.size())).first->second;
     ca = std::move(na);
     cb = std::move(nb);
     if (ids.size() == classes) return {ca, cb};

@@ -102,7 +102,8 @@ TEST(Families, KaryNtreeIsomorphicToItsXgft) {
 
 // Nienaber §II: T(n+m, r) is XGFT(2; n, r; 1, m) — full bisection, slimmed and fatted.
 TEST(Families, Gft2IsomorphicToItsXgftWithTheSameLabels) {
-  for (auto [n, m, r] : std::vector<std::tuple<int, int, int>>{{2, 2, 3}, {4, 2, 3}, {2, 4, 3}, {3, 3, 4}, {4, 4, 8}, {1, 1, 1}}) {
+  for (auto [n, m, r] :
+       std::vector<std::tuple<int, int, int>>{{2, 2, 3}, {4, 2, 3}, {2, 4, 3}, {3, 3, 4}, {4, 4, 8}, {1, 1, 1}}) {
     const std::string gft = "gft2:n=" + std::to_string(n) + ",m=" + std::to_string(m) + ",r=" + std::to_string(r);
     const std::string xgft = "xgft:h=2,m=" + std::to_string(n) + "." + std::to_string(r) + ",w=1." + std::to_string(m);
     expectIsomorphic(gft, xgft);
@@ -123,7 +124,8 @@ TEST(Families, Gft2IsomorphicToItsXgftWithTheSameLabels) {
 
 // Ding §2-3 (generalised to m != w in topology/ft.h): FT(l, m, w) is XGFT(l; m..m; 1,w..w).
 TEST(Families, FtIsomorphicToItsXgft) {
-  for (auto [l, m, w] : std::vector<std::tuple<int, int, int>>{{1, 3, 2}, {2, 2, 2}, {3, 2, 2}, {2, 3, 2}, {3, 2, 3}, {2, 4, 4}}) {
+  for (auto [l, m, w] :
+       std::vector<std::tuple<int, int, int>>{{1, 3, 2}, {2, 2, 2}, {3, 2, 2}, {2, 3, 2}, {3, 2, 3}, {2, 4, 4}}) {
     std::string ms, ws;
     for (int i = 0; i < l; ++i) {
       ms += (i ? "." : "") + std::to_string(m);
@@ -139,9 +141,9 @@ TEST(Families, KaryNtreeCountsDegreesAndDiameterFollowGomez) {
     for (std::uint32_t n : {1u, 2u, 3u, 4u}) {
       SCOPED_TRACE(::testing::Message() << k << "-ary " << n << "-tree");
       const Network net = fromSpec("kary-ntree:k=" + std::to_string(k) + ",n=" + std::to_string(n));
-      EXPECT_EQ(net.terminalCount(), power(k, n));                 // N = k^n
-      EXPECT_EQ(net.switchCount(), n * power(k, n - 1));           // n k^(n-1)
-      EXPECT_EQ(net.linkCount(), n * power(k, n));                 // k^n per stage boundary
+      EXPECT_EQ(net.terminalCount(), power(k, n));        // N = k^n
+      EXPECT_EQ(net.switchCount(), n * power(k, n - 1));  // n k^(n-1)
+      EXPECT_EQ(net.linkCount(), n * power(k, n));        // k^n per stage boundary
       ASSERT_NE(net.xgft(), nullptr);
       for (NodeId s : net.switches()) {
         EXPECT_EQ(net.portCount(s), 2 * k);
@@ -176,7 +178,8 @@ TEST(Families, Gft2CountsAndDegreesFollowNienaber) {
 TEST(Families, XgftLevelsFollowOhring) {
   // XGFT(h; m; w): level l has prod_{j>l} m_j * prod_{j<=l} w_j nodes; a level-l switch has
   // m_l children and w_{l+1} parents.
-  for (const XgftParams& p : std::vector<XgftParams>{{{16, 32}, {1, 16}}, {{2, 3, 4}, {1, 2, 3}}, {{4, 4, 2}, {2, 2, 2}}, {{5}, {3}}}) {
+  for (const XgftParams& p :
+       std::vector<XgftParams>{{{16, 32}, {1, 16}}, {{2, 3, 4}, {1, 2, 3}}, {{4, 4, 2}, {2, 2, 2}}, {{5}, {3}}}) {
     SCOPED_TRACE(p.str());
     const Network net = makeXgft(p);
     const std::size_t h = p.height();

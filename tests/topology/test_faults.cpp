@@ -99,7 +99,8 @@ TEST(FailLinks, RemovesNRandomSwitchCablesReproducibly) {
   EXPECT_EQ(loadFabric(std::string(kRandom16) + "+fail-links=3,seed=5").modifiers[0].removed, report.removed);
   std::set<std::vector<std::string>> distinct;
   for (int seed = 1; seed <= 8; ++seed) {
-    distinct.insert(loadFabric(std::string(kRandom16) + "+fail-links=3,seed=" + std::to_string(seed)).modifiers[0].removed);
+    distinct.insert(
+        loadFabric(std::string(kRandom16) + "+fail-links=3,seed=" + std::to_string(seed)).modifiers[0].removed);
   }
   EXPECT_GE(distinct.size(), 7u);
 }
@@ -110,11 +111,13 @@ TEST(FailLinks, DefaultsAndLimits) {
   EXPECT_EQ(switchLinks(fabric.network), 0u);
   EXPECT_EQ(fabric.modifiers[0].disconnectedTerminals, 15u);  // 16 islands of one terminal
   EXPECT_EQ(componentCount(connectedComponents(fabric.network)), 16u);
-  EXPECT_NE(errorOf(std::string(kRandom16) + "+fail-links=33").find("only 32 switch-to-switch cables"), std::string::npos);
+  EXPECT_NE(errorOf(std::string(kRandom16) + "+fail-links=33").find("only 32 switch-to-switch cables"),
+            std::string::npos);
   EXPECT_NE(errorOf(std::string(kRandom16) + "+fail-links").find("missing count"), std::string::npos);
   EXPECT_NE(errorOf(std::string(kRandom16) + "+fail-links=-2").find(">= 0"), std::string::npos);
   EXPECT_NE(errorOf(std::string(kRandom16) + "+fail-links=x").find("not an integer"), std::string::npos);
-  EXPECT_NE(errorOf(std::string(kRandom16) + "+fail-links=1,color=red").find("unknown option 'color'"), std::string::npos);
+  EXPECT_NE(errorOf(std::string(kRandom16) + "+fail-links=1,color=red").find("unknown option 'color'"),
+            std::string::npos);
   EXPECT_NE(errorOf(std::string(kRandom16) + "+break-links=1").find("unknown modifier"), std::string::npos);
 }
 

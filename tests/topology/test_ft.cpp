@@ -63,8 +63,16 @@ NodeId node(const Network& network, const std::string& name) {
 }  // namespace
 
 TEST(FatTreeFt, CountsFollowDingSection2AndTheGeneralisationToMNotW) {
-  for (const auto& [l, m, w] : std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>{
-           {1, 4, 4}, {2, 4, 4}, {3, 4, 4}, {4, 4, 4}, {3, 2, 2}, {2, 8, 8}, {3, 4, 2}, {3, 2, 4}, {4, 3, 2}, {2, 5, 3}}) {
+  for (const auto& [l, m, w] : std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>{{1, 4, 4},
+                                                                                                    {2, 4, 4},
+                                                                                                    {3, 4, 4},
+                                                                                                    {4, 4, 4},
+                                                                                                    {3, 2, 2},
+                                                                                                    {2, 8, 8},
+                                                                                                    {3, 4, 2},
+                                                                                                    {3, 2, 4},
+                                                                                                    {4, 3, 2},
+                                                                                                    {2, 5, 3}}) {
     const Network net = makeFatTreeFt(l, m, w);
     const FtShape shape{l, m, w};
     EXPECT_EQ(net.terminalCount(), power(m, l)) << l << m << w;

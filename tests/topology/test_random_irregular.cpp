@@ -87,14 +87,14 @@ void expectInvariants(const Network& net, const RandomIrregularParams& p) {
 TEST(RandomIrregular, SameSwitchLinksAsGenIbsimNet) {
   const std::vector<std::pair<RandomIrregularParams, Edges>> cases{
       {params(16, 32, 1, 16),
-       {{10, 2}, {0, 10}, {14, 10}, {6, 2},  {5, 14}, {3, 0},   {8, 5},   {7, 14},  {11, 10}, {15, 5}, {1, 2},
-        {12, 2}, {13, 2}, {9, 15}, {4, 7},  {0, 12}, {6, 13},  {0, 7},   {14, 15}, {7, 11},  {14, 9}, {0, 13},
-        {3, 5},  {9, 3},  {10, 13}, {6, 9}, {12, 1}, {15, 7},  {12, 13}, {5, 11},  {11, 2},  {14, 3}}},
+       {{10, 2}, {0, 10}, {14, 10}, {6, 2}, {5, 14}, {3, 0},  {8, 5},   {7, 14},  {11, 10}, {15, 5}, {1, 2},
+        {12, 2}, {13, 2}, {9, 15},  {4, 7}, {0, 12}, {6, 13}, {0, 7},   {14, 15}, {7, 11},  {14, 9}, {0, 13},
+        {3, 5},  {9, 3},  {10, 13}, {6, 9}, {12, 1}, {15, 7}, {12, 13}, {5, 11},  {11, 2},  {14, 3}}},
       {params(8, 12, 7, 5),
        {{7, 6}, {2, 6}, {4, 2}, {0, 7}, {3, 6}, {1, 6}, {5, 0}, {3, 1}, {0, 3}, {0, 2}, {2, 1}, {5, 1}}},
       {params(12, 20, 123456789012, 5),
-       {{8, 7},  {9, 7},  {11, 7}, {5, 9},  {1, 7}, {3, 11}, {2, 9},  {4, 11}, {0, 9},  {10, 11},
-        {6, 1},  {10, 4}, {8, 4},  {6, 10}, {0, 2}, {2, 10}, {6, 0},  {6, 5},  {0, 5},  {2, 1}}},
+       {{8, 7}, {9, 7},  {11, 7}, {5, 9},  {1, 7}, {3, 11}, {2, 9}, {4, 11}, {0, 9}, {10, 11},
+        {6, 1}, {10, 4}, {8, 4},  {6, 10}, {0, 2}, {2, 10}, {6, 0}, {6, 5},  {0, 5}, {2, 1}}},
       {params(6, 9, 1, 4), {{3, 2}, {5, 3}, {0, 3}, {4, 0}, {1, 4}, {1, 0}, {2, 5}, {2, 1}, {4, 5}}},
       {params(6, 9, 5, 4), {{5, 3}, {4, 3}, {0, 5}, {2, 5}, {1, 3}, {2, 4}, {4, 1}, {0, 1}, {2, 0}}},
       {params(7, 10, 3, 4), {{2, 0}, {3, 0}, {6, 2}, {5, 3}, {4, 5}, {1, 2}, {1, 5}, {3, 4}, {6, 4}, {6, 0}}},
@@ -160,7 +160,8 @@ TEST(RandomIrregular, InvariantsOverManySeedsAndShapes) {
   // Lysne §8 sizes at twice as many links as switches, plus dense, sparse (tree) and
   // tight-radix shapes, several terminals per switch.
   for (std::int64_t seed = 1; seed <= 16; ++seed) {
-    for (std::uint32_t s : {16u, 32u, 64u}) expectInvariants(makeRandomIrregular(params(s, 2 * s, seed, 16)), params(s, 2 * s, seed, 16));
+    for (std::uint32_t s : {16u, 32u, 64u})
+      expectInvariants(makeRandomIrregular(params(s, 2 * s, seed, 16)), params(s, 2 * s, seed, 16));
     expectInvariants(makeRandomIrregular(params(20, 19, seed, 8)), params(20, 19, seed, 8));        // a tree
     expectInvariants(makeRandomIrregular(params(10, 45, seed, 10)), params(10, 45, seed, 10));      // complete K10
     expectInvariants(makeRandomIrregular(params(12, 24, seed, 8, 4)), params(12, 24, seed, 8, 4));  // every port used

@@ -123,7 +123,8 @@ void checkFixture(const FixtureCase& fixture, const Network& net) {
   EXPECT_FALSE(v.deadlockFree) << fixture.dir;
   expectWitness(net, v, std::string(fixture.dir) + " dfsssp VL table");
   // ... while the same table without the switch pairs is deadlock-free.
-  const VerifyResult terminals = verifyRouting(net, applySlTable(net, routing, readSlTable(dir + "/dfsssp-vl-table.txt"), false));
+  const VerifyResult terminals =
+      verifyRouting(net, applySlTable(net, routing, readSlTable(dir + "/dfsssp-vl-table.txt"), false));
   EXPECT_TRUE(terminals.deadlockFree) << fixture.dir << ": " << terminals.cycleText;
 }
 
@@ -143,15 +144,16 @@ TEST_P(FixtureVerdicts, ImportedFabric) {
 }
 
 INSTANTIATE_TEST_SUITE_P(OpenSm, FixtureVerdicts, ::testing::ValuesIn(kFixtures),
-                         [](const ::testing::TestParamInfo<FixtureCase>& param) { return std::string(param.param.dir); });
+                         [](const ::testing::TestParamInfo<FixtureCase>& param) {
+                           return std::string(param.param.dir);
+                         });
 
 // The headline of issue 4: minhop on the random fixture is caught with a witness made of
 // dependencies that real routes induce.
 TEST(FixtureVerdictsWitness, MinhopOnRnd16HasACycleOfRealRoutes) {
   const Fabric fabric = loadFabric(kFixtures[4].generator);
   const Network& net = fabric.network;
-  const RoutingResult routing =
-      runEngine("file:" + test::fixturesDir() + "/rnd16_s1/lfts.minhop.dump", net);
+  const RoutingResult routing = runEngine("file:" + test::fixturesDir() + "/rnd16_s1/lfts.minhop.dump", net);
   const VerifyResult v = verifyRouting(net, routing);
   ASSERT_FALSE(v.deadlockFree);
   std::set<std::pair<std::uint32_t, std::uint32_t>> induced;
@@ -160,7 +162,8 @@ TEST(FixtureVerdictsWitness, MinhopOnRnd16HasACycleOfRealRoutes) {
       if (s == d) continue;
       const Path p = routing.path(net, s, routing.addressFor(s, d));
       ASSERT_EQ(p.status, PathStatus::Delivered);
-      for (std::size_t k = 0; k + 1 < p.channels.size(); ++k) induced.emplace(p.channels[k].value, p.channels[k + 1].value);
+      for (std::size_t k = 0; k + 1 < p.channels.size(); ++k)
+        induced.emplace(p.channels[k].value, p.channels[k + 1].value);
     }
   }
   for (std::size_t i = 0; i < v.cycle.size(); ++i) {

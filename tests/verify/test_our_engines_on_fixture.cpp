@@ -34,8 +34,8 @@ TEST(OurEnginesOnRandomFixture, MinhopIsCyclicWithAWitness) {
 
 TEST(OurEnginesOnRandomFixture, DeadlockFreeEnginesAreProvenDeadlockFree) {
   const Network network = importedRandomFixture();
-  for (const std::string engine : {"updown", "updown-dfs", "mroots", "d-mroots", "lash", "lash:addressing=pair",
-                                   "mp-lash", "a-lash", "escape"}) {
+  for (const std::string engine :
+       {"updown", "updown-dfs", "mroots", "d-mroots", "lash", "lash:addressing=pair", "mp-lash", "a-lash", "escape"}) {
     const VerifyResult result = verifyRouting(network, runEngine(engine, network));
     EXPECT_TRUE(result.passed()) << engine << ": connected " << result.connected << " loop-free " << result.loopFree
                                  << " deadlock-free " << result.deadlockFree;

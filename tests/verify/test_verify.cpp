@@ -45,8 +45,10 @@ RoutingResult clockwise(const Network& net, bool switchAddresses) {
     for (Address a = 0; a < r.addresses.count(); ++a) {
       const NodeId owner = r.addresses.owner(a);
       const std::uint32_t target = net.isSwitch(owner) ? net.switchIndex(owner) : net.terminalIndex(owner);
-      if (net.isSwitch(owner) && owner == net.switchNode(s)) r.tables[0].set(s, a, kSelfPort);
-      else r.tables[0].set(s, a, target == s && net.isTerminal(owner) ? 3 : 1);
+      if (net.isSwitch(owner) && owner == net.switchNode(s))
+        r.tables[0].set(s, a, kSelfPort);
+      else
+        r.tables[0].set(s, a, target == s && net.isTerminal(owner) ? 3 : 1);
     }
   }
   return r;

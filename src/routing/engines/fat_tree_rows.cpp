@@ -9,8 +9,9 @@ namespace {
 /// A row for an engine without options of its own.
 RegistryRow<EngineFactory> row(std::string name, std::string summary, std::string reference,
                                RoutingResult (*route)(const Network&, const RoutingContext&)) {
-  return {std::move(name), std::move(summary), std::move(reference), {},
-          [route](const Options&) -> RoutingFunction { return route; }};
+  return {std::move(name), std::move(summary), std::move(reference), {}, [route](const Options&) -> RoutingFunction {
+            return route;
+          }};
 }
 
 }  // namespace

@@ -46,8 +46,10 @@ RoutingResult routeSmodk(const Network& network, const RoutingContext& context) 
   // Source classes: s / w_1 mod C with C = w_2 ··· w_h decide every climb of S-mod-k.
   const std::uint64_t classes64 = model.wProduct(h) / w1;
   if (classes64 > 65536) {
-    throw RoutingError(fmt::format("smodk on {} needs {} source classes (addresses per terminal); at most 65536 are "
-                                   "supported", model.params().str(), classes64));
+    throw RoutingError(
+        fmt::format("smodk on {} needs {} source classes (addresses per terminal); at most 65536 are "
+                    "supported",
+                    model.params().str(), classes64));
   }
   const auto classes = static_cast<std::uint32_t>(classes64);
   RoutingResult result = xgft_detail::fillXgftRouting(

@@ -25,9 +25,10 @@ struct TwoLevel {
 TwoLevel twoLevel(const XgftModel& model, const std::string& engine) {
   const XgftParams& p = model.params();
   if (p.height() != 2 || p.w[0] != 1) {
-    throw UnsupportedTopology(fmt::format("{} needs a 2-level fat-tree T(n+m, r) = XGFT(2; n, r; 1, m) (Nienaber §II); "
-                                          "'{}' is {}",
-                                          engine, model.network().origin(), p.str()));
+    throw UnsupportedTopology(
+        fmt::format("{} needs a 2-level fat-tree T(n+m, r) = XGFT(2; n, r; 1, m) (Nienaber §II); "
+                    "'{}' is {}",
+                    engine, model.network().origin(), p.str()));
   }
   TwoLevel t;
   t.n = p.m[0];
@@ -103,9 +104,10 @@ RoutingResult routeOptBalanced(const Network& network, const RoutingContext& con
   const TwoLevel t = twoLevel(model, "opt-balanced");
   const std::uint64_t nodes = std::uint64_t{t.n} * t.r;
   if (nodes > 8192) {
-    throw RoutingError(fmt::format("opt-balanced keeps one route per SD pair (6 bytes each); {} nodes are too many "
-                                   "(at most 8192)",
-                                   nodes));
+    throw RoutingError(
+        fmt::format("opt-balanced keeps one route per SD pair (6 bytes each); {} nodes are too many "
+                    "(at most 8192)",
+                    nodes));
   }
   const auto N = static_cast<std::size_t>(nodes);
   const std::uint32_t bound = sourceBound(t.n, t.m);
@@ -240,9 +242,10 @@ RoutingResult routeOptGrid(const Network& network, const RoutingContext& context
       throw SpecError("opt-grid: give both source-groups and destination-groups, or neither (0 = the rule)");
     }
     if (std::uint64_t{sourceGroups} * destinationGroups > t.m || sourceGroups > t.n || destinationGroups > t.n) {
-      throw SpecError(fmt::format("opt-grid: {} x {} groups need at most m = {} top switches and at most n = {} nodes "
-                                  "per group side",
-                                  sourceGroups, destinationGroups, t.m, t.n));
+      throw SpecError(
+          fmt::format("opt-grid: {} x {} groups need at most m = {} top switches and at most n = {} nodes "
+                      "per group side",
+                      sourceGroups, destinationGroups, t.m, t.n));
     }
     shape.sourceGroups = sourceGroups;
     shape.destinationGroups = destinationGroups;

@@ -57,8 +57,10 @@ RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& cont
     }
   }
   auto setUp = [&](std::uint32_t s, std::size_t level, Address a, std::uint32_t b) {
-    if (adaptive && !lists[level].empty()) table.setCandidateList(s, a, lists[level][b]);
-    else table.set(s, a, model.upPort(level, b));
+    if (adaptive && !lists[level].empty())
+      table.setCandidateList(s, a, lists[level][b]);
+    else
+      table.set(s, a, model.upPort(level, b));
   };
 
   const auto switches = static_cast<std::int64_t>(network.switchCount());
@@ -95,8 +97,10 @@ RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& cont
         bool freeUp = false;
         const PortNumber port =
             model.towardsSwitch(level, index, model.switchLevel(xs), model.switchIndexInLevel(xs), freeUp);
-        if (freeUp) setUp(s, level, a, 0);  // the first up port, as OpenSM's ftree
-        else if (port != kNoRoute) table.set(s, a, port);
+        if (freeUp)
+          setUp(s, level, a, 0);  // the first up port, as OpenSM's ftree
+        else if (port != kNoRoute)
+          table.set(s, a, port);
       }
     }
   }

@@ -6,9 +6,9 @@
 
 #include <sstream>
 
+#include "engines/fattree/fat_tree.h"
 #include "io/lft_dump.h"
 #include "routing/checks.h"
-#include "routing/engines/fat_tree.h"
 #include "routing/interval_routing.h"
 #include "topology/xgft.h"
 

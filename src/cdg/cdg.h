@@ -28,7 +28,7 @@
 // concurrent mutation; const member functions may run concurrently.
 //
 // IMPLEMENTATION: owned by the cdg module (src/cdg/cdg.cpp). This header is the contract
-// shared with layered/ and verify/.
+// shared with engines/irregular/ and verify/.
 #pragma once
 
 #include <cstdint>

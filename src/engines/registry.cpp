@@ -1,14 +1,13 @@
 #include "engines/registry.h"
 
-#include "io/lft_engine.h"
-#include "layered/engines.h"
+#include "engines/families.h"
 
 namespace routelab {
 
 const Registry<EngineFactory>& engineRegistry() {
   static const Registry<EngineFactory> registry("routing engine", [] {
     std::vector<RegistryRow<EngineFactory>> rows;
-    for (auto family : {fatTreeEngineRows(), irregularEngineRows(), fileEngineRows()}) {
+    for (auto family : {fatTreeEngineRows(), irregularEngineRows(), tableEngineRows()}) {
       rows.insert(rows.end(), family.begin(), family.end());
     }
     return rows;

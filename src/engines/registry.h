@@ -1,11 +1,12 @@
 // routelab/engines/registry.h — the one registry of routing engines.
 //
-// It concatenates the rows of every engine family (see routing/engine.h). `routelab list`
+// It concatenates the rows of every engine family (engines/families.h, one folder each). `routelab list`
 // prints it; every command that takes `--engine SPEC` resolves SPEC here.
 #pragma once
 
 #include <string>
 
+#include "engines/families.h"
 #include "routing/engine.h"
 
 namespace routelab {

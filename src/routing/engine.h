@@ -3,9 +3,11 @@
 // An engine is a registry row whose factory, given the engine's own Options, returns a
 // function from a const Network (plus the common RoutingContext) to a RoutingResult.
 // Engines throw UnsupportedTopology for fabrics they cannot route and RoutingError when a
-// constraint cannot be met — never a wrong table. Adding an engine = its file in
-// routing/engines/, one row in the family's rows function, its test; see
-// routing/engines/template_engine.cpp.
+// constraint cannot be met — never a wrong table. Engines live under src/engines/, one
+// folder per family (fattree/, irregular/, tables/), each with its rows function
+// (engines/families.h); the registry is engines/registry.h. Adding an engine = its file,
+// one row in its family's rows function, a test of its own property (the conformance sweep
+// picks it up); engines/template_engine.cpp is a complete engine to copy, with the steps.
 #pragma once
 
 #include <cstdint>
@@ -27,13 +29,5 @@ struct RoutingContext {
 
 using RoutingFunction = std::function<RoutingResult(const Network&, const RoutingContext&)>;
 using EngineFactory = std::function<RoutingFunction(const Options&)>;
-
-/// Rows contributed by each engine family (one file each, so that families evolve
-/// independently). The registry itself is engines/registry.h (it sits above the modules
-/// that contribute rows):
-///   fatTreeEngineRows()  — routing/engines/: Gómez, Nienaber (this module)
-///   irregularEngineRows() — layered/: minhop, UpDown, MROOTS, LASH family, Escape (Lysne)
-///   fileEngineRows()     — io/: OpenSM LFT dumps (`file:PATH`)
-std::vector<RegistryRow<EngineFactory>> fatTreeEngineRows();
 
 }  // namespace routelab

@@ -1,4 +1,4 @@
-// OPT on a grid (routing/engines/fat_tree.h, routeOptGrid): the default shape for every row
+// OPT on a grid (engines/fattree/fat_tree.h, routeOptGrid): the default shape for every row
 // of Nienaber's Tables I-II, the pair -> top rule by hand, WORST within Fig. 2 OPT's value
 // (Table I) and equal to max(ceil(n/a), ceil(n/b)), and Fig. 2 itself as the square case.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include "analysis/paths.h"
 #include "analysis/worst.h"
 #include "core/errors.h"
+#include "engines/fattree/fat_tree.h"
 #include "engines/registry.h"
-#include "routing/engines/fat_tree.h"
 #include "topology/xgft.h"
 
 using namespace routelab;

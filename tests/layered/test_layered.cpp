@@ -8,15 +8,15 @@
 #include "../engines/fabrics.h"
 #include "../engines/routing_check.h"
 #include "core/errors.h"
+#include "engines/irregular/layering.h"
+#include "engines/irregular/switch_view.h"
+#include "engines/irregular/updown.h"
 #include "engines/registry.h"
 #include "graph/builder.h"
-#include "layered/layering.h"
-#include "layered/switch_view.h"
-#include "layered/updown.h"
 #include "topology/xgft.h"
 
 using namespace routelab;
-using namespace routelab::layered;
+using namespace routelab::irregular;
 
 namespace {
 

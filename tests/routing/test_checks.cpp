@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "engines/fattree/fat_tree.h"
 #include "graph/builder.h"
 #include "routing/checks.h"
-#include "routing/engines/fat_tree.h"
 #include "topology/xgft.h"
 
 using namespace routelab;

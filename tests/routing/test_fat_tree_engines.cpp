@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "engines/fattree/fat_tree.h"
 #include "engines/registry.h"
 #include "graph/builder.h"
 #include "routing/checks.h"
-#include "routing/engines/fat_tree.h"
 #include "topology/xgft.h"
 
 using namespace routelab;

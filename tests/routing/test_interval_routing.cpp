@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "core/errors.h"
-#include "routing/engines/fat_tree.h"
+#include "engines/fattree/fat_tree.h"
 #include "routing/interval_routing.h"
 #include "topology/xgft.h"
 

@@ -8,12 +8,12 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "engines/fattree/fat_tree.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "io/lft_dump.h"
 #include "io/output.h"
 #include "routing/checks.h"
-#include "routing/engines/fat_tree.h"
 #include "test_support.h"
 #include "topology/xgft.h"
 

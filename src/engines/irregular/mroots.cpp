@@ -11,11 +11,11 @@
 #include <algorithm>
 
 #include "core/errors.h"
-#include "layered/rows.h"
-#include "layered/switch_view.h"
-#include "layered/updown.h"
+#include "engines/irregular/rows.h"
+#include "engines/irregular/switch_view.h"
+#include "engines/irregular/updown.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 namespace {
 
@@ -90,4 +90,4 @@ RegistryRow<EngineFactory> dMrootsRow() {
           [](const Options& options) { return makeMroots(options, false); }};
 }
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

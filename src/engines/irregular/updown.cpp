@@ -1,8 +1,8 @@
-#include "layered/updown.h"
+#include "engines/irregular/updown.h"
 
 #include <algorithm>
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 namespace {
 constexpr std::uint32_t kInfinite = UINT32_MAX;
@@ -144,4 +144,4 @@ void UpDown::nextHops(std::uint32_t d, HopSets& out) const {
   }
 }
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

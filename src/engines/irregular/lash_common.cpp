@@ -1,12 +1,12 @@
-#include "layered/lash_common.h"
+#include "engines/irregular/lash_common.h"
 
 #include <fmt/format.h>
 #include <algorithm>
 
 #include "core/errors.h"
-#include "layered/updown.h"
+#include "engines/irregular/updown.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 PairAddresses makePairAddresses(const SwitchView& view, const RoutingContext& context,
                                 const std::function<std::uint32_t(std::uint32_t s, std::uint32_t d)>& count) {
@@ -111,4 +111,4 @@ bool pairAddressing(const Options& options) {
       fmt::format("{}: option 'addressing' must be 'destination' or 'pair', got '{}'", options.component(), mode));
 }
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

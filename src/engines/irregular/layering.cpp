@@ -1,11 +1,11 @@
-#include "layered/layering.h"
+#include "engines/irregular/layering.h"
 
 #include <fmt/format.h>
 #include <algorithm>
 
 #include "core/errors.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 std::uint32_t RoutePool::addPath(std::span<const ChannelId> path) {
   channels_.insert(channels_.end(), path.begin(), path.end());
@@ -185,4 +185,4 @@ std::vector<std::uint16_t> enrichLayers(ChannelDependencyGraph& cdg, const Route
   return allowed;
 }
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

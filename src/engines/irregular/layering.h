@@ -1,4 +1,4 @@
-// routelab/layered/layering.h — LASH's layer assignment (Lysne et al. 2006 §5.1 steps 2–4,
+// routelab/engines/irregular/layering.h — LASH's layer assignment (Lysne et al. 2006 §5.1 steps 2–4,
 // §6, §7), shared by lash, mp-lash and a-lash, on the one channel dependency graph of
 // cdg/cdg.h.
 //
@@ -17,7 +17,7 @@
 #include "cdg/cdg.h"
 #include "routing/routing_result.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 /// Routes as channel lists. A route is either a path (its consecutive channel pairs are
 /// its dependencies) or a group (a list of dependencies, each stored as two channels).
@@ -112,4 +112,4 @@ std::size_t balanceLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, La
 std::vector<std::uint16_t> enrichLayers(ChannelDependencyGraph& cdg, const RoutePool& pool,
                                         const LayerAssignment& assignment);
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

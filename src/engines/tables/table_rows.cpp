@@ -1,10 +1,10 @@
 // The `file` engine: the routing a real fabric runs, taken from OpenSM's LFT dump.
+#include "engines/families.h"
 #include "io/lft_dump.h"
-#include "io/lft_engine.h"
 
 namespace routelab {
 
-std::vector<RegistryRow<EngineFactory>> fileEngineRows() {
+std::vector<RegistryRow<EngineFactory>> tableEngineRows() {
   return {{"file",
            "routing loaded from an OpenSM LFT dump (opensm-lfts.dump, .gz ok): --engine file:PATH",
            "OpenSM file routing engine (opensm -R file -U FILE)",

@@ -2,15 +2,15 @@
 // updown: Autonet breadth-first directions (Lysne et al. 2006 §4.1: root = lowest id unless
 // `root=NAME`, up-end = end closer to the root, ties to the lower id). updown-dfs: the
 // depth-first spanning tree of Sancho, Robles and Duato (TPDS 2004), cited in Lysne §1/§8.
-// Tables: for every address, the least-used legal next hop (see layered/updown.h for the
+// Tables: for every address, the least-used legal next hop (see irregular/updown.h for the
 // consistency rule that makes every switch's table route legal). Address mode: destination.
 #include <fmt/format.h>
 
-#include "layered/rows.h"
-#include "layered/switch_view.h"
-#include "layered/updown.h"
+#include "engines/irregular/rows.h"
+#include "engines/irregular/switch_view.h"
+#include "engines/irregular/updown.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 namespace {
 
@@ -51,4 +51,4 @@ RegistryRow<EngineFactory> updownDfsRow() {
           [](const Options& options) { return makeUpDown(options, SpanningTree::DepthFirst); }};
 }
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

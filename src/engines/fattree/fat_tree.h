@@ -1,4 +1,4 @@
-// routelab/routing/engines/fat_tree.h — the fat-tree routing engines (Gómez et al. 2007;
+// routelab/engines/fattree/fat_tree.h — the fat-tree routing engines (Gómez et al. 2007;
 // Nienaber et al. 2011), callable directly (tests, benchmarks) or through the engine
 // registry (rows in fat_tree_rows.cpp). See docs/ROUTING.md for the exact definitions and
 // the generalizations to any XGFT.

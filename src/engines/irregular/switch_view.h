@@ -1,4 +1,4 @@
-// routelab/layered/switch_view.h — the switch-level view shared by the engines for any
+// routelab/engines/irregular/switch_view.h — the switch-level view shared by the engines for any
 // topology (minhop, UpDown, MROOTS, the LASH family, Escape).
 //
 // All engines of this family route between switches: terminals attached to the same switch
@@ -18,7 +18,7 @@
 #include "routing/engine.h"
 #include "routing/routing_result.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 inline constexpr std::uint16_t kFar = UINT16_MAX;  ///< distance between disconnected switches
 
@@ -129,4 +129,4 @@ AddressMap destinationAddresses(const Network& network, const RoutingContext& co
 /// Looks up a switch by name for a `root=NAME` option; throws SpecError naming the option.
 std::uint32_t switchByName(const SwitchView& view, const std::string& name, const std::string& option);
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

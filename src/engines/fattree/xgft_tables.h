@@ -1,4 +1,4 @@
-// routelab/routing/engines/xgft_tables.h — the table filler shared by the fat-tree engines
+// routelab/engines/fattree/xgft_tables.h — the table filler shared by the fat-tree engines
 // (internal to routing/). An engine supplies only its up-port choice; descending is always
 // the unique path of the XGFT (Gómez §3).
 #pragma once
@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "engines/fattree/xgft_model.h"
 #include "routing/engine.h"
-#include "routing/engines/xgft_model.h"
 
 namespace routelab::xgft_detail {
 

@@ -1,4 +1,4 @@
-// routelab/layered/updown.h — UpDown (up*/down*) link directions and legal next hops.
+// routelab/engines/irregular/updown.h — UpDown (up*/down*) link directions and legal next hops.
 //
 // Lysne et al. 2006 §4.1 (after Autonet, Schroeder et al. 1990): choose a root, then make
 // the up-end of every link the end closer to the root, ties broken towards the lower id.
@@ -32,9 +32,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "layered/switch_view.h"
+#include "engines/irregular/switch_view.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 enum class SpanningTree { BreadthFirst, DepthFirst };
 
@@ -59,4 +59,4 @@ class UpDown {
   std::vector<std::uint32_t> rank_;
 };
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

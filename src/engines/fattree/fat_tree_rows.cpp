@@ -1,6 +1,6 @@
-// The fat-tree engine family's registry rows (engines/registry.cpp concatenates them).
-#include "routing/engine.h"
-#include "routing/engines/fat_tree.h"
+// The fat-tree engine family's registry rows (engines/families.h; engines/registry.cpp concatenates them).
+#include "engines/families.h"
+#include "engines/fattree/fat_tree.h"
 
 namespace routelab {
 

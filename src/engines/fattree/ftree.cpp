@@ -1,8 +1,8 @@
 // Gómez et al. 2007 §3–4 (ftree-adaptive, ftree-deterministic) and Nienaber et al. 2011
 // §III.A (dmodk, smodk), all on any XGFT through xgft_tables.h.
-#include "routing/engines/fat_tree.h"
+#include "engines/fattree/fat_tree.h"
 
-#include "routing/engines/xgft_tables.h"
+#include "engines/fattree/xgft_tables.h"
 
 namespace routelab {
 

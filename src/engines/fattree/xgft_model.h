@@ -1,4 +1,4 @@
-// routelab/routing/engines/xgft_model.h — the label arithmetic the fat-tree engines route
+// routelab/engines/fattree/xgft_model.h — the label arithmetic the fat-tree engines route
 // with (internal to routing/; built once per routing call).
 //
 // XGFT(h; m_1..m_h; w_1..w_h) as in graph/xgft_labels.h. With M_l = m_1···m_l and

@@ -4,10 +4,10 @@
 // baseline. Address mode: destination (2^lmc addresses per terminal, each balanced).
 #include <fmt/format.h>
 
-#include "layered/rows.h"
-#include "layered/switch_view.h"
+#include "engines/irregular/rows.h"
+#include "engines/irregular/switch_view.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 RegistryRow<EngineFactory> minhopRow() {
   return {"minhop",
@@ -31,4 +31,4 @@ RegistryRow<EngineFactory> minhopRow() {
           }};
 }
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

@@ -25,12 +25,12 @@
 
 #include "cdg/cdg.h"
 #include "core/errors.h"
-#include "layered/lash_common.h"
-#include "layered/layering.h"
-#include "layered/rows.h"
-#include "layered/switch_view.h"
+#include "engines/irregular/lash_common.h"
+#include "engines/irregular/layering.h"
+#include "engines/irregular/rows.h"
+#include "engines/irregular/switch_view.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 namespace {
 
@@ -228,4 +228,4 @@ RegistryRow<EngineFactory> lashRow() {
           }};
 }
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

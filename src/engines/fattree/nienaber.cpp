@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "routing/engines/fat_tree.h"
-#include "routing/engines/xgft_tables.h"
+#include "engines/fattree/fat_tree.h"
+#include "engines/fattree/xgft_tables.h"
 
 namespace routelab {
 

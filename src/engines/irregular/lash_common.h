@@ -1,4 +1,4 @@
-// routelab/layered/lash_common.h — pieces shared by lash, mp-lash and a-lash: per-pair
+// routelab/engines/irregular/lash_common.h — pieces shared by lash, mp-lash and a-lash: per-pair
 // address maps (Lysne et al. 2006 §5.1 step 2.1) and option parsing.
 #pragma once
 
@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "layered/layering.h"
-#include "layered/switch_view.h"
+#include "engines/irregular/layering.h"
+#include "engines/irregular/switch_view.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 /// Per-pair addressing (§5.1 step 2.1, §6 step 2.1, §7 step 2.1.1): every owner of
 /// addresses (terminals, then switches with `routeSwitches`, in the order of
@@ -64,4 +64,4 @@ inline constexpr std::int64_t kDefaultMaxLayers = 8;
 /// `addressing=destination|pair` option value; throws SpecError otherwise.
 bool pairAddressing(const Options& options);
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

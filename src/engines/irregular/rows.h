@@ -1,10 +1,10 @@
-// routelab/layered/rows.h — one registry row per engine file of the layered module
+// routelab/engines/irregular/rows.h — one registry row per engine file of the irregular family
 // (collected by irregularEngineRows() in irregular_rows.cpp).
 #pragma once
 
 #include "routing/engine.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 RegistryRow<EngineFactory> minhopRow();     // minhop.cpp
 RegistryRow<EngineFactory> updownRow();     // updown_engines.cpp
@@ -16,4 +16,4 @@ RegistryRow<EngineFactory> mpLashRow();     // mp_lash.cpp
 RegistryRow<EngineFactory> aLashRow();      // a_lash.cpp
 RegistryRow<EngineFactory> escapeRow();     // escape.cpp
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

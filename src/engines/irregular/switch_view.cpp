@@ -1,4 +1,4 @@
-#include "layered/switch_view.h"
+#include "engines/irregular/switch_view.h"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -6,7 +6,7 @@
 #include "core/errors.h"
 #include "graph/algorithms.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 SwitchView::SwitchView(const Network& network, bool routeSwitches)
     : network_(&network), switchCount_(network.switchCount()), routeSwitches_(routeSwitches) {
@@ -230,4 +230,4 @@ std::uint32_t switchByName(const SwitchView& view, const std::string& name, cons
   return s;
 }
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

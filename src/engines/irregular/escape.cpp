@@ -4,7 +4,7 @@
 //
 // Layers 0..L-2 share one adaptive table: every minimal port is a candidate (least-used
 // first). Layer L-1 (escapeLayer) has a deterministic UpDown table (BFS directions, root =
-// lowest id or `root=NAME`) whose route from every switch is legal (layered/updown.h), so
+// lowest id or `root=NAME`) whose route from every switch is legal (irregular/updown.h), so
 // a packet may enter the escape layer at any switch. Deadlock freedom follows from Duato's
 // theorem (Lysne Theorem 4): the escape subfunction is connected and its extended
 // dependency graph is the UpDown dependency graph from every switch, which is acyclic.
@@ -12,11 +12,11 @@
 // spread over the adaptive layers. Address mode: destination.
 #include <fmt/format.h>
 
-#include "layered/rows.h"
-#include "layered/switch_view.h"
-#include "layered/updown.h"
+#include "engines/irregular/rows.h"
+#include "engines/irregular/switch_view.h"
+#include "engines/irregular/updown.h"
 
-namespace routelab::layered {
+namespace routelab::irregular {
 
 RegistryRow<EngineFactory> escapeRow() {
   return {"escape",
@@ -53,4 +53,4 @@ RegistryRow<EngineFactory> escapeRow() {
           }};
 }
 
-}  // namespace routelab::layered
+}  // namespace routelab::irregular

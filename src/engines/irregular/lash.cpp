@@ -41,48 +41,51 @@ struct LashConfig {
   bool suffixHint = false;    // fit=suffix (destination mode only)
 };
 
-RoutingResult runLash(const Network& network, const RoutingContext& context, const LashConfig& config) {
-  const SwitchView view(network, context.routeSwitches);
-  const std::size_t switches = view.switchCount();
-  const auto active = view.activeSwitches();
-  const std::size_t activeCount = active.size();
-
-  // Step 2: one shortest path per ordered pair of active switches.
-  std::vector<std::uint32_t> use(network.channelCount(), 0);
-  std::vector<ChannelId> treeNext;  // destination mode: next channel per (d, x)
-  AddressMap destinationMap;
+/// Destination mode, §5.1 step 2: one balanced shortest-path tree per active destination
+/// switch (least-used minimal channel per switch, a channel's use weighted by the addresses
+/// of the destination). treeNext[d * S + x] is the channel switch x takes towards d.
+struct DestinationTrees {
+  AddressMap addresses;
   AddressesBySwitch groups;
-  if (!config.pair) {
-    destinationMap = destinationAddresses(network, context);
-    groups = groupAddresses(view, destinationMap);
-    treeNext.assign(switches * switches, ChannelId());
-    HopSets hops;
-    for (std::uint32_t d : active) {
-      minimalHops(view, d, hops);
-      const auto weight = static_cast<std::uint32_t>(std::max<std::size_t>(groups.at(d).size(), 1));
-      for (std::uint32_t x = 0; x < switches; ++x) {
-        const auto set = hops.at(x);
-        if (set.empty()) continue;
-        ChannelId best = set[0];
-        for (ChannelId c : set) {
-          if (use[c.index()] < use[best.index()]) best = c;
-        }
-        use[best.index()] += weight;
-        treeNext[d * switches + x] = best;
+  std::vector<ChannelId> treeNext;
+};
+
+DestinationTrees destinationTrees(const SwitchView& view, const RoutingContext& context,
+                                  std::vector<std::uint32_t>& use) {
+  const std::size_t switches = view.switchCount();
+  DestinationTrees trees;
+  trees.addresses = destinationAddresses(view.network(), context);
+  trees.groups = groupAddresses(view, trees.addresses);
+  trees.treeNext.assign(switches * switches, ChannelId());
+  HopSets hops;
+  for (std::uint32_t d : view.activeSwitches()) {
+    minimalHops(view, d, hops);
+    const auto weight = static_cast<std::uint32_t>(std::max<std::size_t>(trees.groups.at(d).size(), 1));
+    for (std::uint32_t x = 0; x < switches; ++x) {
+      const auto set = hops.at(x);
+      if (set.empty()) continue;
+      ChannelId best = set[0];
+      for (ChannelId c : set) {
+        if (use[c.index()] < use[best.index()]) best = c;
       }
+      use[best.index()] += weight;
+      trees.treeNext[d * switches + x] = best;
     }
   }
-  // fit=suffix: pairs by destination, sources by increasing distance, so that the suffix
-  // pair (next switch, d) of every path is placed before it and its layer tried first.
-  RoutePool pool;
-  std::vector<std::uint32_t> routeOf(activeCount * activeCount, UINT32_MAX);
-  std::vector<std::uint32_t> hint;
-  std::vector<ChannelId> path;
-  // fit=first: plain first-fit in (source, destination) order, as OpenSM's LASH.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> order;  // (source, destination) active indices
+  return trees;
+}
+
+/// The order in which pairs (source, destination active indices) get their path and then
+/// their layer. fit=first: (source, destination) order, as OpenSM's LASH. fit=suffix: by
+/// destination, sources by increasing distance, so that the suffix pair (next switch, d) of
+/// every path is placed before it and its layer can be tried first.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> pairOrder(const SwitchView& view, bool suffixHint) {
+  const auto active = view.activeSwitches();
+  const std::size_t activeCount = active.size();
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
   order.reserve(activeCount * activeCount);
-  std::vector<std::uint32_t> sources(activeCount);
-  if (config.suffixHint) {
+  if (suffixHint) {
+    std::vector<std::uint32_t> sources(activeCount);
     for (std::uint32_t di = 0; di < activeCount; ++di) {
       for (std::size_t i = 0; i < activeCount; ++i) sources[i] = static_cast<std::uint32_t>(i);
       std::stable_sort(sources.begin(), sources.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -95,58 +98,65 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
       for (std::uint32_t di = 0; di < activeCount; ++di) order.emplace_back(si, di);
     }
   }
-  {
-    for (const auto& [si, di] : order) {
-      if (si == di) continue;
-      const std::uint32_t s = active[si], d = active[di];
-      path.clear();
-      for (std::uint32_t x = s; x != d;) {
-        ChannelId next;
-        if (!config.pair) {
-          next = treeNext[d * switches + x];
-        } else {
-          for (ChannelId c : view.links(x)) {
-            if (view.distance(view.targetSwitch(c), d) + 1 == view.distance(x, d) &&
-                (!next.valid() || use[c.index()] < use[next.index()])) {
-              next = c;
-            }
+  return order;
+}
+
+/// §5.1 step 2: one shortest path per ordered pair of distinct active switches, in
+/// `pairOrder` order: along the destination's tree, or (pair mode) the least-used minimal
+/// channel hop by hop. routeOf[si * A + di] is the pair's route in `pool`; `hint` (fit=suffix)
+/// the route of each path's suffix pair.
+struct SwitchPaths {
+  RoutePool pool;
+  std::vector<std::uint32_t> routeOf;
+  std::vector<std::uint32_t> hint;
+};
+
+SwitchPaths switchPaths(const SwitchView& view, const LashConfig& config, const std::vector<ChannelId>& treeNext,
+                        std::vector<std::uint32_t>& use) {
+  const std::size_t switches = view.switchCount();
+  const auto active = view.activeSwitches();
+  const std::size_t activeCount = active.size();
+  SwitchPaths paths;
+  paths.routeOf.assign(activeCount * activeCount, UINT32_MAX);
+  std::vector<ChannelId> path;
+  for (const auto& [si, di] : pairOrder(view, config.suffixHint)) {
+    if (si == di) continue;
+    const std::uint32_t s = active[si], d = active[di];
+    path.clear();
+    for (std::uint32_t x = s; x != d;) {
+      ChannelId next;
+      if (!config.pair) {
+        next = treeNext[d * switches + x];
+      } else {
+        for (ChannelId c : view.links(x)) {
+          if (view.distance(view.targetSwitch(c), d) + 1 == view.distance(x, d) &&
+              (!next.valid() || use[c.index()] < use[next.index()])) {
+            next = c;
           }
-          ++use[next.index()];
         }
-        path.push_back(next);
-        x = view.targetSwitch(next);
+        ++use[next.index()];
       }
-      routeOf[si * activeCount + di] = pool.addPath(path);
-      if (config.suffixHint) {
-        const std::uint32_t next = view.targetSwitch(path.front());
-        hint.push_back(next != d && view.isActive(next) ? routeOf[view.activeIndex(next) * activeCount + di]
-                                                        : UINT32_MAX);
-      }
+      path.push_back(next);
+      x = view.targetSwitch(next);
+    }
+    paths.routeOf[si * activeCount + di] = paths.pool.addPath(path);
+    if (config.suffixHint) {
+      const std::uint32_t next = view.targetSwitch(path.front());
+      paths.hint.push_back(next != d && view.isActive(next) ? paths.routeOf[view.activeIndex(next) * activeCount + di]
+                                                            : UINT32_MAX);
     }
   }
+  return paths;
+}
 
-  // Steps 2.2–3: layers as needed; beyond max-layers the rest by UpDown in one more layer
-  // (§8.4, shared with mp-lash and a-lash: assignLayersWithin).
-  BudgetedLayers layering =
-      assignLayersWithin(network, pool, config.maxLayers, RoutingResult::kNoLayer - 1, "lash", hint);
-  LayerAssignment& assignment = layering.assignment;
-  const bool updownLayer = layering.updownLayer;
-  std::size_t moves = 0;
-  if (config.balance) moves = balanceLayers(layering.cdg, pool, assignment);
-  const std::size_t lashLayers = layering.routeLayers();
-  const std::size_t layers = layering.layers();
-
-  RoutingResult result;
-  PairAddresses pairAddresses;
-  if (config.pair) {
-    pairAddresses = makePairAddresses(view, context, [&](std::uint32_t, std::uint32_t) { return 1U; });
-    result.addresses = pairAddresses.map;
-    pairAddresses.applySourceClasses(view, result);
-    groups = groupAddresses(view, result.addresses);
-  } else {
-    result.addresses = destinationMap;
-  }
-  const AddressMap& addresses = result.addresses;
+/// The one forwarding table (all layers share it): the destination trees, or (pair mode)
+/// each address's own path from its source switch.
+ForwardingTable lashTable(const SwitchView& view, const LashConfig& config, const AddressMap& addresses,
+                          const std::vector<ChannelId>& treeNext, const PairAddresses& pairAddresses,
+                          const SwitchPaths& paths) {
+  const Network& network = view.network();
+  const std::size_t switches = view.switchCount();
+  const std::size_t activeCount = view.activeSwitches().size();
   ForwardingTable table(switches, addresses.count());
   for (Address a = 0; a < addresses.count(); ++a) {
     const NodeId owner = addresses.owner(a);
@@ -160,14 +170,22 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
     } else {
       const std::uint32_t s = pairAddresses.sourceOf(view, a).first;
       if (s == d) continue;
-      for (ChannelId c : pool.channels(routeOf[view.activeIndex(s) * activeCount + view.activeIndex(d)])) {
+      for (ChannelId c : paths.pool.channels(paths.routeOf[view.activeIndex(s) * activeCount + view.activeIndex(d)])) {
         table.set(view.sourceSwitch(c), a, network.sourcePort(c));
       }
     }
   }
-  result.tables.push_back(std::move(table));
-  result.tableOfLayer.assign(layers, 0);
-  if (updownLayer) appendUpDownLayer(view, result);
+  return table;
+}
+
+/// result.layerOf per (source, address): the layer of the source's switch pair; pairs on
+/// one switch use layer 0; pairs that did not fit the budget use the UpDown layer
+/// (index `lashLayers`); in pair mode an address of another source switch is kNoLayer.
+void lashLayerOf(const SwitchView& view, const LashConfig& config, const AddressesBySwitch& groups,
+                 const PairAddresses& pairAddresses, const SwitchPaths& paths, const LayerAssignment& assignment,
+                 std::size_t lashLayers, RoutingResult& result) {
+  const AddressMap& addresses = result.addresses;
+  const std::size_t activeCount = view.activeSwitches().size();
   const auto sourceSwitch = sourceSwitches(view, addresses);
   result.layerOf.assign(sourceSwitch.size() * addresses.count(), 0);
   for (std::size_t source = 0; source < sourceSwitch.size(); ++source) {
@@ -184,14 +202,49 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
         continue;
       }
       const std::uint8_t assigned =
-          assignment.layerOf[routeOf[view.activeIndex(s) * activeCount + view.activeIndex(d)]];
+          assignment.layerOf[paths.routeOf[view.activeIndex(s) * activeCount + view.activeIndex(d)]];
       layer = assigned == RoutingResult::kNoLayer ? static_cast<std::uint8_t>(lashLayers) : assigned;
     }
   }
+}
+
+RoutingResult runLash(const Network& network, const RoutingContext& context, const LashConfig& config) {
+  const SwitchView view(network, context.routeSwitches);
+  // Step 2: one shortest path per ordered pair of active switches.
+  std::vector<std::uint32_t> use(network.channelCount(), 0);
+  DestinationTrees trees;
+  if (!config.pair) trees = destinationTrees(view, context, use);
+  const SwitchPaths paths = switchPaths(view, config, trees.treeNext, use);
+
+  // Steps 2.2–3: layers as needed; beyond max-layers the rest by UpDown in one more layer
+  // (§8.4, shared with mp-lash and a-lash: assignLayersWithin).
+  BudgetedLayers layering =
+      assignLayersWithin(network, paths.pool, config.maxLayers, RoutingResult::kNoLayer - 1, "lash", paths.hint);
+  LayerAssignment& assignment = layering.assignment;
+  const bool updownLayer = layering.updownLayer;
+  std::size_t moves = 0;
+  if (config.balance) moves = balanceLayers(layering.cdg, paths.pool, assignment);
+  const std::size_t lashLayers = layering.routeLayers();
+
+  RoutingResult result;
+  PairAddresses pairAddresses;
+  AddressesBySwitch groups = std::move(trees.groups);
+  if (config.pair) {
+    pairAddresses = makePairAddresses(view, context, [&](std::uint32_t, std::uint32_t) { return 1U; });
+    result.addresses = pairAddresses.map;
+    pairAddresses.applySourceClasses(view, result);
+    groups = groupAddresses(view, result.addresses);
+  } else {
+    result.addresses = std::move(trees.addresses);
+  }
+  result.tables.push_back(lashTable(view, config, result.addresses, trees.treeNext, pairAddresses, paths));
+  result.tableOfLayer.assign(layering.layers(), 0);
+  if (updownLayer) appendUpDownLayer(view, result);
+  lashLayerOf(view, config, groups, pairAddresses, paths, assignment, lashLayers, result);
   result.deterministic = true;
   result.minimal = !updownLayer;
   result.stats.emplace_back("addressing", config.pair ? "pair" : "destination");
-  result.stats.emplace_back("switch_pairs", std::to_string(pool.size()));
+  result.stats.emplace_back("switch_pairs", std::to_string(paths.pool.size()));
   appendLayerStats(result, layering, "switch_pairs");
   if (config.balance) result.stats.emplace_back("balancing_moves", std::to_string(moves));
   return result;

@@ -45,7 +45,12 @@ struct ChannelDependencyGraph::Impl {
   std::size_t slots() const { return slotBase.back(); }
 
   void newLayer() {
-    if (layers.size() >= 255) throw RoutingError("channel dependency graph: at most 255 layers are supported");
+    if (layers.size() >= kMaxLayers) {
+      throw RoutingError(
+          fmt::format("channel dependency graph: layer {} requested; at most {} layers are supported "
+                      "(kMaxLayers, InfiniBand's service levels)",
+                      layers.size() + 1, kMaxLayers));
+    }
     checkMemory(fmt::format("channel dependency graph of {} channels x {} layers", channels(), layers.size() + 1),
                 saturatingBytes(slots() + channels(), layers.size() + 1), "slots and channels", sizeof(std::uint32_t));
     Layer layer;
@@ -355,6 +360,12 @@ ChannelDependencyGraph::ChannelDependencyGraph(const Network& network, std::size
       impl.positionInSource[outs[j].index()] = static_cast<std::uint32_t>(j);
   }
   impl.mark.assign(channels, 0);
+  if (layers > kMaxLayers) {
+    throw RoutingError(
+        fmt::format("channel dependency graph: {} layers requested; at most {} are supported "
+                    "(kMaxLayers, InfiniBand's service levels)",
+                    layers, kMaxLayers));
+  }
   for (std::size_t i = 0; i < layers; ++i) impl.newLayer();
 }
 

@@ -47,7 +47,8 @@ namespace routelab {
 class ChannelDependencyGraph {
  public:
   /// An empty CDG over the channels of `network` with `layers` independent layers.
-  /// The network must outlive the graph. Throws RoutingError for more than 255 layers.
+  /// The network must outlive the graph. Before allocating any layer: LimitError when the
+  /// layers would exceed the memory budget, RoutingError for more than kMaxLayers (16).
   ChannelDependencyGraph(const Network& network, std::size_t layers = 1);
   ChannelDependencyGraph(const ChannelDependencyGraph& other);
   ChannelDependencyGraph& operator=(const ChannelDependencyGraph& other);
@@ -56,7 +57,8 @@ class ChannelDependencyGraph {
   ~ChannelDependencyGraph();
 
   std::size_t layerCount() const;
-  /// Add another empty layer; returns its id. Throws RoutingError beyond 255 layers.
+  /// Add another empty layer; returns its id. Throws RoutingError, before allocating, when
+  /// the graph already has kMaxLayers (16) layers.
   LayerId addLayer();
 
   // Every function taking a path or a dependency throws RoutingError when a layer id is

@@ -7,6 +7,7 @@
 #include <array>
 
 #include "core/errors.h"
+#include "core/limits.h"
 
 namespace routelab {
 
@@ -320,9 +321,6 @@ std::string endName(const Network& network, const RoutingResult& routing, NodeId
 
 void validate(const Network& network, const RoutingResult& routing, const TrafficScope& scope, const Shared& shared) {
   if (routing.tables.empty()) throw AnalysisError("routing has no forwarding table");
-  if (routing.layerCount() == 0 || routing.layerCount() > 16) {
-    throw AnalysisError(fmt::format("routing has {} layers; 1..16 are supported", routing.layerCount()));
-  }
   const std::size_t addresses = routing.addresses.count();
   for (std::size_t t = 0; t < routing.tables.size(); ++t) {
     const ForwardingTable& table = routing.tables[t];
@@ -387,6 +385,10 @@ void validate(const Network& network, const RoutingResult& routing, const Traffi
 
 RoutingDependencies buildRoutingDependencies(const Network& network, const RoutingResult& routing,
                                              const TrafficScope& scope) {
+  // The layer limit (core/limits.h) before allocating the graph's layers.
+  if (routing.layerCount() == 0 || routing.layerCount() > kMaxLayers) {
+    throw AnalysisError(fmt::format("routing has {} layers; 1..{} are supported", routing.layerCount(), kMaxLayers));
+  }
   RoutingDependencies result(ChannelDependencyGraph(network, std::max<std::size_t>(routing.layerCount(), 1)));
   Shared shared{network, routing, scope, result.graph.slotLayout(), 0};
   shared.words = (shared.layout.size() + 63) / 64;

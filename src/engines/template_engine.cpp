@@ -42,7 +42,8 @@ std::uint32_t attachedSwitch(const Network& network, NodeId owner) {
   if (network.isSwitch(owner)) return network.switchIndex(owner);
   const ChannelId injection = network.injectionChannel(owner);
   if (!injection.valid() || !network.isSwitch(network.target(injection))) {
-    throw RoutingError(fmt::format("shortest-lowest-port: terminal '{}' is not cabled to a switch", network.name(owner)));
+    throw RoutingError(
+        fmt::format("shortest-lowest-port: terminal '{}' is not cabled to a switch", network.name(owner)));
   }
   return network.switchIndex(network.target(injection));
 }
@@ -100,7 +101,8 @@ RoutingResult routeShortestLowestPort(const Network& network, const RoutingConte
                                        network.name(addresses.owners()[i]), network.name(owner)));
       }
     }
-    const PortNumber delivery = network.isSwitch(owner) ? kSelfPort : network.targetPort(network.injectionChannel(owner));
+    const PortNumber delivery =
+        network.isSwitch(owner) ? kSelfPort : network.targetPort(network.injectionChannel(owner));
     for (std::uint32_t s = 0; s < network.switchCount(); ++s) {
       if (distance[s] == kUnreached) continue;  // another island: carries no traffic to `owner`
       const PortNumber port = s == destination ? delivery : minimalPort(network, s, distance, preferHighest);

@@ -210,11 +210,12 @@ TEST(LashFamily, DefaultMaxLayersIsEightAsInfiniBandOffers) {
   for (const char* engine : {"lash", "mp-lash"}) {
     EXPECT_NE(runEngine(engine, net).engine.find("max-layers=8"), std::string::npos) << engine;
   }
-  // Limits: a-lash's layer sets are 16-bit; so are mp-lash's with balance.
+  // One limit, kMaxLayers = 16, for every engine (tests/engines/test_layer_limit.cpp).
   EXPECT_THROW(runEngine("a-lash:max-layers=17", net), SpecError);
   EXPECT_THROW(runEngine("mp-lash:max-layers=17,balance=true", net), SpecError);
-  EXPECT_THROW(runEngine("lash:max-layers=255", net), SpecError);
-  EXPECT_NO_THROW(runEngine("lash:max-layers=254", test::randomFabric(8, 12, 1)));
+  EXPECT_THROW(runEngine("mp-lash:max-layers=17", net), SpecError);
+  EXPECT_THROW(runEngine("lash:max-layers=17", net), SpecError);
+  EXPECT_NO_THROW(runEngine("lash:max-layers=16", test::randomFabric(8, 12, 1)));
 }
 
 TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
@@ -233,12 +234,12 @@ TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
       pool.addPath(path);
     }
   }
-  const BudgetedLayers unlimited = assignLayersWithin(net, pool, 0, 254, "test");
+  const BudgetedLayers unlimited = assignLayersWithin(net, pool, 0, "test");
   ASSERT_GE(unlimited.needed, 4u);
   EXPECT_FALSE(unlimited.updownLayer);
   for (std::size_t maxLayers = 1; maxLayers <= unlimited.needed; ++maxLayers) {
     SCOPED_TRACE(maxLayers);
-    const BudgetedLayers budgeted = assignLayersWithin(net, pool, maxLayers, 254, "test");
+    const BudgetedLayers budgeted = assignLayersWithin(net, pool, maxLayers, "test");
     EXPECT_EQ(budgeted.updownLayer, maxLayers < unlimited.needed);
     EXPECT_LE(budgeted.layers(), maxLayers);
     if (!budgeted.updownLayer) {
@@ -260,14 +261,7 @@ TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
       EXPECT_EQ(budgeted.cdg.dependencyCount(LayerId::fromIndex(layer)), 0u);
     }
   }
-  // No budget: more layers needed than the engine can hold is an error naming the engine.
-  try {
-    assignLayersWithin(net, pool, 0, 2, "some-engine");
-    ADD_FAILURE() << "no error";
-  } catch (const RoutingError& e) {
-    EXPECT_NE(std::string(e.what()).find("some-engine:"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("§8.4"), std::string::npos) << e.what();
-  }
+  // No budget and more than kMaxLayers needed: tests/engines/test_layer_limit.cpp.
 }
 
 TEST(Lash, AddressModes) {

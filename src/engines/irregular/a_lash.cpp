@@ -9,7 +9,7 @@
 // a cycle, which is why grouping by l suffices). `balance=true` runs step 4: the group is
 // also added to every further layer it fits in. By Theorem 3, packets of an address may
 // move freely between all layers of its set: allowedLayers holds that set (with
-// balance=false just the home layer). At most 16 layers (the sets are 16-bit).
+// balance=false just the home layer). At most kMaxLayers = 16 layers (core/limits.h).
 // `max-layers=L` (default 8, InfiniBand's data VLs; 0 = as many as needed, <= 16): when more
 // than L layers would be needed, the groups keep L-1 layers and every group that does not
 // fit is routed by UpDown in one last layer (§8.4, as lash: assignLayersWithin): its
@@ -95,7 +95,7 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
   }
   // Step 2.1.3 (first-fit) within max-layers, the rest by UpDown (§8.4); step 4 on the
   // first-fit layers only.
-  BudgetedLayers layering = assignLayersWithin(network, pool, config.maxLayers, 16, "a-lash");
+  BudgetedLayers layering = assignLayersWithin(network, pool, config.maxLayers, "a-lash");
   const LayerAssignment& assignment = layering.assignment;
   const std::size_t updownIndex = layering.routeLayers();
   std::vector<std::uint16_t> allowed;
@@ -171,13 +171,11 @@ RegistryRow<EngineFactory> aLashRow() {
           "switch-adaptive shortest paths, layers per first-link group (Thm 3); addressing: pair",
           "Lysne et al. 2006 §7 (A-LASH), Theorem 3, §8.4 (UpDown layer when max-layers is short)",
           {{"balance", OptionType::Flag, "false", "step 4: every group also in every further layer it fits"},
-           {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),
-            "at most this many layers (InfiniBand: 8 data VLs by default, up to 15); when more are needed, the "
-            "groups that do not fit go to a last layer routed by UpDown (§8.4); 0 = as many as needed (<= 16)"}},
+           maxLayersOption("groups")},
           [](const Options& options) -> RoutingFunction {
             ALashConfig config;
             config.balance = options.flag("balance");
-            config.maxLayers = static_cast<std::size_t>(options.integerIn("max-layers", 0, 16));
+            config.maxLayers = maxLayers(options);
             return [config](const Network& network, const RoutingContext& context) {
               return runALash(network, context, config);
             };

@@ -12,6 +12,7 @@
 // spread over the adaptive layers. Address mode: destination.
 #include <fmt/format.h>
 
+#include "core/limits.h"
 #include "engines/irregular/rows.h"
 #include "engines/irregular/switch_view.h"
 #include "engines/irregular/updown.h"
@@ -22,10 +23,12 @@ RegistryRow<EngineFactory> escapeRow() {
   return {"escape",
           "fully adaptive minimal routing plus an UpDown escape layer (Duato); addressing: destination",
           "Silla & Duato, TPDS 2000; Lysne et al. 2006 §8.3",
-          {{"layers", OptionType::Integer, "2", "layers, the last one the UpDown escape layer, 2..16"},
+          {{"layers", OptionType::Integer, "2",
+            fmt::format("layers, the last one the UpDown escape layer, 2..{}", kMaxLayers)},
            {"root", OptionType::String, "", "root of the escape layer (default: the lowest switch id)"}},
           [](const Options& options) -> RoutingFunction {
-            const auto layers = static_cast<std::size_t>(options.integerIn("layers", 2, 16));
+            const auto layers =
+                static_cast<std::size_t>(options.integerIn("layers", 2, static_cast<std::int64_t>(kMaxLayers)));
             const std::string rootName = options.has("root") ? options.string("root") : std::string();
             return [layers, rootName](const Network& network, const RoutingContext& context) {
               const SwitchView view(network, context.routeSwitches);

@@ -218,8 +218,7 @@ RoutingResult runLash(const Network& network, const RoutingContext& context, con
 
   // Steps 2.2–3: layers as needed; beyond max-layers the rest by UpDown in one more layer
   // (§8.4, shared with mp-lash and a-lash: assignLayersWithin).
-  BudgetedLayers layering =
-      assignLayersWithin(network, paths.pool, config.maxLayers, RoutingResult::kNoLayer - 1, "lash", paths.hint);
+  BudgetedLayers layering = assignLayersWithin(network, paths.pool, config.maxLayers, "lash", paths.hint);
   LayerAssignment& assignment = layering.assignment;
   const bool updownLayer = layering.updownLayer;
   std::size_t moves = 0;
@@ -258,9 +257,7 @@ RegistryRow<EngineFactory> lashRow() {
           "Lysne et al. 2006 §5.1 (steps 1-4), §8.4 (UpDown layer when max-layers is short)",
           {{"addressing", OptionType::String, "destination", "destination (tree per destination, IB) or pair"},
            {"balance", OptionType::Flag, "false", "run the balancing step 4"},
-           {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),
-            "at most this many layers (InfiniBand: 8 data VLs by default, up to 15); when more are needed, the "
-            "pairs that do not fit go to a last layer routed by UpDown (§8.4); 0 = as many as needed (<= 254)"},
+           maxLayersOption("pairs"),
            {"fit", OptionType::String, "first",
             "first (first-fit in source order: the paper's and OpenSM's LASH) or suffix (destination mode: pairs by "
             "destination, the suffix pair's layer tried first; faster, may need one layer more)"}},
@@ -268,8 +265,7 @@ RegistryRow<EngineFactory> lashRow() {
             LashConfig config;
             config.pair = pairAddressing(options);
             config.balance = options.flag("balance");
-            config.maxLayers =
-                static_cast<std::size_t>(options.integerIn("max-layers", 0, RoutingResult::kNoLayer - 1));
+            config.maxLayers = maxLayers(options);
             const std::string& fit = options.string("fit");
             if (fit != "suffix" && fit != "first") {
               throw SpecError("lash: option 'fit' must be 'suffix' or 'first', got '" + fit + "'");

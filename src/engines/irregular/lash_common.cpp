@@ -103,6 +103,18 @@ void appendLayerStats(RoutingResult& result, const BudgetedLayers& layering, con
   }
 }
 
+OptionSpec maxLayersOption(const std::string& unit) {
+  return {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),
+          fmt::format("at most this many layers, 0..{} (kMaxLayers: InfiniBand's service levels; default {}, the data "
+                      "VLs of a fabric as it comes); when more are needed, the {} that do not fit go to a last layer "
+                      "routed by UpDown (§8.4); 0 = as many as needed, refused beyond {}",
+                      kMaxLayers, kDefaultMaxLayers, unit, kMaxLayers)};
+}
+
+std::size_t maxLayers(const Options& options) {
+  return static_cast<std::size_t>(options.integerIn("max-layers", 0, static_cast<std::int64_t>(kMaxLayers)));
+}
+
 bool pairAddressing(const Options& options) {
   const std::string& mode = options.string("addressing");
   if (mode == "pair") return true;

@@ -61,6 +61,12 @@ void appendLayerStats(RoutingResult& result, const BudgetedLayers& layering, con
 /// routing with at most 8 layers loads onto a fabric as it comes.
 inline constexpr std::int64_t kDefaultMaxLayers = 8;
 
+/// The `max-layers` option of lash, mp-lash and a-lash (`unit`: what goes to the UpDown
+/// layer: pairs, paths, groups): 0..kMaxLayers, default kDefaultMaxLayers.
+OptionSpec maxLayersOption(const std::string& unit);
+/// Its value; SpecError naming the engine and the range 0..kMaxLayers otherwise.
+std::size_t maxLayers(const Options& options);
+
 /// `addressing=destination|pair` option value; throws SpecError otherwise.
 bool pairAddressing(const Options& options);
 

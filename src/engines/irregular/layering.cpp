@@ -50,11 +50,11 @@ bool hasDependencies(const RoutePool& pool, std::uint32_t route) { return pool.c
 }  // namespace
 
 LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, std::size_t maxLayers,
-                             std::span<const std::uint32_t> hint) {
+                             std::span<const std::uint32_t> hint, std::string_view refusingEngine) {
   LayerAssignment result;
   result.layerOf.assign(pool.size(), RoutingResult::kNoLayer);
   result.layers = 1;
-  maxLayers = std::min<std::size_t>(std::max<std::size_t>(maxLayers, 1), RoutingResult::kNoLayer - 1);
+  maxLayers = std::min<std::size_t>(std::max<std::size_t>(maxLayers, 1), kMaxLayers);
   for (std::uint32_t route = 0; route < pool.size(); ++route) {
     if (!hasDependencies(pool, route)) {
       result.layerOf[route] = 0;
@@ -86,6 +86,13 @@ LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool,
         throw RoutingError(fmt::format("route {} is cyclic on its own (not a shortest route)", route));
       }
     }
+    if (!placed && !refusingEngine.empty()) {
+      throw RoutingError(fmt::format(
+          "{}: more than {} layers needed (route {} of {} fits in none of {} layers); at most {} layers are supported "
+          "(kMaxLayers, InfiniBand's service levels); set max-layers=1..{} to route the rest by UpDown in one more "
+          "layer (Lysne §8.4)",
+          refusingEngine, maxLayers, route + 1, pool.size(), maxLayers, kMaxLayers, kMaxLayers));
+    }
     if (!placed) ++result.unplaced;
   }
   return result;
@@ -96,19 +103,17 @@ std::string BudgetedLayers::neededText() const {
 }
 
 BudgetedLayers assignLayersWithin(const Network& network, const RoutePool& pool, std::size_t maxLayers,
-                                  std::size_t limit, const std::string& engine, std::span<const std::uint32_t> hint) {
-  limit = std::min<std::size_t>(limit, RoutingResult::kNoLayer - 1);
-  const std::size_t cap = maxLayers > 0 ? std::min(maxLayers, limit) : limit;
+                                  const std::string& engine, std::span<const std::uint32_t> hint) {
+  if (maxLayers > kMaxLayers) {
+    throw RoutingError(fmt::format("{}: max-layers={} asked; at most {} layers are supported (kMaxLayers)", engine,
+                                   maxLayers, kMaxLayers));
+  }
+  const std::size_t cap = maxLayers > 0 ? maxLayers : kMaxLayers;
   BudgetedLayers out{ChannelDependencyGraph(network, 1), {}, 0, true, false};
-  out.assignment = assignLayers(out.cdg, pool, cap, hint);
+  // No budget: first-fit up to the limit, refused at the first route that fits in none.
+  out.assignment = assignLayers(out.cdg, pool, cap, hint, maxLayers == 0 ? std::string_view(engine) : "");
   out.needed = out.assignment.layers;
   if (out.assignment.unplaced == 0) return out;
-  if (maxLayers == 0) {
-    throw RoutingError(
-        fmt::format("{}: more than {} layers needed, at most {} possible; set max-layers to route "
-                    "the rest by UpDown in one more layer (Lysne §8.4)",
-                    engine, limit, limit));
-  }
   out.needed = cap + 1;
   out.neededExact = false;
   out.updownLayer = true;
@@ -169,8 +174,10 @@ std::size_t balanceLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, La
 
 std::vector<std::uint16_t> enrichLayers(ChannelDependencyGraph& cdg, const RoutePool& pool,
                                         const LayerAssignment& assignment) {
-  if (assignment.layers > 16) {
-    throw RoutingError(fmt::format("{} layers needed; the layer sets of step 4 hold at most 16", assignment.layers));
+  static_assert(kMaxLayers <= 16, "allowed-layer sets are 16-bit masks");
+  if (assignment.layers > kMaxLayers) {
+    throw RoutingError(fmt::format("{} layers needed; the layer sets of step 4 hold at most {} (kMaxLayers)",
+                                   assignment.layers, kMaxLayers));
   }
   std::vector<std::uint16_t> allowed(pool.size(), 0);
   for (std::size_t layer = 0; layer < assignment.layers; ++layer) {

@@ -12,9 +12,11 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cdg/cdg.h"
+#include "core/limits.h"
 #include "routing/routing_result.h"
 
 namespace routelab::irregular {
@@ -61,13 +63,17 @@ struct LayerAssignment {
 /// step 2.2 asks for *an* existing layer that stays acyclic, not the first; destination-mode
 /// LASH hints the pair of the path's suffix, whose layer already holds all but one of the
 /// path's dependencies, which saves most failed cycle searches.
+/// `refusingEngine` (optional): when not empty, a route that fits in none of `maxLayers`
+/// layers throws RoutingError at once, naming the engine, the route, the layers needed and
+/// kMaxLayers, instead of being left unplaced (no budget: the engine cannot go on).
+/// `maxLayers` is capped at kMaxLayers (core/limits.h).
 LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, std::size_t maxLayers,
-                             std::span<const std::uint32_t> hint = {});
+                             std::span<const std::uint32_t> hint = {}, std::string_view refusingEngine = {});
 
 /// Steps 2–3 under a layer budget, with the UpDown fallback of §8.4 (when the layers are
 /// too few, "the remaining pairs" are routed by UpDown in one more layer; LASH, MP-LASH and
 /// A-LASH share this). First-fit (assignLayers above) runs capped at `maxLayers` (0 = no
-/// budget: capped at `limit`). If every route fits, that is the routing and `needed` is
+/// budget: capped at kMaxLayers, core/limits.h). If every route fits, that is the routing and `needed` is
 /// exact. Otherwise the routes keep their layers among the first maxLayers − 1 and every
 /// other route is marked kNoLayer: the engine routes it in one extra layer by UpDown, whose
 /// dependencies (up channels, then down channels) are acyclic on their own — so the routing
@@ -79,8 +85,9 @@ LayerAssignment assignLayers(ChannelDependencyGraph& cdg, const RoutePool& pool,
 /// identically in both runs and a route goes beyond them only when none fits), so the
 /// capped run is cut, not repeated; with a hint the hinted layer may lie beyond, and
 /// first-fit is re-run capped at maxLayers − 1.
-/// Throws RoutingError naming `engine` when maxLayers == 0 and more than `limit` layers are
-/// needed. Cost: one first-fit run (two with a hint and a fallback).
+/// Throws RoutingError naming `engine` when maxLayers > kMaxLayers, and, when maxLayers == 0,
+/// as soon as first-fit meets a route that fits in none of kMaxLayers layers (not after
+/// placing the rest). Cost: one first-fit run (two with a hint and a fallback).
 struct BudgetedLayers {
   ChannelDependencyGraph cdg;  ///< the dependencies of layers 0..routeLayers()−1 (others empty)
   LayerAssignment assignment;  ///< per route; kNoLayer = routed in the UpDown layer
@@ -97,8 +104,7 @@ struct BudgetedLayers {
   std::string neededText() const;
 };
 BudgetedLayers assignLayersWithin(const Network& network, const RoutePool& pool, std::size_t maxLayers,
-                                  std::size_t limit, const std::string& engine,
-                                  std::span<const std::uint32_t> hint = {});
+                                  const std::string& engine, std::span<const std::uint32_t> hint = {});
 
 /// §5.1 step 4 (balancing): move a route from layer j to layer k while layer j has at
 /// least two more routes than layer k and the move closes no cycle; repeat until no move
@@ -108,7 +114,7 @@ BudgetedLayers assignLayersWithin(const Network& network, const RoutePool& pool,
 std::size_t balanceLayers(ChannelDependencyGraph& cdg, const RoutePool& pool, LayerAssignment& assignment);
 
 /// §6/§7 step 4 (optional): add every route to every further layer it fits in; returns the
-/// bit set of layers per route (bit i = layer i). Requires at most 16 layers.
+/// bit set of layers per route (bit i = layer i). Requires at most kMaxLayers (16) layers.
 std::vector<std::uint16_t> enrichLayers(ChannelDependencyGraph& cdg, const RoutePool& pool,
                                         const LayerAssignment& assignment);
 

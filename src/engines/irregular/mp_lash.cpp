@@ -3,9 +3,9 @@
 // (per-pair addressing, §6 step 2.1; terminals of one switch share its addresses) and goes
 // to the first layer whose dependency graph stays acyclic (step 2.2). `balance=true` runs
 // the optional step 4: every path is also added to every further layer it fits in, and the
-// source may choose among those layers (allowedLayers; at most 16 layers). `max-paths=N`
+// source may choose among those layers (allowedLayers). `max-paths=N`
 // keeps only the first N shortest paths per pair in port order (0 = all, as in the paper).
-// `max-layers=L` (default 8, InfiniBand's data VLs; 0 = as many as needed): when more than L
+// `max-layers=L` (default 8, InfiniBand's data VLs; 0 = as many as needed up to kMaxLayers = 16): when more than L
 // layers would be needed, the paths keep L-1 layers and every path that does not fit is
 // routed by UpDown in one last layer (§8.4, as lash: assignLayersWithin) — its address
 // stays, only its route changes, so no path is dropped.
@@ -120,8 +120,7 @@ RoutingResult runMpLash(const Network& network, const RoutingContext& context, c
   }
   // Step 2.2 (first-fit) within max-layers, the rest by UpDown (§8.4); step 4 on the
   // first-fit layers only (the UpDown layer's paths keep their one layer).
-  BudgetedLayers layering =
-      assignLayersWithin(network, pool, config.maxLayers, config.balance ? 16 : RoutingResult::kNoLayer - 1, "mp-lash");
+  BudgetedLayers layering = assignLayersWithin(network, pool, config.maxLayers, "mp-lash");
   const LayerAssignment& assignment = layering.assignment;
   const std::size_t updownIndex = layering.routeLayers();
   std::vector<std::uint16_t> allowed;
@@ -165,26 +164,21 @@ RoutingResult runMpLash(const Network& network, const RoutingContext& context, c
 }  // namespace
 
 RegistryRow<EngineFactory> mpLashRow() {
-  return {
-      "mp-lash",
-      "all shortest paths, one address each, source adaptive; addressing: pair",
-      "Lysne et al. 2006 §6 (MP-LASH), step 4 optional, §8.4 (UpDown layer when max-layers is short)",
-      {{"balance", OptionType::Flag, "false", "step 4: every path also in every further layer it fits (<= 16 layers)"},
-       {"max-layers", OptionType::Integer, std::to_string(kDefaultMaxLayers),
-        "at most this many layers (InfiniBand: 8 data VLs by default, up to 15); when more are needed, the paths "
-        "that do not fit go to a last layer routed by UpDown (§8.4); 0 = as many as needed (<= 254, 16 with "
-        "balance)"},
-       {"max-paths", OptionType::Integer, "0", "shortest paths per switch pair, first in port order; 0 = all"}},
-      [](const Options& options) -> RoutingFunction {
-        MpLashConfig config;
-        config.balance = options.flag("balance");
-        config.maxLayers = static_cast<std::size_t>(
-            options.integerIn("max-layers", 0, config.balance ? 16 : RoutingResult::kNoLayer - 1));
-        config.maxPaths = static_cast<std::uint32_t>(options.integerIn("max-paths", 0, 1 << 20));
-        return [config](const Network& network, const RoutingContext& context) {
-          return runMpLash(network, context, config);
-        };
-      }};
+  return {"mp-lash",
+          "all shortest paths, one address each, source adaptive; addressing: pair",
+          "Lysne et al. 2006 §6 (MP-LASH), step 4 optional, §8.4 (UpDown layer when max-layers is short)",
+          {{"balance", OptionType::Flag, "false", "step 4: every path also in every further layer it fits"},
+           maxLayersOption("paths"),
+           {"max-paths", OptionType::Integer, "0", "shortest paths per switch pair, first in port order; 0 = all"}},
+          [](const Options& options) -> RoutingFunction {
+            MpLashConfig config;
+            config.balance = options.flag("balance");
+            config.maxLayers = maxLayers(options);
+            config.maxPaths = static_cast<std::uint32_t>(options.integerIn("max-paths", 0, 1 << 20));
+            return [config](const Network& network, const RoutingContext& context) {
+              return runMpLash(network, context, config);
+            };
+          }};
 }
 
 }  // namespace routelab::irregular

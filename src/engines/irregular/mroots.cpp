@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "core/errors.h"
+#include "core/limits.h"
 #include "engines/irregular/rows.h"
 #include "engines/irregular/switch_view.h"
 #include "engines/irregular/updown.h"
@@ -38,7 +39,7 @@ std::vector<std::uint32_t> chooseRoots(const SwitchView& view, std::uint32_t fir
 }
 
 RoutingFunction makeMroots(const Options& options, bool adaptive) {
-  const auto layers = static_cast<std::size_t>(options.integerIn("layers", 1, 16));
+  const auto layers = static_cast<std::size_t>(options.integerIn("layers", 1, static_cast<std::int64_t>(kMaxLayers)));
   const std::string rootName = options.has("root") ? options.string("root") : std::string();
   return [layers, rootName, adaptive](const Network& network, const RoutingContext& context) {
     const SwitchView view(network, context.routeSwitches);
@@ -72,7 +73,8 @@ RoutingFunction makeMroots(const Options& options, bool adaptive) {
 }
 
 OptionSchema mrootsSchema() {
-  return {{"layers", OptionType::Integer, "2", "layers (virtual lanes), one UpDown root each, 1..16"},
+  return {{"layers", OptionType::Integer, "2",
+           fmt::format("layers (virtual lanes), one UpDown root each, 1..{}", kMaxLayers)},
           {"root", OptionType::String, "", "root of layer 0 (default: the lowest switch id)"}};
 }
 

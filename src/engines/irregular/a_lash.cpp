@@ -34,30 +34,35 @@ struct ALashConfig {
   std::size_t maxLayers = 0;
 };
 
-RoutingResult runALash(const Network& network, const RoutingContext& context, const ALashConfig& config) {
-  const SwitchView view(network, context.routeSwitches);
+/// Is channel c (leaving switch x) on a shortest path from x to switch d?
+bool minimalChannel(const SwitchView& view, std::uint32_t x, std::uint32_t d, ChannelId c) {
+  return view.distance(view.targetSwitch(c), d) + 1 == view.distance(x, d);
+}
+
+/// First links per (s, d): the minimal channels leaving s (none when s == d).
+std::vector<ChannelId> firstLinks(const SwitchView& view, std::uint32_t s, std::uint32_t d) {
+  std::vector<ChannelId> out;
+  if (s == d) return out;
+  for (ChannelId c : view.links(s)) {
+    if (minimalChannel(view, s, d, c)) out.push_back(c);
+  }
+  return out;
+}
+
+/// Step 2.1.2: one group per (s, d, first link l): the dependencies of all shortest paths
+/// s -> d through l (a BFS over the switches whose distance to d decreases).
+/// firstRoute[si * A + di] is the route of the pair's first link; the others follow.
+struct FirstLinkGroups {
+  RoutePool pool;
+  std::vector<std::uint32_t> firstRoute;
+};
+
+FirstLinkGroups firstLinkGroups(const SwitchView& view) {
   const std::size_t switches = view.switchCount();
   const auto active = view.activeSwitches();
   const std::size_t activeCount = active.size();
-  auto minimal = [&](std::uint32_t x, std::uint32_t d, ChannelId c) {
-    return view.distance(view.targetSwitch(c), d) + 1 == view.distance(x, d);
-  };
-  // First links per (s, d): the minimal channels leaving s.
-  auto firstLinks = [&](std::uint32_t s, std::uint32_t d) {
-    std::vector<ChannelId> out;
-    if (s == d) return out;
-    for (ChannelId c : view.links(s)) {
-      if (minimal(s, d, c)) out.push_back(c);
-    }
-    return out;
-  };
-  PairAddresses pairAddresses = makePairAddresses(view, context, [&](std::uint32_t s, std::uint32_t d) {
-    return s == d ? 1U : static_cast<std::uint32_t>(firstLinks(s, d).size());
-  });
-
-  // Groups: dependencies of all shortest paths s -> d through first link l.
-  RoutePool pool;
-  std::vector<std::uint32_t> firstRoute(activeCount * activeCount, UINT32_MAX);
+  FirstLinkGroups groups;
+  groups.firstRoute.assign(activeCount * activeCount, UINT32_MAX);
   std::vector<std::vector<ChannelId>> incoming(switches);
   std::vector<std::uint32_t> region;
   std::vector<std::uint8_t> inRegion(switches, 0);
@@ -66,8 +71,8 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
     for (std::size_t di = 0; di < activeCount; ++di) {
       if (si == di) continue;
       const std::uint32_t s = active[si], d = active[di];
-      firstRoute[si * activeCount + di] = static_cast<std::uint32_t>(pool.size());
-      for (ChannelId l : firstLinks(s, d)) {
+      groups.firstRoute[si * activeCount + di] = static_cast<std::uint32_t>(groups.pool.size());
+      for (ChannelId l : firstLinks(view, s, d)) {
         dependencies.clear();
         const std::uint32_t t = view.targetSwitch(l);
         region.assign(1, t);
@@ -77,7 +82,7 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
           const std::uint32_t x = region[head];
           if (x == d) continue;
           for (ChannelId c : view.links(x)) {
-            if (!minimal(x, d, c)) continue;
+            if (!minimalChannel(view, x, d, c)) continue;
             for (ChannelId in : incoming[x]) dependencies.emplace_back(in, c);
             const std::uint32_t y = view.targetSwitch(c);
             if (!inRegion[y]) {
@@ -89,25 +94,26 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
           }
         }
         for (std::uint32_t x : region) inRegion[x] = 0;
-        pool.addGroup(dependencies);
+        groups.pool.addGroup(dependencies);
       }
     }
   }
-  // Step 2.1.3 (first-fit) within max-layers, the rest by UpDown (§8.4); step 4 on the
-  // first-fit layers only.
-  BudgetedLayers layering = assignLayersWithin(network, pool, config.maxLayers, "a-lash");
-  const LayerAssignment& assignment = layering.assignment;
-  const std::size_t updownIndex = layering.routeLayers();
-  std::vector<std::uint16_t> allowed;
-  if (config.balance) allowed = enrichLayers(layering.cdg, pool, assignment);
+  return groups;
+}
 
-  RoutingResult result;
-  result.addresses = pairAddresses.map;
-  pairAddresses.applySourceClasses(view, result);
-  const AddressMap& addresses = result.addresses;
-  ForwardingTable table(switches, addresses.count());
-  std::vector<std::uint32_t> routeOfAddress(addresses.count(), UINT32_MAX);
+/// The adaptive table: address a (the k-th first link l of its source switch s) leaves s
+/// through l; every switch of the region below l offers all its minimal ports, the least
+/// used first. Returns the route (group) of every address in `routeOfAddress`
+/// (UINT32_MAX: source and destination on one switch).
+ForwardingTable aLashTable(const SwitchView& view, const PairAddresses& pairAddresses, const AddressMap& addresses,
+                           const FirstLinkGroups& groups, std::vector<std::uint32_t>& routeOfAddress) {
+  const Network& network = view.network();
+  const std::size_t activeCount = view.activeSwitches().size();
+  ForwardingTable table(view.switchCount(), addresses.count());
+  routeOfAddress.assign(addresses.count(), UINT32_MAX);
   std::vector<std::uint32_t> use(network.channelCount(), 0);
+  std::vector<std::uint32_t> region;
+  std::vector<std::uint8_t> inRegion(view.switchCount(), 0);
   std::vector<PortNumber> ports;
   for (Address a = 0; a < addresses.count(); ++a) {
     const NodeId owner = addresses.owner(a);
@@ -115,10 +121,9 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
     table.set(d, a, view.deliveryPort(owner));
     const auto [s, k] = pairAddresses.sourceOf(view, a);
     if (s == d) continue;
-    routeOfAddress[a] = firstRoute[view.activeIndex(s) * activeCount + view.activeIndex(d)] + k;
-    const ChannelId l = firstLinks(s, d)[k];
+    routeOfAddress[a] = groups.firstRoute[view.activeIndex(s) * activeCount + view.activeIndex(d)] + k;
+    const ChannelId l = firstLinks(view, s, d)[k];
     table.set(s, a, network.sourcePort(l));
-    // Every switch of the region: all minimal ports, least used first.
     region.assign(1, view.targetSwitch(l));
     inRegion[region[0]] = 1;
     for (std::size_t head = 0; head < region.size(); ++head) {
@@ -127,7 +132,7 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
       ChannelId best;
       ports.clear();
       for (ChannelId c : view.links(x)) {
-        if (!minimal(x, d, c)) continue;
+        if (!minimalChannel(view, x, d, c)) continue;
         if (!best.valid() || use[c.index()] < use[best.index()]) best = c;
         const std::uint32_t y = view.targetSwitch(c);
         if (!inRegion[y]) {
@@ -138,13 +143,34 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
       ++use[best.index()];
       ports.push_back(network.sourcePort(best));
       for (ChannelId c : view.links(x)) {
-        if (minimal(x, d, c) && c != best) ports.push_back(network.sourcePort(c));
+        if (minimalChannel(view, x, d, c) && c != best) ports.push_back(network.sourcePort(c));
       }
       table.setCandidates(x, a, ports);
     }
     for (std::uint32_t x : region) inRegion[x] = 0;
   }
-  result.tables.push_back(std::move(table));
+  return table;
+}
+
+RoutingResult runALash(const Network& network, const RoutingContext& context, const ALashConfig& config) {
+  const SwitchView view(network, context.routeSwitches);
+  PairAddresses pairAddresses = makePairAddresses(view, context, [&](std::uint32_t s, std::uint32_t d) {
+    return s == d ? 1U : static_cast<std::uint32_t>(firstLinks(view, s, d).size());
+  });
+  const FirstLinkGroups groups = firstLinkGroups(view);
+  // Step 2.1.3 (first-fit) within max-layers, the rest by UpDown (§8.4); step 4 on the
+  // first-fit layers only.
+  BudgetedLayers layering = assignLayersWithin(network, groups.pool, config.maxLayers, "a-lash");
+  const LayerAssignment& assignment = layering.assignment;
+  const std::size_t updownIndex = layering.routeLayers();
+  std::vector<std::uint16_t> allowed;
+  if (config.balance) allowed = enrichLayers(layering.cdg, groups.pool, assignment);
+
+  RoutingResult result;
+  result.addresses = pairAddresses.map;
+  pairAddresses.applySourceClasses(view, result);
+  std::vector<std::uint32_t> routeOfAddress;
+  result.tables.push_back(aLashTable(view, pairAddresses, result.addresses, groups, routeOfAddress));
   result.tableOfLayer.assign(layering.layers(), 0);
   if (layering.updownLayer) appendUpDownLayer(view, result);
   pairAddresses.assignLayers(view, result, true, [&](Address a) {
@@ -159,7 +185,7 @@ RoutingResult runALash(const Network& network, const RoutingContext& context, co
   result.deterministic = false;
   result.minimal = !layering.updownLayer;
   result.stats.emplace_back("addressing", "pair");
-  result.stats.emplace_back("groups", std::to_string(pool.size()));
+  result.stats.emplace_back("groups", std::to_string(groups.pool.size()));
   appendLayerStats(result, layering, "groups");
   return result;
 }

@@ -99,40 +99,41 @@ RoutingResult routeOpt(const Network& network, const RoutingContext& context) {
   return result;
 }
 
-RoutingResult routeOptBalanced(const Network& network, const RoutingContext& context) {
-  const XgftModel model(network, "opt-balanced");
-  const TwoLevel t = twoLevel(model, "opt-balanced");
-  const std::uint64_t nodes = std::uint64_t{t.n} * t.r;
-  if (nodes > 8192) {
-    throw RoutingError(
-        fmt::format("opt-balanced keeps one route per SD pair (6 bytes each); {} nodes are too many "
-                    "(at most 8192)",
-                    nodes));
-  }
-  const auto N = static_cast<std::size_t>(nodes);
-  const std::uint32_t bound = sourceBound(t.n, t.m);
+namespace {
 
-  // Baseline: OPT (Fig. 2) for every pair of nodes on different leaves.
-  std::vector<std::uint16_t> topOf(N * N, 0);
-  std::vector<std::uint64_t> load(t.m, 0);
-  std::vector<std::vector<std::uint32_t>> pairsOf(t.m);
+/// OPT (Fig. 2) for every pair of nodes on different leaves: the top of each pair
+/// (topOf[s * N + d]), the pairs per top in (s, d) order and the load per top.
+struct TopAssignment {
+  std::vector<std::uint16_t> topOf;
+  std::vector<std::uint64_t> load;
+  std::vector<std::vector<std::uint32_t>> pairsOf;
+};
+
+TopAssignment optBaseline(const TwoLevel& t, std::size_t N) {
+  TopAssignment a{std::vector<std::uint16_t>(N * N, 0), std::vector<std::uint64_t>(t.m, 0),
+                  std::vector<std::vector<std::uint32_t>>(t.m)};
   for (std::size_t s = 0; s < N; ++s) {
     for (std::size_t d = 0; d < N; ++d) {
       if (s / t.n == d / t.n) continue;
       const std::uint32_t top = optTop(t, s, d);
-      topOf[s * N + d] = static_cast<std::uint16_t>(top);
-      ++load[top];
-      pairsOf[top].push_back(static_cast<std::uint32_t>(s * N + d));
+      a.topOf[s * N + d] = static_cast<std::uint16_t>(top);
+      ++a.load[top];
+      a.pairsOf[top].push_back(static_cast<std::uint32_t>(s * N + d));
     }
   }
-  std::vector<std::uint32_t> loaded, unloaded;
-  for (std::uint32_t top = 0; top < t.m; ++top) (load[top] > 0 ? loaded : unloaded).push_back(top);
+  return a;
+}
 
-  // Balancing (§IV, our reading, docs/ROUTING.md): round robin over the loaded switches, each
-  // offers its next SD pair (in (s, d) order); the pair moves to the first unloaded switch,
-  // in round-robin order from where the previous move went, whose load stays below the
-  // giving switch's (load[f] + 1 < load[u]) and whose two receiving links (leaf(s) -> f,
-  // f -> leaf(d)) each keep at most `bound` sources or at most `bound` destinations.
+/// Balancing (§IV, our reading, docs/ROUTING.md): round robin over the loaded switches, each
+/// offers its next SD pair (in (s, d) order); the pair moves to the first unloaded switch,
+/// in round-robin order from where the previous move went, whose load stays below the
+/// giving switch's (load[f] + 1 < load[u]) and whose two receiving links (leaf(s) -> f,
+/// f -> leaf(d)) each keep at most `bound` sources or at most `bound` destinations.
+/// Updates `a` and returns the number of moves.
+std::uint64_t balanceOntoUnusedTops(const TwoLevel& t, std::size_t N, std::uint32_t bound,
+                                    const std::vector<std::uint32_t>& loaded,
+                                    const std::vector<std::uint32_t>& unloaded, TopAssignment& a) {
+  if (unloaded.empty()) return 0;
   std::vector<ReceivingLinks> links(unloaded.size());
   auto makeSets = [](std::size_t count, std::size_t universe) {
     return std::vector<CountedSet>(count, CountedSet{std::vector<std::uint8_t>(universe, 0), 0});
@@ -149,40 +150,61 @@ RoutingResult routeOptBalanced(const Network& network, const RoutingContext& con
     return sourcesAfter <= bound || destinationsAfter <= bound;
   };
   std::uint64_t moves = 0;
-  if (!unloaded.empty()) {
-    std::vector<std::size_t> cursor(t.m, 0);
-    std::size_t next = 0;  // round-robin pointer into `unloaded`
-    bool progress = true;
-    while (progress) {
-      progress = false;
-      for (std::uint32_t u : loaded) {
-        if (cursor[u] >= pairsOf[u].size()) continue;
-        progress = true;
-        const std::uint32_t pair = pairsOf[u][cursor[u]++];
-        const std::size_t s = pair / N, d = pair % N;
-        const std::size_t sourceLeaf = s / t.n, destinationLeaf = d / t.n;
-        for (std::size_t attempt = 0; attempt < unloaded.size(); ++attempt) {
-          const std::size_t slot = (next + attempt) % unloaded.size();
-          const std::uint32_t f = unloaded[slot];
-          if (load[f] + 1 >= load[u]) continue;
-          ReceivingLinks& l = links[slot];
-          if (!keepsBound(l.upSources[sourceLeaf], s % t.n, l.upDestinations[sourceLeaf], d)) continue;
-          if (!keepsBound(l.downSources[destinationLeaf], s, l.downDestinations[destinationLeaf], d % t.n)) continue;
-          l.upSources[sourceLeaf].insert(s % t.n);
-          l.upDestinations[sourceLeaf].insert(d);
-          l.downSources[destinationLeaf].insert(s);
-          l.downDestinations[destinationLeaf].insert(d % t.n);
-          topOf[pair] = static_cast<std::uint16_t>(f);
-          --load[u];
-          ++load[f];
-          ++moves;
-          next = (slot + 1) % unloaded.size();
-          break;
-        }
+  std::vector<std::size_t> cursor(t.m, 0);
+  std::size_t next = 0;  // round-robin pointer into `unloaded`
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (std::uint32_t u : loaded) {
+      if (cursor[u] >= a.pairsOf[u].size()) continue;
+      progress = true;
+      const std::uint32_t pair = a.pairsOf[u][cursor[u]++];
+      const std::size_t s = pair / N, d = pair % N;
+      const std::size_t sourceLeaf = s / t.n, destinationLeaf = d / t.n;
+      for (std::size_t attempt = 0; attempt < unloaded.size(); ++attempt) {
+        const std::size_t slot = (next + attempt) % unloaded.size();
+        const std::uint32_t f = unloaded[slot];
+        if (a.load[f] + 1 >= a.load[u]) continue;
+        ReceivingLinks& l = links[slot];
+        if (!keepsBound(l.upSources[sourceLeaf], s % t.n, l.upDestinations[sourceLeaf], d)) continue;
+        if (!keepsBound(l.downSources[destinationLeaf], s, l.downDestinations[destinationLeaf], d % t.n)) continue;
+        l.upSources[sourceLeaf].insert(s % t.n);
+        l.upDestinations[sourceLeaf].insert(d);
+        l.downSources[destinationLeaf].insert(s);
+        l.downDestinations[destinationLeaf].insert(d % t.n);
+        a.topOf[pair] = static_cast<std::uint16_t>(f);
+        --a.load[u];
+        ++a.load[f];
+        ++moves;
+        next = (slot + 1) % unloaded.size();
+        break;
       }
     }
   }
+  return moves;
+}
 
+}  // namespace
+
+RoutingResult routeOptBalanced(const Network& network, const RoutingContext& context) {
+  const XgftModel model(network, "opt-balanced");
+  const TwoLevel t = twoLevel(model, "opt-balanced");
+  const std::uint64_t nodes = std::uint64_t{t.n} * t.r;
+  if (nodes > 8192) {
+    throw RoutingError(
+        fmt::format("opt-balanced keeps one route per SD pair (6 bytes each); {} nodes are too many "
+                    "(at most 8192)",
+                    nodes));
+  }
+  const auto N = static_cast<std::size_t>(nodes);
+  const std::uint32_t bound = sourceBound(t.n, t.m);
+
+  TopAssignment assignment = optBaseline(t, N);
+  std::vector<std::uint32_t> loaded, unloaded;
+  for (std::uint32_t top = 0; top < t.m; ++top) (assignment.load[top] > 0 ? loaded : unloaded).push_back(top);
+  const std::uint64_t moves = balanceOntoUnusedTops(t, N, bound, loaded, unloaded, assignment);
+
+  const std::vector<std::uint16_t>& topOf = assignment.topOf;
   RoutingResult result = xgft_detail::fillXgftRouting(
       model, context, t.n, false,
       [&topOf, t, N](std::size_t, std::uint64_t leaf, std::uint64_t d, std::uint32_t path, std::uint32_t position) {
@@ -195,7 +217,7 @@ RoutingResult routeOptBalanced(const Network& network, const RoutingContext& con
         static_cast<std::uint32_t>(model.terminalIndex(terminal) % t.n);
   }
   std::uint64_t minLoad = UINT64_MAX, maxLoad = 0;
-  for (std::uint64_t l : load) {
+  for (std::uint64_t l : assignment.load) {
     minLoad = std::min(minLoad, l);
     maxLoad = std::max(maxLoad, l);
   }

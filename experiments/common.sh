@@ -11,7 +11,8 @@
 #   analyze SPEC ENGINE METRIC  `routelab analyze` as JSON with $seed, $precision, $threads.
 #   fat_tree_kind N M           full | slimmed | fatted: T(n+m, r)'s CBB ratio m/n (Nienaber §I).
 set -euo pipefail
-root="$(cd "$here/../.." && pwd)"
+experiments_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$experiments_dir/.." && pwd)"
 
 routelab_binary() {
   bin="${1:-$root/build/bin/routelab}"

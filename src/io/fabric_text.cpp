@@ -462,9 +462,9 @@ Network parseNetText(const std::string& text, const std::string& file, bool ibne
   return buildNetNetwork(nodes, reader.byId(), netNodeNames(nodes, reader.byId(), ibnetdiscover), file, ibnetdiscover);
 }
 
-// ---- ibnetdiscover -p --------------------------------------------------------------------
-
 }  // namespace detail
+
+// ---- ibnetdiscover -p --------------------------------------------------------------------
 
 namespace {
 

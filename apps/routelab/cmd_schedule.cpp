@@ -200,11 +200,7 @@ void printText(const ScheduleArgs& args, const nlohmann::json& j, const Schedule
 }
 
 int runSchedule(const ScheduleArgs& args) {
-  for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
-    if (args.exports[i] != "lft" && args.exports[i] != "paths") {
-      throw SpecError(fmt::format("--export: unknown kind '{}' (lft, paths)", args.exports[i]));
-    }
-  }
+  requireExportKinds(args.exports, {"lft", "paths"}, "kind");
   const SchedulerConfig config = makeSchedulerConfig(schedulerSpecOf(args));
   const Fabric fabric = loadFabric(args.spec);
   const CircuitFabric circuits(fabric.network);

@@ -10,6 +10,7 @@
 #include "schedule/experiment.h"
 #include "schedule/registry.h"
 #include "topology/ft.h"
+#include "traffic/pattern.h"
 
 namespace {
 
@@ -17,10 +18,10 @@ void scheduleFatTree(benchmark::State& state, std::uint32_t levels, std::uint32_
   const routelab::Network network = routelab::makeFatTreeFt(levels, width, width);
   const routelab::CircuitFabric fabric(network);
   const routelab::CircuitScheduler scheduler(fabric, routelab::makeSchedulerConfig(spec));
-  std::vector<std::vector<routelab::CircuitRequest>> permutations(64);
+  std::vector<std::vector<routelab::SourceDestination>> permutations(64);
   for (std::size_t p = 0; p < permutations.size(); ++p) {
     routelab::Rng rng(routelab::deriveSeed(1, p));
-    routelab::randomPermutationRequests(fabric.terminals(), rng, permutations[p]);
+    routelab::sampleDingPermutation(rng, fabric.terminals(), permutations[p]);
   }
   routelab::LinkState links(fabric);
   routelab::CircuitSchedule out;

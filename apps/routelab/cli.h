@@ -6,6 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/errors.h"
+
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <functional>
@@ -55,6 +58,18 @@ inline void requireExportPairs(CLI::App& command, const std::vector<std::string>
       throw CLI::ValidationError("--export", "needs KIND FILE pairs; '" + exports.back() + "' has no FILE");
     }
   });
+}
+
+/// Throws SpecError "--export: unknown <noun> 'KIND' (a, b, ...)" for the first KIND of the
+/// KIND FILE pairs in `exports` that is not one of `kinds`; call it before writing anything.
+inline void requireExportKinds(const std::vector<std::string>& exports, const std::vector<std::string>& kinds,
+                               const std::string& noun) {
+  for (std::size_t i = 0; i + 1 < exports.size(); i += 2) {
+    if (std::find(kinds.begin(), kinds.end(), exports[i]) != kinds.end()) continue;
+    std::string known;
+    for (const std::string& kind : kinds) known += (known.empty() ? "" : ", ") + kind;
+    throw SpecError("--export: unknown " + noun + " '" + exports[i] + "' (" + known + ")");
+  }
 }
 
 /// Prints JSON with a trailing newline.

@@ -92,13 +92,7 @@ Command topoCommand() {
             addFormatOption(command, args->format);
             return std::function<int()>([args] {
               const Fabric fabric = loadFabric(args->spec);
-              // Validate every export request before writing anything.
-              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-                const std::string& kind = args->exports[i];
-                if (kind != "net" && kind != "dot" && kind != "json") {
-                  throw SpecError(fmt::format("--export: unknown format '{}' (net, dot, json)", kind));
-                }
-              }
+              requireExportKinds(args->exports, {"net", "dot", "json"}, "format");
               const NetworkSummary summary = summarize(fabric.network);
               std::vector<OutputFile> files;  // all or nothing
               for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {

@@ -9,12 +9,11 @@
 # by request keeping or releasing the links of failed requests. Seed 1; results do not depend on the thread count.
 # Writes results/schedulability.json, results/table.md, results/fig9.png,
 # results/rounds.md here.
-set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+. "$here/../common.sh"
 build="${1:-$root/build}"
 permutations="${2:-100}"
-cmake --build "$build" --target routelab >/dev/null
+built_target "$build" routelab
 routelab="$build/bin/routelab"
 out="$here/results"
 mkdir -p "$out"

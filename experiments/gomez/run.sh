@@ -3,14 +3,10 @@
 # on the 2-ary 3-tree) and §5.2.1 (bit-reversal is the worst case of the deterministic
 # routing: one ascending channel per leaf switch, bandwidth 1/k). Writes
 # experiments/gomez/RESULTS.md. Usage: experiments/gomez/run.sh [ROUTELAB_BINARY]
-set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-bin="${1:-$root/build/bin/routelab}"
-out="$here/RESULTS.md"
-tmp="$out.tmp.$$"
-trap 'rm -f "$tmp"' EXIT
-[ -x "$bin" ] || { echo "routelab binary not found: $bin (build it or pass its path)" >&2; exit 1; }
+. "$here/../common.sh"
+routelab_binary "${1:-}"
+write_atomically "$here/RESULTS.md"
 
 {
 echo "# Gómez et al. 2007 — reproduction"

@@ -6,12 +6,11 @@
 # here. Engines run with no layer budget (max-layers=0, see layers_needed.cpp): layers needed.
 # Uses all cores (OpenMP); results do not depend on the thread count (seed 1, one derived
 # seed per fabric).
-set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+. "$here/../common.sh"
 build="${1:-$root/build}"
 samples="${2:-100}"
-cmake --build "$build" --target layers_needed >/dev/null
+built_target "$build" layers_needed
 mkdir -p "$here/results"
 "$build/bin/layers_needed" connectivity "$here/results/connectivity.csv" --samples "$samples" --seed 1 --sizes 16.32.64.128
 # Fig. 4 is LASH's growth (links = 2 S); MP-LASH and A-LASH at 256 switches take hours here.

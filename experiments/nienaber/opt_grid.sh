@@ -4,23 +4,11 @@
 # routings are measured on the same sampled patterns). Writes experiments/nienaber/OPT_GRID.md.
 # Usage: experiments/nienaber/opt_grid.sh [ROUTELAB_BINARY]
 # Environment: SEED (default 2011), PRECISION (default 0.01), THREADS (default 0 = all).
-set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-bin="${1:-$root/build/bin/routelab}"
-seed="${SEED:-2011}"
-precision="${PRECISION:-0.01}"
-threads="${THREADS:-0}"
-out="$here/OPT_GRID.md"
-tmp="$out.tmp.$$"
-trap 'rm -f "$tmp"' EXIT
-[ -x "$bin" ] || { echo "routelab binary not found: $bin (build it or pass its path)" >&2; exit 1; }
-
-analyze() {  # SPEC ENGINE METRIC -> JSON
-  "$bin" analyze "$1" --engine "$2" --metric "$3" --seed "$seed" --precision "$precision" --threads "$threads" \
-    --format json
-}
-kind() { if [ "$1" -eq "$2" ]; then echo full; elif [ "$2" -lt "$1" ]; then echo slimmed; else echo fatted; fi; }
+. "$here/../common.sh"
+routelab_binary "${1:-}"
+analysis_settings 2011
+write_atomically "$here/OPT_GRID.md"
 cell() { jq -r '"\(.mean * 1000 | round / 1000) ± \(.ci99_halfwidth * 1000 | round / 1000)"' <<< "$1"; }
 ge() { jq -rn --argjson a "$(jq .mean <<< "$1")" --argjson b "$(jq .mean <<< "$2")" 'if $a >= $b then "yes" else "NO" end'; }
 
@@ -67,7 +55,7 @@ while read -r n m r wopt pa pf pd; do
   verdict="$(ge "$ga" "$da")/$(ge "$gf" "$df")/$(ge "$gd" "$dd"), $w"
   [ "$verdict" = "yes/yes/yes, yes" ] && ok=$((ok + 1))
   p() { [ "$1" = "-" ] && echo "" || echo "$1"; }
-  echo "| $(kind "$n" "$m") | T($n+$m, $r) | $shape | $wopt | $wg | $wd | $(p "$pa") | $(cell "$ga") | $(cell "$da") | $(p "$pf") | $(cell "$gf") | $(cell "$df") | $(p "$pd") | $(cell "$gd") | $(cell "$dd") | $verdict |" >> "$tmp"
+  echo "| $(fat_tree_kind "$n" "$m") | T($n+$m, $r) | $shape | $wopt | $wg | $wd | $(p "$pa") | $(cell "$ga") | $(cell "$da") | $(p "$pf") | $(cell "$gf") | $(cell "$df") | $(p "$pd") | $(cell "$gd") | $(cell "$dd") | $verdict |" >> "$tmp"
 done <<< "$rows"
 {
 echo

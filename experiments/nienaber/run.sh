@@ -4,26 +4,11 @@
 #   experiments/nienaber/run.sh [ROUTELAB_BINARY]     (default: build/bin/routelab)
 # Environment: SEED (default 2011), PRECISION (default 0.01), THREADS (default 0 = all).
 # Takes about 2-4 minutes on 2 cores (Table II samples 15 fabrics x 3 routings x 3 metrics).
-set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-bin="${1:-$root/build/bin/routelab}"
-seed="${SEED:-2011}"
-precision="${PRECISION:-0.01}"
-threads="${THREADS:-0}"
-out="$here/RESULTS.md"
-tmp="$out.tmp.$$"
-trap 'rm -f "$tmp"' EXIT
-[ -x "$bin" ] || { echo "routelab binary not found: $bin (build it or pass its path)" >&2; exit 1; }
-
-analyze() {  # analyze SPEC ENGINE METRIC -> JSON on stdout
-  "$bin" analyze "$1" --engine "$2" --metric "$3" --seed "$seed" --precision "$precision" --threads "$threads" \
-    --format json
-}
-
-kind() {  # n m -> full | slimmed | fatted (CBB ratio m/n, Nienaber §I)
-  if [ "$1" -eq "$2" ]; then echo full; elif [ "$2" -lt "$1" ]; then echo slimmed; else echo fatted; fi
-}
+. "$here/../common.sh"
+routelab_binary "${1:-}"
+analysis_settings 2011
+write_atomically "$here/RESULTS.md"
 
 {
 echo "# Nienaber et al. 2011 — reproduction"
@@ -61,7 +46,7 @@ while read -r n m r popt pdmk; do
   wdmk=$(analyze "$spec" dmodk worst | jq -r .value)
   ok="no"
   if [ "$wopt" = "$popt" ] && [ "$wdmk" = "$pdmk" ]; then ok="yes"; matched=$((matched + 1)); fi
-  echo "| $(kind "$n" "$m") | T($n+$m, $r) | $popt | $wopt | $pdmk | $wdmk | $ok |" >> "$tmp"
+  echo "| $(fat_tree_kind "$n" "$m") | T($n+$m, $r) | $popt | $wopt | $pdmk | $wdmk | $ok |" >> "$tmp"
 done <<< "$table1"
 {
 echo
@@ -120,7 +105,7 @@ while read -r n m r o1 o2 o3 d1 d2 d3; do
       done
     fi
     show() { [ "$1" = "-" ] && { [ "$engine" = opt ] && echo "" || echo "withheld"; } || echo "$1"; }
-    echo "| $(kind "$n" "$m") | T($n+$m, $r) | $label | $(show "$p1") | $(cell "$a") | $(show "$p2") | $(cell "$f") | $(show "$p3") | $(cell "$d") | $verdict |" >> "$tmp"
+    echo "| $(fat_tree_kind "$n" "$m") | T($n+$m, $r) | $label | $(show "$p1") | $(cell "$a") | $(show "$p2") | $(cell "$f") | $(show "$p3") | $(cell "$d") | $verdict |" >> "$tmp"
   done
 done <<< "$table2"
 {

@@ -3,16 +3,12 @@
 # 3.3.23's own LFTs (tests/data/opensm: lfts.<engine>.dump[.gz], loaded with the `file`
 # engine) on the fixture fabrics. Writes experiments/opensm_fixtures/RESULTS.md.
 # Usage: experiments/opensm_fixtures/run.sh [ROUTELAB_BINARY] [FIXTURES_DIR]
-set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-bin="${1:-$root/build/bin/routelab}"
+. "$here/../common.sh"
+routelab_binary "${1:-}"
 fixtures="${2:-$root/tests/data/opensm}"
 seed="${SEED:-1}"
-out="$here/RESULTS.md"
-tmp="$out.tmp.$$"
-trap 'rm -f "$tmp"' EXIT
-[ -x "$bin" ] || { echo "routelab binary not found: $bin (build it or pass its path)" >&2; exit 1; }
+write_atomically "$here/RESULTS.md"
 [ -d "$fixtures" ] || { echo "fixtures not found: $fixtures" >&2; exit 1; }
 
 {

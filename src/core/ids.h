@@ -50,11 +50,6 @@ using LayerId = Id<LayerTag, std::uint8_t>;
 using PortNumber = std::uint16_t;
 inline constexpr PortNumber kSelfPort = 0;
 
-/// Simulated time and sizes (used by the simulator and scheduler; declared here so that
-/// every module speaks the same units).
-using Cycles = std::uint64_t;
-using Flits = std::uint32_t;
-
 }  // namespace routelab
 
 template <class Tag, class Rep>

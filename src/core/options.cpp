@@ -102,6 +102,14 @@ std::string Spec::str() const {
   return out;
 }
 
+ComponentSpec parseComponentOrFile(std::string_view text) {
+  if (!text.starts_with("file:")) return parseComponent(text);
+  ComponentSpec spec;
+  spec.name = "file";
+  spec.options.emplace_back("path", std::string(text.substr(5)));
+  return spec;
+}
+
 ComponentSpec parseComponent(std::string_view text) {
   text = trim(text);
   if (text.empty()) throw SpecError("empty specification");

@@ -60,6 +60,10 @@ Spec parseSpec(std::string_view text, const std::vector<std::string>& pathCompon
 
 /// Parse a single component (no '+' modifiers), e.g. an engine spec `lash:max-layers=4`.
 ComponentSpec parseComponent(std::string_view text);
+/// The same, except that `file:PATH` is the component "file" with option path=PATH kept
+/// verbatim (a path may contain ',' or '='): the spec of registries whose "file" row
+/// reads a file (engines, patterns).
+ComponentSpec parseComponentOrFile(std::string_view text);
 
 /// Validated, typed access to a component's options against its schema.
 class Options {

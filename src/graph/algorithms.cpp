@@ -2,18 +2,23 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 
 namespace routelab {
 
-std::vector<std::uint32_t> hopDistances(const Network& network, NodeId source, bool throughSwitchesOnly) {
+std::vector<std::uint32_t> hopDistances(const Network& network, std::span<const NodeId> sources,
+                                        bool throughSwitchesOnly) {
   std::vector<std::uint32_t> distance(network.nodeCount(), kUnreachable);
   std::vector<NodeId> queue;
   queue.reserve(network.nodeCount());
-  distance[source.index()] = 0;
-  queue.push_back(source);
+  for (NodeId source : sources) {
+    if (distance[source.index()] == 0) continue;
+    distance[source.index()] = 0;
+    queue.push_back(source);
+  }
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const NodeId u = queue[head];
-    if (throughSwitchesOnly && u != source && !network.isSwitch(u)) continue;
+    if (throughSwitchesOnly && distance[u.index()] != 0 && !network.isSwitch(u)) continue;
     for (ChannelId c : network.outChannels(u)) {
       const NodeId v = network.target(c);
       if (distance[v.index()] == kUnreachable) {
@@ -23,6 +28,10 @@ std::vector<std::uint32_t> hopDistances(const Network& network, NodeId source, b
     }
   }
   return distance;
+}
+
+std::vector<std::uint32_t> hopDistances(const Network& network, NodeId source, bool throughSwitchesOnly) {
+  return hopDistances(network, std::span<const NodeId>(&source, 1), throughSwitchesOnly);
 }
 
 std::vector<std::uint16_t> switchDistanceMatrix(const Network& network) {
@@ -94,6 +103,64 @@ std::uint32_t switchDiameter(const Network& network) {
   return diameter;
 }
 
+namespace {
+
+/// Switch-to-switch adjacency in CSR form (switch indices).
+struct SwitchGraph {
+  std::vector<std::uint32_t> start, neighbors;
+};
+
+SwitchGraph switchGraph(const Network& network) {
+  const std::size_t s = network.switchCount();
+  SwitchGraph graph;
+  graph.start.assign(s + 1, 0);
+  for (std::size_t i = 0; i < s; ++i) {
+    for (ChannelId c : network.outChannels(network.switchNode(i))) {
+      const NodeId v = network.target(c);
+      if (network.isSwitch(v)) graph.neighbors.push_back(network.switchIndex(v));
+    }
+    graph.start[i + 1] = static_cast<std::uint32_t>(graph.neighbors.size());
+  }
+  return graph;
+}
+
+/// Bit-parallel BFS from up to 64 `sources` at once (one bit each): the last level at which
+/// some switch with `attach` set first sees some source; 0 when none is ever reached.
+/// `seen`, `frontier` and `next` are scratch of one word per switch.
+std::uint32_t farthestAttached(const SwitchGraph& graph, const std::vector<char>& attach,
+                               std::span<const std::uint32_t> sources, std::vector<std::uint64_t>& seen,
+                               std::vector<std::uint64_t>& frontier, std::vector<std::uint64_t>& next) {
+  const std::size_t s = seen.size();
+  std::fill(seen.begin(), seen.end(), 0);
+  std::fill(frontier.begin(), frontier.end(), 0);
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    const std::uint64_t bit = std::uint64_t{1} << k;
+    seen[sources[k]] |= bit;
+    frontier[sources[k]] |= bit;
+  }
+  std::uint32_t farthest = 0;
+  for (std::uint32_t level = 1;; ++level) {
+    std::fill(next.begin(), next.end(), 0);
+    for (std::size_t u = 0; u < s; ++u) {
+      if (!frontier[u]) continue;
+      for (std::uint32_t e = graph.start[u]; e < graph.start[u + 1]; ++e) next[graph.neighbors[e]] |= frontier[u];
+    }
+    bool progressed = false;
+    for (std::size_t v = 0; v < s; ++v) {
+      next[v] &= ~seen[v];
+      if (next[v]) {
+        progressed = true;
+        seen[v] |= next[v];
+        if (attach[v]) farthest = std::max(farthest, level);
+      }
+    }
+    if (!progressed) return farthest;
+    frontier.swap(next);
+  }
+}
+
+}  // namespace
+
 std::uint32_t terminalDiameter(const Network& network) {
   if (network.terminalCount() == 0) return kUnreachable;
   // Terminal distance = 1 + d(switch_a, switch_b) + 1 over the switches terminals attach
@@ -125,63 +192,24 @@ std::uint32_t terminalDiameter(const Network& network) {
   for (std::size_t i = 0; i < s; ++i) {
     if (attach[i]) attached.push_back(static_cast<std::uint32_t>(i));
   }
-  // Switch-to-switch adjacency in CSR form (switch indices).
-  std::vector<std::uint32_t> start(s + 1, 0), neighbors;
-  for (std::size_t i = 0; i < s; ++i) {
-    for (ChannelId c : network.outChannels(network.switchNode(i))) {
-      const NodeId v = network.target(c);
-      if (network.isSwitch(v)) neighbors.push_back(network.switchIndex(v));
-    }
-    start[i + 1] = static_cast<std::uint32_t>(neighbors.size());
-  }
+  const SwitchGraph graph = switchGraph(network);
   const std::size_t batches = (attached.size() + 63) / 64;
   std::uint32_t farthest = 0;
-  bool anyPair = false;
 #pragma omp parallel
   {
     std::vector<std::uint64_t> seen(s), frontier(s), next(s);
     std::uint32_t localFarthest = 0;
-    bool localPair = false;
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t batch = 0; batch < batches; ++batch) {
-      std::fill(seen.begin(), seen.end(), 0);
-      std::fill(frontier.begin(), frontier.end(), 0);
       const std::size_t first = batch * 64;
       const std::size_t last = std::min(attached.size(), first + 64);
-      for (std::size_t k = first; k < last; ++k) {
-        const std::uint64_t bit = std::uint64_t{1} << (k - first);
-        seen[attached[k]] |= bit;
-        frontier[attached[k]] |= bit;
-      }
-      for (std::uint32_t level = 1;; ++level) {
-        std::fill(next.begin(), next.end(), 0);
-        for (std::size_t u = 0; u < s; ++u) {
-          if (!frontier[u]) continue;
-          for (std::uint32_t e = start[u]; e < start[u + 1]; ++e) next[neighbors[e]] |= frontier[u];
-        }
-        bool progressed = false;
-        for (std::size_t v = 0; v < s; ++v) {
-          next[v] &= ~seen[v];
-          if (next[v]) {
-            progressed = true;
-            seen[v] |= next[v];
-            if (attach[v]) {
-              localFarthest = std::max(localFarthest, level);
-              localPair = true;
-            }
-          }
-        }
-        if (!progressed) break;
-        frontier.swap(next);
-      }
+      const std::span<const std::uint32_t> sources(attached.data() + first, last - first);
+      localFarthest = std::max(localFarthest, farthestAttached(graph, attach, sources, seen, frontier, next));
     }
 #pragma omp critical
-    {
-      farthest = std::max(farthest, localFarthest);
-      anyPair = anyPair || localPair;
-    }
+    farthest = std::max(farthest, localFarthest);
   }
-  if (anyPair) diameter = std::max(diameter, farthest + 2);
+  if (farthest > 0) diameter = std::max(diameter, farthest + 2);  // some pair of attachment switches
   return diameter;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "graph/network.h"
@@ -14,6 +15,11 @@ inline constexpr std::uint32_t kUnreachable = UINT32_MAX;
 /// kUnreachable. When `throughSwitchesOnly` is true, terminals other than `source` are not
 /// expanded (a terminal never forwards). O(nodes + channels).
 std::vector<std::uint32_t> hopDistances(const Network& network, NodeId source, bool throughSwitchesOnly = true);
+/// The same from several sources at once: every node's distance to the nearest source
+/// (multi-source BFS); with `throughSwitchesOnly`, terminals other than the sources are
+/// not expanded. O(nodes + channels).
+std::vector<std::uint32_t> hopDistances(const Network& network, std::span<const NodeId> sources,
+                                        bool throughSwitchesOnly);
 
 /// Switch-to-switch hop distance matrix (S x S, row-major, switch indices), BFS from every
 /// switch over switch-switch channels only; uses all cores. O(S (S + C)).

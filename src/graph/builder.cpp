@@ -66,60 +66,59 @@ void NetworkBuilder::addHalfLink(NodeId a, PortNumber portA, NodeId b, PortNumbe
 void NetworkBuilder::setXgftLabels(std::shared_ptr<const XgftLabels> labels) { xgft_ = std::move(labels); }
 void NetworkBuilder::setOrigin(std::string origin) { origin_ = std::move(origin); }
 
-Network NetworkBuilder::build() {
-  const std::size_t n = kinds_.size();
-  Network net;
-
-  // Port slots.
-  std::vector<std::uint32_t> portBase(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) portBase[i + 1] = portBase[i] + ports_[i];
-
-  // Pair half-links (importers list both ends of every cable).
-  if (!halves_.empty()) {
-    std::vector<std::uint32_t> halfAt(portBase[n], UINT32_MAX);
-    for (std::size_t h = 0; h < halves_.size(); ++h) {
-      const Half& half = halves_[h];
-      auto& slot = halfAt[portBase[half.a.index()] + half.portA - 1];
-      if (slot != UINT32_MAX) {
-        throw TopologyError(fmt::format("{}: port {}[{}] is listed twice (also at {})", half.where,
-                                        names_[half.a.index()], half.portA, halves_[slot].where));
-      }
-      slot = static_cast<std::uint32_t>(h);
+/// Pair half-links (importers list both ends of every cable) into cables.
+void NetworkBuilder::pairHalfLinks(const std::vector<std::uint32_t>& portBase) {
+  if (halves_.empty()) return;
+  std::vector<std::uint32_t> halfAt(portBase.back(), UINT32_MAX);
+  for (std::size_t h = 0; h < halves_.size(); ++h) {
+    const Half& half = halves_[h];
+    auto& slot = halfAt[portBase[half.a.index()] + half.portA - 1];
+    if (slot != UINT32_MAX) {
+      throw TopologyError(fmt::format("{}: port {}[{}] is listed twice (also at {})", half.where,
+                                      names_[half.a.index()], half.portA, halves_[slot].where));
     }
-    for (std::size_t h = 0; h < halves_.size(); ++h) {
-      const Half& half = halves_[h];
-      const std::uint32_t other = halfAt[portBase[half.b.index()] + half.portB - 1];
-      if (other == UINT32_MAX) {
-        throw TopologyError(fmt::format("{}: asymmetric link: {}[{}] -> {}[{}] but {}[{}] lists no link back",
-                                        half.where, names_[half.a.index()], half.portA, names_[half.b.index()],
-                                        half.portB, names_[half.b.index()], half.portB));
-      }
-      const Half& back = halves_[other];
-      if (back.b != half.a || back.portB != half.portA) {
-        throw TopologyError(fmt::format("{}: asymmetric link: {}[{}] -> {}[{}] but {}[{}] -> {}[{}] ({})", half.where,
-                                        names_[half.a.index()], half.portA, names_[half.b.index()], half.portB,
-                                        names_[back.a.index()], back.portA, names_[back.b.index()], back.portB,
-                                        back.where));
-      }
-      if (std::pair(half.a.value, half.portA) < std::pair(half.b.value, half.portB)) {
-        cables_.push_back({half.a, half.b, half.portA, half.portB});
-      }
-    }
-    halves_.clear();
+    slot = static_cast<std::uint32_t>(h);
   }
+  for (std::size_t h = 0; h < halves_.size(); ++h) {
+    const Half& half = halves_[h];
+    const std::uint32_t other = halfAt[portBase[half.b.index()] + half.portB - 1];
+    if (other == UINT32_MAX) {
+      throw TopologyError(fmt::format("{}: asymmetric link: {}[{}] -> {}[{}] but {}[{}] lists no link back", half.where,
+                                      names_[half.a.index()], half.portA, names_[half.b.index()], half.portB,
+                                      names_[half.b.index()], half.portB));
+    }
+    const Half& back = halves_[other];
+    if (back.b != half.a || back.portB != half.portA) {
+      throw TopologyError(fmt::format("{}: asymmetric link: {}[{}] -> {}[{}] but {}[{}] -> {}[{}] ({})", half.where,
+                                      names_[half.a.index()], half.portA, names_[half.b.index()], half.portB,
+                                      names_[back.a.index()], back.portA, names_[back.b.index()], back.portB,
+                                      back.where));
+    }
+    if (std::pair(half.a.value, half.portA) < std::pair(half.b.value, half.portB)) {
+      cables_.push_back({half.a, half.b, half.portA, half.portB});
+    }
+  }
+  halves_.clear();
+}
 
-  // Names unique.
+/// The (name, node) index sorted by name; throws for a name used twice.
+std::shared_ptr<std::vector<std::pair<std::string, NodeId>>> NetworkBuilder::uniqueNameIndex() const {
   auto index = std::make_shared<std::vector<std::pair<std::string, NodeId>>>();
-  index->reserve(n);
-  for (std::size_t i = 0; i < n; ++i) index->emplace_back(names_[i], NodeId::fromIndex(i));
+  index->reserve(kinds_.size());
+  for (std::size_t i = 0; i < kinds_.size(); ++i) index->emplace_back(names_[i], NodeId::fromIndex(i));
   std::sort(index->begin(), index->end());
   for (std::size_t i = 1; i < index->size(); ++i) {
     if ((*index)[i].first == (*index)[i - 1].first) {
       throw TopologyError(fmt::format("two nodes are named '{}'", (*index)[i].first));
     }
   }
+  return index;
+}
 
-  // Channels.
+/// Two channels per cable (2i from a, 2i + 1 from b) and every node's out-channels in
+/// port order; throws for a port used by two cables.
+void NetworkBuilder::addChannels(Network& net, const std::vector<std::uint32_t>& portBase) const {
+  const std::size_t n = kinds_.size();
   net.portChannel_.assign(portBase[n], ChannelId{});
   net.channelSource_.resize(2 * cables_.size());
   net.channelPort_.resize(2 * cables_.size());
@@ -145,8 +144,11 @@ Network NetworkBuilder::build() {
     }
     net.outBase_[i + 1] = static_cast<std::uint32_t>(net.outChannels_.size());
   }
+}
 
-  // Kinds, dense per-kind indices and GUIDs.
+/// Kinds, dense per-kind indices and GUIDs (ibsim's defaults for GUID 0).
+void NetworkBuilder::addKindsAndGuids(Network& net) {
+  const std::size_t n = kinds_.size();
   net.kindIndex_.resize(n);
   std::size_t switches = 0, terminals = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -160,6 +162,17 @@ Network NetworkBuilder::build() {
       if (guids_[i] == 0) guids_[i] = 0x100000 + 2ULL * net.kindIndex_[i];
     }
   }
+}
+
+Network NetworkBuilder::build() {
+  const std::size_t n = kinds_.size();
+  Network net;
+  std::vector<std::uint32_t> portBase(n + 1, 0);  // port slots
+  for (std::size_t i = 0; i < n; ++i) portBase[i + 1] = portBase[i] + ports_[i];
+  pairHalfLinks(portBase);
+  auto index = uniqueNameIndex();
+  addChannels(net, portBase);
+  addKindsAndGuids(net);
   net.portBase_ = std::move(portBase);
   net.kind_ = std::move(kinds_);
   net.name_ = std::move(names_);

@@ -59,6 +59,11 @@ class NetworkBuilder {
     std::string where;
   };
   void checkPort(NodeId node, PortNumber port, const std::string& where) const;
+  // The steps of build(), in order; `portBase` is the first port slot of every node.
+  void pairHalfLinks(const std::vector<std::uint32_t>& portBase);
+  std::shared_ptr<std::vector<std::pair<std::string, NodeId>>> uniqueNameIndex() const;
+  void addChannels(Network& net, const std::vector<std::uint32_t>& portBase) const;
+  void addKindsAndGuids(Network& net);
 
   std::vector<NodeKind> kinds_;
   std::vector<std::string> names_;

@@ -259,92 +259,31 @@ std::string leadingKeyword(std::string_view line) {
   return std::string(line.substr(0, end));
 }
 
-}  // namespace
+/// The records of a net / ibnetdiscover file, read line by line with ibsim's GUID
+/// assignment (sim_net.c new_node/parse_guidbase).
+class NetRecordReader {
+ public:
+  NetRecordReader(const std::string& file, bool ibnetdiscover) : file_(file), ibnetdiscover_(ibnetdiscover) {}
 
-namespace detail {
-
-Network parseNetText(const std::string& text, const std::string& file, bool ibnetdiscover) {
-  rejectBinary(text, file);
-  const std::vector<std::string_view> lines = splitLines(text);
-
-  std::vector<RawNode> nodes;
-  std::unordered_map<std::string, std::size_t> byId;
-  // ibsim's GUID counters (sim_net.c new_node/parse_guidbase): next GUID per kind and the
-  // absolute base that '+' assignments are relative to.
-  std::uint64_t nextGuid[2] = {kIbsimSwitchGuidBase, kIbsimCaGuidBase};
-  std::uint64_t baseGuid[2] = {kIbsimSwitchGuidBase, kIbsimCaGuidBase};
-  bool guidLineSinceRecord = false;
-  bool inRecord = false;
-
-  for (std::size_t index = 0; index < lines.size(); ++index) {
-    const std::size_t lineNumber = index + 1;
-    const std::string_view line = trim(lines[index]);
-    LineCursor cursor(line, file, lineNumber);
-    if (inRecord) {
-      if (!line.empty() && line.front() == '#') continue;  // comments inside a record
+  void readLine(std::string_view line, std::size_t lineNumber) {
+    LineCursor cursor(line, file_, lineNumber);
+    if (inRecord_) {
+      if (!line.empty() && line.front() == '#') return;  // comments inside a record
       if (!line.empty() && line.front() == '[') {
-        nodes.back().links.push_back(parsePortLine(cursor, lineNumber));
-        continue;
+        nodes_.back().links.push_back(parsePortLine(cursor, lineNumber));
+        return;
       }
       if (!line.empty() && line.front() == '@') cursor.fail("ibsim port aliases ('@') are not supported");
-      inRecord = false;  // a blank (or any other) line ends the record
+      inRecord_ = false;  // a blank (or any other) line ends the record
     }
-    if (line.empty() || line.front() == '#') continue;
+    if (line.empty() || line.front() == '#') return;
     if (line.front() == '[') cursor.fail("port line outside a node record (no 'Switch' or 'Ca' header above it)");
 
     const std::string keyword = leadingKeyword(line);
     if (keyword == "Switch" || keyword == "Hca" || keyword == "Ca") {
-      cursor.advance(keyword.size());
-      if (!cursor.atEnd() && !isBlank(cursor.rest().front())) {
-        cursor.fail(fmt::format("unknown record type '{}'", excerpt(line)));
-      }
-      RawNode node;
-      node.kind = keyword == "Switch" ? NodeKind::Switch : NodeKind::Terminal;
-      node.line = lineNumber;
-      cursor.skipBlanks();
-      const std::optional<std::uint32_t> ports = cursor.number();
-      if (!ports) {
-        cursor.fail(
-            fmt::format("expected the number of ports after '{}' but found '{}'", keyword, excerpt(cursor.rest())));
-      }
-      if (*ports == 0 || *ports > kMaxPortNumber) {
-        cursor.fail(fmt::format("number of ports {} is out of range 1..{}", *ports, kMaxPortNumber));
-      }
-      node.ports = static_cast<PortNumber>(*ports);
-      cursor.skipBlanks();
-      if (cursor.atEnd()) cursor.fail(fmt::format("truncated '{}' header: missing the quoted node id", keyword));
-      node.id = cursor.quoted("node id");
-      if (node.id.empty()) cursor.fail("empty node id");
-      if (node.id.find('#') != std::string::npos || node.id.find('@') != std::string::npos) {
-        cursor.fail(fmt::format("bad node id \"{}\": '#' and '@' are reserved by ibsim", excerpt(node.id)));
-      }
-      node.description = headerDescription(cursor);
-      const int kindSlot = node.kind == NodeKind::Switch ? 0 : 1;
-      std::optional<std::uint64_t> idGuid = ibnetdiscover ? guidOfId(node.id) : std::nullopt;
-      node.guid = (ibnetdiscover && !guidLineSinceRecord && idGuid) ? *idGuid : nextGuid[kindSlot];
-      nextGuid[kindSlot] = node.guid + (node.kind == NodeKind::Switch ? 1 : node.ports + 1ULL);
-      guidLineSinceRecord = false;
-      if (const auto [it, inserted] = byId.emplace(node.id, nodes.size()); !inserted) {
-        cursor.fail(fmt::format("node id \"{}\" is defined twice (first at line {})", excerpt(node.id),
-                                nodes[it->second].line));
-      }
-      nodes.push_back(std::move(node));
-      inRecord = true;
+      readHeader(cursor, keyword, line, lineNumber);
     } else if (keyword == "switchguid" || keyword == "caguid" || keyword == "hcaguids") {
-      const int kindSlot = keyword == "switchguid" ? 0 : 1;
-      const std::size_t sign = line.find_first_of("=+");
-      if (sign == std::string_view::npos) cursor.fail(fmt::format("'{}' needs '=' or '+'", keyword));
-      std::string_view value = trim(line.substr(sign + 1));
-      value = value.substr(0, value.find_first_of("( \t"));  // "0x200003(200003)"
-      const std::optional<std::uint64_t> guid = parseInteger(value);
-      if (!guid) cursor.fail(fmt::format("bad GUID '{}' in '{}'", excerpt(value), keyword));
-      if (line[sign] == '+') {
-        nextGuid[kindSlot] = baseGuid[kindSlot] + *guid;
-      } else {
-        baseGuid[kindSlot] = *guid;
-        nextGuid[kindSlot] = *guid;
-      }
-      guidLineSinceRecord = true;
+      readGuidBase(cursor, keyword, line);
     } else if (keyword == "vendid" || keyword == "devid" || keyword == "sysimgguid" || keyword == "width" ||
                keyword == "speed" || keyword == "extspeed" || keyword == "pdebug") {
       // Attributes ibsim accepts that do not change the cabling.
@@ -361,29 +300,104 @@ Network parseNetText(const std::string& text, const std::string& file, bool ibne
       cursor.fail(fmt::format("unexpected line '{}' (expected a 'Switch', 'Hca' or 'Ca' record)", excerpt(line)));
     }
   }
-  if (nodes.empty()) {
-    throw ParseError(file, std::max<std::size_t>(1, lines.size()),
-                     "no 'Switch', 'Hca' or 'Ca' records: empty or not a fabric file");
-  }
 
-  // Names: net files use the node id; ibnetdiscover the NodeDescription when it is unique
-  // and not some other node's id, else the S-/H- id.
-  std::vector<std::string> names(nodes.size());
-  if (ibnetdiscover) {
-    std::unordered_map<std::string, std::size_t> descriptionCount;
-    for (const RawNode& node : nodes) ++descriptionCount[node.description];
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      const std::string& description = nodes[i].description;
-      const auto owner = byId.find(description);
-      const bool usable =
-          !description.empty() && descriptionCount[description] == 1 && (owner == byId.end() || owner->second == i);
-      names[i] = usable ? description : nodes[i].id;
+  std::vector<RawNode>& nodes() { return nodes_; }
+  const std::unordered_map<std::string, std::size_t>& byId() const { return byId_; }
+
+ private:
+  /// `Switch|Hca|Ca <ports> "id" # "description"`.
+  void readHeader(LineCursor& cursor, const std::string& keyword, std::string_view line, std::size_t lineNumber) {
+    cursor.advance(keyword.size());
+    if (!cursor.atEnd() && !isBlank(cursor.rest().front())) {
+      cursor.fail(fmt::format("unknown record type '{}'", excerpt(line)));
     }
-  } else {
-    for (std::size_t i = 0; i < nodes.size(); ++i) names[i] = nodes[i].id;
+    RawNode node;
+    node.kind = keyword == "Switch" ? NodeKind::Switch : NodeKind::Terminal;
+    node.line = lineNumber;
+    cursor.skipBlanks();
+    const std::optional<std::uint32_t> ports = cursor.number();
+    if (!ports) {
+      cursor.fail(
+          fmt::format("expected the number of ports after '{}' but found '{}'", keyword, excerpt(cursor.rest())));
+    }
+    if (*ports == 0 || *ports > kMaxPortNumber) {
+      cursor.fail(fmt::format("number of ports {} is out of range 1..{}", *ports, kMaxPortNumber));
+    }
+    node.ports = static_cast<PortNumber>(*ports);
+    cursor.skipBlanks();
+    if (cursor.atEnd()) cursor.fail(fmt::format("truncated '{}' header: missing the quoted node id", keyword));
+    node.id = cursor.quoted("node id");
+    if (node.id.empty()) cursor.fail("empty node id");
+    if (node.id.find('#') != std::string::npos || node.id.find('@') != std::string::npos) {
+      cursor.fail(fmt::format("bad node id \"{}\": '#' and '@' are reserved by ibsim", excerpt(node.id)));
+    }
+    node.description = headerDescription(cursor);
+    const int kindSlot = node.kind == NodeKind::Switch ? 0 : 1;
+    std::optional<std::uint64_t> idGuid = ibnetdiscover_ ? guidOfId(node.id) : std::nullopt;
+    node.guid = (ibnetdiscover_ && !guidLineSinceRecord_ && idGuid) ? *idGuid : nextGuid_[kindSlot];
+    nextGuid_[kindSlot] = node.guid + (node.kind == NodeKind::Switch ? 1 : node.ports + 1ULL);
+    guidLineSinceRecord_ = false;
+    if (const auto [it, inserted] = byId_.emplace(node.id, nodes_.size()); !inserted) {
+      cursor.fail(
+          fmt::format("node id \"{}\" is defined twice (first at line {})", excerpt(node.id), nodes_[it->second].line));
+    }
+    nodes_.push_back(std::move(node));
+    inRecord_ = true;
   }
 
-  // GUIDs are unique (ibsim refuses duplicates too).
+  /// `switchguid|caguid|hcaguids = GUID` (absolute) or `+ offset` (relative to the base).
+  void readGuidBase(LineCursor& cursor, const std::string& keyword, std::string_view line) {
+    const int kindSlot = keyword == "switchguid" ? 0 : 1;
+    const std::size_t sign = line.find_first_of("=+");
+    if (sign == std::string_view::npos) cursor.fail(fmt::format("'{}' needs '=' or '+'", keyword));
+    std::string_view value = trim(line.substr(sign + 1));
+    value = value.substr(0, value.find_first_of("( \t"));  // "0x200003(200003)"
+    const std::optional<std::uint64_t> guid = parseInteger(value);
+    if (!guid) cursor.fail(fmt::format("bad GUID '{}' in '{}'", excerpt(value), keyword));
+    if (line[sign] == '+') {
+      nextGuid_[kindSlot] = baseGuid_[kindSlot] + *guid;
+    } else {
+      baseGuid_[kindSlot] = *guid;
+      nextGuid_[kindSlot] = *guid;
+    }
+    guidLineSinceRecord_ = true;
+  }
+
+  const std::string& file_;
+  bool ibnetdiscover_;
+  std::vector<RawNode> nodes_;
+  std::unordered_map<std::string, std::size_t> byId_;
+  // ibsim's GUID counters: next GUID per kind and the absolute base that '+' assignments
+  // are relative to.
+  std::uint64_t nextGuid_[2] = {kIbsimSwitchGuidBase, kIbsimCaGuidBase};
+  std::uint64_t baseGuid_[2] = {kIbsimSwitchGuidBase, kIbsimCaGuidBase};
+  bool guidLineSinceRecord_ = false;
+  bool inRecord_ = false;
+};
+
+/// Names: net files use the node id; ibnetdiscover the NodeDescription when it is unique
+/// and not some other node's id, else the S-/H- id.
+std::vector<std::string> netNodeNames(const std::vector<RawNode>& nodes,
+                                      const std::unordered_map<std::string, std::size_t>& byId, bool ibnetdiscover) {
+  std::vector<std::string> names(nodes.size());
+  if (!ibnetdiscover) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) names[i] = nodes[i].id;
+    return names;
+  }
+  std::unordered_map<std::string, std::size_t> descriptionCount;
+  for (const RawNode& node : nodes) ++descriptionCount[node.description];
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::string& description = nodes[i].description;
+    const auto owner = byId.find(description);
+    const bool usable =
+        !description.empty() && descriptionCount[description] == 1 && (owner == byId.end() || owner->second == i);
+    names[i] = usable ? description : nodes[i].id;
+  }
+  return names;
+}
+
+/// GUIDs are unique (ibsim refuses duplicates too).
+void requireUniqueGuids(const std::vector<RawNode>& nodes, const std::string& file) {
   std::unordered_map<std::uint64_t, std::size_t> byGuid;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (const auto [it, inserted] = byGuid.emplace(nodes[i].guid, i); !inserted) {
@@ -392,8 +406,12 @@ Network parseNetText(const std::string& text, const std::string& file, bool ibne
                                    nodes[i].id, nodes[it->second].id, nodes[it->second].line));
     }
   }
+}
 
-  // Canonical order: terminals, then switches; file order (net) or ascending GUID.
+/// The network of the records, in canonical order: terminals, then switches; file order
+/// (net) or ascending GUID (ibnetdiscover).
+Network buildNetNetwork(const std::vector<RawNode>& nodes, const std::unordered_map<std::string, std::size_t>& byId,
+                        const std::vector<std::string>& names, const std::string& file, bool ibnetdiscover) {
   std::vector<std::size_t> order(nodes.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -426,111 +444,120 @@ Network parseNetText(const std::string& text, const std::string& file, bool ibne
   return builder.build();
 }
 
-// ---- ibnetdiscover -p --------------------------------------------------------------------
+}  // namespace
 
-Network parsePortListText(const std::string& text, const std::string& file) {
+namespace detail {
+
+Network parseNetText(const std::string& text, const std::string& file, bool ibnetdiscover) {
   rejectBinary(text, file);
   const std::vector<std::string_view> lines = splitLines(text);
-
-  struct PortEnd {
-    bool isSwitch = false;
-    PortNumber port = 0;
-    std::uint64_t nodeGuid = 0;
-  };
-  struct Node {
-    bool isSwitch = false;
-    std::uint64_t guid = 0;
-    std::string description;
-    PortNumber ports = 0;
-    std::size_t line = 0;
-  };
-  struct Half {
-    PortEnd local, remote;
-    std::size_t line = 0;
-  };
-  std::map<std::pair<bool, std::uint64_t>, Node> nodes;  // (isSwitch, node GUID)
-  std::vector<Half> halves;
-
-  // `<CA|SW> <lid> <port> <port guid>`; a CA's node GUID is its port GUID minus the port
-  // number (the ibsim and ConnectX convention), a switch's port GUID is its node GUID.
-  auto readEnd = [&](LineCursor& cursor, const char* which) {
-    PortEnd end;
-    const std::string_view type = cursor.token();
-    if (type == "SW")
-      end.isSwitch = true;
-    else if (type != "CA") {
-      cursor.fail(fmt::format("expected the {} node type CA or SW but found '{}'", which, excerpt(type)));
-    }
-    cursor.skipBlanks();
-    if (!cursor.number()) cursor.fail(fmt::format("bad {} LID at '{}'", which, excerpt(cursor.rest())));
-    cursor.skipBlanks();
-    end.port = checkedPort(cursor.number(), cursor, which);
-    const std::string_view guidText = cursor.token();
-    const std::optional<std::uint64_t> guid = guidText.starts_with("0x") ? parseInteger(guidText) : std::nullopt;
-    if (!guid) cursor.fail(fmt::format("bad {} port GUID '{}'", which, excerpt(guidText)));
-    if (!end.isSwitch && *guid < end.port) cursor.fail(fmt::format("bad {} port GUID '{}'", which, excerpt(guidText)));
-    end.nodeGuid = end.isSwitch ? *guid : *guid - end.port;
-    return end;
-  };
-  auto noteNode = [&](const PortEnd& end, const std::string& description, std::size_t line) {
-    Node& node = nodes[{end.isSwitch, end.nodeGuid}];
-    if (node.line == 0) {
-      node.isSwitch = end.isSwitch;
-      node.guid = end.nodeGuid;
-      node.line = line;
-    }
-    if (node.description.empty()) node.description = description;
-    node.ports = std::max(node.ports, end.port);
-  };
-
-  for (std::size_t index = 0; index < lines.size(); ++index) {
-    const std::size_t lineNumber = index + 1;
-    const std::string_view line = trim(lines[index]);
-    if (line.empty() || line.front() == '#') continue;
-    // Split off the descriptions: "( 'a' - 'b' )" for connected ports, "'a'" for down ports.
-    std::string localDescription, remoteDescription;
-    std::string_view fields = line;
-    if (const std::size_t open = line.find("( '"); open != std::string_view::npos) {
-      const std::string_view tail = line.substr(open + 3);
-      const std::size_t separator = tail.find("' - '");
-      const std::size_t close = tail.rfind("' )");
-      if (separator == std::string_view::npos || close == std::string_view::npos || close < separator) {
-        throw ParseError(file, lineNumber, fmt::format("malformed descriptions '{}'", excerpt(line.substr(open))));
-      }
-      localDescription = std::string(tail.substr(0, separator));
-      remoteDescription = std::string(tail.substr(separator + 5, close - separator - 5));
-      fields = line.substr(0, open);
-    } else if (const std::size_t quote = line.find('\''); quote != std::string_view::npos) {
-      const std::size_t close = line.rfind('\'');
-      if (close == quote) throw ParseError(file, lineNumber, "missing closing quote of the NodeDescription");
-      localDescription = std::string(line.substr(quote + 1, close - quote - 1));
-      fields = line.substr(0, quote);
-    }
-    LineCursor cursor(fields, file, lineNumber);
-    const PortEnd local = readEnd(cursor, "local");
-    cursor.token();  // width, e.g. "4x"
-    cursor.token();  // speed, e.g. "SDR"
-    noteNode(local, localDescription, lineNumber);
-    cursor.skipBlanks();
-    if (cursor.atEnd()) continue;  // a port that is down
-    if (!cursor.consume('-')) cursor.fail(fmt::format("unexpected text '{}'", excerpt(cursor.rest())));
-    const PortEnd remote = readEnd(cursor, "remote");
-    cursor.skipBlanks();
-    if (!cursor.atEnd()) cursor.fail(fmt::format("unexpected text '{}'", excerpt(cursor.rest())));
-    noteNode(remote, remoteDescription, lineNumber);
-    halves.push_back({local, remote, lineNumber});
-  }
+  NetRecordReader reader(file, ibnetdiscover);
+  for (std::size_t index = 0; index < lines.size(); ++index) reader.readLine(trim(lines[index]), index + 1);
+  const std::vector<RawNode>& nodes = reader.nodes();
   if (nodes.empty()) {
     throw ParseError(file, std::max<std::size_t>(1, lines.size()),
-                     "no port lines: empty or not ibnetdiscover -p output");
+                     "no 'Switch', 'Hca' or 'Ca' records: empty or not a fabric file");
   }
+  requireUniqueGuids(nodes, file);
+  return buildNetNetwork(nodes, reader.byId(), netNodeNames(nodes, reader.byId(), ibnetdiscover), file, ibnetdiscover);
+}
 
+}  // namespace detail
+
+// ---- ibnetdiscover -p --------------------------------------------------------------------
+
+namespace {
+
+struct PortEnd {
+  bool isSwitch = false;
+  PortNumber port = 0;
+  std::uint64_t nodeGuid = 0;
+};
+struct PortListNode {
+  bool isSwitch = false;
+  std::uint64_t guid = 0;
+  std::string description;
+  PortNumber ports = 0;
+  std::size_t line = 0;
+};
+struct PortListHalf {
+  PortEnd local, remote;
+  std::size_t line = 0;
+};
+using PortListNodes = std::map<std::pair<bool, std::uint64_t>, PortListNode>;  // (isSwitch, node GUID)
+
+/// `<CA|SW> <lid> <port> <port guid>`; a CA's node GUID is its port GUID minus the port
+/// number (the ibsim and ConnectX convention), a switch's port GUID is its node GUID.
+PortEnd readPortEnd(LineCursor& cursor, const char* which) {
+  PortEnd end;
+  const std::string_view type = cursor.token();
+  if (type == "SW")
+    end.isSwitch = true;
+  else if (type != "CA") {
+    cursor.fail(fmt::format("expected the {} node type CA or SW but found '{}'", which, excerpt(type)));
+  }
+  cursor.skipBlanks();
+  if (!cursor.number()) cursor.fail(fmt::format("bad {} LID at '{}'", which, excerpt(cursor.rest())));
+  cursor.skipBlanks();
+  end.port = checkedPort(cursor.number(), cursor, which);
+  const std::string_view guidText = cursor.token();
+  const std::optional<std::uint64_t> guid = guidText.starts_with("0x") ? parseInteger(guidText) : std::nullopt;
+  if (!guid) cursor.fail(fmt::format("bad {} port GUID '{}'", which, excerpt(guidText)));
+  if (!end.isSwitch && *guid < end.port) cursor.fail(fmt::format("bad {} port GUID '{}'", which, excerpt(guidText)));
+  end.nodeGuid = end.isSwitch ? *guid : *guid - end.port;
+  return end;
+}
+
+void notePortListNode(PortListNodes& nodes, const PortEnd& end, const std::string& description, std::size_t line) {
+  PortListNode& node = nodes[{end.isSwitch, end.nodeGuid}];
+  if (node.line == 0) {
+    node.isSwitch = end.isSwitch;
+    node.guid = end.nodeGuid;
+    node.line = line;
+  }
+  if (node.description.empty()) node.description = description;
+  node.ports = std::max(node.ports, end.port);
+}
+
+/// A port line split into its fields and its descriptions: "( 'a' - 'b' )" for connected
+/// ports, "'a'" for down ports.
+struct PortListLine {
+  std::string_view fields;
+  std::string localDescription, remoteDescription;
+};
+
+PortListLine splitPortListLine(std::string_view line, const std::string& file, std::size_t lineNumber) {
+  PortListLine out;
+  out.fields = line;
+  if (const std::size_t open = line.find("( '"); open != std::string_view::npos) {
+    const std::string_view tail = line.substr(open + 3);
+    const std::size_t separator = tail.find("' - '");
+    const std::size_t close = tail.rfind("' )");
+    if (separator == std::string_view::npos || close == std::string_view::npos || close < separator) {
+      throw ParseError(file, lineNumber, fmt::format("malformed descriptions '{}'", excerpt(line.substr(open))));
+    }
+    out.localDescription = std::string(tail.substr(0, separator));
+    out.remoteDescription = std::string(tail.substr(separator + 5, close - separator - 5));
+    out.fields = line.substr(0, open);
+  } else if (const std::size_t quote = line.find('\''); quote != std::string_view::npos) {
+    const std::size_t close = line.rfind('\'');
+    if (close == quote) throw ParseError(file, lineNumber, "missing closing quote of the NodeDescription");
+    out.localDescription = std::string(line.substr(quote + 1, close - quote - 1));
+    out.fields = line.substr(0, quote);
+  }
+  return out;
+}
+
+/// Terminals first, each kind by ascending GUID; a node is named by its description when
+/// that is unique, else S-/H-<GUID>.
+Network buildPortListNetwork(const PortListNodes& nodes, const std::vector<PortListHalf>& halves,
+                             const std::string& file) {
   std::unordered_map<std::string, std::size_t> descriptionCount;
   for (const auto& [key, node] : nodes) ++descriptionCount[node.description];
   NetworkBuilder builder;
   builder.reserve(nodes.size(), halves.size() / 2);
   std::map<std::pair<bool, std::uint64_t>, NodeId> idOf;
-  for (bool switches : {false, true}) {  // terminals first, each kind by ascending GUID
+  for (bool switches : {false, true}) {
     for (const auto& [key, node] : nodes) {
       if (node.isSwitch != switches) continue;
       const bool unique = !node.description.empty() && descriptionCount[node.description] == 1;
@@ -538,7 +565,7 @@ Network parsePortListText(const std::string& text, const std::string& file) {
       idOf[key] = builder.addNode(switches ? NodeKind::Switch : NodeKind::Terminal, name, node.ports, node.guid);
     }
   }
-  for (const Half& half : halves) {
+  for (const PortListHalf& half : halves) {
     const NodeId a = idOf.at({half.local.isSwitch, half.local.nodeGuid});
     const NodeId b = idOf.at({half.remote.isSwitch, half.remote.nodeGuid});
     if (a == b && half.local.port == half.remote.port) {
@@ -548,6 +575,41 @@ Network parsePortListText(const std::string& text, const std::string& file) {
   }
   builder.setOrigin("ibnetdiscover-p:" + file);
   return builder.build();
+}
+
+}  // namespace
+
+namespace detail {
+
+Network parsePortListText(const std::string& text, const std::string& file) {
+  rejectBinary(text, file);
+  const std::vector<std::string_view> lines = splitLines(text);
+  PortListNodes nodes;
+  std::vector<PortListHalf> halves;
+  for (std::size_t index = 0; index < lines.size(); ++index) {
+    const std::size_t lineNumber = index + 1;
+    const std::string_view line = trim(lines[index]);
+    if (line.empty() || line.front() == '#') continue;
+    const PortListLine parts = splitPortListLine(line, file, lineNumber);
+    LineCursor cursor(parts.fields, file, lineNumber);
+    const PortEnd local = readPortEnd(cursor, "local");
+    cursor.token();  // width, e.g. "4x"
+    cursor.token();  // speed, e.g. "SDR"
+    notePortListNode(nodes, local, parts.localDescription, lineNumber);
+    cursor.skipBlanks();
+    if (cursor.atEnd()) continue;  // a port that is down
+    if (!cursor.consume('-')) cursor.fail(fmt::format("unexpected text '{}'", excerpt(cursor.rest())));
+    const PortEnd remote = readPortEnd(cursor, "remote");
+    cursor.skipBlanks();
+    if (!cursor.atEnd()) cursor.fail(fmt::format("unexpected text '{}'", excerpt(cursor.rest())));
+    notePortListNode(nodes, remote, parts.remoteDescription, lineNumber);
+    halves.push_back({local, remote, lineNumber});
+  }
+  if (nodes.empty()) {
+    throw ParseError(file, std::max<std::size_t>(1, lines.size()),
+                     "no port lines: empty or not ibnetdiscover -p output");
+  }
+  return buildPortListNetwork(nodes, halves, file);
 }
 
 }  // namespace detail

@@ -168,14 +168,10 @@ std::uint64_t parseGuid(const Json& value, const Field& field) {
   return guid;
 }
 
-}  // namespace
-
-namespace detail {
-
-Network parseNetworkJson(const std::string& text, const std::string& file) {
-  Json root;
+/// The parsed document; malformed JSON is a ParseError naming the line.
+Json parseJsonDocument(const std::string& text, const std::string& file) {
   try {
-    root = Json::parse(text);
+    return Json::parse(text);
   } catch (const Json::parse_error& error) {
     // nlohmann's message is "[json.exception.parse_error.101] parse error at line L, column C: ..."
     std::string what = error.what();
@@ -194,54 +190,53 @@ Network parseNetworkJson(const std::string& text, const std::string& file) {
     }
     throw ParseError(file, line, "invalid JSON: " + what);
   }
-  const JsonLines lines(text);
-  const Field top{file, 1, {}};
-  if (!root.is_object()) top.fail("the JSON document must be an object with \"format\": \"routelab-network\"");
-  const Field formatField{file, lines.key("format"), {}};
-  if (formatField.string(root, "format") != kSchema) {
-    formatField.fail(fmt::format("\"format\" must be \"{}\"", kSchema));
-  }
-  const Field versionField{file, lines.key("version"), {}};
-  if (versionField.unsignedInteger(root, "version", 0, 1U << 30) != kVersion) {
-    versionField.fail(fmt::format("unsupported \"version\" (this routelab reads version {})", kVersion));
-  }
-  const Field nodesField{file, lines.key("nodes"), {}};
-  const Json& nodes = nodesField.member(root, "nodes");
-  if (!nodes.is_array() || nodes.empty()) nodesField.fail("\"nodes\" must be a non-empty array");
-  const Field cablesField{file, lines.key("cables"), {}};
-  const Json& cables = cablesField.member(root, "cables");
-  if (!cables.is_array()) cablesField.fail("\"cables\" must be an array");
+}
 
-  // XGFT labels: {"family", "m", "w"} at the top, {"level", "index"} per node.
-  std::shared_ptr<XgftLabels> labels;
-  const Field xgftField{file, lines.key("xgft"), "xgft"};
-  if (root.contains("xgft")) {
-    const Json& xgft = root["xgft"];
-    labels = std::make_shared<XgftLabels>();
-    labels->family = xgftField.string(xgft, "family");
-    labels->params.m = xgftField.unsignedList(xgft, "m");
-    labels->params.w = xgftField.unsignedList(xgft, "w");
-    if (labels->params.m.size() != labels->params.w.size() || labels->params.m.size() > 254) {
-      xgftField.fail("\"m\" and \"w\" must have the same length (the height, at most 254)");
-    }
-    labels->nodesAt.resize(labels->params.height() + 1);
-    for (std::size_t level = 0; level <= labels->params.height(); ++level) {
-      std::uint64_t count = 1;  // nodesAtLevel(level), bounded so that it cannot overflow
-      for (std::size_t position = 1; position <= labels->params.height(); ++position) {
-        count *= labels->params.base(level, position);
-        if (count > nodes.size()) {
-          xgftField.fail(fmt::format("{} has more nodes at level {} than the file has nodes ({})", labels->params.str(),
-                                     level, nodes.size()));
-        }
+/// XGFT labels: {"family", "m", "w"} at the top (node labels are read with the nodes);
+/// null without "xgft".
+std::shared_ptr<XgftLabels> readXgftHeader(const Json& root, const Json& nodes, const Field& xgftField) {
+  if (!root.contains("xgft")) return nullptr;
+  const Json& xgft = root["xgft"];
+  auto labels = std::make_shared<XgftLabels>();
+  labels->family = xgftField.string(xgft, "family");
+  labels->params.m = xgftField.unsignedList(xgft, "m");
+  labels->params.w = xgftField.unsignedList(xgft, "w");
+  if (labels->params.m.size() != labels->params.w.size() || labels->params.m.size() > 254) {
+    xgftField.fail("\"m\" and \"w\" must have the same length (the height, at most 254)");
+  }
+  labels->nodesAt.resize(labels->params.height() + 1);
+  for (std::size_t level = 0; level <= labels->params.height(); ++level) {
+    std::uint64_t count = 1;  // nodesAtLevel(level), bounded so that it cannot overflow
+    for (std::size_t position = 1; position <= labels->params.height(); ++position) {
+      count *= labels->params.base(level, position);
+      if (count > nodes.size()) {
+        xgftField.fail(fmt::format("{} has more nodes at level {} than the file has nodes ({})", labels->params.str(),
+                                   level, nodes.size()));
       }
-      labels->nodesAt[level].assign(count, NodeId{});
     }
+    labels->nodesAt[level].assign(count, NodeId{});
   }
+  return labels;
+}
 
-  NetworkBuilder builder;
-  builder.reserve(nodes.size(), cables.size());
+/// Node `id`'s {"level", "index"} label.
+void readNodeLabel(const Json& node, const Field& field, const std::string& kind, NodeId id, XgftLabels& labels) {
+  const Json& label = field.member(node, "xgft");
+  const Field labelField{field.file, field.line, field.where + ".xgft"};
+  const auto level = labelField.unsignedInteger(label, "level", 0, labels.params.height());
+  const auto index = labelField.unsignedInteger(label, "index", 0, labels.nodesAt[level].size() - 1);
+  if (labels.nodesAt[level][index].valid())
+    labelField.fail(fmt::format("level {} index {} is given twice", level, index));
+  if ((level == 0) != (kind == "terminal")) labelField.fail("level 0 holds exactly the terminals");
+  labels.nodesAt[level][index] = id;
+  labels.level.push_back(static_cast<std::uint8_t>(level));
+  labels.indexInLevel.push_back(static_cast<std::uint32_t>(index));
+}
+
+/// Adds "nodes" to `builder` (and their labels); returns the id of every name.
+std::unordered_map<std::string, NodeId> addJsonNodes(const Json& nodes, const JsonLines& lines, const std::string& file,
+                                                     NetworkBuilder& builder, XgftLabels* labels) {
   std::unordered_map<std::string, NodeId> byName;
-  std::vector<std::size_t> nodeLine;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const Field field{file, lines.element("nodes", i), fmt::format("nodes[{}]", i)};
     const Json& node = nodes[i];
@@ -255,22 +250,10 @@ Network parseNetworkJson(const std::string& text, const std::string& file) {
     if (byName.count(name)) field.fail(fmt::format("two nodes are named \"{}\"", name));
     const NodeId id = builder.addNode(kind == "switch" ? NodeKind::Switch : NodeKind::Terminal, name, ports, guid);
     byName.emplace(name, id);
-    nodeLine.push_back(field.line);
-    if (labels) {
-      const Json& label = field.member(node, "xgft");
-      const Field labelField{file, field.line, field.where + ".xgft"};
-      const auto level = labelField.unsignedInteger(label, "level", 0, labels->params.height());
-      const auto index = labelField.unsignedInteger(label, "index", 0, labels->nodesAt[level].size() - 1);
-      if (labels->nodesAt[level][index].valid()) {
-        labelField.fail(fmt::format("level {} index {} is given twice", level, index));
-      }
-      if ((level == 0) != (kind == "terminal")) labelField.fail("level 0 holds exactly the terminals");
-      labels->nodesAt[level][index] = id;
-      labels->level.push_back(static_cast<std::uint8_t>(level));
-      labels->indexInLevel.push_back(static_cast<std::uint32_t>(index));
-    }
+    if (labels) readNodeLabel(node, field, kind, id, *labels);
   }
   if (labels) {
+    const Field xgftField{file, lines.key("xgft"), "xgft"};
     for (std::size_t level = 0; level < labels->nodesAt.size(); ++level) {
       for (std::size_t index = 0; index < labels->nodesAt[level].size(); ++index) {
         if (!labels->nodesAt[level][index].valid()) {
@@ -279,6 +262,11 @@ Network parseNetworkJson(const std::string& text, const std::string& file) {
       }
     }
   }
+  return byName;
+}
+
+void addJsonCables(const Json& cables, const JsonLines& lines, const std::string& file,
+                   const std::unordered_map<std::string, NodeId>& byName, NetworkBuilder& builder) {
   std::map<std::pair<std::uint32_t, PortNumber>, std::size_t> portLine;  // (node, port) -> line of its cable
   for (std::size_t i = 0; i < cables.size(); ++i) {
     const Field field{file, lines.element("cables", i), fmt::format("cables[{}]", i)};
@@ -304,18 +292,54 @@ Network parseNetworkJson(const std::string& text, const std::string& file) {
     }
     builder.connect(nodeA->second, portA, nodeB->second, portB);
   }
+}
+
+/// The optional "counts" must match the network read (catches truncated or hand-edited files).
+void checkJsonCounts(const Json& root, const JsonLines& lines, const std::string& file, const Network& network) {
+  if (!root.contains("counts")) return;
+  const Field countsField{file, lines.key("counts"), "counts"};
+  const Json& counts = root["counts"];
+  const std::pair<const char*, std::size_t> expected[] = {
+      {"terminals", network.terminalCount()}, {"switches", network.switchCount()}, {"cables", network.linkCount()}};
+  for (const auto& [key, actual] : expected) {
+    const std::uint64_t stated = countsField.unsignedInteger(counts, key, 0, UINT64_MAX);
+    if (stated != actual) countsField.fail(fmt::format("\"{}\" says {} but the file has {}", key, stated, actual));
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+Network parseNetworkJson(const std::string& text, const std::string& file) {
+  const Json root = parseJsonDocument(text, file);
+  const JsonLines lines(text);
+  const Field top{file, 1, {}};
+  if (!root.is_object()) top.fail("the JSON document must be an object with \"format\": \"routelab-network\"");
+  const Field formatField{file, lines.key("format"), {}};
+  if (formatField.string(root, "format") != kSchema) {
+    formatField.fail(fmt::format("\"format\" must be \"{}\"", kSchema));
+  }
+  const Field versionField{file, lines.key("version"), {}};
+  if (versionField.unsignedInteger(root, "version", 0, 1U << 30) != kVersion) {
+    versionField.fail(fmt::format("unsupported \"version\" (this routelab reads version {})", kVersion));
+  }
+  const Field nodesField{file, lines.key("nodes"), {}};
+  const Json& nodes = nodesField.member(root, "nodes");
+  if (!nodes.is_array() || nodes.empty()) nodesField.fail("\"nodes\" must be a non-empty array");
+  const Field cablesField{file, lines.key("cables"), {}};
+  const Json& cables = cablesField.member(root, "cables");
+  if (!cables.is_array()) cablesField.fail("\"cables\" must be an array");
+
+  const Field xgftField{file, lines.key("xgft"), "xgft"};
+  std::shared_ptr<XgftLabels> labels = readXgftHeader(root, nodes, xgftField);
+  NetworkBuilder builder;
+  builder.reserve(nodes.size(), cables.size());
+  const auto byName = addJsonNodes(nodes, lines, file, builder, labels.get());
+  addJsonCables(cables, lines, file, byName, builder);
   if (root.contains("origin") && root["origin"].is_string()) builder.setOrigin(root["origin"].get<std::string>());
   Network network = builder.build();
-  if (root.contains("counts")) {  // optional; catches truncated or hand-edited files
-    const Field countsField{file, lines.key("counts"), "counts"};
-    const Json& counts = root["counts"];
-    const std::pair<const char*, std::size_t> expected[] = {
-        {"terminals", network.terminalCount()}, {"switches", network.switchCount()}, {"cables", network.linkCount()}};
-    for (const auto& [key, actual] : expected) {
-      const std::uint64_t stated = countsField.unsignedInteger(counts, key, 0, UINT64_MAX);
-      if (stated != actual) countsField.fail(fmt::format("\"{}\" says {} but the file has {}", key, stated, actual));
-    }
-  }
+  checkJsonCounts(root, lines, file, network);
   if (labels) {
     try {
       checkXgftLabels(network, *labels);

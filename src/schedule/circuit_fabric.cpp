@@ -81,7 +81,8 @@ ChannelId CircuitFabric::upChannel(std::size_t level, std::uint64_t index, std::
   return channel;
 }
 
-std::vector<ChannelId> CircuitFabric::circuitPath(CircuitRequest request, std::span<const std::uint16_t> ports) const {
+std::vector<ChannelId> CircuitFabric::circuitPath(SourceDestination request,
+                                                  std::span<const std::uint16_t> ports) const {
   const std::size_t top = ports.size();
   std::vector<ChannelId> path(2 * top);
   std::uint64_t low = 0;

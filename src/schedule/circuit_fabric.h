@@ -27,16 +27,12 @@
 #include <vector>
 
 #include "graph/network.h"
+#include "traffic/demand.h"
 
 namespace routelab {
 
-/// A circuit request between two terminals (Network::terminalIndex numbering: the
-/// papers' processing-node numbering for the generated fat-trees).
-struct CircuitRequest {
-  std::uint32_t source = 0;
-  std::uint32_t destination = 0;
-  friend bool operator==(const CircuitRequest&, const CircuitRequest&) = default;
-};
+// A circuit request is a demand of the traffic vocabulary (traffic/demand.h): source and
+// destination terminal indices (Network::terminalIndex numbering).
 
 class CircuitFabric {
  public:
@@ -82,7 +78,7 @@ class CircuitFabric {
   /// The channels of the circuit s -> d that uses up ports `ports` (b_0 .. b_{H-1}):
   /// injection channel first, delivery channel last (RoutingResult::Path order).
   /// Precondition: ports.size() == ancestorLevel(s, d), each below upPorts(k). O(H).
-  std::vector<ChannelId> circuitPath(CircuitRequest request, std::span<const std::uint16_t> ports) const;
+  std::vector<ChannelId> circuitPath(SourceDestination request, std::span<const std::uint16_t> ports) const;
 
  private:
   const Network* network_ = nullptr;

@@ -6,7 +6,7 @@
 
 namespace routelab {
 
-CircuitCheck checkCircuits(const CircuitFabric& fabric, std::span<const CircuitRequest> requests,
+CircuitCheck checkCircuits(const CircuitFabric& fabric, std::span<const SourceDestination> requests,
                            const CircuitSchedule& schedule) {
   const Network& network = fabric.network();
   CircuitCheck check;
@@ -56,7 +56,7 @@ CircuitCheck checkCircuits(const CircuitFabric& fabric, std::span<const CircuitR
   return check;
 }
 
-RoutingResult circuitsToRouting(const CircuitFabric& fabric, std::span<const CircuitRequest> requests,
+RoutingResult circuitsToRouting(const CircuitFabric& fabric, std::span<const SourceDestination> requests,
                                 const CircuitSchedule& schedule, const std::string& schedulerSpec) {
   const Network& network = fabric.network();
   RoutingResult result;

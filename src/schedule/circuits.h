@@ -25,7 +25,7 @@ struct CircuitCheck {
 /// terminal, its length is 2 H; and no directed channel is used by two granted circuits
 /// (Ding's conflict: "two requests are routed through same physical path"; a cable
 /// carries one circuit per direction). O(Σ path lengths + channels).
-CircuitCheck checkCircuits(const CircuitFabric& fabric, std::span<const CircuitRequest> requests,
+CircuitCheck checkCircuits(const CircuitFabric& fabric, std::span<const SourceDestination> requests,
                            const CircuitSchedule& schedule);
 
 /// Granted circuits of `schedule` as a destination-based RoutingResult: one address per
@@ -38,7 +38,7 @@ CircuitCheck checkCircuits(const CircuitFabric& fabric, std::span<const CircuitR
 /// at a switch throws AnalysisError naming the switch and destination.
 /// `engine` is "schedule:<scheduler spec>".
 /// O(switches × terminals + Σ path lengths).
-RoutingResult circuitsToRouting(const CircuitFabric& fabric, std::span<const CircuitRequest> requests,
+RoutingResult circuitsToRouting(const CircuitFabric& fabric, std::span<const SourceDestination> requests,
                                 const CircuitSchedule& schedule, const std::string& schedulerSpec);
 
 }  // namespace routelab

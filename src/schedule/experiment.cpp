@@ -4,51 +4,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 #include "core/errors.h"
 
 namespace routelab {
 
-void randomPermutationRequests(std::size_t terminals, Rng& rng, std::vector<CircuitRequest>& out) {
-  out.resize(terminals);
-  for (std::size_t i = 0; i < terminals; ++i) {
-    out[i] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i)};
-  }
-  // Fisher–Yates on the destinations.
-  for (std::size_t i = terminals; i > 1; --i) {
-    const auto j = static_cast<std::size_t>(rng.below(i));
-    std::swap(out[i - 1].destination, out[j].destination);
-  }
-  std::erase_if(out, [](const CircuitRequest& r) { return r.source == r.destination; });
-}
-
-std::vector<CircuitRequest> shiftRequests(std::size_t terminals, std::int64_t shift) {
-  std::vector<CircuitRequest> out;
-  if (terminals == 0) return out;
-  const auto n = static_cast<std::int64_t>(terminals);
-  const std::int64_t s = ((shift % n) + n) % n;
-  if (s == 0) return out;
-  out.reserve(terminals);
-  for (std::int64_t i = 0; i < n; ++i) {
-    out.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>((i + s) % n)});
-  }
-  return out;
-}
-
-std::vector<CircuitRequest> allToAllRequests(std::size_t terminals) {
-  std::vector<CircuitRequest> out;
-  out.reserve(terminals * (terminals > 0 ? terminals - 1 : 0));
-  for (std::size_t s = 1; s < terminals; ++s) {
-    for (std::size_t i = 0; i < terminals; ++i) {
-      out.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>((i + s) % terminals)});
-    }
-  }
-  return out;
+std::uint64_t drawSample(const DemandSampler& sampler, std::uint64_t seed, std::size_t sample,
+                         std::vector<SourceDestination>& out) {
+  Rng rng(deriveSeed(seed, sample));
+  sampler(rng, out);
+  return rng();
 }
 
 SchedulabilityStats measureSchedulability(const CircuitFabric& fabric, const SchedulerConfig& config,
-                                          std::size_t samples, std::uint64_t seed, const RequestSampler& sampler) {
+                                          std::size_t samples, std::uint64_t seed, const DemandSampler& sampler) {
   SchedulabilityStats stats;
   stats.scheduler = config.effective;
   stats.seed = seed;
@@ -62,14 +33,12 @@ SchedulabilityStats measureSchedulability(const CircuitFabric& fabric, const Sch
   {
     LinkState state(fabric);
     CircuitSchedule out;
-    std::vector<CircuitRequest> requests;
+    std::vector<SourceDestination> requests;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t s = 0; s < count; ++s) {
       try {
         const auto sample = static_cast<std::size_t>(s);
-        Rng rng(deriveSeed(seed, sample));
-        sampler(sample, rng, requests);
-        const std::uint64_t schedulerSeed = rng();
+        const std::uint64_t schedulerSeed = drawSample(sampler, seed, sample, requests);
         state.reset();
         scheduler.run(requests, schedulerSeed, state, out);
         requested[sample] = out.requests();
@@ -113,7 +82,7 @@ SchedulabilityStats measureSchedulability(const CircuitFabric& fabric, const Sch
   return stats;
 }
 
-LoadBound staticLoadBound(const CircuitFabric& fabric, std::span<const CircuitRequest> requests) {
+LoadBound staticLoadBound(const CircuitFabric& fabric, std::span<const SourceDestination> requests) {
   LoadBound bound;
   std::vector<std::uint32_t> top(requests.size());
   for (std::size_t r = 0; r < requests.size(); ++r) {
@@ -142,7 +111,7 @@ LoadBound staticLoadBound(const CircuitFabric& fabric, std::span<const CircuitRe
 }
 
 RoundsResult scheduleInRounds(const CircuitFabric& fabric, const SchedulerConfig& config,
-                              std::span<const CircuitRequest> requests, std::uint64_t seed) {
+                              std::span<const SourceDestination> requests, std::uint64_t seed) {
   RoundsResult result;
   result.requests = requests.size();
   result.roundOf.assign(requests.size(), 0);
@@ -159,7 +128,7 @@ RoundsResult scheduleInRounds(const CircuitFabric& fabric, const SchedulerConfig
   CircuitSchedule out;
   std::vector<std::uint32_t> waiting(requests.size());
   std::iota(waiting.begin(), waiting.end(), 0U);
-  std::vector<CircuitRequest> batch;
+  std::vector<SourceDestination> batch;
   while (!waiting.empty()) {
     batch.clear();
     for (std::uint32_t r : waiting) batch.push_back(requests[r]);
@@ -184,6 +153,42 @@ RoundsResult scheduleInRounds(const CircuitFabric& fabric, const SchedulerConfig
     ++result.rounds;
   }
   return result;
+}
+
+RoundsSummary summarizeRounds(std::span<const RoundsResult> results) {
+  RoundsSummary summary;
+  summary.min = SIZE_MAX;
+  double sum = 0;
+  for (const RoundsResult& result : results) {
+    summary.min = std::min(summary.min, result.rounds);
+    summary.max = std::max(summary.max, result.rounds);
+    summary.lowerBoundMax = std::max(summary.lowerBoundMax, result.bound.lowerBound());
+    sum += static_cast<double>(result.rounds);
+  }
+  summary.mean = sum / static_cast<double>(results.size());
+  return summary;
+}
+
+ScheduleExperiment runScheduleExperiment(const CircuitFabric& fabric, const SchedulerConfig& config,
+                                         const DemandSampler& sampler, std::size_t samples, std::uint64_t seed,
+                                         bool rounds) {
+  ScheduleExperiment experiment;
+  experiment.stats = measureSchedulability(fabric, config, samples, seed, sampler);
+  experiment.firstSchedulerSeed = drawSample(sampler, seed, 0, experiment.firstDemands);
+  experiment.first = CircuitScheduler(fabric, config).run(experiment.firstDemands, experiment.firstSchedulerSeed);
+  experiment.firstCheck = checkCircuits(fabric, experiment.firstDemands, experiment.first);
+  if (!experiment.firstCheck.ok) {
+    throw AnalysisError("schedule check failed (please report): " + experiment.firstCheck.problem);
+  }
+  if (rounds) {
+    std::vector<SourceDestination> demands;
+    for (std::size_t s = 0; s < samples; ++s) {
+      const std::uint64_t schedulerSeed = drawSample(sampler, seed, s, demands);
+      experiment.rounds.push_back(scheduleInRounds(fabric, config, demands, schedulerSeed));
+    }
+    experiment.roundsSummary = summarizeRounds(experiment.rounds);
+  }
+  return experiment;
 }
 
 }  // namespace routelab

@@ -4,29 +4,31 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/random.h"
+#include "schedule/circuits.h"
 #include "schedule/scheduler.h"
+#include "traffic/demand.h"
 
 namespace routelab {
 
-// ---- request patterns (terminal indices; pairs with source == destination are dropped) ----
+// Demands come from the traffic module (traffic/pattern.h: DemandSource turns a pattern spec
+// into per-sample demands; sampleDingPermutation is Ding §5's random permutation).
 
-/// Ding §5 "randomly generated communication permutations": a uniform random permutation
-/// of the terminals (Fisher–Yates with `rng`), fixed points dropped. `out` is refilled.
-void randomPermutationRequests(std::size_t terminals, Rng& rng, std::vector<CircuitRequest>& out);
-/// Terminal i to (i + shift) mod N, for every i (empty when shift is a multiple of N).
-std::vector<CircuitRequest> shiftRequests(std::size_t terminals, std::int64_t shift);
-/// Every terminal to every other, grouped by shift s = 1 .. N-1 (N (N-1) requests).
-std::vector<CircuitRequest> allToAllRequests(std::size_t terminals);
+/// Fills `out` with one sample's demands, drawing only from `rng` (called concurrently
+/// from several threads: it must not share mutable state). DemandSource::draw is one.
+using DemandSampler = std::function<void(Rng& rng, std::vector<SourceDestination>& out)>;
+
+/// The seed scheme of every schedule experiment, stated once: sample `sample` draws its
+/// demands and then its scheduler seed from Rng(deriveSeed(seed, sample)). Fills `out` and
+/// returns the scheduler seed. So any one sample can be redrawn exactly, on any thread.
+std::uint64_t drawSample(const DemandSampler& sampler, std::uint64_t seed, std::size_t sample,
+                         std::vector<SourceDestination>& out);
 
 // ---- schedulability ----------------------------------------------------------------------
-
-/// Fills `out` with sample `sample`'s requests, drawing only from `rng` (called
-/// concurrently from several threads: it must not share mutable state).
-using RequestSampler = std::function<void(std::size_t sample, Rng& rng, std::vector<CircuitRequest>& out)>;
 
 struct SchedulabilityStats {
   std::string scheduler;  ///< effective scheduler spec
@@ -39,11 +41,11 @@ struct SchedulabilityStats {
   std::vector<double> ratios;                                         ///< per sample
 };
 
-/// Schedule `samples` independent request sets on an idle fabric each. Sample s draws its
-/// requests and then its scheduler seed from Rng(deriveSeed(seed, s)), so the result does
-/// not depend on the number of threads (OpenMP over samples). O(samples × run).
+/// Schedule `samples` independent request sets on an idle fabric each, sample s drawn by
+/// drawSample(sampler, seed, s), so the result does not depend on the number of threads
+/// (OpenMP over samples). O(samples × run).
 SchedulabilityStats measureSchedulability(const CircuitFabric& fabric, const SchedulerConfig& config,
-                                          std::size_t samples, std::uint64_t seed, const RequestSampler& sampler);
+                                          std::size_t samples, std::uint64_t seed, const DemandSampler& sampler);
 
 // ---- multi-round scheduling ------------------------------------------------------------------
 
@@ -59,7 +61,7 @@ struct LoadBound {
   std::size_t level = 0;          ///< level k of the tightest cut
   std::size_t lowerBound() const { return terminalLinks > switchCuts ? terminalLinks : switchCuts; }
 };
-LoadBound staticLoadBound(const CircuitFabric& fabric, std::span<const CircuitRequest> requests);
+LoadBound staticLoadBound(const CircuitFabric& fabric, std::span<const SourceDestination> requests);
 
 struct RoundsResult {
   std::size_t requests = 0;
@@ -76,6 +78,40 @@ struct RoundsResult {
 /// deriveSeed(seed, i). Each round grants at least its first request (an idle fat-tree
 /// always has a path), so at most `requests` rounds. O(rounds × requests × levels).
 RoundsResult scheduleInRounds(const CircuitFabric& fabric, const SchedulerConfig& config,
-                              std::span<const CircuitRequest> requests, std::uint64_t seed);
+                              std::span<const SourceDestination> requests, std::uint64_t seed);
+
+// ---- the whole experiment -------------------------------------------------------------------
+
+/// Rounds over the samples of an experiment.
+struct RoundsSummary {
+  double mean = 0;
+  std::size_t min = 0, max = 0;
+  std::size_t lowerBoundMax = 0;  ///< max over samples of LoadBound::lowerBound
+};
+/// O(results). `results` must not be empty.
+RoundsSummary summarizeRounds(std::span<const RoundsResult> results);
+
+/// A schedulability experiment as `routelab schedule` runs it (docs/SCHEDULING.md).
+struct ScheduleExperiment {
+  SchedulabilityStats stats;
+  /// Sample 0 redrawn (drawSample) and scheduled again: its demands, scheduler seed,
+  /// schedule and the independent check of its circuits (always ok: else it throws).
+  std::vector<SourceDestination> firstDemands;
+  std::uint64_t firstSchedulerSeed = 0;
+  CircuitSchedule first;
+  CircuitCheck firstCheck;
+  /// With rounds: scheduleInRounds of every sample (its demands and the scheduler seed
+  /// drawn by drawSample), and their summary.
+  std::vector<RoundsResult> rounds;
+  RoundsSummary roundsSummary;
+};
+
+/// measureSchedulability over `samples` samples; sample 0 scheduled again and checked by
+/// checkCircuits (AnalysisError "schedule check failed (please report): ..." if a scheduler
+/// ever grants conflicting circuits); with `rounds`, every sample scheduled in rounds.
+/// Deterministic for a seed, whatever the thread count.
+ScheduleExperiment runScheduleExperiment(const CircuitFabric& fabric, const SchedulerConfig& config,
+                                         const DemandSampler& sampler, std::size_t samples, std::uint64_t seed,
+                                         bool rounds);
 
 }  // namespace routelab

@@ -80,7 +80,7 @@ constexpr std::uint32_t kNoPort = UINT32_MAX;
 template <bool Single>
 class Run {
  public:
-  Run(const CircuitFabric& fabric, const SchedulerConfig& config, std::span<const CircuitRequest> requests,
+  Run(const CircuitFabric& fabric, const SchedulerConfig& config, std::span<const SourceDestination> requests,
       std::uint64_t seed, LinkState& state, CircuitSchedule& out)
       : fabric_(fabric),
         config_(config),
@@ -238,6 +238,10 @@ class Run {
   /// levelWiseFirstFit one request at a time, all levels fused; `Levels` > 0 fixes the
   /// height at compile time (the loop over levels unrolls, the per-level bases are const
   /// locals), 0 = any height.
+  /// Long function: the hot kernel of the Table 1 benchmark (docs/PERFORMANCE.md); its
+  /// locals must stay in registers across the fused levels, which helper calls with
+  /// reference parameters would defeat. Tested against naiveLevelWise, a plain scheduler on
+  /// the cables (tests/schedule/test_scheduler.cpp, LevelWise.FusedKernelAgrees...).
   template <std::uint32_t Levels>
   void levelWiseFirstFitFused() {
     const auto h = Levels > 0 ? Levels : static_cast<std::uint32_t>(h_);
@@ -247,7 +251,7 @@ class Run {
     }
     const auto levels = bases;
     const std::size_t n = requests_.size();
-    const CircuitRequest* request = requests_.data();
+    const SourceDestination* request = requests_.data();
     std::uint8_t* ancestor = out_.ancestor.data();
     std::uint16_t* ports = out_.ports.data();
     // Terminal links (level 0, one up port per node, as in FT(l, m, w)): work on a packed
@@ -375,7 +379,7 @@ class Run {
   void levelWiseFirstFit() {
     constexpr std::uint64_t kDone = ~std::uint64_t{0};  // low of a request that stopped climbing
     const std::size_t n = requests_.size();
-    const CircuitRequest* request = requests_.data();
+    const SourceDestination* request = requests_.data();
     std::uint8_t* ancestor = out_.ancestor.data();
     std::uint16_t* ports = out_.ports.data();
     std::uint64_t* lows = low_.data();
@@ -454,7 +458,7 @@ class Run {
 
   const CircuitFabric& fabric_;
   const SchedulerConfig& config_;
-  std::span<const CircuitRequest> requests_;
+  std::span<const SourceDestination> requests_;
   LinkState& state_;
   CircuitSchedule& out_;
   Rng rng_;
@@ -475,7 +479,7 @@ class Run {
 CircuitScheduler::CircuitScheduler(const CircuitFabric& fabric, SchedulerConfig config)
     : fabric_(&fabric), config_(std::move(config)) {}
 
-void CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64_t seed, LinkState& state,
+void CircuitScheduler::run(std::span<const SourceDestination> requests, std::uint64_t seed, LinkState& state,
                            CircuitSchedule& out) const {
   const CircuitFabric& fabric = *fabric_;
   const std::size_t h = fabric.levels();
@@ -487,11 +491,11 @@ void CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64
   out.failedLevel.assign(requests.size(), 0);
   out.ports.assign(requests.size() * h, 0);
   bool bad = false;
-  for (const CircuitRequest& request : requests) {
+  for (const SourceDestination& request : requests) {
     bad |= (request.source >= terminals) | (request.destination >= terminals) | (request.source == request.destination);
   }
   for (std::size_t r = 0; bad && r < requests.size(); ++r) {
-    const CircuitRequest& request = requests[r];
+    const SourceDestination& request = requests[r];
     if (request.source >= terminals || request.destination >= terminals) {
       throw AnalysisError(fmt::format("circuit request {} ({} -> {}): terminal index out of range (the fabric has {})",
                                       r, request.source, request.destination, terminals));
@@ -518,7 +522,7 @@ void CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64
           : static_cast<std::size_t>(std::count(out.status.begin(), out.status.end(), CircuitStatus::Granted));
 }
 
-CircuitSchedule CircuitScheduler::run(std::span<const CircuitRequest> requests, std::uint64_t seed) const {
+CircuitSchedule CircuitScheduler::run(std::span<const SourceDestination> requests, std::uint64_t seed) const {
   LinkState state(*fabric_);
   CircuitSchedule out;
   run(requests, seed, state, out);

@@ -137,9 +137,10 @@ class CircuitScheduler {
   /// `seed` drives the random port policy. Throws AnalysisError for a terminal index out
   /// of range or a request from a terminal to itself (naming the request).
   /// O(requests × levels × words) plus, with releaseOnFail, O(levels) per failure.
-  void run(std::span<const CircuitRequest> requests, std::uint64_t seed, LinkState& state, CircuitSchedule& out) const;
+  void run(std::span<const SourceDestination> requests, std::uint64_t seed, LinkState& state,
+           CircuitSchedule& out) const;
   /// Same on an idle fabric.
-  CircuitSchedule run(std::span<const CircuitRequest> requests, std::uint64_t seed) const;
+  CircuitSchedule run(std::span<const SourceDestination> requests, std::uint64_t seed) const;
 
  private:
   const CircuitFabric* fabric_;

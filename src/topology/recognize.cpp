@@ -4,35 +4,17 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "graph/algorithms.h"
 #include "graph/builder.h"
 
 namespace routelab {
 
 namespace {
 
-constexpr std::uint32_t kUnreached = UINT32_MAX;
-
-/// Hop distance of every node from the nearest terminal (multi-source BFS); kUnreached
-/// for nodes no terminal reaches.
+/// Hop distance of every node from the nearest terminal; kUnreachable for nodes no
+/// terminal reaches.
 std::vector<std::uint32_t> levelsFromTerminals(const Network& network) {
-  std::vector<std::uint32_t> level(network.nodeCount(), kUnreached);
-  std::vector<NodeId> queue;
-  queue.reserve(network.nodeCount());
-  for (NodeId terminal : network.terminals()) {
-    level[terminal.index()] = 0;
-    queue.push_back(terminal);
-  }
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const NodeId node = queue[head];
-    for (ChannelId channel : network.outChannels(node)) {
-      const NodeId next = network.target(channel);
-      if (level[next.index()] == kUnreached) {
-        level[next.index()] = level[node.index()] + 1;
-        queue.push_back(next);
-      }
-    }
-  }
-  return level;
+  return hopDistances(network, network.terminals(), false);
 }
 
 std::string familyOf(const Network& network, const XgftParams& params,
@@ -62,23 +44,13 @@ std::string familyOf(const Network& network, const XgftParams& params,
   return "xgft";
 }
 
-}  // namespace
+using NodesAtLevel = std::vector<std::vector<NodeId>>;
 
-std::optional<Network> recognizeFatTree(const Network& network) {
-  if (network.terminalCount() == 0 || network.switchCount() == 0) return std::nullopt;
-  const std::vector<std::uint32_t> level = levelsFromTerminals(network);
-  std::uint32_t height = 0;
-  for (std::size_t i = 0; i < network.nodeCount(); ++i) {
-    if (level[i] == kUnreached) return std::nullopt;
-    if (network.isTerminal(NodeId::fromIndex(i)) != (level[i] == 0)) return std::nullopt;
-    height = std::max(height, level[i]);
-  }
-  if (height == 0 || height > 254) return std::nullopt;
-  const std::size_t h = height;
-  std::vector<std::vector<NodeId>> nodesAt(h + 1);
-  for (std::size_t i = 0; i < network.nodeCount(); ++i) nodesAt[level[i]].push_back(NodeId::fromIndex(i));
-
-  // Down/up degrees per level must be uniform: m_l children, w_{l+1} parents.
+/// XGFT parameters from the degrees: per level every node must have m_l children and
+/// w_{l+1} parents, and no cable may stay within a level or skip one.
+std::optional<XgftParams> uniformDegrees(const Network& network, const std::vector<std::uint32_t>& level,
+                                         const NodesAtLevel& nodesAt) {
+  const std::size_t h = nodesAt.size() - 1;
   XgftParams params;
   params.m.assign(h, 0);
   params.w.assign(h, 0);
@@ -113,31 +85,41 @@ std::optional<Network> recognizeFatTree(const Network& network) {
       params.w[l] = upDegree;
     }
   }
+  return params;
+}
 
-  // Port convention: down ports 1..m_l, up ports m_l+1..m_l+w_{l+1}.
+/// Port convention: down ports 1..m_l, up ports m_l+1..m_l+w_{l+1}; and the node counts
+/// per level are those of XGFT(params) (bounded product: no overflow).
+bool matchesXgftShape(const Network& network, const std::vector<std::uint32_t>& level, const NodesAtLevel& nodesAt,
+                      const XgftParams& params) {
+  const std::size_t h = nodesAt.size() - 1;
   for (std::size_t l = 0; l <= h; ++l) {
     const std::uint32_t down = params.downPorts(l), up = params.upPorts(l);
     for (NodeId node : nodesAt[l]) {
       for (ChannelId channel : network.outChannels(node)) {
         const PortNumber port = network.sourcePort(channel);
         const bool goesUp = level[network.target(channel).index()] == l + 1;
-        if (goesUp ? (port <= down || port > down + up) : (port < 1 || port > down)) return std::nullopt;
+        if (goesUp ? (port <= down || port > down + up) : (port < 1 || port > down)) return false;
       }
     }
   }
-
-  // Node counts per level must be those of XGFT(params) (bounded product: no overflow).
   for (std::size_t l = 0; l <= h; ++l) {
     std::uint64_t count = 1;
     for (std::size_t position = 1; position <= h; ++position) {
       count *= params.base(l, position);
-      if (count > network.nodeCount()) return std::nullopt;
+      if (count > network.nodeCount()) return false;
     }
-    if (count != nodesAt[l].size()) return std::nullopt;
+    if (count != nodesAt[l].size()) return false;
   }
+  return true;
+}
 
-  // Digits: m-digits (positions > level) top-down from the parents' down ports, w-digits
-  // (positions <= level) bottom-up from the children's up ports.
+/// Every node's XGFT digits (node i, position j at i h + j - 1): m-digits (positions >
+/// level) top-down from the parents' down ports, w-digits (positions <= level) bottom-up
+/// from the children's up ports.
+std::vector<std::uint32_t> xgftDigits(const Network& network, const std::vector<std::uint32_t>& level,
+                                      const NodesAtLevel& nodesAt, const XgftParams& params) {
+  const std::size_t h = nodesAt.size() - 1;
   std::vector<std::uint32_t> digits(network.nodeCount() * h, 0);
   auto digit = [&](NodeId node, std::size_t position) -> std::uint32_t& {
     return digits[node.index() * h + position - 1];
@@ -164,7 +146,13 @@ std::optional<Network> recognizeFatTree(const Network& network) {
       }
     }
   }
+  return digits;
+}
 
+/// Labels from the digits; null when a digit is out of range or two nodes share a tuple.
+std::shared_ptr<XgftLabels> labelsFromDigits(const Network& network, const NodesAtLevel& nodesAt,
+                                             const XgftParams& params, const std::vector<std::uint32_t>& digits) {
+  const std::size_t h = nodesAt.size() - 1;
   auto labels = std::make_shared<XgftLabels>();
   labels->params = params;
   labels->level.resize(network.nodeCount());
@@ -175,18 +163,39 @@ std::optional<Network> recognizeFatTree(const Network& network) {
     for (NodeId node : nodesAt[l]) {
       std::uint64_t index = 0;
       for (std::size_t j = h; j >= 1; --j) {
-        const std::uint32_t value = digit(node, j);
-        if (value >= params.base(l, j)) return std::nullopt;
+        const std::uint32_t value = digits[node.index() * h + j - 1];
+        if (value >= params.base(l, j)) return nullptr;
         index = index * params.base(l, j) + value;
       }
       NodeId& slot = labels->nodesAt[l][index];
-      if (slot.valid()) return std::nullopt;  // two nodes with the same tuple
+      if (slot.valid()) return nullptr;  // two nodes with the same tuple
       slot = node;
       labels->level[node.index()] = static_cast<std::uint8_t>(l);
       labels->indexInLevel[node.index()] = static_cast<std::uint32_t>(index);
     }
   }
-  labels->family = familyOf(network, params, labels->nodesAt);
+  return labels;
+}
+
+}  // namespace
+
+std::optional<Network> recognizeFatTree(const Network& network) {
+  if (network.terminalCount() == 0 || network.switchCount() == 0) return std::nullopt;
+  const std::vector<std::uint32_t> level = levelsFromTerminals(network);
+  std::uint32_t height = 0;
+  for (std::size_t i = 0; i < network.nodeCount(); ++i) {
+    if (level[i] == kUnreachable) return std::nullopt;
+    if (network.isTerminal(NodeId::fromIndex(i)) != (level[i] == 0)) return std::nullopt;
+    height = std::max(height, level[i]);
+  }
+  if (height == 0 || height > 254) return std::nullopt;
+  NodesAtLevel nodesAt(height + 1);
+  for (std::size_t i = 0; i < network.nodeCount(); ++i) nodesAt[level[i]].push_back(NodeId::fromIndex(i));
+  const std::optional<XgftParams> params = uniformDegrees(network, level, nodesAt);
+  if (!params || !matchesXgftShape(network, level, nodesAt, *params)) return std::nullopt;
+  auto labels = labelsFromDigits(network, nodesAt, *params, xgftDigits(network, level, nodesAt, *params));
+  if (!labels) return std::nullopt;
+  labels->family = familyOf(network, *params, labels->nodesAt);
   try {
     checkXgftLabels(network, *labels);
   } catch (const TopologyError&) {

@@ -5,6 +5,7 @@
 #include <bit>
 #include <charconv>
 #include <sstream>
+#include <utility>
 
 #include "core/errors.h"
 #include "io/output.h"
@@ -68,8 +69,8 @@ TrafficPattern randomRow(void (*sampler)(Rng&, std::span<std::uint32_t>, std::ve
   return pattern;
 }
 
-std::vector<RegistryRow<PatternFactory>> patternRows() {
-  std::vector<RegistryRow<PatternFactory>> rows;
+/// Nienaber §II's uniform random patterns (Defs. 1–4), drawn with the row's seed.
+void addRandomRows(std::vector<RegistryRow<PatternFactory>>& rows) {
   rows.push_back({"random-permutation",
                   "uniform random permutation of the terminals, fixed points dropped",
                   "Nienaber 2011 §II Def. 1",
@@ -102,6 +103,17 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                     requireEven("dissemination", network.terminalCount());
                     return randomRow(sampleDissemination, network.terminalCount(), seed);
                   }});
+}
+
+TrafficPattern fixedPattern(std::size_t terminals, std::vector<SourceDestination> pairs) {
+  TrafficPattern pattern;
+  pattern.terminals = terminals;
+  pattern.pairs = std::move(pairs);
+  return pattern;
+}
+
+/// The shift patterns of an all-to-all exchange (Zahavi et al. 2009).
+void addShiftRows(std::vector<RegistryRow<PatternFactory>>& rows) {
   rows.push_back({"shift",
                   "terminal i sends to (i + s) mod N",
                   "Zahavi et al. 2009 (shift all-to-all phase)",
@@ -110,15 +122,14 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                     const std::size_t n = network.terminalCount();
                     requireTerminals("shift", n, 2);
                     const std::int64_t s = options.integer("s");
-                    const auto modulo = static_cast<std::int64_t>(n);
-                    const auto by = static_cast<std::uint32_t>(((s % modulo) + modulo) % modulo);
-                    if (by == 0) {
+                    std::vector<SourceDestination> pairs = shiftPairs(n, s);
+                    if (pairs.empty()) {
                       throw SpecError(
                           fmt::format("pattern 'shift': s={} is a multiple of the {} terminals, so "
                                       "nobody communicates",
                                       s, n));
                     }
-                    return fromFunction(n, [&](std::uint32_t i) { return static_cast<std::uint32_t>((i + by) % n); });
+                    return fixedPattern(n, std::move(pairs));
                   }});
   rows.push_back({"all-to-all",
                   "every terminal to every other: the N-1 shifts s = 1..N-1 together",
@@ -127,16 +138,12 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                   [](const Network& network, const Options&, std::uint64_t) {
                     const std::size_t n = network.terminalCount();
                     requireTerminals("all-to-all", n, 2);
-                    TrafficPattern pattern;
-                    pattern.terminals = n;
-                    pattern.pairs.reserve(n * (n - 1));
-                    for (std::uint32_t by = 1; by < n; ++by) {
-                      for (std::uint32_t i = 0; i < n; ++i) {
-                        pattern.pairs.push_back({i, static_cast<std::uint32_t>((i + by) % n)});
-                      }
-                    }
-                    return pattern;
+                    return fixedPattern(n, allToAllPairs(n));
                   }});
+}
+
+/// The bit permutations of Dally & Towles §3.2 on a power-of-two terminal count.
+void addBitRows(std::vector<RegistryRow<PatternFactory>>& rows) {
   rows.push_back({"bit-reversal",
                   "destination = source index with its log2(N) bits reversed",
                   "Gómez 2007 §5.2.1 (worst case of deterministic fat-tree routing)",
@@ -179,36 +186,46 @@ std::vector<RegistryRow<PatternFactory>> patternRows() {
                       return d | high | (low << (bits - 1));
                     });
                   }});
+}
+
+/// Gómez 2007 §5.2.1's hot spot: `senders` terminals (all others when 0) to `target`
+/// (drawn with the seed when -1); a strict subset of senders is drawn with the seed.
+TrafficPattern hotSpotPattern(const Network& network, const Options& options, std::uint64_t seed) {
+  const std::size_t n = network.terminalCount();
+  requireTerminals("hot-spot", n, 2);
+  Rng rng(seed);
+  const std::int64_t target = options.integerIn("target", -1, static_cast<std::int64_t>(n) - 1);
+  const std::int64_t senders = options.integerIn("senders", 0, static_cast<std::int64_t>(n) - 1);
+  TrafficPattern pattern;
+  pattern.terminals = n;
+  pattern.random = target < 0 || (senders != 0 && senders < static_cast<std::int64_t>(n) - 1);
+  pattern.seed = pattern.random ? seed : 0;
+  const auto hot = target >= 0 ? static_cast<std::uint32_t>(target) : static_cast<std::uint32_t>(rng.below(n));
+  std::vector<std::uint32_t> others;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (i != hot) others.push_back(i);
+  }
+  std::size_t count = others.size();
+  if (senders != 0 && static_cast<std::size_t>(senders) < others.size()) {
+    rng.shuffle(std::span<std::uint32_t>(others));
+    count = static_cast<std::size_t>(senders);
+    std::sort(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(count));
+  }
+  for (std::size_t i = 0; i < count; ++i) pattern.pairs.push_back({others[i], hot});
+  return pattern;
+}
+
+std::vector<RegistryRow<PatternFactory>> patternRows() {
+  std::vector<RegistryRow<PatternFactory>> rows;
+  addRandomRows(rows);
+  addShiftRows(rows);
+  addBitRows(rows);
   rows.push_back({"hot-spot",
                   "`senders` terminals all send to one `target` terminal",
                   "Gómez 2007 §5.2.1 (hot-spot traffic)",
                   {{"target", OptionType::Integer, "-1", "terminal index of the hot spot (-1: drawn with the seed)"},
                    {"senders", OptionType::Integer, "0", "number of senders, drawn with the seed (0: all others)"}},
-                  [](const Network& network, const Options& options, std::uint64_t seed) {
-                    const std::size_t n = network.terminalCount();
-                    requireTerminals("hot-spot", n, 2);
-                    Rng rng(seed);
-                    const std::int64_t target = options.integerIn("target", -1, static_cast<std::int64_t>(n) - 1);
-                    const std::int64_t senders = options.integerIn("senders", 0, static_cast<std::int64_t>(n) - 1);
-                    TrafficPattern pattern;
-                    pattern.terminals = n;
-                    pattern.random = target < 0 || (senders != 0 && senders < static_cast<std::int64_t>(n) - 1);
-                    pattern.seed = pattern.random ? seed : 0;
-                    const auto hot =
-                        target >= 0 ? static_cast<std::uint32_t>(target) : static_cast<std::uint32_t>(rng.below(n));
-                    std::vector<std::uint32_t> others;
-                    for (std::uint32_t i = 0; i < n; ++i) {
-                      if (i != hot) others.push_back(i);
-                    }
-                    std::size_t count = others.size();
-                    if (senders != 0 && static_cast<std::size_t>(senders) < others.size()) {
-                      rng.shuffle(std::span<std::uint32_t>(others));
-                      count = static_cast<std::size_t>(senders);
-                      std::sort(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(count));
-                    }
-                    for (std::size_t i = 0; i < count; ++i) pattern.pairs.push_back({others[i], hot});
-                    return pattern;
-                  }});
+                  hotSpotPattern});
   rows.push_back({"file",
                   "pattern file: one 'SRC DST' per line, terminal names or indices, '#' comments",
                   "routelab docs/ANALYSIS.md (pattern files)",
@@ -255,19 +272,37 @@ bool isDissemination(std::span<const SourceDestination> pairs, std::size_t termi
   return true;
 }
 
+std::vector<SourceDestination> shiftPairs(std::size_t terminals, std::int64_t shift) {
+  std::vector<SourceDestination> out;
+  if (terminals == 0) return out;
+  const auto n = static_cast<std::int64_t>(terminals);
+  const std::int64_t by = ((shift % n) + n) % n;
+  if (by == 0) return out;
+  out.reserve(terminals);
+  for (std::int64_t i = 0; i < n; ++i) {
+    out.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>((i + by) % n)});
+  }
+  return out;
+}
+
+std::vector<SourceDestination> allToAllPairs(std::size_t terminals) {
+  std::vector<SourceDestination> out;
+  out.reserve(terminals * (terminals > 0 ? terminals - 1 : 0));
+  for (std::size_t by = 1; by < terminals; ++by) {
+    for (std::size_t i = 0; i < terminals; ++i) {
+      out.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>((i + by) % terminals)});
+    }
+  }
+  return out;
+}
+
 const Registry<PatternFactory>& patternRegistry() {
   static const Registry<PatternFactory> registry("communication pattern", patternRows());
   return registry;
 }
 
 TrafficPattern makePattern(const std::string& spec, const Network& network, std::uint64_t seed) {
-  ComponentSpec component;
-  if (spec.rfind("file:", 0) == 0) {  // the path is kept verbatim (it may contain ',' or '=')
-    component.name = "file";
-    component.options.emplace_back("path", spec.substr(5));
-  } else {
-    component = parseComponent(spec);
-  }
+  const ComponentSpec component = parseComponentOrFile(spec);
   const auto& row = patternRegistry().find(component.name);
   const Options options(component.name, row.options, component);
   TrafficPattern pattern = row.factory(network, options, seed);
@@ -444,6 +479,44 @@ void sampleRandomPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::ve
   out.clear();
   for (std::size_t i = 0; i < scratch.size(); ++i) {
     if (scratch[i] != i) out.push_back({static_cast<std::uint32_t>(i), scratch[i]});
+  }
+}
+
+void sampleDingPermutation(Rng& rng, std::size_t terminals, std::vector<SourceDestination>& out) {
+  out.resize(terminals);
+  for (std::size_t i = 0; i < terminals; ++i) {
+    out[i] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i)};
+  }
+  // Fisher–Yates on the destinations.
+  for (std::size_t i = terminals; i > 1; --i) {
+    const auto j = static_cast<std::size_t>(rng.below(i));
+    std::swap(out[i - 1].destination, out[j].destination);
+  }
+  std::erase_if(out, [](const SourceDestination& pair) { return pair.source == pair.destination; });
+}
+
+// ---- demands of an experiment's samples ------------------------------------------------
+
+DemandSource::DemandSource(const std::string& spec, const Network& network, std::uint64_t seed)
+    : spec_(spec), network_(&network) {
+  if (spec == kDingPermutation) {
+    effective_ = spec;
+    ding_ = true;
+    return;
+  }
+  TrafficPattern probe = makePattern(spec, network, seed);
+  effective_ = probe.spec;
+  random_ = probe.random;
+  if (!random_) fixed_ = std::move(probe.pairs);
+}
+
+void DemandSource::draw(Rng& rng, std::vector<SourceDestination>& out) const {
+  if (!random_) {
+    out = fixed_;
+  } else if (ding_) {
+    sampleDingPermutation(rng, network_->terminalCount(), out);
+  } else {
+    out = makePattern(spec_, *network_, rng()).pairs;
   }
 }
 

@@ -1,4 +1,5 @@
-// routelab/traffic/pattern.h — communication patterns (the traffic of static analysis).
+// routelab/traffic/pattern.h — communication patterns: the traffic that the static analysis,
+// the circuit schedulers and the simulator consume, as demands (traffic/demand.h).
 //
 // A communication pattern is a multiset of ordered (source, destination) pairs of
 // terminal indices (Nienaber et al. 2011, §II: "a communication pattern can be represented
@@ -28,15 +29,9 @@
 #include "core/random.h"
 #include "core/registry.h"
 #include "graph/network.h"
+#include "traffic/demand.h"
 
 namespace routelab {
-
-/// One communication: terminal indices, source != destination.
-struct SourceDestination {
-  std::uint32_t source = 0;
-  std::uint32_t destination = 0;
-  friend bool operator==(const SourceDestination&, const SourceDestination&) = default;
-};
 
 struct TrafficPattern {
   std::string spec;        ///< effective spec (name:options), echoed in results
@@ -56,6 +51,12 @@ bool isBisect(std::span<const SourceDestination> pairs, std::size_t terminals);
 bool isFullPermutation(std::span<const SourceDestination> pairs, std::size_t terminals);
 /// Def. 4: a permutation with |P| = N such that (s, d) in P implies (d, s) in P.
 bool isDissemination(std::span<const SourceDestination> pairs, std::size_t terminals);
+
+/// Terminal i to (i + shift) mod N for every i, in source order (empty when shift is a
+/// multiple of N). O(N).
+std::vector<SourceDestination> shiftPairs(std::size_t terminals, std::int64_t shift);
+/// Every terminal to every other, grouped by shift s = 1 .. N-1 (N (N-1) demands). O(N^2).
+std::vector<SourceDestination> allToAllPairs(std::size_t terminals);
 
 /// Factory of a pattern row: (network, the row's options, seed) -> pattern.
 using PatternFactory = std::function<TrafficPattern(const Network&, const Options&, std::uint64_t seed)>;
@@ -96,5 +97,43 @@ void sampleFullPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vect
 void sampleDissemination(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
 /// Uniform random permutation with its fixed points dropped (a Def. 1 permutation).
 void sampleRandomPermutation(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
+
+/// Ding et al. (SC'06) §5's "randomly generated communication permutations", as the
+/// circuit-scheduling experiments draw them: Fisher–Yates on the destinations with
+/// Rng::below (one 64-bit draw per step), fixed points dropped, in source order. Uniform
+/// like sampleRandomPermutation, but a different draw sequence: it is kept so that the
+/// published schedulability results (experiments/ding) stay reproducible. `out` is refilled.
+void sampleDingPermutation(Rng& rng, std::size_t terminals, std::vector<SourceDestination>& out);
+
+// ---- demands of an experiment's samples ------------------------------------------------
+
+/// The pattern spec that names sampleDingPermutation (the circuit schedulers' default).
+inline constexpr const char* kDingPermutation = "permutation";
+
+/// The demands of the samples of an experiment, from one pattern spec: either
+/// kDingPermutation (a fresh sampleDingPermutation per sample) or any makePattern spec. A
+/// random pattern is redrawn for every sample with makePattern(spec, network, rng()); a
+/// fixed one (shift, all-to-all, file:...) is built once and every sample is a copy.
+/// Construction validates the spec (makePattern with `seed`: SpecError, ParseError,
+/// IoError). Keeps a pointer to `network`, which must outlive it.
+class DemandSource {
+ public:
+  DemandSource(const std::string& spec, const Network& network, std::uint64_t seed);
+  /// Effective spec, echoed in results ("permutation" or the pattern's effective spec).
+  const std::string& effectiveSpec() const { return effective_; }
+  /// Whether samples differ (drawn from the Rng) or are all the same pattern.
+  bool random() const { return random_; }
+  /// Fill `out` with one sample's demands, drawing only from `rng`. Const and without
+  /// shared mutable state: may be called from several threads at once.
+  void draw(Rng& rng, std::vector<SourceDestination>& out) const;
+
+ private:
+  std::string spec_;
+  std::string effective_;
+  const Network* network_;
+  bool random_ = true;
+  bool ding_ = false;
+  std::vector<SourceDestination> fixed_;
+};
 
 }  // namespace routelab

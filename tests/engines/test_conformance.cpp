@@ -48,15 +48,16 @@ std::vector<NamedFabric> sweepFabrics() {
     all.push_back(
         {base[i].name + "+fail-links=2,seed=" + std::to_string(i + 1), test::withoutLinks(base[i].network, 2, i + 1)});
   }
-  // The topology module's own fault modifier, once it exists.
-  if (modifierRegistry().contains("fail-links")) {
-    for (const char* spec : {"kary-ntree:k=2,n=3+fail-links=2,seed=3", "gft2:n=3,m=3,r=4+fail-links=2,seed=5"}) {
-      try {
-        all.push_back({spec, loadFabric(spec).network});
-      } catch (const Error&) {
-        // A modifier still under construction is not this sweep's subject.
-      }
-    }
+  // The topology module's own fault modifier (topology/faults.h): its fabrics must load
+  // (an exception fails the sweep) and lack exactly the two cables it removes.
+  const std::pair<const char*, Network> faulty[] = {
+      {"kary-ntree:k=2,n=3+fail-links=2,seed=3", makeKaryNtree(2, 3)},
+      {"gft2:n=3,m=3,r=4+fail-links=2,seed=5", makeGft2(3, 3, 4)},
+  };
+  for (const auto& [spec, intact] : faulty) {
+    Network network = loadFabric(spec).network;
+    EXPECT_EQ(network.linkCount() + 2, intact.linkCount()) << spec;
+    all.push_back({spec, std::move(network)});
   }
   return all;
 }

@@ -1,6 +1,9 @@
 // Graph algorithms on hand-drawn networks; expected values read off the drawings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "graph/algorithms.h"
 #include "graph/builder.h"
 #include "topology/xgft.h"
@@ -81,6 +84,24 @@ TEST(HopDistances, TerminalsForwardOnlyWhenAllowed) {
   // The source itself forwards even when it is a terminal: t4 reaches D in one hop.
   EXPECT_EQ(hopDistances(g.net, g.t4, true)[g.d.index()], 1u);
   EXPECT_EQ(hopDistances(g.net, g.t4, true)[g.t3.index()], 4u);  // t4 D C E t3: four channels
+}
+
+TEST(HopDistances, FromSeveralSourcesIsTheNearestSource) {
+  const Drawing g = drawing();
+  const std::vector<NodeId> sources{g.t0, g.t3, g.t4};
+  for (const bool throughSwitchesOnly : {true, false}) {
+    const auto nearest = hopDistances(g.net, sources, throughSwitchesOnly);
+    for (std::size_t i = 0; i < g.net.nodeCount(); ++i) {
+      std::uint32_t expected = kUnreachable;
+      for (NodeId source : sources) {
+        expected = std::min(expected, hopDistances(g.net, source, throughSwitchesOnly)[i]);
+      }
+      EXPECT_EQ(nearest[i], expected) << g.net.name(NodeId::fromIndex(i)) << " " << throughSwitchesOnly;
+    }
+  }
+  // Every source forwards, even a terminal: D is one hop from the source t4.
+  EXPECT_EQ(hopDistances(g.net, sources, true)[g.d.index()], 1u);
+  EXPECT_EQ(hopDistances(g.net, std::vector<NodeId>{g.t0, g.t0}, true), hopDistances(g.net, g.t0, true));
 }
 
 TEST(SwitchDistanceMatrix, ReadOffTheDrawing) {

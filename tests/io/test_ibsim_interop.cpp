@@ -162,6 +162,17 @@ std::unique_ptr<ChildProcess> startIbsim(const Tools& tools, const Workspace& wo
   return ibsim;
 }
 
+/// The fabric file and ibsim's log in a workspace (simulateFabric).
+fs::path netFileOf(const Workspace& workspace) { return workspace.directory() / "fabric.net"; }
+fs::path ibsimLogOf(const Workspace& workspace) { return workspace.directory() / "ibsim.out"; }
+
+/// Writes `network` as our net file netFileOf(workspace) and starts ibsim on it, logging to
+/// ibsimLogOf(workspace); null if ibsim did not come up.
+std::unique_ptr<ChildProcess> simulateFabric(const Tools& tools, const Workspace& workspace, const Network& network) {
+  writeFileAtomically(netFileOf(workspace).string(), [&](std::ostream& out) { writeIbsimNet(network, out); });
+  return startIbsim(tools, workspace, netFileOf(workspace), ibsimLogOf(workspace));
+}
+
 /// ibsim's warnings other than the harmless ones it prints for files without the
 /// "lid N 4xSDR" tails of real ibnetdiscover output (see the fixtures README).
 std::vector<std::string> unexpectedIbsimMessages(const std::string& log) {
@@ -207,13 +218,10 @@ TEST_P(IbsimInterop, IbsimLoadsOurNetFileAndIbnetdiscoverGivesItBack) {
   ROUTELAB_NEED_TOOLS(tools.complete(), "ibsim-utils / infiniband-diags");
   const Network network = loadFabric(GetParam()).network;
   const Workspace workspace;
-  const fs::path net = workspace.directory() / "fabric.net";
-  writeFileAtomically(net.string(), [&](std::ostream& out) { writeIbsimNet(network, out); });
-
-  const fs::path ibsimLog = workspace.directory() / "ibsim.out";
-  const auto ibsim = startIbsim(tools, workspace, net, ibsimLog);
-  ASSERT_NE(ibsim, nullptr) << "ibsim did not start:\n" << slurp(ibsimLog);
-  const std::string log = slurp(ibsimLog);
+  const auto ibsim = simulateFabric(tools, workspace, network);
+  ASSERT_NE(ibsim, nullptr) << "ibsim did not start:\n" << slurp(ibsimLogOf(workspace));
+  const fs::path net = netFileOf(workspace);
+  const std::string log = slurp(ibsimLogOf(workspace));
   // ibsim parsed the whole file ...
   EXPECT_NE(log.find(net.string() + ": parsed " + std::to_string(countLines(slurp(net))) + " lines"), std::string::npos)
       << log;
@@ -248,11 +256,8 @@ TEST(OpenSmInterop, MinhopBringsOurKaryNtreeUp) {
   ROUTELAB_NEED_TOOLS(tools.complete() && !tools.opensm.empty(), "ibsim-utils / opensm");
   const Network network = loadFabric("kary-ntree:k=4,n=2").network;
   const Workspace workspace;
-  const fs::path net = workspace.directory() / "fabric.net";
-  writeFileAtomically(net.string(), [&](std::ostream& out) { writeIbsimNet(network, out); });
-  const fs::path ibsimLog = workspace.directory() / "ibsim.out";
-  const auto ibsim = startIbsim(tools, workspace, net, ibsimLog);
-  ASSERT_NE(ibsim, nullptr) << "ibsim did not start:\n" << slurp(ibsimLog);
+  const auto ibsim = simulateFabric(tools, workspace, network);
+  ASSERT_NE(ibsim, nullptr) << "ibsim did not start:\n" << slurp(ibsimLogOf(workspace));
 
   const fs::path osmLog = workspace.directory() / "osm.log";
   const std::string directory = workspace.directory().string();

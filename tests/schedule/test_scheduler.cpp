@@ -1,6 +1,7 @@
 // The circuit schedulers: Ding's examples (Fig. 4, Fig. 8), agreement with naive
 // reference schedulers that walk the Network's cables, conflict-freedom and path validity
 // of every granted set, release semantics, multi-round scheduling and the routing export.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "schedule/registry.h"
 #include "topology/ft.h"
 #include "topology/xgft.h"
+#include "traffic/pattern.h"
 
 using namespace routelab;
 
@@ -47,7 +49,7 @@ struct Reference {
 
 /// Level-wise scheduling (Ding Fig. 7, first free port, failed requests keep their links)
 /// done naively on the cables: both sides climb with the same port until they meet.
-Reference naiveLevelWise(const Network& net, const std::vector<CircuitRequest>& requests, bool levelByLevel) {
+Reference naiveLevelWise(const Network& net, const std::vector<SourceDestination>& requests, bool levelByLevel) {
   Reference ref;
   std::vector<bool> used(net.channelCount(), false);
   const std::size_t n = requests.size();
@@ -92,7 +94,7 @@ Reference naiveLevelWise(const Network& net, const std::vector<CircuitRequest>& 
 /// Local greedy scheduling, one request at a time, naively: climb through the first free
 /// up channel H times, then come down the unique path to the destination.
 Reference naiveLocalGreedy(const Network& net, const CircuitFabric& fabric,
-                           const std::vector<CircuitRequest>& requests) {
+                           const std::vector<SourceDestination>& requests) {
   Reference ref;
   std::vector<bool> used(net.channelCount(), false);
   ref.granted.assign(requests.size(), true);
@@ -133,10 +135,10 @@ Reference naiveLocalGreedy(const Network& net, const CircuitFabric& fabric,
   return ref;
 }
 
-std::vector<CircuitRequest> randomPermutation(std::size_t terminals, std::uint64_t seed) {
+std::vector<SourceDestination> randomPermutation(std::size_t terminals, std::uint64_t seed) {
   Rng rng(seed);
-  std::vector<CircuitRequest> requests;
-  randomPermutationRequests(terminals, rng, requests);
+  std::vector<SourceDestination> requests;
+  sampleDingPermutation(rng, terminals, requests);
   return requests;
 }
 
@@ -146,7 +148,7 @@ TEST(LevelWise, DingFigure4GlobalInformationResolvesTheDownConflict) {
   // FT(3,4): SW(0,0) and SW(0,1) both request SW(0,8) (nodes 0 -> 32 and 4 -> 33).
   const Network net = makeFatTreeFt(3, 4, 4);
   const CircuitFabric fabric(net);
-  const std::vector<CircuitRequest> requests{{0, 32}, {4, 33}};
+  const std::vector<SourceDestination> requests{{0, 32}, {4, 33}};
   const CircuitSchedule local = CircuitScheduler(fabric, makeSchedulerConfig("local-greedy")).run(requests, 1);
   EXPECT_EQ(local.granted, 1u);
   EXPECT_EQ(local.status[1], CircuitStatus::DownConflict);
@@ -161,7 +163,7 @@ TEST(LevelWise, DingFigure8Example) {
   // FT(4,4,4), node 3 -> node 95 with Ulink(1, σ_1)[0] busy: P_0 = 0, P_1 = 1, P_2 = 0.
   const Network net = makeFatTreeFt(4, 4, 4);
   const CircuitFabric fabric(net);
-  const std::vector<CircuitRequest> requests{{terminalNamed(net, "ft-h003"), terminalNamed(net, "ft-h095")}};
+  const std::vector<SourceDestination> requests{{terminalNamed(net, "ft-h003"), terminalNamed(net, "ft-h095")}};
   LinkState state(fabric);
   const FtShape shape{4, 4, 4};
   state.setUp(2, shape.tauToXgftIndex(1, 0), 0, true);  // Ding level 1 = our level 2
@@ -202,6 +204,57 @@ TEST(LevelWise, AgreesWithANaiveSchedulerOnTheCables) {
   }
 }
 
+TEST(LevelWise, FusedKernelAgreesWithTheNaiveSchedulerOnManyRandomInstances) {
+  // level-wise with first-fit and no release runs levelWiseFirstFitFused (specialised for
+  // heights 2, 3, 4 and generic above): compare it with naiveLevelWise, a plain scheduler
+  // on the cables, on random XGFTs of heights 1..5 and random request lists with repeated
+  // sources and destinations.
+  Rng shapes(2024);
+  std::size_t instances = 0;
+  for (std::size_t trial = 0; trial < 60; ++trial) {
+    const std::size_t h = 1 + shapes.below(5);
+    std::string m, w;
+    std::uint64_t terminals = 1;
+    for (std::size_t k = 0; k < h; ++k) {
+      const std::uint64_t mk = 2 + shapes.below(h <= 2 ? 5 : 2);
+      const std::uint64_t wk = k == 0 ? 1 + shapes.below(2) : 1 + shapes.below(3);
+      terminals *= mk;
+      m += (k ? "." : "") + std::to_string(mk);
+      w += (k ? "." : "") + std::to_string(wk);
+    }
+    if (terminals > 256) continue;
+    const std::string spec = fmt::format("xgft:h={},m={},w={}", h, m, w);
+    const Fabric loaded = loadFabric(spec);
+    const CircuitFabric fabric(loaded.network);
+    for (const std::string name : {"level-wise", "level-wise:order=request"}) {
+      const SchedulerConfig config = makeSchedulerConfig(name);
+      for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        Rng rng(deriveSeed(trial, seed));
+        std::vector<SourceDestination> requests;
+        const std::size_t count = rng.below(2 * fabric.terminals() + 1);
+        for (std::size_t r = 0; r < count; ++r) {
+          const auto source = static_cast<std::uint32_t>(rng.below(fabric.terminals()));
+          auto destination = static_cast<std::uint32_t>(rng.below(fabric.terminals() - 1));
+          if (destination >= source) ++destination;
+          requests.push_back({source, destination});
+        }
+        const CircuitSchedule schedule = CircuitScheduler(fabric, config).run(requests, seed);
+        const Reference ref = naiveLevelWise(loaded.network, requests, name == "level-wise");
+        ++instances;
+        for (std::size_t r = 0; r < requests.size(); ++r) {
+          ASSERT_EQ(schedule.status[r] == CircuitStatus::Granted, ref.granted[r]) << spec << " " << name << " " << r;
+          if (ref.granted[r]) {
+            const auto ports = schedule.portsOf(r);
+            ASSERT_EQ(std::vector<std::uint16_t>(ports.begin(), ports.end()), ref.ports[r])
+                << spec << " " << name << " request " << r;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(instances, 200u);
+}
+
 TEST(LocalGreedy, AgreesWithANaiveSchedulerOnTheCables) {
   for (const std::string spec : {"ft:l=3,m=4,w=4", "ft:l=3,m=4,w=2", "xgft:h=2,m=4.3,w=2.2"}) {
     const Fabric loaded = loadFabric(spec);
@@ -224,10 +277,10 @@ TEST(Schedulers, EveryGrantedSetIsConflictFreeAndEveryCircuitAValidPath) {
                                  "ft:l=4,m=3,w=2", "kary-ntree:k=4,n=3", "gft2:n=4,m=3,r=5", "xgft:h=2,m=4.3,w=2.2"}) {
     const Fabric loaded = loadFabric(spec);
     const CircuitFabric fabric(loaded.network);
-    std::vector<std::vector<CircuitRequest>> patterns;
+    std::vector<std::vector<SourceDestination>> patterns;
     for (std::uint64_t seed = 1; seed <= 4; ++seed) patterns.push_back(randomPermutation(fabric.terminals(), seed));
-    patterns.push_back(shiftRequests(fabric.terminals(), 5));
-    patterns.push_back(allToAllRequests(fabric.terminals()));
+    patterns.push_back(shiftPairs(fabric.terminals(), 5));
+    patterns.push_back(allToAllPairs(fabric.terminals()));
     for (const std::string& base : schedulers) {
       for (const std::string options : {"", "order=request", "release-on-fail", "order=request,release-on-fail"}) {
         const std::string name =
@@ -276,7 +329,7 @@ TEST(Schedulers, WithoutReleaseLevelOrderAndRequestOrderDecideAlike) {
     for (const std::string name : {"level-wise", "local-greedy"}) {
       for (std::uint64_t seed = 1; seed <= 5; ++seed) {
         auto requests = randomPermutation(fabric.terminals(), seed);
-        const auto extra = shiftRequests(fabric.terminals(), static_cast<std::int64_t>(seed));
+        const auto extra = shiftPairs(fabric.terminals(), static_cast<std::int64_t>(seed));
         requests.insert(requests.end(), extra.begin(), extra.end());
         const CircuitSchedule level = CircuitScheduler(fabric, makeSchedulerConfig(name)).run(requests, seed);
         const CircuitSchedule request =
@@ -302,8 +355,8 @@ TEST(Schedulers, GlobalInformationBeatsLocalOnPermutations) {
   // Ding §5 in miniature: FT(3,4) (64 nodes), 50 random permutations.
   const Network net = makeFatTreeFt(3, 4, 4);
   const CircuitFabric fabric(net);
-  const RequestSampler sampler = [&](std::size_t, Rng& rng, std::vector<CircuitRequest>& out) {
-    randomPermutationRequests(fabric.terminals(), rng, out);
+  const DemandSampler sampler = [&](Rng& rng, std::vector<SourceDestination>& out) {
+    sampleDingPermutation(rng, fabric.terminals(), out);
   };
   const auto levelWise = measureSchedulability(fabric, makeSchedulerConfig("level-wise"), 50, 9, sampler);
   const auto greedy = measureSchedulability(fabric, makeSchedulerConfig("local-greedy"), 50, 9, sampler);
@@ -323,8 +376,8 @@ TEST(Schedulers, GlobalInformationBeatsLocalOnPermutations) {
 TEST(Schedulers, ResultsDoNotDependOnTheThreadCount) {
   const Network net = makeFatTreeFt(3, 4, 4);
   const CircuitFabric fabric(net);
-  const RequestSampler sampler = [&](std::size_t, Rng& rng, std::vector<CircuitRequest>& out) {
-    randomPermutationRequests(fabric.terminals(), rng, out);
+  const DemandSampler sampler = [&](Rng& rng, std::vector<SourceDestination>& out) {
+    sampleDingPermutation(rng, fabric.terminals(), out);
   };
 #ifdef ROUTELAB_HAVE_OPENMP
   const int before = omp_get_max_threads();
@@ -348,7 +401,7 @@ TEST(MultiRound, EveryRequestGrantedInConflictFreeRoundsAboveTheLoadBound) {
   const CircuitFabric fabric(net);
   for (const std::string name : {"level-wise", "local-greedy", "local-random"}) {
     const auto config = makeSchedulerConfig(name);
-    for (const auto& requests : {allToAllRequests(16), shiftRequests(16, 3), randomPermutation(16, 4)}) {
+    for (const auto& requests : {allToAllPairs(16), shiftPairs(16, 3), randomPermutation(16, 4)}) {
       const RoundsResult rounds = scheduleInRounds(fabric, config, requests, 11);
       ASSERT_EQ(rounds.roundOf.size(), requests.size());
       EXPECT_GE(rounds.rounds, rounds.bound.lowerBound());
@@ -358,7 +411,7 @@ TEST(MultiRound, EveryRequestGrantedInConflictFreeRoundsAboveTheLoadBound) {
       // Each round is itself conflict-free: reschedule its circuits alone with the ports
       // the rounds chose and check them on the cables.
       for (std::size_t round = 0; round < rounds.rounds; ++round) {
-        std::vector<CircuitRequest> members;
+        std::vector<SourceDestination> members;
         for (std::size_t r = 0; r < requests.size(); ++r) {
           if (rounds.roundOf[r] == round) members.push_back(requests[r]);
         }
@@ -380,15 +433,15 @@ TEST(MultiRound, EveryRequestGrantedInConflictFreeRoundsAboveTheLoadBound) {
     }
   }
   // All-to-all: every terminal link carries N-1 circuits, so at least 15 rounds.
-  EXPECT_EQ(staticLoadBound(fabric, allToAllRequests(16)).terminalLinks, 15u);
-  EXPECT_EQ(staticLoadBound(fabric, shiftRequests(16, 3)).lowerBound(), 1u);
+  EXPECT_EQ(staticLoadBound(fabric, allToAllPairs(16)).terminalLinks, 15u);
+  EXPECT_EQ(staticLoadBound(fabric, shiftPairs(16, 3)).lowerBound(), 1u);
   // A slimmed tree FT(2, 4, 2): 4 nodes per leaf share 2 up links -> shift by 4 needs 2.
   const Network slim = makeFatTreeFt(2, 4, 2);
   const CircuitFabric slimFabric(slim);
-  const LoadBound bound = staticLoadBound(slimFabric, shiftRequests(16, 4));
+  const LoadBound bound = staticLoadBound(slimFabric, shiftPairs(16, 4));
   EXPECT_EQ(bound.switchCuts, 2u);
   EXPECT_EQ(bound.level, 1u);
-  EXPECT_GE(scheduleInRounds(slimFabric, makeSchedulerConfig("level-wise"), shiftRequests(16, 4), 1).rounds, 2u);
+  EXPECT_GE(scheduleInRounds(slimFabric, makeSchedulerConfig("level-wise"), shiftPairs(16, 4), 1).rounds, 2u);
 }
 
 TEST(Export, GrantedPermutationAsARoutingResultWalksTheCircuits) {
@@ -410,11 +463,52 @@ TEST(Export, GrantedPermutationAsARoutingResultWalksTheCircuits) {
       EXPECT_NE(path.status, PathStatus::Delivered);
     }
   }
-  // Two circuits to one destination on different paths cannot share a destination table.
-  const std::vector<CircuitRequest> twoToOne{{0, 32}, {4, 32}};
+  // A scheduler grants at most one circuit per destination (they would share its delivery
+  // link), so a scheduled set always fits a destination table.
+  const std::vector<SourceDestination> twoToOne{{0, 32}, {4, 32}};
   const CircuitSchedule both = CircuitScheduler(fabric, makeSchedulerConfig("level-wise")).run(twoToOne, 1);
-  ASSERT_EQ(both.granted, 1u);  // they share the delivery link: only one is granted
+  ASSERT_EQ(both.granted, 1u);
   EXPECT_NO_THROW(circuitsToRouting(fabric, twoToOne, both, "level-wise"));
+}
+
+TEST(Export, CircuitsToOneDestinationOnDifferentPathsCannotShareADestinationTable) {
+  // Circuits granted in different rounds (scheduleInRounds) may reach one destination on
+  // different paths. Terminals 0 and 1 hang off the same leaf switch of FT(3,4): circuits
+  // 0 -> 32 and 1 -> 32 that leave that leaf through different up ports need two entries
+  // for destination 32 at one switch, which a destination-based table cannot hold.
+  const Network net = makeFatTreeFt(3, 4, 4);
+  const CircuitFabric fabric(net);
+  const std::vector<SourceDestination> requests{{0, 32}, {1, 32}};
+  ASSERT_EQ(fabric.ancestorLevel(0, 32), 3u);
+  auto schedule = [&](std::uint16_t secondUpPort) {
+    CircuitSchedule granted;
+    granted.levels = fabric.levels();
+    granted.status.assign(2, CircuitStatus::Granted);
+    granted.ancestor.assign(2, 3);
+    granted.failedLevel.assign(2, 0);
+    granted.ports = {0, 0, 0, 0, secondUpPort, 0};  // level 0 (the terminal link), 1, 2
+    granted.granted = 2;
+    return granted;
+  };
+  // The same path twice: one entry per switch, both circuits walk it.
+  const RoutingResult shared = circuitsToRouting(fabric, requests, schedule(0), "rounds");
+  for (const auto& request : requests) {
+    const NodeId source = net.terminalNode(request.source);
+    const Path path = shared.path(net, source, shared.addressFor(source, net.terminalNode(request.destination)));
+    EXPECT_EQ(path.status, PathStatus::Delivered);
+  }
+  // Different up ports at the shared leaf: refused, naming the destination and the switch.
+  const NodeId leaf = net.target(fabric.circuitPath(requests[0], schedule(0).portsOf(0)).front());
+  try {
+    circuitsToRouting(fabric, requests, schedule(1), "rounds");
+    FAIL() << "two circuits to one destination leaving one switch on different ports were exported";
+  } catch (const AnalysisError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("circuits to " + net.name(net.terminalNode(32)) + " leave " + net.name(leaf)),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("destination-based table cannot hold both"), std::string::npos) << message;
+  }
 }
 
 TEST(Schedulers, ClearErrors) {
@@ -423,11 +517,90 @@ TEST(Schedulers, ClearErrors) {
   const Network net = makeFatTreeFt(2, 2, 2);
   const CircuitFabric fabric(net);
   const CircuitScheduler scheduler(fabric, makeSchedulerConfig("level-wise"));
-  EXPECT_THROW(scheduler.run(std::vector<CircuitRequest>{{0, 4}}, 1), AnalysisError);
-  EXPECT_THROW(scheduler.run(std::vector<CircuitRequest>{{1, 1}}, 1), AnalysisError);
+  EXPECT_THROW(scheduler.run(std::vector<SourceDestination>{{0, 4}}, 1), AnalysisError);
+  EXPECT_THROW(scheduler.run(std::vector<SourceDestination>{{1, 1}}, 1), AnalysisError);
   EXPECT_THROW(makeSchedulerConfig("level-wise:policy=best"), SpecError);
   EXPECT_THROW(makeSchedulerConfig("level-wise:order=random"), SpecError);
   EXPECT_THROW(makeSchedulerConfig("local-greedy:policy=first"), SpecError);
   EXPECT_THROW(makeSchedulerConfig("global"), SpecError);
   EXPECT_EQ(makeSchedulerConfig("level-wise").effective, "level-wise:policy=first,order=level,release-on-fail=false");
+}
+
+TEST(Demands, DemandSourceDrawsEachSpecAsTheTrafficModuleDefinesIt) {
+  const Network net = makeFatTreeFt(3, 4, 4);
+  // "permutation": Ding §5's random permutation, redrawn from each sample's Rng.
+  const DemandSource ding(kDingPermutation, net, 1);
+  EXPECT_EQ(ding.effectiveSpec(), "permutation");
+  EXPECT_TRUE(ding.random());
+  std::vector<SourceDestination> drawn, expected;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    Rng a(seed), b(seed);
+    ding.draw(a, drawn);
+    sampleDingPermutation(b, 64, expected);
+    EXPECT_EQ(drawn, expected);
+    EXPECT_TRUE(isPermutation(drawn, 64));
+  }
+  // A fixed pattern: every sample is the same, whatever the Rng.
+  const DemandSource shift("shift:s=3", net, 1);
+  EXPECT_FALSE(shift.random());
+  EXPECT_EQ(shift.effectiveSpec(), "shift:s=3");
+  Rng any(99);
+  shift.draw(any, drawn);
+  EXPECT_EQ(drawn, shiftPairs(64, 3));
+  EXPECT_EQ(drawn, makePattern("shift:s=3", net, 5).pairs);
+  // A random registry pattern: makePattern with the next draw of the sample's Rng as seed.
+  const DemandSource random("random-permutation", net, 1);
+  EXPECT_TRUE(random.random());
+  Rng c(7), d(7);
+  random.draw(c, drawn);
+  EXPECT_EQ(drawn, makePattern("random-permutation", net, d()).pairs);
+  EXPECT_THROW(DemandSource("shift:s=64", net, 1), SpecError);
+  EXPECT_THROW(DemandSource("no-such-pattern", net, 1), SpecError);
+}
+
+TEST(Demands, ShiftAndAllToAllPairsAreTheRegistryPatterns) {
+  const Network net = makeFatTreeFt(2, 4, 4);
+  EXPECT_EQ(shiftPairs(16, 5), makePattern("shift:s=5", net, 1).pairs);
+  EXPECT_EQ(shiftPairs(16, -11), makePattern("shift:s=5", net, 1).pairs);
+  EXPECT_TRUE(shiftPairs(16, 32).empty());
+  EXPECT_EQ(allToAllPairs(16), makePattern("all-to-all", net, 1).pairs);
+  EXPECT_EQ(allToAllPairs(16).size(), 16u * 15u);
+}
+
+TEST(Experiment, OneSeedSchemeForTheStatisticsTheCheckedSampleAndTheRounds) {
+  const Network net = makeFatTreeFt(2, 4, 4);
+  const CircuitFabric fabric(net);
+  const SchedulerConfig config = makeSchedulerConfig("local-random");
+  const DemandSource demands(kDingPermutation, net, 3);
+  const DemandSampler sampler = [&](Rng& rng, std::vector<SourceDestination>& out) { demands.draw(rng, out); };
+  const ScheduleExperiment experiment = runScheduleExperiment(fabric, config, sampler, 6, 3, true);
+  const SchedulabilityStats stats = measureSchedulability(fabric, config, 6, 3, sampler);
+  EXPECT_EQ(experiment.stats.ratios, stats.ratios);
+  // Sample s is Rng(deriveSeed(seed, s)): its demands, then its scheduler seed.
+  std::vector<SourceDestination> sample;
+  Rng rng(deriveSeed(3, 0));
+  sampleDingPermutation(rng, 16, sample);
+  EXPECT_EQ(experiment.firstDemands, sample);
+  EXPECT_EQ(experiment.firstSchedulerSeed, rng());
+  const CircuitSchedule again = CircuitScheduler(fabric, config).run(sample, experiment.firstSchedulerSeed);
+  EXPECT_EQ(experiment.first.status, again.status);
+  EXPECT_EQ(experiment.first.ports, again.ports);
+  EXPECT_DOUBLE_EQ(experiment.first.ratio(), stats.ratios[0]);
+  EXPECT_TRUE(experiment.firstCheck.ok);
+  EXPECT_EQ(experiment.firstCheck.circuits, experiment.first.granted);
+  // Rounds: one per sample, each from the same draw; the summary is over them.
+  ASSERT_EQ(experiment.rounds.size(), 6u);
+  std::size_t low = SIZE_MAX, high = 0;
+  for (std::size_t s = 0; s < 6; ++s) {
+    const std::uint64_t schedulerSeed = drawSample(sampler, 3, s, sample);
+    const RoundsResult rounds = scheduleInRounds(fabric, config, sample, schedulerSeed);
+    EXPECT_EQ(experiment.rounds[s].roundOf, rounds.roundOf);
+    low = std::min(low, rounds.rounds);
+    high = std::max(high, rounds.rounds);
+  }
+  EXPECT_EQ(experiment.roundsSummary.min, low);
+  EXPECT_EQ(experiment.roundsSummary.max, high);
+  EXPECT_GE(experiment.roundsSummary.mean, static_cast<double>(low));
+  EXPECT_LE(experiment.roundsSummary.mean, static_cast<double>(high));
+  EXPECT_TRUE(runScheduleExperiment(fabric, config, sampler, 2, 3, false).rounds.empty());
 }

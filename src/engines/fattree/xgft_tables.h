@@ -24,38 +24,51 @@ namespace routelab::xgft_detail {
 /// terminal destination `destination` (index in level 0), LMC path `path` and source class
 /// `sourceClass`. `adaptive`: every up port is a candidate, the chosen one first.
 /// Parallel over switches; O(S · A).
+/// Addresses per terminal: `paths` x `classes` (LMC paths x source classes); throws when
+/// the fabric would need more than 2^31 addresses.
+inline std::uint32_t xgftAddressBlock(const Network& network, std::uint32_t paths, std::uint32_t classes) {
+  if (paths == 0) throw SpecError("at least one address per terminal is needed");
+  const std::uint64_t block = std::uint64_t{paths} * classes;
+  if (block * network.terminalCount() > (std::uint64_t{1} << 31)) {
+    throw RoutingError(fmt::format("{} paths x {} source classes per terminal x {} terminals: too many addresses",
+                                   paths, classes, network.terminalCount()));
+  }
+  return static_cast<std::uint32_t>(block);
+}
+
+/// The adaptive candidate lists, interned once in `table`: per level l (index l) and
+/// preferred parent b, the up ports in cyclic order starting at b. Levels with fewer than
+/// two up ports get no list (their entries stay deterministic).
+inline std::vector<std::vector<ForwardingTable::ListId>> internUpPortLists(const XgftModel& model,
+                                                                           ForwardingTable& table) {
+  const std::size_t h = model.height();
+  std::vector<std::vector<ForwardingTable::ListId>> lists(h + 1);
+  for (std::size_t l = 1; l < h; ++l) {
+    const std::uint32_t ups = model.upCount(l);
+    if (ups < 2) continue;
+    for (std::uint32_t b = 0; b < ups; ++b) {
+      std::vector<PortNumber> ports;
+      for (std::uint32_t j = 0; j < ups; ++j) ports.push_back(model.upPort(l, (b + j) % ups));
+      lists[l].push_back(table.addCandidateList(ports));
+    }
+  }
+  return lists;
+}
+
 template <class Parent>
 RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
                               bool adaptive, const Parent& parent) {
   const Network& network = model.network();
-  if (context.addressesPerTerminal == 0) throw SpecError("at least one address per terminal is needed");
-  const std::uint64_t block64 = std::uint64_t{context.addressesPerTerminal} * classes;
-  if (block64 * network.terminalCount() > (std::uint64_t{1} << 31)) {
-    throw RoutingError(fmt::format("{} paths x {} source classes per terminal x {} terminals: too many addresses",
-                                   context.addressesPerTerminal, classes, network.terminalCount()));
-  }
-  const auto block = static_cast<std::uint32_t>(block64);
+  const std::uint32_t block = xgftAddressBlock(network, context.addressesPerTerminal, classes);
   RoutingResult result;
   result.addresses = AddressMap::build(network, block, context.routeSwitches);
   result.sourceClasses = classes;
   result.tables.emplace_back(network.switchCount(), result.addresses.count());
   ForwardingTable& table = result.tables.front();
 
-  // Intern the candidate lists once: per level and preferred parent, the up ports in cyclic
-  // order starting at the preferred one.
   const std::size_t h = model.height();
-  std::vector<std::vector<ForwardingTable::ListId>> lists(h + 1);
-  if (adaptive) {
-    for (std::size_t l = 1; l < h; ++l) {
-      const std::uint32_t ups = model.upCount(l);
-      if (ups < 2) continue;
-      for (std::uint32_t b = 0; b < ups; ++b) {
-        std::vector<PortNumber> ports;
-        for (std::uint32_t j = 0; j < ups; ++j) ports.push_back(model.upPort(l, (b + j) % ups));
-        lists[l].push_back(table.addCandidateList(ports));
-      }
-    }
-  }
+  const std::vector<std::vector<ForwardingTable::ListId>> lists =
+      adaptive ? internUpPortLists(model, table) : std::vector<std::vector<ForwardingTable::ListId>>(h + 1);
   auto setUp = [&](std::uint32_t s, std::size_t level, Address a, std::uint32_t b) {
     if (adaptive && !lists[level].empty())
       table.setCandidateList(s, a, lists[level][b]);

@@ -42,8 +42,19 @@ SwitchView::SwitchView(const Network& network, bool routeSwitches)
   }
   inFabric_.assign(switches, 0);
   if (active_.empty()) return;
-  // Components of the active switches: all must coincide.
+  requireActiveConnected();
   const std::uint32_t first = active_.front();
+  for (std::uint32_t s = 0; s < switches; ++s) {
+    if (distance(first, s) != kFar) {
+      inFabric_[s] = 1;
+      lowest_ = std::min(lowest_, s);
+    }
+  }
+}
+
+void SwitchView::requireActiveConnected() const {
+  // Components of the active switches: all must coincide.
+  const std::size_t switches = switchCount_;
   std::size_t unreachablePairs = 0;
   std::uint32_t badFrom = UINT32_MAX, badTo = UINT32_MAX;
   {
@@ -61,7 +72,7 @@ SwitchView::SwitchView(const Network& network, bool routeSwitches)
       }
     }
     for (std::uint32_t s : active_) {
-      endpoints[componentOf[s]] += terminalsOn_[s] + (routeSwitches ? 1 : 0);
+      endpoints[componentOf[s]] += terminalsOn_[s] + (routeSwitches_ ? 1 : 0);
     }
     std::uint64_t total = 0;
     for (std::uint64_t e : endpoints) total += e;
@@ -74,9 +85,9 @@ SwitchView::SwitchView(const Network& network, bool routeSwitches)
   if (unreachablePairs > 0) {
     auto endpointName = [&](std::uint32_t s) -> std::string {
       if (terminalsOn_[s] == 0) return fmt::format("switch '{}'", switchName(s));
-      for (NodeId t : network.terminals()) {
-        if (network.switchIndex(network.target(network.injectionChannel(t))) == s) {
-          return fmt::format("terminal '{}'", network.name(t));
+      for (NodeId t : network_->terminals()) {
+        if (network_->switchIndex(network_->target(network_->injectionChannel(t))) == s) {
+          return fmt::format("terminal '{}'", network_->name(t));
         }
       }
       return fmt::format("switch '{}'", switchName(s));
@@ -84,12 +95,6 @@ SwitchView::SwitchView(const Network& network, bool routeSwitches)
     throw RoutingError(
         fmt::format("fabric is disconnected: no path from {} to {} ({} ordered endpoint pairs unreachable)",
                     endpointName(badFrom), endpointName(badTo), unreachablePairs));
-  }
-  for (std::uint32_t s = 0; s < switches; ++s) {
-    if (distance(first, s) != kFar) {
-      inFabric_[s] = 1;
-      lowest_ = std::min(lowest_, s);
-    }
   }
 }
 

@@ -64,6 +64,9 @@ class SwitchView {
   const std::string& switchName(std::uint32_t s) const { return network_->name(network_->switchNode(s)); }
 
  private:
+  /// Throws RoutingError naming two endpoints in different components when the active
+  /// switches (those with terminals, or every switch with routeSwitches) are not connected.
+  void requireActiveConnected() const;
   const Network* network_;
   std::size_t switchCount_ = 0;
   bool routeSwitches_ = false;

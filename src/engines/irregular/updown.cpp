@@ -6,7 +6,27 @@ namespace routelab::irregular {
 
 namespace {
 constexpr std::uint32_t kInfinite = UINT32_MAX;
+
+/// D(x): hops of the shortest down-only route x -> d (reverse BFS over down channels
+/// x -> y, i.e. rank(y) > rank(x)); kInfinite where there is none.
+std::vector<std::uint32_t> downOnlyDistances(const SwitchView& view, const std::vector<std::uint32_t>& rank,
+                                             std::uint32_t d) {
+  std::vector<std::uint32_t> down(view.switchCount(), kInfinite);
+  std::vector<std::uint32_t> queue{d};
+  down[d] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const std::uint32_t y = queue[head];
+    for (ChannelId c : view.links(y)) {
+      const std::uint32_t x = view.targetSwitch(c);  // channel x -> y is reverse(c)
+      if (rank[y] > rank[x] && down[x] == kInfinite) {
+        down[x] = down[y] + 1;
+        queue.push_back(x);
+      }
+    }
+  }
+  return down;
 }
+}  // namespace
 
 UpDown::UpDown(const SwitchView& view, std::uint32_t root, SpanningTree tree) : view_(&view), root_(root) {
   const std::size_t switches = view.switchCount();
@@ -65,20 +85,7 @@ void UpDown::nextHops(std::uint32_t d, HopSets& out) const {
   if (d >= switches || rank_[d] == kInfinite) {
     return;
   }
-  // D(x): shortest down-only route x -> d (reverse BFS over down channels x -> y).
-  std::vector<std::uint32_t> down(switches, kInfinite);
-  std::vector<std::uint32_t> queue{d};
-  down[d] = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const std::uint32_t y = queue[head];
-    for (ChannelId c : view.links(y)) {
-      const std::uint32_t x = view.targetSwitch(c);  // channel x -> y is reverse(c)
-      if (rank_[y] > rank_[x] && down[x] == kInfinite) {
-        down[x] = down[y] + 1;
-        queue.push_back(x);
-      }
-    }
-  }
+  const std::vector<std::uint32_t> down = downOnlyDistances(view, rank_, d);
   std::vector<std::uint8_t> forced(switches, 0);
   std::vector<std::uint32_t> cost(switches);
   std::vector<std::uint8_t> downMode(switches);

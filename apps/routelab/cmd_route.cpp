@@ -34,8 +34,8 @@ struct RouteArgs {
   OutputFormat format = OutputFormat::Text;
 };
 
-std::string stageName(const StageChannelLoad& s) {
-  return s.up ? fmt::format("level {} up", s.level) : fmt::format("level {} down", s.level);
+std::string stageName(const StageCount& s) {
+  return s.ascending ? fmt::format("level {} up", s.fromLevel()) : fmt::format("level {} down", s.fromLevel());
 }
 
 nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const RoutingResult& r,
@@ -77,8 +77,8 @@ nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const Ro
     const RoutingCheckReport& c = *checks;
     nlohmann::json stages = nlohmann::json::array();
     for (const auto& s : c.stages) {
-      stages.push_back({{"level", s.level},
-                        {"direction", s.up ? "up" : "down"},
+      stages.push_back({{"level", s.fromLevel()},
+                        {"direction", s.ascending ? "up" : "down"},
                         {"channels", s.channels},
                         {"min_paths", s.minPaths},
                         {"max_paths", s.maxPaths},
@@ -94,6 +94,7 @@ nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const Ro
                    {"no_route", c.noRoute},
                    {"loops", c.loops},
                    {"dead_ports", c.deadPorts},
+                   {"no_address", c.noAddress},
                    {"non_minimal_paths", c.nonMinimalPaths},
                    {"non_minimal_candidates", c.nonMinimalCandidates},
                    {"bad_candidates", c.badCandidates},
@@ -152,8 +153,9 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
     }
     fmt::print(
         "  failures        {} no route, {} loops, {} dead ports, {} bad candidates, {} candidate cycles, {} "
-        "incomplete choices\n",
-        c.noRoute, c.loops, c.deadPorts, c.badCandidates, c.candidateCycles, c.incompleteChoices);
+        "incomplete choices{}\n",
+        c.noRoute, c.loops, c.deadPorts, c.badCandidates, c.candidateCycles, c.incompleteChoices,
+        c.noAddress ? fmt::format(", {} pairs without an address", c.noAddress) : "");
     fmt::print("  minimal         {} ({} longer paths, {} candidates off shortest paths)\n",
                !c.claimsMinimal ? "not claimed"
                : c.minimalOk    ? "yes"

@@ -11,6 +11,7 @@
 #include "analysis/paths.h"
 #include "analysis/worst.h"
 #include "core/errors.h"
+#include "core/parallel.h"
 #include "core/random.h"
 
 #ifdef ROUTELAB_HAVE_OPENMP
@@ -24,15 +25,6 @@ namespace {
 constexpr double kGrid = 1e9;            // loads are rounded to multiples of 1 / kGrid
 constexpr double kLoadTolerance = 1e-9;  // two rounded loads closer than this are equal
 constexpr std::uint32_t kNone = UINT32_MAX;
-
-int workerCount(int threads) {
-#ifdef ROUTELAB_HAVE_OPENMP
-  return threads > 0 ? threads : omp_get_max_threads();
-#else
-  (void)threads;
-  return 1;
-#endif
-}
 
 }  // namespace
 
@@ -78,7 +70,7 @@ bool isSinglePath(const Network& network, const RoutingResult& routing) {
 // ---- route graphs ------------------------------------------------------------------------
 
 RouteGraphBuilder::RouteGraphBuilder(const Network& network, const RoutingResult& routing, bool escapeEverywhere)
-    : network_(network), routing_(routing), escapeEverywhere_(escapeEverywhere) {
+    : network_(network), routing_(routing), semantics_(network, routing), escapeEverywhere_(escapeEverywhere) {
   denseState_.assign(network.nodeCount() * routing.tables.size(), 0);
   denseEpoch_.assign(denseState_.size(), 0);
   if (routing.escapeLayer >= 0 && static_cast<std::size_t>(routing.escapeLayer) < routing.tableOfLayer.size()) {
@@ -98,39 +90,21 @@ std::uint32_t RouteGraphBuilder::stateOf(NodeId node, std::uint32_t slot, std::u
   return denseState_[key];
 }
 
-void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out) {
-  const Network& network = network_;
+std::vector<RouteGraphBuilder::SlotInfo> RouteGraphBuilder::routeSlots(NodeId source, NodeId destination) const {
   const RoutingResult& routing = routing_;
-  const NodeId source = network.terminalNode(s);
-  const NodeId destination = network.terminalNode(d);
-  if (!routing.addresses.hasAddresses(destination) || !routing.addresses.hasAddresses(source)) {
-    throw AnalysisError(fmt::format("routing '{}' gives terminal '{}' no address", routing.engine,
-                                    network.name(routing.addresses.hasAddresses(source) ? destination : source)));
-  }
-  const ChannelId inject = network.injectionChannel(source);
-  if (!inject.valid()) {
-    throw AnalysisError(fmt::format("terminal '{}' is not connected to a switch", network.name(source)));
-  }
-  const std::uint32_t sourceIndex = routing.addresses.sourceIndex(source);
-  const std::size_t addressCount = routing.addresses.count();
-
-  // Route slots: the distinct (address, starting table) of the pair.
-  struct SlotInfo {
-    Address address;
-    std::uint16_t table;
-    bool escapeAllowed;
-  };
   std::vector<SlotInfo> slots;
+  std::vector<LayerId> injection(routing.layerCount());
   const std::uint32_t paths = std::max<std::uint32_t>(1, routing.pathCount(destination));
   for (std::uint32_t p = 0; p < paths; ++p) {
     const Address a = routing.addressFor(source, destination, p);
     bool seen = false;
     for (const SlotInfo& slot : slots) seen = seen || slot.address == a;
     if (seen) continue;
-    const std::size_t entry = static_cast<std::size_t>(sourceIndex) * addressCount + a;
-    const std::uint32_t home = routing.layer(sourceIndex, a).index();
-    std::uint32_t mask = routing.allowedLayers.empty() ? 0U : routing.allowedLayers[entry];
-    if (mask == 0) mask = home < 32 ? (1U << home) : 0U;
+    std::uint32_t mask = 0;  // the injection layers, taken in ascending order below
+    const std::size_t count = semantics_.injectionLayers(source, a, injection);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (injection[i].index() < 32) mask |= 1U << injection[i].index();
+    }
     const bool escapeAllowed =
         escapeTable_ >= 0 && (routing.allowedLayers.empty() || (mask >> routing.escapeLayer & 1U) != 0);
     bool nonEscape = false;
@@ -148,103 +122,100 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
     }
     if (slots.size() == before) {
       throw AnalysisError(fmt::format("routing '{}' assigns {} -> {} (LID {}) no usable layer", routing.engine,
-                                      network.name(source), network.name(destination), routing.addresses.lid(a)));
+                                      network_.name(source), network_.name(destination), routing.addresses.lid(a)));
     }
   }
   if (slots.size() > 65535) {
-    throw AnalysisError(fmt::format("{} -> {} has {} routes, at most 65535 are analysed", network.name(source),
-                                    network.name(destination), slots.size()));
+    throw AnalysisError(fmt::format("{} -> {} has {} routes, at most 65535 are analysed", network_.name(source),
+                                    network_.name(destination), slots.size()));
   }
+  return slots;
+}
 
-  stateNode_.assign({source, destination});
-  stateSlot_.assign({kNone, kNone});
-  stateTable_.assign({0, 0});
-  auto& edges = edges_;
-  auto& signatureNow = signatureNow_;
-  auto& rootTargets = rootTargets_;
-  edges.clear();
-  rootTargets.clear();
-  std::size_t signatureCount = 0;
-  const NodeId first = network.target(inject);
+namespace {
 
-  auto fail = [&](const std::string& what) {
-    throw AnalysisError(fmt::format("routing '{}' does not deliver {} -> {}: {}", routing.engine, network.name(source),
-                                    network.name(destination), what));
+[[noreturn]] void failRoute(const Network& network, const RoutingResult& routing, NodeId source, NodeId destination,
+                            const std::string& what) {
+  throw AnalysisError(fmt::format("routing '{}' does not deliver {} -> {}: {}", routing.engine, network.name(source),
+                                  network.name(destination), what));
+}
+
+}  // namespace
+
+bool RouteGraphBuilder::exploreSlot(NodeId source, NodeId destination, std::span<const SlotInfo> slots,
+                                    std::uint32_t slot, std::size_t& signatureCount) {
+  const Network& network = network_;
+  auto fail = [&](const std::string& what) { failRoute(network, routing_, source, destination, what); };
+  auto target = [&](NodeId node, std::uint16_t table) -> std::uint32_t {
+    return node == destination ? 1U : stateOf(node, slot, table);
   };
-  auto target = [&](NodeId node, std::uint32_t slot, std::uint16_t table) -> std::uint32_t {
-    if (node == destination) return 1U;
-    return stateOf(node, slot, table);
-  };
-
-  for (std::uint32_t slot = 0; slot < slots.size(); ++slot) {
-    if (++epoch_ == 0) {  // wrapped: forget every old mark
-      std::fill(denseEpoch_.begin(), denseEpoch_.end(), 0);
-      epoch_ = 1;
-    }
-    const auto firstState = static_cast<std::uint32_t>(stateNode_.size());
-    const std::size_t firstEdge = edges.size();
-    const std::uint32_t start = target(first, slot, slots[slot].table);
-    for (std::uint32_t u = firstState; u < stateNode_.size(); ++u) {
-      const NodeId node = stateNode_[u];
-      if (!network.isSwitch(node)) fail(fmt::format("the route enters terminal '{}'", network.name(node)));
-      if (stateNode_.size() > 4 * network.nodeCount() * (escapeTable_ >= 0 ? 2 : 1) + 4) fail("forwarding loop");
-      const std::uint32_t sw = network.switchIndex(node);
-      const Address a = slots[slot].address;
-      const std::uint16_t table = stateTable_[u];
-      std::size_t added = 0;
-      auto addChoices = [&](std::uint16_t tableIndex, std::uint8_t escapeEntry) {
-        for (const PortNumber port : routing.tables[tableIndex].candidates(sw, a)) {
-          if (port == kSelfPort || port == kNoRoute) continue;
-          const ChannelId c = network.channelAt(node, port);
-          if (!c.valid()) fail(fmt::format("route through down port {}", network.describePort(node, port)));
-          const std::uint32_t v = target(network.target(c), slot, tableIndex);
-          edges.emplace_back(u, v, c.value, escapeEntry);
-          ++added;
-        }
-      };
-      addChoices(table, 0);
-      if (slots[slot].escapeAllowed && table != escapeTable_ && (escapeEverywhere_ || added == 0)) {
-        addChoices(static_cast<std::uint16_t>(escapeTable_), added == 0 ? 0 : 1);
+  if (++epoch_ == 0) {  // wrapped: forget every old mark
+    std::fill(denseEpoch_.begin(), denseEpoch_.end(), 0);
+    epoch_ = 1;
+  }
+  const auto firstState = static_cast<std::uint32_t>(stateNode_.size());
+  const std::size_t firstEdge = edges_.size();
+  const std::uint32_t start = target(network.target(network.injectionChannel(source)), slots[slot].table);
+  for (std::uint32_t u = firstState; u < stateNode_.size(); ++u) {
+    const NodeId node = stateNode_[u];
+    if (!network.isSwitch(node)) fail(fmt::format("the route enters terminal '{}'", network.name(node)));
+    if (stateNode_.size() > 4 * network.nodeCount() * (escapeTable_ >= 0 ? 2 : 1) + 4) fail("forwarding loop");
+    const std::uint32_t sw = network.switchIndex(node);
+    const Address a = slots[slot].address;
+    const std::uint16_t table = stateTable_[u];
+    std::size_t added = 0;
+    auto addChoices = [&](std::uint16_t tableIndex, std::uint8_t escapeEntry) {
+      for (const PortNumber port : routing_.tables[tableIndex].candidates(sw, a)) {
+        if (port == kSelfPort || port == kNoRoute) continue;
+        const ChannelId c = network.channelAt(node, port);
+        if (!c.valid()) fail(fmt::format("route through down port {}", network.describePort(node, port)));
+        edges_.emplace_back(u, target(network.target(c), tableIndex), c.value, escapeEntry);
+        ++added;
       }
-      if (added == 0) fail(fmt::format("no route at '{}' (LID {})", network.name(node), routing.addresses.lid(a)));
+    };
+    addChoices(table, 0);
+    if (slots[slot].escapeAllowed && table != escapeTable_ && (escapeEverywhere_ || added == 0)) {
+      addChoices(static_cast<std::uint16_t>(escapeTable_), added == 0 ? 0 : 1);
     }
-    // Signature of this slot's routes: its states and edges relative to its first state.
-    signatureNow.clear();
-    for (std::size_t e = firstEdge; e < edges.size() && slots.size() > 1; ++e) {
-      const auto [from, to, channel, entry] = edges[e];
-      signatureNow.push_back(from - firstState);
-      signatureNow.push_back(to == 1 ? kNone : to - firstState);
-      signatureNow.push_back(channel);
-    }
-    if (start == 1) signatureNow.push_back(kNone);
-    bool duplicate = false;
-    for (std::size_t i = 0; i < signatureCount && !duplicate; ++i) duplicate = signatures_[i] == signatureNow;
-    if (duplicate) {  // the same routes as an earlier address: one route, counted once
-      stateNode_.resize(firstState);
-      stateSlot_.resize(firstState);
-      stateTable_.resize(firstState);
-      edges.resize(firstEdge);
-      continue;
-    }
-    if (slots.size() > 1) {  // one slot needs no comparison
-      if (signatures_.size() <= signatureCount) signatures_.resize(signatureCount + 1);
-      signatures_[signatureCount++] = signatureNow;
-    }
-    rootTargets.push_back(start);
+    if (added == 0) fail(fmt::format("no route at '{}' (LID {})", network.name(node), routing_.addresses.lid(a)));
   }
-  for (const std::uint32_t v : rootTargets) edges.emplace_back(0, v, inject.value, 0);
+  // Signature of this slot's routes: its states and edges relative to its first state.
+  signatureNow_.clear();
+  for (std::size_t e = firstEdge; e < edges_.size() && slots.size() > 1; ++e) {
+    const auto [from, to, channel, entry] = edges_[e];
+    signatureNow_.push_back(from - firstState);
+    signatureNow_.push_back(to == 1 ? kNone : to - firstState);
+    signatureNow_.push_back(channel);
+  }
+  if (start == 1) signatureNow_.push_back(kNone);
+  bool duplicate = false;
+  for (std::size_t i = 0; i < signatureCount && !duplicate; ++i) duplicate = signatures_[i] == signatureNow_;
+  if (duplicate) {  // the same routes as an earlier address: one route, counted once
+    stateNode_.resize(firstState);
+    stateSlot_.resize(firstState);
+    stateTable_.resize(firstState);
+    edges_.resize(firstEdge);
+    return false;
+  }
+  if (slots.size() > 1) {  // one slot needs no comparison
+    if (signatures_.size() <= signatureCount) signatures_.resize(signatureCount + 1);
+    signatures_[signatureCount++] = signatureNow_;
+  }
+  rootTargets_.push_back(start);
+  return true;
+}
 
-  // CSR (edges of a state in insertion order) and a topological order (Kahn).
+void RouteGraphBuilder::finishGraph(NodeId source, NodeId destination, RouteGraph& out) {
   const std::size_t states = stateNode_.size();
   out.sink = 1;
   out.edgeStart.assign(states + 1, 0);
-  for (const auto& edge : edges) ++out.edgeStart[std::get<0>(edge) + 1];
+  for (const auto& edge : edges_) ++out.edgeStart[std::get<0>(edge) + 1];
   for (std::size_t u = 0; u < states; ++u) out.edgeStart[u + 1] += out.edgeStart[u];
-  out.edgeTarget.resize(edges.size());
-  out.edgeChannel.resize(edges.size());
-  out.edgeEscapeEntry.resize(edges.size());
+  out.edgeTarget.resize(edges_.size());
+  out.edgeChannel.resize(edges_.size());
+  out.edgeEscapeEntry.resize(edges_.size());
   inDegree_.assign(out.edgeStart.begin(), out.edgeStart.end() - 1);  // as insertion cursors first
-  for (const auto& [from, to, channel, entry] : edges) {
+  for (const auto& [from, to, channel, entry] : edges_) {
     const std::uint32_t at = inDegree_[from]++;
     out.edgeTarget[at] = to;
     out.edgeChannel[at] = channel;
@@ -260,7 +231,35 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
       if (--inDegree_[out.edgeTarget[e]] == 0) out.order.push_back(out.edgeTarget[e]);
     }
   }
-  if (out.order.size() != states) fail("forwarding loop (the allowed routes form a cycle)");
+  if (out.order.size() != states) {
+    failRoute(network_, routing_, source, destination, "forwarding loop (the allowed routes form a cycle)");
+  }
+}
+
+void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out) {
+  const Network& network = network_;
+  const RoutingResult& routing = routing_;
+  const NodeId source = network.terminalNode(s);
+  const NodeId destination = network.terminalNode(d);
+  if (!routing.addresses.hasAddresses(destination) || !routing.addresses.hasAddresses(source)) {
+    throw AnalysisError(fmt::format("routing '{}' gives terminal '{}' no address", routing.engine,
+                                    network.name(routing.addresses.hasAddresses(source) ? destination : source)));
+  }
+  const ChannelId inject = network.injectionChannel(source);
+  if (!inject.valid()) {
+    throw AnalysisError(fmt::format("terminal '{}' is not connected to a switch", network.name(source)));
+  }
+  const std::vector<SlotInfo> slots = routeSlots(source, destination);
+  stateNode_.assign({source, destination});
+  stateSlot_.assign({kNone, kNone});
+  stateTable_.assign({0, 0});
+  edges_.clear();
+  rootTargets_.clear();
+  std::size_t signatureCount = 0;
+  for (std::uint32_t slot = 0; slot < slots.size(); ++slot)
+    exploreSlot(source, destination, slots, slot, signatureCount);
+  for (const std::uint32_t v : rootTargets_) edges_.emplace_back(0, v, inject.value, 0);
+  finishGraph(source, destination, out);
 }
 
 void addEvenSplit(const RouteGraph& graph, std::vector<double>& load, std::vector<double>& flow) {
@@ -521,27 +520,16 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
                                       LoadModel model, const SamplingOptions& options,
                                       const BestSplitOptions& bestSplit) {
   const std::size_t n = network.terminalCount();
-  if (n < 2) {
-    throw AnalysisError(
-        fmt::format("{} patterns need at least 2 terminals, the fabric has {}", sampledPatternName(pattern), n));
-  }
-  if ((pattern == SampledPattern::Bisect || pattern == SampledPattern::Dissemination) && n % 2 != 0) {
-    throw AnalysisError(fmt::format("{} patterns need an even number of terminals (Nienaber §II), the fabric has {}",
-                                    sampledPatternName(pattern), n));
-  }
-  if (!(options.precision > 0)) {
-    throw SpecError(
-        fmt::format("precision must be > 0 (a fraction of the mean, e.g. 0.01), got {}", options.precision));
-  }
-  if (options.initialSamples < 2) throw SpecError("at least 2 initial samples are needed for a confidence interval");
+  checkSampledPattern(n, pattern);
+  checkSamplingOptions(options);
   SampledBandwidth result;
   result.pattern = sampledPatternName(pattern);
   result.options = options;
   result.loadModel = loadModelName(model);
-  const int workers = workerCount(options.threads);
+  const int workers = workerThreads(options.threads);
   std::vector<double> upper, lower;
   std::vector<std::uint32_t> iterations;
-  std::uint64_t target = std::max<std::uint64_t>(2, std::min(options.initialSamples, options.maxSamples));
+  std::uint64_t target = firstSampleTarget(options);
   std::uint64_t drawn = 0;
   while (true) {
     upper.resize(target);
@@ -610,12 +598,7 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
     result.bandwidthUpperBound = sumBound / static_cast<double>(drawn);
     result.maxRelativeGap = gap;
     result.exact = gap == 0;
-    if (result.ci99HalfWidth <= options.precision * result.mean) {
-      result.converged = true;
-      break;
-    }
-    if (target * 2 > options.maxSamples) break;
-    target *= 2;
+    if (!continueSampling(result, options, target)) break;
   }
   result.splitHistogram.clear();
   for (const double ml : upper) ++result.splitHistogram[ml];
@@ -722,7 +705,7 @@ SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routi
   // Per source: every (channel, destination, share) of its pairs' even splits.
   std::vector<std::vector<std::tuple<std::uint32_t, std::uint16_t, double>>> perSource(n);
   std::vector<std::exception_ptr> errors(n);
-  const int workers = workerCount(threads);
+  const int workers = workerThreads(threads);
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp parallel num_threads(workers)
 #endif

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "analysis/matching.h"
+#include "core/parallel.h"
 
 #ifdef ROUTELAB_HAVE_OPENMP
 #include <omp.h>
@@ -87,15 +88,6 @@ std::uint64_t key(std::uint32_t value, std::uint32_t channel) {
   return (static_cast<std::uint64_t>(value) << 32) | (0xFFFFFFFFULL - channel);
 }
 
-int threadCount(int threads) {
-#ifdef ROUTELAB_HAVE_OPENMP
-  return threads > 0 ? threads : omp_get_max_threads();
-#else
-  (void)threads;
-  return 1;
-#endif
-}
-
 /// The pair with a path whose first channel is a terminal channel: (0, 1) if N >= 2.
 WorstCase terminalChannelCase(const PairPaths& paths) {
   WorstCase result;
@@ -143,7 +135,7 @@ WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads) {
   result.channelsConsidered = used.size();
   if (used.empty()) return result;
 
-  const int workers = threadCount(threads);
+  const int workers = workerThreads(threads);
   std::vector<std::uint32_t> bound(channels, 0);
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp parallel num_threads(workers)

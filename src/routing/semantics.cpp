@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "core/errors.h"
+#include "core/parallel.h"
 
 #ifdef ROUTELAB_HAVE_OPENMP
 #include <omp.h>
@@ -238,14 +239,7 @@ TrafficEnds trafficEnds(const Network& network, const RoutingResult& routing, co
   return ends;
 }
 
-unsigned pairWalkWorkers(int threads) {
-#ifdef ROUTELAB_HAVE_OPENMP
-  return static_cast<unsigned>(threads > 0 ? threads : omp_get_max_threads());
-#else
-  (void)threads;
-  return 1;
-#endif
-}
+unsigned pairWalkWorkers(int threads) { return static_cast<unsigned>(workerThreads(threads)); }
 
 void forEachPairWalk(const RoutingSemantics& semantics, const TrafficEnds& ends, const PairWalkOptions& options,
                      const std::function<void(unsigned, std::size_t, const PairWalk&)>& visit) {

@@ -180,6 +180,46 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
 
 }  // namespace
 
+namespace {
+
+/// Checks every requested export and builds the register files (FIR / IR) in memory.
+std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const RouteArgs& args, const Network& network,
+                                                                          const RoutingResult& routing,
+                                                                          const std::string& engineName) {
+  std::vector<std::pair<std::string, IntervalConfiguration>> registers;
+  for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
+    const std::string& kind = args.exports[i];
+    if (kind == "lft") {
+      validateLftExport(routing);
+      continue;
+    }
+    const bool fir = kind == "fir";
+    const char* expected = fir ? "ftree-deterministic" : "ftree-adaptive";
+    if (engineName != expected && !(fir && engineName == "dmodk")) {
+      throw SpecError(fmt::format("--export {}: the {} registers describe {} (Gómez §{}); the engine is '{}'", kind,
+                                  fir ? "FIR" : "IR", expected, fir ? "4.1" : "3.1", engineName));
+    }
+    if (args.lmc != 0 || args.switchAddresses) {
+      throw SpecError(
+          fmt::format("--export {}: the registers route one address per terminal (no --lmc, "
+                      "no --switch-addresses)",
+                      kind));
+    }
+    IntervalConfiguration configuration = fir ? buildFirConfiguration(network) : buildIrConfiguration(network);
+    const std::uint64_t disagreements = countRegisterDisagreements(network, configuration, routing);
+    if (disagreements != 0) {
+      throw RoutingError(
+          fmt::format("{} registers disagree with the {} tables on {} (switch, destination) "
+                      "pairs; please report",
+                      fir ? "FIR" : "IR", engineName, disagreements));
+    }
+    registers.emplace_back(args.exports[i + 1], std::move(configuration));
+  }
+  return registers;
+}
+
+}  // namespace
+
 Command routeCommand() {
   return {
       "route", "route a fabric with an engine, check it, export LFT / IR / FIR", [](CLI::App& command) {
@@ -220,36 +260,7 @@ Command routeCommand() {
 
           // Build every export in memory first, so a refused one writes nothing.
           std::vector<std::pair<std::string, std::string>> exported;
-          std::vector<std::pair<std::string, IntervalConfiguration>> registers;
-          for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-            const std::string& kind = args->exports[i];
-            if (kind == "lft") {
-              validateLftExport(routing);
-              continue;
-            }
-            const bool fir = kind == "fir";
-            const char* expected = fir ? "ftree-deterministic" : "ftree-adaptive";
-            if (engineName != expected && !(fir && engineName == "dmodk")) {
-              throw SpecError(fmt::format("--export {}: the {} registers describe {} (Gómez §{}); the engine is '{}'",
-                                          kind, fir ? "FIR" : "IR", expected, fir ? "4.1" : "3.1", engineName));
-            }
-            if (args->lmc != 0 || args->switchAddresses) {
-              throw SpecError(
-                  fmt::format("--export {}: the registers route one address per terminal (no --lmc, "
-                              "no --switch-addresses)",
-                              kind));
-            }
-            IntervalConfiguration configuration =
-                fir ? buildFirConfiguration(fabric.network) : buildIrConfiguration(fabric.network);
-            const std::uint64_t disagreements = countRegisterDisagreements(fabric.network, configuration, routing);
-            if (disagreements != 0) {
-              throw RoutingError(
-                  fmt::format("{} registers disagree with the {} tables on {} (switch, destination) "
-                              "pairs; please report",
-                              fir ? "FIR" : "IR", engineName, disagreements));
-            }
-            registers.emplace_back(args->exports[i + 1], std::move(configuration));
-          }
+          const auto registers = prepareExports(*args, fabric.network, routing, engineName);
           std::optional<RoutingCheckReport> checks;
           if (!args->noChecks) checks = checkRouting(fabric.network, routing);
           std::size_t next = 0;

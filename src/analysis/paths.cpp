@@ -96,13 +96,20 @@ PairPaths PairPaths::build(const Network& network, const RoutingResult& routing,
     std::uint32_t at = paths.offset_[s * n + network.terminalIndex(walk.destination)];
     for (ChannelId c : walk.channels) paths.channels_[at++] = c.value;
   });
+  paths.buildCompactCore(network, routing);
+  return paths;
+}
+
+void PairPaths::buildCompactCore(const Network& network, const RoutingResult& routing) {
+  PairPaths& paths = *this;
+  const std::size_t n = terminals_;
   // Compact fixed-width core records (see paths.h).
   std::size_t stride = 0;
   for (std::size_t pair = 0; pair < n * n; ++pair) {
     const std::size_t hops = paths.offset_[pair + 1] - paths.offset_[pair];
     stride = std::max(stride, hops >= 2 ? hops - 2 : 0);
   }
-  if (paths.channelCount_ >= kNoCompactChannel || stride == 0) return paths;
+  if (paths.channelCount_ >= kNoCompactChannel || stride == 0) return;
   paths.coreStride_ = stride;
 
   // By (first switch, address): one layer, and address(s, d) = base(d) + offset(s) for all
@@ -168,7 +175,6 @@ PairPaths PairPaths::build(const Network& network, const RoutingResult& routing,
   } else {
     paths.coreStride_ = 0;
   }
-  return paths;
 }
 
 }  // namespace routelab

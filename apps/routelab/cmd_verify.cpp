@@ -32,18 +32,22 @@ struct VerifyArgs {
 };
 
 nlohmann::json failureJson(const VerifyFailure& f) {
+  auto lid = [](std::uint32_t value) { return value == 0 ? nlohmann::json(nullptr) : nlohmann::json(value); };
   return {{"source", f.source},
-          {"source_lid", f.sourceLid},
+          {"source_lid", lid(f.sourceLid)},
           {"destination", f.destination},
-          {"destination_lid", f.destinationLid},
+          {"destination_lid", lid(f.destinationLid)},
           {"layer", f.layer},
           {"status", f.status},
           {"stopped_at", f.where.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.where)}};
 }
 
+/// "LID n", or "no LID" for a terminal the routing gives no address (LID 0 is never valid).
+std::string lidText(std::uint32_t lid) { return lid == 0 ? "no LID" : fmt::format("LID {}", lid); }
+
 std::string failureText(const VerifyFailure& f) {
-  return fmt::format("{} (LID {}) -> {} (LID {}) layer {}: {}{}", f.source, f.sourceLid, f.destination,
-                     f.destinationLid, f.layer, f.status, f.where.empty() ? "" : " at " + f.where);
+  return fmt::format("{} ({}) -> {} ({}) layer {}: {}{}", f.source, lidText(f.sourceLid), f.destination,
+                     lidText(f.destinationLid), f.layer, f.status, f.where.empty() ? "" : " at " + f.where);
 }
 
 int exitCode(const VerifyResult& r) {

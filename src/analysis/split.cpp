@@ -6,6 +6,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <tuple>
 
 #include "analysis/paths.h"
@@ -704,39 +705,30 @@ SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routi
   constexpr std::size_t kMaxEntries = std::size_t{1} << 24;
   // Per source: every (channel, destination, share) of its pairs' even splits.
   std::vector<std::vector<std::tuple<std::uint32_t, std::uint16_t, double>>> perSource(n);
-  std::vector<std::exception_ptr> errors(n);
-  const int workers = workerThreads(threads);
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp parallel num_threads(workers)
-#endif
-  {
-    RouteGraphBuilder builder(network, routing, escapeEverywhere);
+  // Per worker: a route-graph builder and its scratch (the all-pairs loop of
+  // routing/semantics.h; errors by source order).
+  struct Worker {
+    Worker(const Network& net, const RoutingResult& result, bool everywhere)
+        : builder(net, result, everywhere), load(net.channelCount(), 0.0) {}
+    RouteGraphBuilder builder;
     RouteGraph graph;
-    std::vector<double> load(channelCount, 0.0), flow;
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 4)
-#endif
-    for (std::size_t s = 0; s < n; ++s) {
-      try {
-        for (std::size_t d = 0; d < n; ++d) {
-          if (s == d) continue;
-          builder.build(static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), graph);
-          addEvenSplit(graph, load, flow);
-          for (const std::uint32_t c : graph.edgeChannel) {
-            if (load[c] == 0) continue;
-            perSource[s].emplace_back(c, static_cast<std::uint16_t>(d), load[c]);
-            load[c] = 0;
-          }
-        }
-      } catch (...) {
-        errors[s] = std::current_exception();
+    std::vector<double> load, flow;
+  };
+  std::vector<std::unique_ptr<Worker>> perWorker(pairWalkWorkers(threads));
+  forEachSource(n, threads, [&](unsigned w, std::size_t s) {
+    if (!perWorker[w]) perWorker[w] = std::make_unique<Worker>(network, routing, escapeEverywhere);
+    Worker& worker = *perWorker[w];
+    for (std::size_t d = 0; d < n; ++d) {
+      if (s == d) continue;
+      worker.builder.build(static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), worker.graph);
+      addEvenSplit(worker.graph, worker.load, worker.flow);
+      for (const std::uint32_t c : worker.graph.edgeChannel) {
+        if (worker.load[c] == 0) continue;
+        perSource[s].emplace_back(c, static_cast<std::uint16_t>(d), worker.load[c]);
+        worker.load[c] = 0;
       }
     }
-  }
-  (void)workers;
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  });
   std::size_t total = 0;
   for (const auto& list : perSource) total += list.size();
   if (total > kMaxEntries) {

@@ -241,66 +241,70 @@ TrafficEnds trafficEnds(const Network& network, const RoutingResult& routing, co
 
 unsigned pairWalkWorkers(int threads) { return static_cast<unsigned>(workerThreads(threads)); }
 
-void forEachPairWalk(const RoutingSemantics& semantics, const TrafficEnds& ends, const PairWalkOptions& options,
-                     const std::function<void(unsigned, std::size_t, const PairWalk&)>& visit) {
-  const Network& network = semantics.network();
-  const auto sourceCount = static_cast<std::int64_t>(ends.sources.size());
-  std::vector<std::exception_ptr> errors(ends.sources.size());
-  [[maybe_unused]] const int workers = static_cast<int>(pairWalkWorkers(options.threads));
+void forEachSource(std::size_t sources, int threads, const std::function<void(unsigned, std::size_t)>& visit) {
+  const auto count = static_cast<std::int64_t>(sources);
+  std::vector<std::exception_ptr> errors(sources);
+  [[maybe_unused]] const int workers = workerThreads(threads);
 #ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp parallel num_threads(workers) if (sourceCount >= 2)
+#pragma omp parallel num_threads(workers) if (count >= 2)
 #endif
   {
     unsigned worker = 0;
 #ifdef ROUTELAB_HAVE_OPENMP
     worker = static_cast<unsigned>(omp_get_thread_num());
-#endif
-    std::vector<ChannelId> channels;
-#ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 4)
 #endif
-    for (std::int64_t i = 0; i < sourceCount; ++i) {
-      const auto position = static_cast<std::size_t>(i);
+    for (std::int64_t i = 0; i < count; ++i) {
       try {
-        const NodeId source = ends.sources[position];
-        const bool sourceAddressed = semantics.hasAddress(source) || network.isSwitch(source);
-        for (NodeId destination : ends.destinations) {
-          if (destination == source) continue;
-          PairWalk pair;
-          pair.source = source;
-          pair.destination = destination;
-          if (!sourceAddressed || !semantics.hasAddress(destination)) {
-            pair.status = PathStatus::NoAddress;
-            visit(worker, position, pair);
-            continue;
-          }
-          const std::uint32_t paths = options.allPaths ? semantics.pathCount(destination) : 1;
-          for (std::uint32_t path = 0; path < paths; ++path) {
-            pair.path = path;
-            pair.address = semantics.address(source, destination, path);
-            if (options.skipSilentPairs && semantics.hasAddress(source) &&
-                !semantics.carriesTraffic(source, pair.address)) {
-              continue;
-            }
-            pair.layer = semantics.injectionLayer(source, pair.address);
-            if (pair.layer.value == RoutingResult::kNoLayer) {  // the source never sends to it
-              channels.clear();
-              pair.status = PathStatus::NoRoute;
-            } else {
-              pair.status = semantics.walk(source, pair.address, pair.layer, channels);
-            }
-            pair.channels = channels;
-            visit(worker, position, pair);
-          }
-        }
+        visit(worker, static_cast<std::size_t>(i));
       } catch (...) {
-        errors[position] = std::current_exception();
+        errors[static_cast<std::size_t>(i)] = std::current_exception();
       }
     }
   }
   for (const auto& error : errors) {
     if (error) std::rethrow_exception(error);
   }
+}
+
+void forEachPairWalk(const RoutingSemantics& semantics, const TrafficEnds& ends, const PairWalkOptions& options,
+                     const std::function<void(unsigned, std::size_t, const PairWalk&)>& visit) {
+  const unsigned workers = pairWalkWorkers(options.threads);
+  std::vector<std::vector<ChannelId>> channelsOf(workers);
+  forEachSource(ends.sources.size(), options.threads, [&](unsigned worker, std::size_t position) {
+    const NodeId source = ends.sources[position];
+    const bool sourceAddressed = semantics.hasAddress(source) || semantics.network().isSwitch(source);
+    std::vector<ChannelId>& channels = channelsOf[worker];
+    for (NodeId destination : ends.destinations) {
+      if (destination == source) continue;
+      PairWalk pair;
+      pair.source = source;
+      pair.destination = destination;
+      if (!sourceAddressed || !semantics.hasAddress(destination)) {
+        pair.status = PathStatus::NoAddress;
+        visit(worker, position, pair);
+        continue;
+      }
+      const std::uint32_t paths = options.allPaths ? semantics.pathCount(destination) : 1;
+      for (std::uint32_t path = 0; path < paths; ++path) {
+        pair.path = path;
+        pair.address = semantics.address(source, destination, path);
+        if (options.skipSilentPairs && semantics.hasAddress(source) &&
+            !semantics.carriesTraffic(source, pair.address)) {
+          continue;
+        }
+        pair.layer = semantics.injectionLayer(source, pair.address);
+        if (pair.layer.value == RoutingResult::kNoLayer) {  // the source never sends to it
+          channels.clear();
+          pair.status = PathStatus::NoRoute;
+        } else {
+          pair.status = semantics.walk(source, pair.address, pair.layer, channels);
+        }
+        pair.channels = channels;
+        visit(worker, position, pair);
+      }
+    }
+  });
 }
 
 }  // namespace routelab

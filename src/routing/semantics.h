@@ -37,6 +37,9 @@
 //     * The preferred path of a pair is the walk of the first choice at every hop
 //       (RoutingResult::walk): the path that route's checks, the analysis and LFT exports
 //       see. Every choice sequence is what the verifier explores.
+//     The analysis' split load models (analysis/split.h) are policies over these choices:
+//     the current layer's candidates, plus entering the escape layer and staying there — a
+//     subset of what the verifier allows, which keeps each pair's route graph acyclic.
 //     hopChoices() fills a caller-owned buffer (no allocation per hop) of at least
 //     choiceCapacity() entries and returns the count — cheap enough for a cycle-level
 //     simulator.
@@ -189,8 +192,14 @@ struct PairWalkOptions {
   bool skipSilentPairs = false;
 };
 
-/// Worker indices forEachPairWalk() will use (visitor's `worker` < this).
+/// Worker indices forEachSource() and forEachPairWalk() use (visitor's `worker` < this).
 unsigned pairWalkWorkers(int threads);
+
+/// The parallel loop of every all-pairs computation: visit(worker, position) for every
+/// source position in [0, sources), parallel over positions (OpenMP, dynamic schedule), one
+/// position wholly on one worker; per-worker state by the worker index. The exception of the
+/// smallest position is rethrown after the loop, so errors do not depend on the thread count.
+void forEachSource(std::size_t sources, int threads, const std::function<void(unsigned, std::size_t)>& visit);
 
 /// Walk the preferred path of every (source, destination != source, path) of `ends`
 /// (contract at the top of this header). `visit(worker, sourcePosition, walk)`.

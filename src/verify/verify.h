@@ -47,8 +47,8 @@ struct VerifyOptions {
 struct VerifyFailure {
   std::string source;
   std::string destination;
-  std::uint32_t sourceLid = 0;
-  std::uint32_t destinationLid = 0;
+  std::uint32_t sourceLid = 0;       ///< 0: the node owns no address (printed "no LID")
+  std::uint32_t destinationLid = 0;  ///< 0: no address
   std::size_t layer = 0;
   std::string status;  ///< "no route", "loop", "dead port", "no address"
   std::string where;   ///< where the walk of the preferred ports stopped (may be empty)

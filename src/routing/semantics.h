@@ -59,6 +59,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/network.h"
@@ -202,9 +203,48 @@ unsigned pairWalkWorkers(int threads);
 void forEachSource(std::size_t sources, int threads, const std::function<void(unsigned, std::size_t)>& visit);
 
 /// Walk the preferred path of every (source, destination != source, path) of `ends`
-/// (contract at the top of this header). `visit(worker, sourcePosition, walk)`.
+/// (contract at the top of this header). `visit(worker, sourcePosition, walk)`; a template
+/// so that the per-pair call inlines (the analysis walks millions of pairs).
+template <class Visit>
 void forEachPairWalk(const RoutingSemantics& semantics, const TrafficEnds& ends, const PairWalkOptions& options,
-                     const std::function<void(unsigned, std::size_t, const PairWalk&)>& visit);
+                     Visit&& visit) {
+  const unsigned workers = pairWalkWorkers(options.threads);
+  std::vector<std::vector<ChannelId>> channelsOf(workers);
+  forEachSource(ends.sources.size(), options.threads, [&](unsigned worker, std::size_t position) {
+    const NodeId source = ends.sources[position];
+    const bool sourceAddressed = semantics.hasAddress(source) || semantics.network().isSwitch(source);
+    std::vector<ChannelId>& channels = channelsOf[worker];
+    for (NodeId destination : ends.destinations) {
+      if (destination == source) continue;
+      PairWalk pair;
+      pair.source = source;
+      pair.destination = destination;
+      if (!sourceAddressed || !semantics.hasAddress(destination)) {
+        pair.status = PathStatus::NoAddress;
+        visit(worker, position, std::as_const(pair));
+        continue;
+      }
+      const std::uint32_t paths = options.allPaths ? semantics.pathCount(destination) : 1;
+      for (std::uint32_t path = 0; path < paths; ++path) {
+        pair.path = path;
+        pair.address = semantics.address(source, destination, path);
+        if (options.skipSilentPairs && semantics.hasAddress(source) &&
+            !semantics.carriesTraffic(source, pair.address)) {
+          continue;
+        }
+        pair.layer = semantics.injectionLayer(source, pair.address);
+        if (pair.layer.value == RoutingResult::kNoLayer) {  // the source never sends to it
+          channels.clear();
+          pair.status = PathStatus::NoRoute;
+        } else {
+          pair.status = semantics.walk(source, pair.address, pair.layer, channels);
+        }
+        pair.channels = channels;
+        visit(worker, position, std::as_const(pair));
+      }
+    }
+  });
+}
 
 /// Text of a walk status ("no route", "loop", "dead port", "no address").
 const char* pathStatusText(PathStatus status);

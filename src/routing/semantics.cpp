@@ -62,6 +62,15 @@ void validateAddresses(const Network& network, const RoutingResult& routing) {
     }
   }
   if (routing.sourceClasses == 0) throw RoutingError("routing has 0 source classes; at least 1 is needed");
+  // A block serves every source class with the same number of paths (addressFor: offset =
+  // path * classes + class), or, smaller than the class count, is shared by all classes.
+  for (NodeId owner : map.owners()) {
+    const std::uint32_t block = map.blockSize(owner);
+    if (routing.sourceClasses > 1 && block >= routing.sourceClasses && block % routing.sourceClasses != 0) {
+      throw RoutingError(fmt::format("address block of '{}' has {} addresses, not a multiple of the {} source classes",
+                                     network.name(owner), block, routing.sourceClasses));
+    }
+  }
   if (!routing.sourceClassOf.empty() && routing.sourceClassOf.size() != map.owners().size()) {
     throw RoutingError(fmt::format("source classes have {} entries, {} address owners expected",
                                    routing.sourceClassOf.size(), map.owners().size()));

@@ -77,7 +77,8 @@ namespace routelab {
 ///    < layerCount() or kNoLayer; allowedLayers is empty or of the same size, every set
 ///    within the first layerCount() layers;
 ///  * escapeLayer is -1 or a layer of the routing;
-///  * sourceClasses >= 1; sourceClassOf is empty or one class per address owner.
+///  * sourceClasses >= 1; sourceClassOf is empty or one class per address owner; a block of
+///    at least sourceClasses addresses holds a whole number of paths per class.
 /// O(tables + owners x addresses) (the per-pair entries are read once).
 void validate(const Network& network, const RoutingResult& routing);
 

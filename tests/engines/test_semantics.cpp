@@ -253,6 +253,11 @@ TEST(Semantics, ValidateNamesTheBrokenInvariant) {
   r.sourceClassOf.assign(1, 0);
   EXPECT_NE(message(r).find("source classes have 1 entries"), std::string::npos);
   r = good;
+  r.sourceClasses = 3;
+  r.addresses = AddressMap::build(net, 4, false);
+  r.tables.assign(1, ForwardingTable(net.switchCount(), r.addresses.count()));
+  EXPECT_EQ(message(r), "address block of 't0' has 4 addresses, not a multiple of the 3 source classes");
+  r = good;
   r.tables.clear();
   EXPECT_EQ(message(r), "routing has no forwarding table");
 }

@@ -34,8 +34,8 @@ struct RouteArgs {
   OutputFormat format = OutputFormat::Text;
 };
 
-std::string stageName(const StageChannelLoad& s) {
-  return s.up ? fmt::format("level {} up", s.level) : fmt::format("level {} down", s.level);
+std::string stageName(const StageCount& s) {
+  return s.ascending ? fmt::format("level {} up", s.fromLevel()) : fmt::format("level {} down", s.fromLevel());
 }
 
 nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const RoutingResult& r,
@@ -77,8 +77,8 @@ nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const Ro
     const RoutingCheckReport& c = *checks;
     nlohmann::json stages = nlohmann::json::array();
     for (const auto& s : c.stages) {
-      stages.push_back({{"level", s.level},
-                        {"direction", s.up ? "up" : "down"},
+      stages.push_back({{"level", s.fromLevel()},
+                        {"direction", s.ascending ? "up" : "down"},
                         {"channels", s.channels},
                         {"min_paths", s.minPaths},
                         {"max_paths", s.maxPaths},
@@ -94,6 +94,7 @@ nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const Ro
                    {"no_route", c.noRoute},
                    {"loops", c.loops},
                    {"dead_ports", c.deadPorts},
+                   {"no_address", c.noAddress},
                    {"non_minimal_paths", c.nonMinimalPaths},
                    {"non_minimal_candidates", c.nonMinimalCandidates},
                    {"bad_candidates", c.badCandidates},
@@ -152,8 +153,9 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
     }
     fmt::print(
         "  failures        {} no route, {} loops, {} dead ports, {} bad candidates, {} candidate cycles, {} "
-        "incomplete choices\n",
-        c.noRoute, c.loops, c.deadPorts, c.badCandidates, c.candidateCycles, c.incompleteChoices);
+        "incomplete choices{}\n",
+        c.noRoute, c.loops, c.deadPorts, c.badCandidates, c.candidateCycles, c.incompleteChoices,
+        c.noAddress ? fmt::format(", {} pairs without an address", c.noAddress) : "");
     fmt::print("  minimal         {} ({} longer paths, {} candidates off shortest paths)\n",
                !c.claimsMinimal ? "not claimed"
                : c.minimalOk    ? "yes"
@@ -174,6 +176,46 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
     for (const auto& f : c.failures) fmt::print("  failure         {}\n", f);
   }
   for (const auto& [kind, path] : exported) fmt::print("exported    {} -> {}\n", kind, path);
+}
+
+}  // namespace
+
+namespace {
+
+/// Checks every requested export and builds the register files (FIR / IR) in memory.
+std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const RouteArgs& args, const Network& network,
+                                                                          const RoutingResult& routing,
+                                                                          const std::string& engineName) {
+  std::vector<std::pair<std::string, IntervalConfiguration>> registers;
+  for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
+    const std::string& kind = args.exports[i];
+    if (kind == "lft") {
+      validateLftExport(routing);
+      continue;
+    }
+    const bool fir = kind == "fir";
+    const char* expected = fir ? "ftree-deterministic" : "ftree-adaptive";
+    if (engineName != expected && !(fir && engineName == "dmodk")) {
+      throw SpecError(fmt::format("--export {}: the {} registers describe {} (Gómez §{}); the engine is '{}'", kind,
+                                  fir ? "FIR" : "IR", expected, fir ? "4.1" : "3.1", engineName));
+    }
+    if (args.lmc != 0 || args.switchAddresses) {
+      throw SpecError(
+          fmt::format("--export {}: the registers route one address per terminal (no --lmc, "
+                      "no --switch-addresses)",
+                      kind));
+    }
+    IntervalConfiguration configuration = fir ? buildFirConfiguration(network) : buildIrConfiguration(network);
+    const std::uint64_t disagreements = countRegisterDisagreements(network, configuration, routing);
+    if (disagreements != 0) {
+      throw RoutingError(
+          fmt::format("{} registers disagree with the {} tables on {} (switch, destination) "
+                      "pairs; please report",
+                      fir ? "FIR" : "IR", engineName, disagreements));
+    }
+    registers.emplace_back(args.exports[i + 1], std::move(configuration));
+  }
+  return registers;
 }
 
 }  // namespace
@@ -218,36 +260,7 @@ Command routeCommand() {
 
           // Build every export in memory first, so a refused one writes nothing.
           std::vector<std::pair<std::string, std::string>> exported;
-          std::vector<std::pair<std::string, IntervalConfiguration>> registers;
-          for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-            const std::string& kind = args->exports[i];
-            if (kind == "lft") {
-              validateLftExport(routing);
-              continue;
-            }
-            const bool fir = kind == "fir";
-            const char* expected = fir ? "ftree-deterministic" : "ftree-adaptive";
-            if (engineName != expected && !(fir && engineName == "dmodk")) {
-              throw SpecError(fmt::format("--export {}: the {} registers describe {} (Gómez §{}); the engine is '{}'",
-                                          kind, fir ? "FIR" : "IR", expected, fir ? "4.1" : "3.1", engineName));
-            }
-            if (args->lmc != 0 || args->switchAddresses) {
-              throw SpecError(
-                  fmt::format("--export {}: the registers route one address per terminal (no --lmc, "
-                              "no --switch-addresses)",
-                              kind));
-            }
-            IntervalConfiguration configuration =
-                fir ? buildFirConfiguration(fabric.network) : buildIrConfiguration(fabric.network);
-            const std::uint64_t disagreements = countRegisterDisagreements(fabric.network, configuration, routing);
-            if (disagreements != 0) {
-              throw RoutingError(
-                  fmt::format("{} registers disagree with the {} tables on {} (switch, destination) "
-                              "pairs; please report",
-                              fir ? "FIR" : "IR", engineName, disagreements));
-            }
-            registers.emplace_back(args->exports[i + 1], std::move(configuration));
-          }
+          const auto registers = prepareExports(*args, fabric.network, routing, engineName);
           std::optional<RoutingCheckReport> checks;
           if (!args->noChecks) checks = checkRouting(fabric.network, routing);
           std::size_t next = 0;

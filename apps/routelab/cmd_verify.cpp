@@ -32,18 +32,22 @@ struct VerifyArgs {
 };
 
 nlohmann::json failureJson(const VerifyFailure& f) {
+  auto lid = [](std::uint32_t value) { return value == 0 ? nlohmann::json(nullptr) : nlohmann::json(value); };
   return {{"source", f.source},
-          {"source_lid", f.sourceLid},
+          {"source_lid", lid(f.sourceLid)},
           {"destination", f.destination},
-          {"destination_lid", f.destinationLid},
+          {"destination_lid", lid(f.destinationLid)},
           {"layer", f.layer},
           {"status", f.status},
           {"stopped_at", f.where.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.where)}};
 }
 
+/// "LID n", or "no LID" for a terminal the routing gives no address (LID 0 is never valid).
+std::string lidText(std::uint32_t lid) { return lid == 0 ? "no LID" : fmt::format("LID {}", lid); }
+
 std::string failureText(const VerifyFailure& f) {
-  return fmt::format("{} (LID {}) -> {} (LID {}) layer {}: {}{}", f.source, f.sourceLid, f.destination,
-                     f.destinationLid, f.layer, f.status, f.where.empty() ? "" : " at " + f.where);
+  return fmt::format("{} ({}) -> {} ({}) layer {}: {}{}", f.source, lidText(f.sourceLid), f.destination,
+                     lidText(f.destinationLid), f.layer, f.status, f.where.empty() ? "" : " at " + f.where);
 }
 
 int exitCode(const VerifyResult& r) {
@@ -66,6 +70,8 @@ nlohmann::json resultJson(const VerifyArgs& args, const std::string& fabricSpec,
   j["passed"] = r.passed();
   j["exit_code"] = exitCode(r);
   j["layers"] = r.layers;
+  j["layers_used"] = r.layersUsed;
+  j["highest_layer"] = r.highestLayer >= 0 ? nlohmann::json(r.highestLayer) : nlohmann::json(nullptr);
   j["method"] = r.method;
   j["escape_layer"] = r.escapeLayer >= 0 ? nlohmann::json(r.escapeLayer) : nlohmann::json(nullptr);
   j["dependencies"] = r.dependencies;
@@ -79,6 +85,7 @@ nlohmann::json resultJson(const VerifyArgs& args, const std::string& fabricSpec,
                  {"no_route", r.noRoute},
                  {"loops", r.loops},
                  {"dead_ports", r.deadPorts},
+                 {"no_address", r.noAddress},
                  {"unrouted_switch_pairs", r.unroutedSwitchPairs},
                  {"escape_failures", r.escapeFailures}};
   auto list = [](const std::vector<VerifyFailure>& failures) {
@@ -100,7 +107,8 @@ void printText(const VerifyArgs& args, const std::string& fabricSpec, const Veri
              r.switchTraffic ? "terminals and switches" : "terminals", r.sources, r.destinations, r.routes);
   fmt::print("connected     {}", yes(r.connected));
   if (!r.connected) {
-    fmt::print(" ({} no route, {} dead port, {} loop{})", r.noRoute, r.deadPorts, r.loops,
+    fmt::print(" ({} no route, {} dead port, {} loop{}{})", r.noRoute, r.deadPorts, r.loops,
+               r.noAddress ? fmt::format(", {} pairs without an address", r.noAddress) : "",
                r.escapeFailures ? fmt::format(", {} escape failures", r.escapeFailures) : "");
   }
   fmt::print("\n");
@@ -109,7 +117,9 @@ void printText(const VerifyArgs& args, const std::string& fabricSpec, const Veri
   fmt::print("method        {}\n", r.method);
   std::string deps;
   for (std::size_t i = 0; i < r.dependencies.size(); ++i) deps += fmt::format("{}{}", i ? ", " : "", r.dependencies[i]);
-  fmt::print("layers        {} (dependencies per layer: {})\n", r.layers, deps);
+  // Used layers first, as OpenSM's "VLs needed"; the routing may declare more.
+  fmt::print("layers        {} used{}, {} in the routing (dependencies per layer: {})\n", r.layersUsed,
+             r.highestLayer >= 0 ? fmt::format(" (highest {})", r.highestLayer) : "", r.layers, deps);
   if (!r.cyclicLayers.empty()) {
     std::string layers;
     for (std::size_t i = 0; i < r.cyclicLayers.size(); ++i)

@@ -3,29 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <exception>
 #include <limits>
 
 #include "core/errors.h"
 #include "core/limits.h"
-
-#ifdef ROUTELAB_HAVE_OPENMP
-#include <omp.h>
-#endif
+#include "routing/semantics.h"
 
 namespace routelab {
 
 namespace {
-
-const char* statusText(PathStatus status) {
-  switch (status) {
-    case PathStatus::Delivered: return "delivered";
-    case PathStatus::NoRoute: return "no route";
-    case PathStatus::Loop: return "forwarding loop";
-    case PathStatus::DeadPort: return "route through a down port";
-  }
-  return "failure";
-}
 
 bool anyAdaptive(const RoutingResult& routing) {
   for (const auto& table : routing.tables) {
@@ -38,26 +24,34 @@ bool anyAdaptive(const RoutingResult& routing) {
 
 void routePair(const Network& network, const RoutingResult& routing, std::uint32_t s, std::uint32_t d,
                std::vector<ChannelId>& out) {
-  const NodeId source = network.terminalNode(s);
-  const NodeId destination = network.terminalNode(d);
-  if (!routing.addresses.hasAddresses(destination)) {
-    throw AnalysisError(
-        fmt::format("routing '{}' gives terminal '{}' no address", routing.engine, network.name(destination)));
+  PairWalk walk;
+  walk.source = network.terminalNode(s);
+  walk.destination = network.terminalNode(d);
+  out.clear();
+  if (!routing.addresses.hasAddresses(walk.destination) || !routing.addresses.hasAddresses(walk.source)) {
+    walk.status = PathStatus::NoAddress;
+    throw AnalysisError(describeUndelivered(network, routing, walk));
   }
-  if (!routing.addresses.hasAddresses(source)) {
-    throw AnalysisError(fmt::format("routing '{}' gives terminal '{}' no address (it cannot be a source)",
-                                    routing.engine, network.name(source)));
-  }
-  const Address address = routing.addressFor(source, destination);
-  const LayerId layer = routing.layer(routing.addresses.sourceIndex(source), address);
-  const PathStatus status = routing.walk(network, source, address, layer, out);
-  if (status != PathStatus::Delivered) {
-    const NodeId at = out.empty() ? source : network.target(out.back());
-    throw AnalysisError(fmt::format("routing '{}' does not deliver {} -> {} (LID {}): {} at '{}' after {} hops",
-                                    routing.engine, network.name(source), network.name(destination),
-                                    routing.addresses.lid(address), statusText(status), network.name(at), out.size()));
+  walk.address = routing.addressFor(walk.source, walk.destination);
+  walk.layer = routing.layer(routing.addresses.sourceIndex(walk.source), walk.address);
+  walk.status = routing.walk(network, walk.source, walk.address, walk.layer, out);
+  if (walk.status != PathStatus::Delivered) {
+    walk.channels = out;
+    throw AnalysisError(describeUndelivered(network, routing, walk));
   }
 }
+
+namespace {
+
+/// Every ordered pair of distinct terminals, in terminal order (PairPaths' indices).
+TrafficEnds terminalEnds(const Network& network) {
+  TrafficEnds ends;
+  ends.sources.assign(network.terminals().begin(), network.terminals().end());
+  ends.destinations = ends.sources;
+  return ends;
+}
+
+}  // namespace
 
 PairPaths PairPaths::build(const Network& network, const RoutingResult& routing, int threads) {
   const std::size_t n = network.terminalCount();
@@ -73,32 +67,16 @@ PairPaths PairPaths::build(const Network& network, const RoutingResult& routing,
   paths.engine_ = routing.engine;
   paths.adaptive_ = anyAdaptive(routing);
   paths.offset_.assign(n * n + 1, 0);
-  // Pass 1: path lengths (parallel over sources). The first error, by source order, wins so
-  // the message does not depend on the thread count.
-  std::vector<std::exception_ptr> errors(n);
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
-#endif
-  {
-    std::vector<ChannelId> walk;
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 4)
-#endif
-    for (std::size_t s = 0; s < n; ++s) {
-      try {
-        for (std::size_t d = 0; d < n; ++d) {
-          if (s == d) continue;
-          routePair(network, routing, static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), walk);
-          paths.offset_[s * n + d] = static_cast<std::uint32_t>(walk.size());
-        }
-      } catch (...) {
-        errors[s] = std::current_exception();
-      }
-    }
-  }
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  // Pass 1: path lengths, by the all-pairs traversal of routing/semantics.h (parallel over
+  // sources; the first failure, by source order, is the error whatever the thread count).
+  const RoutingSemantics semantics(network, routing);
+  const TrafficEnds ends = terminalEnds(network);
+  PairWalkOptions walkOptions;
+  walkOptions.threads = threads;
+  forEachPairWalk(semantics, ends, walkOptions, [&](unsigned, std::size_t s, const PairWalk& walk) {
+    if (walk.status != PathStatus::Delivered) throw AnalysisError(describeUndelivered(network, routing, walk));
+    paths.offset_[s * n + network.terminalIndex(walk.destination)] = static_cast<std::uint32_t>(walk.channels.size());
+  });
   std::uint64_t total = 0;  // lengths -> exclusive prefix sums
   for (std::size_t pair = 0; pair < n * n; ++pair) {
     const std::uint32_t pathLength = paths.offset_[pair];
@@ -114,30 +92,24 @@ PairPaths PairPaths::build(const Network& network, const RoutingResult& routing,
   paths.channels_.resize(total);
 
   // Pass 2: fill (the walks succeeded above, so they succeed again).
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
-#endif
-  {
-    std::vector<ChannelId> walk;
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 4)
-#endif
-    for (std::size_t s = 0; s < n; ++s) {
-      for (std::size_t d = 0; d < n; ++d) {
-        if (s == d) continue;
-        routePair(network, routing, static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), walk);
-        std::uint32_t at = paths.offset_[s * n + d];
-        for (ChannelId c : walk) paths.channels_[at++] = c.value;
-      }
-    }
-  }
+  forEachPairWalk(semantics, ends, walkOptions, [&](unsigned, std::size_t s, const PairWalk& walk) {
+    std::uint32_t at = paths.offset_[s * n + network.terminalIndex(walk.destination)];
+    for (ChannelId c : walk.channels) paths.channels_[at++] = c.value;
+  });
+  paths.buildCompactCore(network, routing);
+  return paths;
+}
+
+void PairPaths::buildCompactCore(const Network& network, const RoutingResult& routing) {
+  PairPaths& paths = *this;
+  const std::size_t n = terminals_;
   // Compact fixed-width core records (see paths.h).
   std::size_t stride = 0;
   for (std::size_t pair = 0; pair < n * n; ++pair) {
     const std::size_t hops = paths.offset_[pair + 1] - paths.offset_[pair];
     stride = std::max(stride, hops >= 2 ? hops - 2 : 0);
   }
-  if (paths.channelCount_ >= kNoCompactChannel || stride == 0) return paths;
+  if (paths.channelCount_ >= kNoCompactChannel || stride == 0) return;
   paths.coreStride_ = stride;
 
   // By (first switch, address): one layer, and address(s, d) = base(d) + offset(s) for all
@@ -203,7 +175,6 @@ PairPaths PairPaths::build(const Network& network, const RoutingResult& routing,
   } else {
     paths.coreStride_ = 0;
   }
-  return paths;
 }
 
 }  // namespace routelab

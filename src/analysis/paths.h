@@ -80,6 +80,9 @@ class PairPaths {
   bool compactBySwitch() const { return compactBySwitch_; }
 
  private:
+  /// The compact core table (above), from the stored paths.
+  void buildCompactCore(const Network& network, const RoutingResult& routing);
+
   std::size_t terminals_ = 0;
   std::size_t channelCount_ = 0;
   std::string engine_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/parallel.h"
 #include "core/random.h"
 #include "traffic/pattern.h"
 
@@ -26,6 +27,17 @@ std::string sampledPatternName(SampledPattern pattern) {
   return "pattern";
 }
 
+void drawSampledPattern(SampledPattern pattern, std::uint64_t seed, std::uint64_t index,
+                        std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {
+  Rng rng(deriveSeed(seed, index));
+  switch (pattern) {
+    case SampledPattern::Bisect: sampleBisect(rng, scratch, out); break;
+    case SampledPattern::FullPermutation: sampleFullPermutation(rng, scratch, out); break;
+    case SampledPattern::Dissemination: sampleDissemination(rng, scratch, out); break;
+    case SampledPattern::RandomPermutation: sampleRandomPermutation(rng, scratch, out); break;
+  }
+}
+
 namespace {
 
 /// Per-thread state: the pattern buffer and a load counter per channel (all zero between
@@ -36,13 +48,7 @@ class SampleWorker {
       : paths_(paths), pattern_(pattern), scratch_(paths.terminals()), load_(paths.channelCount(), 0) {}
 
   std::uint32_t maxLoad(std::uint64_t seed, std::uint64_t index) {
-    Rng rng(deriveSeed(seed, index));
-    switch (pattern_) {
-      case SampledPattern::Bisect: sampleBisect(rng, scratch_, pairs_); break;
-      case SampledPattern::FullPermutation: sampleFullPermutation(rng, scratch_, pairs_); break;
-      case SampledPattern::Dissemination: sampleDissemination(rng, scratch_, pairs_); break;
-      case SampledPattern::RandomPermutation: sampleRandomPermutation(rng, scratch_, pairs_); break;
-    }
+    drawSampledPattern(pattern_, seed, index, scratch_, pairs_);
     // A permutation loads every terminal channel at most once (see sampling.h); an empty
     // pattern (a random permutation that is the identity) counts as ML = 1, no contention.
     std::uint32_t ml = 1;
@@ -78,18 +84,6 @@ class SampleWorker {
   std::vector<std::uint32_t> load_;
 };
 
-void checkPattern(const PairPaths& paths, SampledPattern pattern) {
-  const std::size_t n = paths.terminals();
-  if (n < 2) {
-    throw AnalysisError(
-        fmt::format("{} patterns need at least 2 terminals, the fabric has {}", sampledPatternName(pattern), n));
-  }
-  if ((pattern == SampledPattern::Bisect || pattern == SampledPattern::Dissemination) && n % 2 != 0) {
-    throw AnalysisError(fmt::format("{} patterns need an even number of terminals (Nienaber §II), the fabric has {}",
-                                    sampledPatternName(pattern), n));
-  }
-}
-
 /// Mean, half-width and mean ML from the ML histogram (count per ML value), in ascending ML
 /// order so the floating-point result is independent of how samples were split.
 void summarise(const std::vector<std::uint64_t>& histogram, SampledBandwidth& out) {
@@ -120,29 +114,56 @@ void summarise(const std::vector<std::uint64_t>& histogram, SampledBandwidth& ou
 
 }  // namespace
 
-std::uint32_t sampleMaxLoad(const PairPaths& paths, SampledPattern pattern, std::uint64_t seed, std::uint64_t index) {
-  checkPattern(paths, pattern);
-  SampleWorker worker(paths, pattern);
-  return worker.maxLoad(seed, index);
+void checkSampledPattern(std::size_t terminals, SampledPattern pattern) {
+  if (terminals < 2) {
+    throw AnalysisError(fmt::format("{} patterns need at least 2 terminals, the fabric has {}",
+                                    sampledPatternName(pattern), terminals));
+  }
+  if ((pattern == SampledPattern::Bisect || pattern == SampledPattern::Dissemination) && terminals % 2 != 0) {
+    throw AnalysisError(fmt::format("{} patterns need an even number of terminals (Nienaber §II), the fabric has {}",
+                                    sampledPatternName(pattern), terminals));
+  }
 }
 
-SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern, const SamplingOptions& options) {
-  checkPattern(paths, pattern);
+void checkSamplingOptions(const SamplingOptions& options) {
   if (!(options.precision > 0)) {
     throw SpecError(
         fmt::format("precision must be > 0 (a fraction of the mean, e.g. 0.01), got {}", options.precision));
   }
   if (options.initialSamples < 2) throw SpecError("at least 2 initial samples are needed for a confidence interval");
+}
+
+std::uint64_t firstSampleTarget(const SamplingOptions& options) {
+  return std::max<std::uint64_t>(2, std::min(options.initialSamples, options.maxSamples));
+}
+
+bool continueSampling(SampledBandwidth& result, const SamplingOptions& options, std::uint64_t& target) {
+  if (result.ci99HalfWidth <= options.precision * result.mean) {
+    result.converged = true;
+    return false;
+  }
+  if (target * 2 > options.maxSamples) return false;
+  target *= 2;
+  return true;
+}
+
+std::uint32_t sampleMaxLoad(const PairPaths& paths, SampledPattern pattern, std::uint64_t seed, std::uint64_t index) {
+  checkSampledPattern(paths.terminals(), pattern);
+  SampleWorker worker(paths, pattern);
+  return worker.maxLoad(seed, index);
+}
+
+SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern, const SamplingOptions& options) {
+  checkSampledPattern(paths.terminals(), pattern);
+  checkSamplingOptions(options);
   SampledBandwidth result;
   result.pattern = sampledPatternName(pattern);
   result.options = options;
-#ifdef ROUTELAB_HAVE_OPENMP
-  const int workers = options.threads > 0 ? options.threads : omp_get_max_threads();
-#endif
+  [[maybe_unused]] const int workers = workerThreads(options.threads);
   // ML <= N for any permutation (at most N pairs share a channel).
   std::vector<std::uint64_t> histogram(paths.terminals() + 2, 0);
   std::uint64_t drawn = 0;
-  std::uint64_t target = std::max<std::uint64_t>(2, std::min(options.initialSamples, options.maxSamples));
+  std::uint64_t target = firstSampleTarget(options);
   while (true) {
     const std::uint64_t from = drawn;
     const std::uint64_t to = target;
@@ -163,12 +184,7 @@ SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern,
     }
     drawn = to;
     summarise(histogram, result);
-    if (result.ci99HalfWidth <= options.precision * result.mean) {
-      result.converged = true;
-      break;
-    }
-    if (target * 2 > options.maxSamples) break;
-    target *= 2;
+    if (!continueSampling(result, options, target)) break;
   }
   return result;
 }

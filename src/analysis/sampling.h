@@ -19,7 +19,9 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "analysis/paths.h"
 
@@ -29,6 +31,12 @@ enum class SampledPattern { Bisect, FullPermutation, Dissemination, RandomPermut
 
 /// "bisect", "full-permutation", "dissemination", "random-permutation".
 std::string sampledPatternName(SampledPattern pattern);
+
+/// Sample `index` of a sampled metric: the pattern drawn from Rng(deriveSeed(seed, index))
+/// into `out` (`scratch`: one entry per terminal). The one seed scheme of every sampler
+/// (first-path and split models), so both see the same patterns for the same seed.
+void drawSampledPattern(SampledPattern pattern, std::uint64_t seed, std::uint64_t index,
+                        std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
 
 struct SamplingOptions {
   std::uint64_t seed = 1;
@@ -62,6 +70,18 @@ struct SampledBandwidth {
 
 /// z such that P(|Z| <= z) = 0.99 for a standard normal Z.
 inline constexpr double kZ99 = 2.5758293035489004;
+
+/// Checks every sampler shares: AnalysisError when `pattern` does not fit `terminals`
+/// (at least 2; an even number for bisect and dissemination, Nienaber §II).
+void checkSampledPattern(std::size_t terminals, SampledPattern pattern);
+/// SpecError unless precision > 0 and initialSamples >= 2.
+void checkSamplingOptions(const SamplingOptions& options);
+/// The doubling schedule every sampler follows: draw firstSampleTarget() samples, then after
+/// each round (the summary in `result`) call continueSampling(): it sets result.converged and
+/// returns false when the 99% half-width <= precision x mean, returns false when doubling
+/// `target` would pass maxSamples, and otherwise doubles `target` and returns true.
+std::uint64_t firstSampleTarget(const SamplingOptions& options);
+bool continueSampling(SampledBandwidth& result, const SamplingOptions& options, std::uint64_t& target);
 
 /// Run the stopping rule. Throws AnalysisError for patterns impossible on this terminal
 /// count (odd N for bisect and dissemination, N < 2) and SpecError for precision <= 0 or

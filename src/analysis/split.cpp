@@ -6,11 +6,13 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <tuple>
 
 #include "analysis/paths.h"
 #include "analysis/worst.h"
 #include "core/errors.h"
+#include "core/parallel.h"
 #include "core/random.h"
 
 #ifdef ROUTELAB_HAVE_OPENMP
@@ -24,15 +26,6 @@ namespace {
 constexpr double kGrid = 1e9;            // loads are rounded to multiples of 1 / kGrid
 constexpr double kLoadTolerance = 1e-9;  // two rounded loads closer than this are equal
 constexpr std::uint32_t kNone = UINT32_MAX;
-
-int workerCount(int threads) {
-#ifdef ROUTELAB_HAVE_OPENMP
-  return threads > 0 ? threads : omp_get_max_threads();
-#else
-  (void)threads;
-  return 1;
-#endif
-}
 
 }  // namespace
 
@@ -78,7 +71,7 @@ bool isSinglePath(const Network& network, const RoutingResult& routing) {
 // ---- route graphs ------------------------------------------------------------------------
 
 RouteGraphBuilder::RouteGraphBuilder(const Network& network, const RoutingResult& routing, bool escapeEverywhere)
-    : network_(network), routing_(routing), escapeEverywhere_(escapeEverywhere) {
+    : network_(network), routing_(routing), semantics_(network, routing), escapeEverywhere_(escapeEverywhere) {
   denseState_.assign(network.nodeCount() * routing.tables.size(), 0);
   denseEpoch_.assign(denseState_.size(), 0);
   if (routing.escapeLayer >= 0 && static_cast<std::size_t>(routing.escapeLayer) < routing.tableOfLayer.size()) {
@@ -98,39 +91,21 @@ std::uint32_t RouteGraphBuilder::stateOf(NodeId node, std::uint32_t slot, std::u
   return denseState_[key];
 }
 
-void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out) {
-  const Network& network = network_;
+std::vector<RouteGraphBuilder::SlotInfo> RouteGraphBuilder::routeSlots(NodeId source, NodeId destination) const {
   const RoutingResult& routing = routing_;
-  const NodeId source = network.terminalNode(s);
-  const NodeId destination = network.terminalNode(d);
-  if (!routing.addresses.hasAddresses(destination) || !routing.addresses.hasAddresses(source)) {
-    throw AnalysisError(fmt::format("routing '{}' gives terminal '{}' no address", routing.engine,
-                                    network.name(routing.addresses.hasAddresses(source) ? destination : source)));
-  }
-  const ChannelId inject = network.injectionChannel(source);
-  if (!inject.valid()) {
-    throw AnalysisError(fmt::format("terminal '{}' is not connected to a switch", network.name(source)));
-  }
-  const std::uint32_t sourceIndex = routing.addresses.sourceIndex(source);
-  const std::size_t addressCount = routing.addresses.count();
-
-  // Route slots: the distinct (address, starting table) of the pair.
-  struct SlotInfo {
-    Address address;
-    std::uint16_t table;
-    bool escapeAllowed;
-  };
   std::vector<SlotInfo> slots;
+  std::vector<LayerId> injection(routing.layerCount());
   const std::uint32_t paths = std::max<std::uint32_t>(1, routing.pathCount(destination));
   for (std::uint32_t p = 0; p < paths; ++p) {
     const Address a = routing.addressFor(source, destination, p);
     bool seen = false;
     for (const SlotInfo& slot : slots) seen = seen || slot.address == a;
     if (seen) continue;
-    const std::size_t entry = static_cast<std::size_t>(sourceIndex) * addressCount + a;
-    const std::uint32_t home = routing.layer(sourceIndex, a).index();
-    std::uint32_t mask = routing.allowedLayers.empty() ? 0U : routing.allowedLayers[entry];
-    if (mask == 0) mask = home < 32 ? (1U << home) : 0U;
+    std::uint32_t mask = 0;  // the injection layers, taken in ascending order below
+    const std::size_t count = semantics_.injectionLayers(source, a, injection);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (injection[i].index() < 32) mask |= 1U << injection[i].index();
+    }
     const bool escapeAllowed =
         escapeTable_ >= 0 && (routing.allowedLayers.empty() || (mask >> routing.escapeLayer & 1U) != 0);
     bool nonEscape = false;
@@ -148,103 +123,100 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
     }
     if (slots.size() == before) {
       throw AnalysisError(fmt::format("routing '{}' assigns {} -> {} (LID {}) no usable layer", routing.engine,
-                                      network.name(source), network.name(destination), routing.addresses.lid(a)));
+                                      network_.name(source), network_.name(destination), routing.addresses.lid(a)));
     }
   }
   if (slots.size() > 65535) {
-    throw AnalysisError(fmt::format("{} -> {} has {} routes, at most 65535 are analysed", network.name(source),
-                                    network.name(destination), slots.size()));
+    throw AnalysisError(fmt::format("{} -> {} has {} routes, at most 65535 are analysed", network_.name(source),
+                                    network_.name(destination), slots.size()));
   }
+  return slots;
+}
 
-  stateNode_.assign({source, destination});
-  stateSlot_.assign({kNone, kNone});
-  stateTable_.assign({0, 0});
-  auto& edges = edges_;
-  auto& signatureNow = signatureNow_;
-  auto& rootTargets = rootTargets_;
-  edges.clear();
-  rootTargets.clear();
-  std::size_t signatureCount = 0;
-  const NodeId first = network.target(inject);
+namespace {
 
-  auto fail = [&](const std::string& what) {
-    throw AnalysisError(fmt::format("routing '{}' does not deliver {} -> {}: {}", routing.engine, network.name(source),
-                                    network.name(destination), what));
+[[noreturn]] void failRoute(const Network& network, const RoutingResult& routing, NodeId source, NodeId destination,
+                            const std::string& what) {
+  throw AnalysisError(fmt::format("routing '{}' does not deliver {} -> {}: {}", routing.engine, network.name(source),
+                                  network.name(destination), what));
+}
+
+}  // namespace
+
+bool RouteGraphBuilder::exploreSlot(NodeId source, NodeId destination, std::span<const SlotInfo> slots,
+                                    std::uint32_t slot, std::size_t& signatureCount) {
+  const Network& network = network_;
+  auto fail = [&](const std::string& what) { failRoute(network, routing_, source, destination, what); };
+  auto target = [&](NodeId node, std::uint16_t table) -> std::uint32_t {
+    return node == destination ? 1U : stateOf(node, slot, table);
   };
-  auto target = [&](NodeId node, std::uint32_t slot, std::uint16_t table) -> std::uint32_t {
-    if (node == destination) return 1U;
-    return stateOf(node, slot, table);
-  };
-
-  for (std::uint32_t slot = 0; slot < slots.size(); ++slot) {
-    if (++epoch_ == 0) {  // wrapped: forget every old mark
-      std::fill(denseEpoch_.begin(), denseEpoch_.end(), 0);
-      epoch_ = 1;
-    }
-    const auto firstState = static_cast<std::uint32_t>(stateNode_.size());
-    const std::size_t firstEdge = edges.size();
-    const std::uint32_t start = target(first, slot, slots[slot].table);
-    for (std::uint32_t u = firstState; u < stateNode_.size(); ++u) {
-      const NodeId node = stateNode_[u];
-      if (!network.isSwitch(node)) fail(fmt::format("the route enters terminal '{}'", network.name(node)));
-      if (stateNode_.size() > 4 * network.nodeCount() * (escapeTable_ >= 0 ? 2 : 1) + 4) fail("forwarding loop");
-      const std::uint32_t sw = network.switchIndex(node);
-      const Address a = slots[slot].address;
-      const std::uint16_t table = stateTable_[u];
-      std::size_t added = 0;
-      auto addChoices = [&](std::uint16_t tableIndex, std::uint8_t escapeEntry) {
-        for (const PortNumber port : routing.tables[tableIndex].candidates(sw, a)) {
-          if (port == kSelfPort || port == kNoRoute) continue;
-          const ChannelId c = network.channelAt(node, port);
-          if (!c.valid()) fail(fmt::format("route through down port {}", network.describePort(node, port)));
-          const std::uint32_t v = target(network.target(c), slot, tableIndex);
-          edges.emplace_back(u, v, c.value, escapeEntry);
-          ++added;
-        }
-      };
-      addChoices(table, 0);
-      if (slots[slot].escapeAllowed && table != escapeTable_ && (escapeEverywhere_ || added == 0)) {
-        addChoices(static_cast<std::uint16_t>(escapeTable_), added == 0 ? 0 : 1);
+  if (++epoch_ == 0) {  // wrapped: forget every old mark
+    std::fill(denseEpoch_.begin(), denseEpoch_.end(), 0);
+    epoch_ = 1;
+  }
+  const auto firstState = static_cast<std::uint32_t>(stateNode_.size());
+  const std::size_t firstEdge = edges_.size();
+  const std::uint32_t start = target(network.target(network.injectionChannel(source)), slots[slot].table);
+  for (std::uint32_t u = firstState; u < stateNode_.size(); ++u) {
+    const NodeId node = stateNode_[u];
+    if (!network.isSwitch(node)) fail(fmt::format("the route enters terminal '{}'", network.name(node)));
+    if (stateNode_.size() > 4 * network.nodeCount() * (escapeTable_ >= 0 ? 2 : 1) + 4) fail("forwarding loop");
+    const std::uint32_t sw = network.switchIndex(node);
+    const Address a = slots[slot].address;
+    const std::uint16_t table = stateTable_[u];
+    std::size_t added = 0;
+    auto addChoices = [&](std::uint16_t tableIndex, std::uint8_t escapeEntry) {
+      for (const PortNumber port : routing_.tables[tableIndex].candidates(sw, a)) {
+        if (port == kSelfPort || port == kNoRoute) continue;
+        const ChannelId c = network.channelAt(node, port);
+        if (!c.valid()) fail(fmt::format("route through down port {}", network.describePort(node, port)));
+        edges_.emplace_back(u, target(network.target(c), tableIndex), c.value, escapeEntry);
+        ++added;
       }
-      if (added == 0) fail(fmt::format("no route at '{}' (LID {})", network.name(node), routing.addresses.lid(a)));
+    };
+    addChoices(table, 0);
+    if (slots[slot].escapeAllowed && table != escapeTable_ && (escapeEverywhere_ || added == 0)) {
+      addChoices(static_cast<std::uint16_t>(escapeTable_), added == 0 ? 0 : 1);
     }
-    // Signature of this slot's routes: its states and edges relative to its first state.
-    signatureNow.clear();
-    for (std::size_t e = firstEdge; e < edges.size() && slots.size() > 1; ++e) {
-      const auto [from, to, channel, entry] = edges[e];
-      signatureNow.push_back(from - firstState);
-      signatureNow.push_back(to == 1 ? kNone : to - firstState);
-      signatureNow.push_back(channel);
-    }
-    if (start == 1) signatureNow.push_back(kNone);
-    bool duplicate = false;
-    for (std::size_t i = 0; i < signatureCount && !duplicate; ++i) duplicate = signatures_[i] == signatureNow;
-    if (duplicate) {  // the same routes as an earlier address: one route, counted once
-      stateNode_.resize(firstState);
-      stateSlot_.resize(firstState);
-      stateTable_.resize(firstState);
-      edges.resize(firstEdge);
-      continue;
-    }
-    if (slots.size() > 1) {  // one slot needs no comparison
-      if (signatures_.size() <= signatureCount) signatures_.resize(signatureCount + 1);
-      signatures_[signatureCount++] = signatureNow;
-    }
-    rootTargets.push_back(start);
+    if (added == 0) fail(fmt::format("no route at '{}' (LID {})", network.name(node), routing_.addresses.lid(a)));
   }
-  for (const std::uint32_t v : rootTargets) edges.emplace_back(0, v, inject.value, 0);
+  // Signature of this slot's routes: its states and edges relative to its first state.
+  signatureNow_.clear();
+  for (std::size_t e = firstEdge; e < edges_.size() && slots.size() > 1; ++e) {
+    const auto [from, to, channel, entry] = edges_[e];
+    signatureNow_.push_back(from - firstState);
+    signatureNow_.push_back(to == 1 ? kNone : to - firstState);
+    signatureNow_.push_back(channel);
+  }
+  if (start == 1) signatureNow_.push_back(kNone);
+  bool duplicate = false;
+  for (std::size_t i = 0; i < signatureCount && !duplicate; ++i) duplicate = signatures_[i] == signatureNow_;
+  if (duplicate) {  // the same routes as an earlier address: one route, counted once
+    stateNode_.resize(firstState);
+    stateSlot_.resize(firstState);
+    stateTable_.resize(firstState);
+    edges_.resize(firstEdge);
+    return false;
+  }
+  if (slots.size() > 1) {  // one slot needs no comparison
+    if (signatures_.size() <= signatureCount) signatures_.resize(signatureCount + 1);
+    signatures_[signatureCount++] = signatureNow_;
+  }
+  rootTargets_.push_back(start);
+  return true;
+}
 
-  // CSR (edges of a state in insertion order) and a topological order (Kahn).
+void RouteGraphBuilder::finishGraph(NodeId source, NodeId destination, RouteGraph& out) {
   const std::size_t states = stateNode_.size();
   out.sink = 1;
   out.edgeStart.assign(states + 1, 0);
-  for (const auto& edge : edges) ++out.edgeStart[std::get<0>(edge) + 1];
+  for (const auto& edge : edges_) ++out.edgeStart[std::get<0>(edge) + 1];
   for (std::size_t u = 0; u < states; ++u) out.edgeStart[u + 1] += out.edgeStart[u];
-  out.edgeTarget.resize(edges.size());
-  out.edgeChannel.resize(edges.size());
-  out.edgeEscapeEntry.resize(edges.size());
+  out.edgeTarget.resize(edges_.size());
+  out.edgeChannel.resize(edges_.size());
+  out.edgeEscapeEntry.resize(edges_.size());
   inDegree_.assign(out.edgeStart.begin(), out.edgeStart.end() - 1);  // as insertion cursors first
-  for (const auto& [from, to, channel, entry] : edges) {
+  for (const auto& [from, to, channel, entry] : edges_) {
     const std::uint32_t at = inDegree_[from]++;
     out.edgeTarget[at] = to;
     out.edgeChannel[at] = channel;
@@ -260,7 +232,35 @@ void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out)
       if (--inDegree_[out.edgeTarget[e]] == 0) out.order.push_back(out.edgeTarget[e]);
     }
   }
-  if (out.order.size() != states) fail("forwarding loop (the allowed routes form a cycle)");
+  if (out.order.size() != states) {
+    failRoute(network_, routing_, source, destination, "forwarding loop (the allowed routes form a cycle)");
+  }
+}
+
+void RouteGraphBuilder::build(std::uint32_t s, std::uint32_t d, RouteGraph& out) {
+  const Network& network = network_;
+  const RoutingResult& routing = routing_;
+  const NodeId source = network.terminalNode(s);
+  const NodeId destination = network.terminalNode(d);
+  if (!routing.addresses.hasAddresses(destination) || !routing.addresses.hasAddresses(source)) {
+    throw AnalysisError(fmt::format("routing '{}' gives terminal '{}' no address", routing.engine,
+                                    network.name(routing.addresses.hasAddresses(source) ? destination : source)));
+  }
+  const ChannelId inject = network.injectionChannel(source);
+  if (!inject.valid()) {
+    throw AnalysisError(fmt::format("terminal '{}' is not connected to a switch", network.name(source)));
+  }
+  const std::vector<SlotInfo> slots = routeSlots(source, destination);
+  stateNode_.assign({source, destination});
+  stateSlot_.assign({kNone, kNone});
+  stateTable_.assign({0, 0});
+  edges_.clear();
+  rootTargets_.clear();
+  std::size_t signatureCount = 0;
+  for (std::uint32_t slot = 0; slot < slots.size(); ++slot)
+    exploreSlot(source, destination, slots, slot, signatureCount);
+  for (const std::uint32_t v : rootTargets_) edges_.emplace_back(0, v, inject.value, 0);
+  finishGraph(source, destination, out);
 }
 
 void addEvenSplit(const RouteGraph& graph, std::vector<double>& load, std::vector<double>& flow) {
@@ -417,21 +417,11 @@ double evenSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCount, st
   return roundLoad(ml);
 }
 
-BestSplitLoad bestSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCount,
-                               std::span<const SourceDestination> pairs, const BestSplitOptions& options,
-                               SplitWorkspace& ws) {
-  BestSplitLoad result;
-  if (ws.graphs.size() < pairs.size()) ws.graphs.resize(pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) builder.build(pairs[i].source, pairs[i].destination, ws.graphs[i]);
-  const std::span<const RouteGraph> graphs(ws.graphs.data(), pairs.size());
-  collectChannels(graphs, channelCount, ws);
+/// The starting point of the best-split search: the best of the even split, the first paths
+/// and (escape routings) the even split without optional escape entries — all allowed
+/// splits. Loads per local channel (ws.channels must be collected).
+std::vector<double> startingSplit(std::span<const RouteGraph> graphs, SplitWorkspace& ws) {
   const std::size_t u = ws.channels.size();
-  if (u == 0) {
-    releaseChannels(ws);
-    return result;
-  }
-  // Start: the best of the even split, the first paths and (escape routings) the even split
-  // without optional escape entries — all allowed splits.
   evenSplitLocal(graphs, ws);
   std::vector<double> x = ws.load;
   std::vector<double> firstPaths(u, 0.0);
@@ -450,6 +440,23 @@ BestSplitLoad bestSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCo
     evenSplitLocal(graphs, ws, true);
     if (*std::max_element(ws.load.begin(), ws.load.end()) < *std::max_element(x.begin(), x.end())) x = ws.load;
   }
+  return x;
+}
+
+BestSplitLoad bestSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCount,
+                               std::span<const SourceDestination> pairs, const BestSplitOptions& options,
+                               SplitWorkspace& ws) {
+  BestSplitLoad result;
+  if (ws.graphs.size() < pairs.size()) ws.graphs.resize(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) builder.build(pairs[i].source, pairs[i].destination, ws.graphs[i]);
+  const std::span<const RouteGraph> graphs(ws.graphs.data(), pairs.size());
+  collectChannels(graphs, channelCount, ws);
+  const std::size_t u = ws.channels.size();
+  if (u == 0) {
+    releaseChannels(ws);
+    return result;
+  }
+  std::vector<double> x = startingSplit(graphs, ws);
   std::vector<double> best = x;
   double upper = *std::max_element(x.begin(), x.end());
   double lower = mandatoryLowerBound(graphs, ws);
@@ -517,31 +524,45 @@ BestSplitLoad bestSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCo
 
 // ---- sampled bandwidths --------------------------------------------------------------------
 
+/// Mean of 1/ML (upper: the split's ML), its 99% half-width, mean ML, the bandwidth bound
+/// (lower: the certified ML bound) and the largest relative gap, summed in sample order so
+/// the result does not depend on the thread count. Needs at least two samples.
+void summariseSplitSamples(const std::vector<double>& upper, const std::vector<double>& lower,
+                           SampledBandwidth& result) {
+  const std::size_t drawn = upper.size();
+  double sum = 0, sumBound = 0, sumLoad = 0, gap = 0;
+  for (std::uint64_t i = 0; i < drawn; ++i) {
+    sum += 1.0 / upper[i];
+    sumBound += 1.0 / lower[i];
+    sumLoad += upper[i];
+    gap = std::max(gap, (upper[i] - lower[i]) / upper[i]);
+  }
+  const double mean = sum / static_cast<double>(drawn);
+  double squares = 0;
+  for (std::uint64_t i = 0; i < drawn; ++i) squares += (1.0 / upper[i] - mean) * (1.0 / upper[i] - mean);
+  result.samples = drawn;
+  result.mean = mean;
+  result.ci99HalfWidth = kZ99 * std::sqrt(squares / static_cast<double>(drawn - 1) / static_cast<double>(drawn));
+  result.meanMaxLoad = sumLoad / static_cast<double>(drawn);
+  result.bandwidthUpperBound = sumBound / static_cast<double>(drawn);
+  result.maxRelativeGap = gap;
+  result.exact = gap == 0;
+}
+
 SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResult& routing, SampledPattern pattern,
                                       LoadModel model, const SamplingOptions& options,
                                       const BestSplitOptions& bestSplit) {
   const std::size_t n = network.terminalCount();
-  if (n < 2) {
-    throw AnalysisError(
-        fmt::format("{} patterns need at least 2 terminals, the fabric has {}", sampledPatternName(pattern), n));
-  }
-  if ((pattern == SampledPattern::Bisect || pattern == SampledPattern::Dissemination) && n % 2 != 0) {
-    throw AnalysisError(fmt::format("{} patterns need an even number of terminals (Nienaber §II), the fabric has {}",
-                                    sampledPatternName(pattern), n));
-  }
-  if (!(options.precision > 0)) {
-    throw SpecError(
-        fmt::format("precision must be > 0 (a fraction of the mean, e.g. 0.01), got {}", options.precision));
-  }
-  if (options.initialSamples < 2) throw SpecError("at least 2 initial samples are needed for a confidence interval");
+  checkSampledPattern(n, pattern);
+  checkSamplingOptions(options);
   SampledBandwidth result;
   result.pattern = sampledPatternName(pattern);
   result.options = options;
   result.loadModel = loadModelName(model);
-  const int workers = workerCount(options.threads);
+  const int workers = workerThreads(options.threads);
   std::vector<double> upper, lower;
   std::vector<std::uint32_t> iterations;
-  std::uint64_t target = std::max<std::uint64_t>(2, std::min(options.initialSamples, options.maxSamples));
+  std::uint64_t target = firstSampleTarget(options);
   std::uint64_t drawn = 0;
   while (true) {
     upper.resize(target);
@@ -563,13 +584,7 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
 #endif
       for (std::uint64_t index = drawn; index < target; ++index) {
         try {
-          Rng rng(deriveSeed(options.seed, index));
-          switch (pattern) {
-            case SampledPattern::Bisect: sampleBisect(rng, scratch, pairs); break;
-            case SampledPattern::FullPermutation: sampleFullPermutation(rng, scratch, pairs); break;
-            case SampledPattern::Dissemination: sampleDissemination(rng, scratch, pairs); break;
-            case SampledPattern::RandomPermutation: sampleRandomPermutation(rng, scratch, pairs); break;
-          }
+          drawSampledPattern(pattern, options.seed, index, scratch, pairs);
           if (model == LoadModel::BestSplit) {
             const BestSplitLoad b = bestSplitMaxLoad(builder, network.channelCount(), pairs, bestSplit, ws);
             upper[index] = std::max(1.0, b.upper);
@@ -592,30 +607,8 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
                              })->second);
     }
     drawn = target;
-    // Summary in sample order: independent of the thread count.
-    double sum = 0, sumBound = 0, sumLoad = 0, gap = 0;
-    for (std::uint64_t i = 0; i < drawn; ++i) {
-      sum += 1.0 / upper[i];
-      sumBound += 1.0 / lower[i];
-      sumLoad += upper[i];
-      gap = std::max(gap, (upper[i] - lower[i]) / upper[i]);
-    }
-    const double mean = sum / static_cast<double>(drawn);
-    double squares = 0;
-    for (std::uint64_t i = 0; i < drawn; ++i) squares += (1.0 / upper[i] - mean) * (1.0 / upper[i] - mean);
-    result.samples = drawn;
-    result.mean = mean;
-    result.ci99HalfWidth = kZ99 * std::sqrt(squares / static_cast<double>(drawn - 1) / static_cast<double>(drawn));
-    result.meanMaxLoad = sumLoad / static_cast<double>(drawn);
-    result.bandwidthUpperBound = sumBound / static_cast<double>(drawn);
-    result.maxRelativeGap = gap;
-    result.exact = gap == 0;
-    if (result.ci99HalfWidth <= options.precision * result.mean) {
-      result.converged = true;
-      break;
-    }
-    if (target * 2 > options.maxSamples) break;
-    target *= 2;
+    summariseSplitSamples(upper, lower, result);
+    if (!continueSampling(result, options, target)) break;
   }
   result.splitHistogram.clear();
   for (const double ml : upper) ++result.splitHistogram[ml];
@@ -713,47 +706,44 @@ struct ChannelShare {
   double weight;
 };
 
-SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routing, int threads,
-                              bool escapeEverywhere = true) {
+/// Every channel's even-split shares, as per-channel lists (CSR: the shares of channel c are
+/// shares[start[c] .. start[c + 1]), in source order, then destination order).
+struct ChannelShares {
+  std::vector<std::uint32_t> start;
+  std::vector<ChannelShare> shares;
+};
+
+/// The even split of every ordered terminal pair over its route graph (the all-pairs loop of
+/// routing/semantics.h; errors by source order), transposed to per-channel share lists.
+/// Throws AnalysisError beyond 2^24 (channel, pair) entries.
+ChannelShares collectEvenShares(const Network& network, const RoutingResult& routing, int threads,
+                                bool escapeEverywhere) {
   const std::size_t n = network.terminalCount();
-  if (n > 65535) throw AnalysisError(fmt::format("split WORST supports up to 65535 terminals, the fabric has {}", n));
-  const std::size_t channelCount = network.channelCount();
   constexpr std::size_t kMaxEntries = std::size_t{1} << 24;
   // Per source: every (channel, destination, share) of its pairs' even splits.
   std::vector<std::vector<std::tuple<std::uint32_t, std::uint16_t, double>>> perSource(n);
-  std::vector<std::exception_ptr> errors(n);
-  const int workers = workerCount(threads);
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp parallel num_threads(workers)
-#endif
-  {
-    RouteGraphBuilder builder(network, routing, escapeEverywhere);
+  struct Worker {
+    Worker(const Network& net, const RoutingResult& result, bool everywhere)
+        : builder(net, result, everywhere), load(net.channelCount(), 0.0) {}
+    RouteGraphBuilder builder;
     RouteGraph graph;
-    std::vector<double> load(channelCount, 0.0), flow;
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 4)
-#endif
-    for (std::size_t s = 0; s < n; ++s) {
-      try {
-        for (std::size_t d = 0; d < n; ++d) {
-          if (s == d) continue;
-          builder.build(static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), graph);
-          addEvenSplit(graph, load, flow);
-          for (const std::uint32_t c : graph.edgeChannel) {
-            if (load[c] == 0) continue;
-            perSource[s].emplace_back(c, static_cast<std::uint16_t>(d), load[c]);
-            load[c] = 0;
-          }
-        }
-      } catch (...) {
-        errors[s] = std::current_exception();
+    std::vector<double> load, flow;
+  };
+  std::vector<std::unique_ptr<Worker>> perWorker(pairWalkWorkers(threads));
+  forEachSource(n, threads, [&](unsigned w, std::size_t s) {
+    if (!perWorker[w]) perWorker[w] = std::make_unique<Worker>(network, routing, escapeEverywhere);
+    Worker& worker = *perWorker[w];
+    for (std::size_t d = 0; d < n; ++d) {
+      if (s == d) continue;
+      worker.builder.build(static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), worker.graph);
+      addEvenSplit(worker.graph, worker.load, worker.flow);
+      for (const std::uint32_t c : worker.graph.edgeChannel) {
+        if (worker.load[c] == 0) continue;
+        perSource[s].emplace_back(c, static_cast<std::uint16_t>(d), worker.load[c]);
+        worker.load[c] = 0;
       }
     }
-  }
-  (void)workers;
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  });
   std::size_t total = 0;
   for (const auto& list : perSource) total += list.size();
   if (total > kMaxEntries) {
@@ -762,40 +752,56 @@ SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routi
                     "limit of {}; use --load-model first-path or a smaller fabric",
                     total, kMaxEntries));
   }
-  // Transpose to per-channel share lists (source order, then destination order).
-  std::vector<std::uint32_t> start(channelCount + 1, 0);
+  ChannelShares result;
+  result.start.assign(network.channelCount() + 1, 0);
   for (const auto& list : perSource) {
-    for (const auto& entry : list) ++start[std::get<0>(entry) + 1];
+    for (const auto& entry : list) ++result.start[std::get<0>(entry) + 1];
   }
-  for (std::size_t c = 0; c < channelCount; ++c) start[c + 1] += start[c];
-  std::vector<ChannelShare> shares(total);
-  {
-    std::vector<std::uint32_t> cursor(start.begin(), start.end() - 1);
-    for (std::size_t s = 0; s < n; ++s) {
-      for (const auto& [c, d, w] : perSource[s]) shares[cursor[c]++] = {static_cast<std::uint16_t>(s), d, w};
-    }
-    perSource.clear();
-    perSource.shrink_to_fit();
+  for (std::size_t c = 0; c < network.channelCount(); ++c) result.start[c + 1] += result.start[c];
+  result.shares.resize(total);
+  std::vector<std::uint32_t> cursor(result.start.begin(), result.start.end() - 1);
+  for (std::size_t s = 0; s < n; ++s) {
+    for (const auto& [c, d, w] : perSource[s]) result.shares[cursor[c]++] = {static_cast<std::uint16_t>(s), d, w};
   }
-  // Bound per channel: min(sum of row maxima, sum of column maxima) >= any matching.
+  return result;
+}
+
+/// Bound per channel on its maximum-weight matching: min(sum of row maxima, sum of column
+/// maxima) over its share matrix (any matching takes at most one entry per row and column).
+std::vector<double> matchingBounds(const ChannelShares& all, std::size_t terminals) {
+  const std::size_t channelCount = all.start.size() - 1;
+  const std::vector<std::uint32_t>& start = all.start;
+  const std::vector<ChannelShare>& shares = all.shares;
   std::vector<double> bound(channelCount, 0.0);
-  {
-    std::vector<double> rowMax(n, 0.0), columnMax(n, 0.0);
-    for (std::size_t c = 0; c < channelCount; ++c) {
-      for (std::uint32_t i = start[c]; i < start[c + 1]; ++i) {
-        rowMax[shares[i].source] = std::max(rowMax[shares[i].source], shares[i].weight);
-        columnMax[shares[i].destination] = std::max(columnMax[shares[i].destination], shares[i].weight);
-      }
-      double rows = 0, columns = 0;
-      for (std::uint32_t i = start[c]; i < start[c + 1]; ++i) {
-        rows += rowMax[shares[i].source];
-        rowMax[shares[i].source] = 0;
-        columns += columnMax[shares[i].destination];
-        columnMax[shares[i].destination] = 0;
-      }
-      bound[c] = std::min(rows, columns);
+  std::vector<double> rowMax(terminals, 0.0), columnMax(terminals, 0.0);
+  for (std::size_t c = 0; c < channelCount; ++c) {
+    for (std::uint32_t i = start[c]; i < start[c + 1]; ++i) {
+      rowMax[shares[i].source] = std::max(rowMax[shares[i].source], shares[i].weight);
+      columnMax[shares[i].destination] = std::max(columnMax[shares[i].destination], shares[i].weight);
     }
+    double rows = 0, columns = 0;
+    for (std::uint32_t i = start[c]; i < start[c + 1]; ++i) {
+      rows += rowMax[shares[i].source];
+      rowMax[shares[i].source] = 0;
+      columns += columnMax[shares[i].destination];
+      columnMax[shares[i].destination] = 0;
+    }
+    bound[c] = std::min(rows, columns);
   }
+  return bound;
+}
+
+/// Exact even-split WORST: the maximum over channels of the maximum-weight matching of the
+/// channel's share matrix, channels visited by decreasing bound and cut off by it.
+SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routing, int threads,
+                              bool escapeEverywhere = true) {
+  const std::size_t n = network.terminalCount();
+  if (n > 65535) throw AnalysisError(fmt::format("split WORST supports up to 65535 terminals, the fabric has {}", n));
+  const std::size_t channelCount = network.channelCount();
+  const ChannelShares all = collectEvenShares(network, routing, threads, escapeEverywhere);
+  const std::vector<std::uint32_t>& start = all.start;
+  const std::vector<ChannelShare>& shares = all.shares;
+  const std::vector<double> bound = matchingBounds(all, n);
   std::vector<std::uint32_t> order;
   for (std::uint32_t c = 0; c < channelCount; ++c) {
     if (start[c + 1] > start[c]) order.push_back(c);

@@ -47,6 +47,7 @@
 #include "analysis/sampling.h"
 #include "graph/network.h"
 #include "routing/routing_result.h"
+#include "routing/semantics.h"
 #include "traffic/pattern.h"
 
 namespace routelab {
@@ -92,10 +93,26 @@ class RouteGraphBuilder {
   void build(std::uint32_t s, std::uint32_t d, RouteGraph& out);
 
  private:
+  /// One route slot: a distinct (address, starting table) of the pair.
+  struct SlotInfo {
+    Address address;
+    std::uint16_t table;
+    bool escapeAllowed;
+  };
   std::uint32_t stateOf(NodeId node, std::uint32_t slot, std::uint16_t table);
+  /// The pair's route slots: its LMC addresses (addressFor) x the distinct tables of the
+  /// layers it may be injected in (RoutingSemantics::injectionLayers), escape layer apart.
+  std::vector<SlotInfo> routeSlots(NodeId source, NodeId destination) const;
+  /// States and edges of one slot from the first switch; false when they repeat an earlier
+  /// slot's (the same routes, counted once).
+  bool exploreSlot(NodeId source, NodeId destination, std::span<const SlotInfo> slots, std::uint32_t slot,
+                   std::size_t& signatureCount);
+  /// CSR of the edges and a topological order (Kahn); AnalysisError on a cycle.
+  void finishGraph(NodeId source, NodeId destination, RouteGraph& out);
 
   const Network& network_;
   const RoutingResult& routing_;
+  RoutingSemantics semantics_;
   int escapeTable_ = -1;
   bool escapeEverywhere_ = true;
   std::vector<NodeId> stateNode_;

@@ -8,25 +8,19 @@
 // terminal channels N - 1.
 //
 // Requires XGFT labels (the fat-tree generators set them). Paths follow the first
-// candidate (see analysis/paths.h). O(N^2 hops) time, O(channels) memory.
+// candidate (see analysis/paths.h), walked by the all-pairs traversal of routing/semantics.h;
+// the stage type and grouping are route's (routing/checks.h: StageCount, groupByStage).
+// O(N^2 hops) time, O(channels x threads) memory.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "graph/network.h"
+#include "routing/checks.h"
 #include "routing/routing_result.h"
 
 namespace routelab {
-
-struct StageCount {
-  std::size_t lowerLevel = 0;  ///< channels between level lowerLevel and lowerLevel + 1
-  bool ascending = true;       ///< towards the higher level
-  std::size_t channels = 0;    ///< channels of this stage and direction
-  std::uint64_t minPaths = 0, maxPaths = 0;
-  double meanPaths = 0;
-  bool balanced() const { return minPaths == maxPaths; }
-};
 
 struct StagePathCounts {
   std::vector<std::uint64_t> pathsPerChannel;  ///< per channel id

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "analysis/matching.h"
+#include "core/parallel.h"
 
 #ifdef ROUTELAB_HAVE_OPENMP
 #include <omp.h>
@@ -87,15 +88,6 @@ std::uint64_t key(std::uint32_t value, std::uint32_t channel) {
   return (static_cast<std::uint64_t>(value) << 32) | (0xFFFFFFFFULL - channel);
 }
 
-int threadCount(int threads) {
-#ifdef ROUTELAB_HAVE_OPENMP
-  return threads > 0 ? threads : omp_get_max_threads();
-#else
-  (void)threads;
-  return 1;
-#endif
-}
-
 /// The pair with a path whose first channel is a terminal channel: (0, 1) if N >= 2.
 WorstCase terminalChannelCase(const PairPaths& paths) {
   WorstCase result;
@@ -108,33 +100,50 @@ WorstCase terminalChannelCase(const PairPaths& paths) {
 
 }  // namespace
 
+namespace {
+
+/// Transpose of the core paths: pairs (s * N + d) per switch-to-switch channel, each list in
+/// ascending pair order (CSR).
+struct PairsByChannel {
+  std::vector<std::uint32_t> start;
+  std::vector<std::uint32_t> pairs;
+  std::span<const std::uint32_t> of(std::size_t c) const {
+    return std::span<const std::uint32_t>(pairs.data() + start[c], pairs.data() + start[c + 1]);
+  }
+};
+
+PairsByChannel pairsByChannel(const PairPaths& paths) {
+  const std::size_t n = paths.terminals();
+  PairsByChannel out;
+  out.start.assign(paths.channelCount() + 1, 0);
+  for (std::uint32_t s = 0; s < n; ++s) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      for (const std::uint32_t c : paths.core(s, d)) ++out.start[c + 1];
+    }
+  }
+  std::partial_sum(out.start.begin(), out.start.end(), out.start.begin());
+  out.pairs.resize(out.start.back());
+  std::vector<std::uint32_t> cursor(out.start.begin(), out.start.end() - 1);
+  for (std::uint32_t s = 0; s < n; ++s) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      const auto pair = static_cast<std::uint32_t>(s * n + d);
+      for (const std::uint32_t c : paths.core(s, d)) out.pairs[cursor[c]++] = pair;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads) {
   const std::size_t n = paths.terminals();
   const std::size_t channels = paths.channelCount();
   WorstCase result = terminalChannelCase(paths);
   if (n < 2) return result;
 
-  // Transpose: pairs per switch-to-switch channel, each list in ascending pair order.
-  std::vector<std::uint32_t> start(channels + 1, 0);
-  for (std::uint32_t s = 0; s < n; ++s) {
-    for (std::uint32_t d = 0; d < n; ++d) {
-      for (const std::uint32_t c : paths.core(s, d)) ++start[c + 1];
-    }
-  }
-  std::partial_sum(start.begin(), start.end(), start.begin());
-  std::vector<std::uint32_t> pairsOf(start[channels]);
-  {
-    std::vector<std::uint32_t> cursor(start.begin(), start.end() - 1);
-    for (std::uint32_t s = 0; s < n; ++s) {
-      for (std::uint32_t d = 0; d < n; ++d) {
-        const auto pair = static_cast<std::uint32_t>(s * n + d);
-        for (const std::uint32_t c : paths.core(s, d)) pairsOf[cursor[c]++] = pair;
-      }
-    }
-  }
-  auto pairsOfChannel = [&](std::size_t c) {
-    return std::span<const std::uint32_t>(pairsOf.data() + start[c], pairsOf.data() + start[c + 1]);
-  };
+  const PairsByChannel byChannel = pairsByChannel(paths);
+  const auto& start = byChannel.start;
+  auto pairsOfChannel = [&](std::size_t c) { return byChannel.of(c); };
 
   std::vector<std::uint32_t> used;
   for (std::uint32_t c = 0; c < channels; ++c) {
@@ -143,7 +152,7 @@ WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads) {
   result.channelsConsidered = used.size();
   if (used.empty()) return result;
 
-  const int workers = threadCount(threads);
+  const int workers = workerThreads(threads);
   std::vector<std::uint32_t> bound(channels, 0);
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp parallel num_threads(workers)

@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/limits.h"
+#include "routing/semantics.h"
 
 namespace routelab {
 
@@ -34,20 +35,6 @@ struct Source {
   bool isSwitch = false;
 };
 
-/// Does `source` send to address `a`? Not for pairs marked kNoLayer (per-pair addressing),
-/// and, for source-dependent routings, only to the addresses of its source class
-/// (RoutingResult::addressFor: offset = path * classes + class).
-bool carriesTraffic(const RoutingResult& routing, const Source& source, Address a) {
-  if (!routing.sends(source.sourceIndex, a)) return false;
-  if (routing.sourceClasses <= 1) return true;
-  const std::uint32_t block = routing.addresses.blockSize(routing.addresses.owner(a));
-  const std::uint32_t classes = block >= routing.sourceClasses ? routing.sourceClasses : 1;
-  if (classes <= 1) return true;
-  const std::uint32_t sourceClass =
-      routing.sourceClassOf.empty() ? 0 : routing.sourceClassOf[source.sourceIndex] % classes;
-  return routing.addresses.offset(a) % classes == sourceClass;
-}
-
 /// Keep the `cap` smallest failures (sorted).
 void keepExample(std::vector<RouteFailure>& examples, const RouteFailure& failure, std::size_t cap) {
   if (cap == 0) return;
@@ -59,12 +46,14 @@ void keepExample(std::vector<RouteFailure>& examples, const RouteFailure& failur
 struct Shared {
   const Network& network;
   const RoutingResult& routing;
+  const RoutingSemantics& semantics;
   const TrafficScope& scope;
   ChannelDependencyGraph::SlotLayout layout;
   std::size_t words = 0;  ///< 64-bit words of one slot bitmap
   std::vector<Source> sources{};
   std::vector<Address> destinations{};
-  std::vector<const ForwardingTable*> distinctTables{};
+  /// Terminals that own no address: every pair from or to them fails (routing/semantics.h).
+  std::vector<NodeId> unaddressed{};
 };
 
 struct Frame {
@@ -80,6 +69,8 @@ struct Workspace {
         reached(shared.network.nodeCount(), 0),
         bitmaps(shared.routing.layerCount(), std::vector<std::uint64_t>(shared.words, 0)),
         byLayer(shared.routing.layerCount()),
+        injection(shared.routing.layerCount()),
+        layerUsed(shared.routing.layerCount(), 0),
         emitted(shared.network.channelCount()) {}
 
   std::vector<std::uint8_t> state;
@@ -89,6 +80,8 @@ struct Workspace {
   std::vector<Frame> frames;
   std::vector<std::vector<std::uint64_t>> bitmaps;
   std::vector<std::vector<std::uint32_t>> byLayer;  ///< source positions per layer
+  std::vector<LayerId> injection;                   ///< injection layers of one pair
+  std::vector<std::uint8_t> layerUsed;              ///< per layer: some in-scope traffic uses it
   /// Per channel c, the last two (candidate list, bitmap) pairs whose dependencies
   /// c -> list were emitted. Candidate lists are interned by the table, so the list's
   /// address identifies it: addresses routed alike (fat-tree up ports) skip the work.
@@ -213,7 +206,7 @@ class Traversal {
       ++ws_.delivered;
       return;
     }
-    const RouteFailure failure{source.node, a, layer, statusOf(outcome)};
+    const RouteFailure failure{source.node, destination, a, layer, statusOf(outcome)};
     if (outcome == kNoRoute && source.isSwitch && net_.isSwitch(destination)) {
       ++ws_.unrouted;
       keepExample(ws_.unroutedExamples, failure, s_.scope.maxExamples);
@@ -228,26 +221,22 @@ class Traversal {
     keepExample(ws_.failures, failure, s_.scope.maxExamples);
   }
 
-  /// Lysne Defs. 11-12: each pair's traffic in each layer assigned to it.
+  /// Lysne Defs. 11-12: each pair's traffic in each layer it may be injected in
+  /// (RoutingSemantics::injectionLayers); it stays there.
   void layered(Address a) {
     const NodeId destination = s_.routing.addresses.owner(a);
-    const RoutingResult& routing = s_.routing;
-    const std::size_t addresses = routing.addresses.count();
     for (auto& list : ws_.byLayer) list.clear();
     for (std::uint32_t k = 0; k < s_.sources.size(); ++k) {
       const Source& source = s_.sources[k];
-      if (source.node == destination || !carriesTraffic(routing, source, a)) continue;
-      const std::size_t entry = static_cast<std::size_t>(source.sourceIndex) * addresses + a;
-      std::uint32_t mask = routing.allowedLayers.empty() ? 0 : routing.allowedLayers[entry];
-      if (mask == 0) mask = 1U << routing.layer(source.sourceIndex, a).index();
-      for (std::size_t layer = 0; mask != 0; ++layer, mask >>= 1) {
-        if (mask & 1U) ws_.byLayer[layer].push_back(k);
-      }
+      if (source.node == destination) continue;
+      const std::size_t layers = s_.semantics.injectionLayers(source.node, a, ws_.injection);
+      for (std::size_t i = 0; i < layers; ++i) ws_.byLayer[ws_.injection[i].index()].push_back(k);
     }
     for (std::size_t layer = 0; layer < ws_.byLayer.size(); ++layer) {
       if (ws_.byLayer[layer].empty()) continue;
+      ws_.layerUsed[layer] = 1;
       const LayerId id = LayerId::fromIndex(layer);
-      const ForwardingTable& table = routing.table(id);
+      const ForwardingTable& table = s_.routing.table(id);
       std::uint64_t* bits = ws_.bitmaps[layer].data();
       ws_.resetStates();
       for (std::uint32_t k : ws_.byLayer[layer]) {
@@ -272,14 +261,20 @@ class Traversal {
       ws_.queue.push_back(w.value);
     };
     for (const Source& source : s_.sources) {
-      if (source.node == destination || !carriesTraffic(s_.routing, source, a)) continue;
+      if (source.node == destination) continue;
+      const std::size_t layers = s_.semantics.injectionLayers(source.node, a, ws_.injection);
+      if (layers == 0) continue;
+      for (std::size_t i = 0; i < layers; ++i) ws_.layerUsed[ws_.injection[i].index()] = 1;
+      ws_.layerUsed[escapeId.index()] = 1;
       if (!source.isSwitch && !source.injection.valid()) continue;
       reach(source.start);
     }
+    // The hop rule of escape routings (RoutingSemantics::hopChoices): every layer's
+    // candidates; the distinct tables give the same ports without repeating shared ones.
     for (std::size_t head = 0; head < ws_.queue.size(); ++head) {
       const NodeId v(ws_.queue[head]);
-      for (const ForwardingTable* table : s_.distinctTables) {
-        for (PortNumber p : table->candidates(net_.switchIndex(v), a)) {
+      for (const LayerId layer : s_.semantics.tableLayers()) {
+        for (PortNumber p : s_.semantics.candidates(v, a, layer)) {
           if (p == kSelfPort) continue;
           const ChannelId c = net_.channelAt(v, p);
           if (c.valid()) reach(net_.target(c));
@@ -292,12 +287,13 @@ class Traversal {
       if (outcome != kDelivered) {
         ++ws_.escapeFailures;
         if (outcome == kLoop) ++ws_.loops;
-        keepExample(ws_.escapeExamples, RouteFailure{NodeId(v), a, escapeId, statusOf(outcome)}, s_.scope.maxExamples);
+        keepExample(ws_.escapeExamples, RouteFailure{NodeId(v), destination, a, escapeId, statusOf(outcome)},
+                    s_.scope.maxExamples);
       }
     }
     for (std::uint32_t v : ws_.queue) ws_.reached[v] = 0;
     for (const Source& source : s_.sources) {
-      if (source.node == destination || !carriesTraffic(s_.routing, source, a)) continue;
+      if (source.node == destination || !s_.semantics.carriesTraffic(source.node, a)) continue;
       count(source, a, destination, escapeId, route(source, escapeTable, a, destination, bits));
     }
   }
@@ -314,88 +310,25 @@ class Traversal {
   Workspace& ws_;
 };
 
-std::string endName(const Network& network, const RoutingResult& routing, NodeId node) {
-  const Address base = routing.addresses.base(node);
-  return fmt::format("'{}' (LID {})", network.name(node), routing.addresses.lid(base));
-}
-
-void validate(const Network& network, const RoutingResult& routing, const TrafficScope& scope, const Shared& shared) {
-  if (routing.tables.empty()) throw AnalysisError("routing has no forwarding table");
-  const std::size_t addresses = routing.addresses.count();
-  for (std::size_t t = 0; t < routing.tables.size(); ++t) {
-    const ForwardingTable& table = routing.tables[t];
-    if (table.switchCount() != network.switchCount() || table.addressCount() != addresses) {
-      throw AnalysisError(
-          fmt::format("forwarding table {} is {} switches x {} addresses, the network has {} switches "
-                      "and the routing {} addresses",
-                      t, table.switchCount(), table.addressCount(), network.switchCount(), addresses));
-    }
-  }
-  for (std::size_t layer = 0; layer < routing.layerCount(); ++layer) {
-    if (routing.tableOfLayer[layer] >= routing.tables.size()) {
-      throw AnalysisError(
-          fmt::format("layer {} uses table {} of {}", layer, routing.tableOfLayer[layer], routing.tables.size()));
-    }
-  }
-  for (NodeId owner : routing.addresses.owners()) {
-    if (owner.index() >= network.nodeCount()) throw AnalysisError("routing addresses name a node outside the network");
-  }
+/// The verifier's own limits, on top of the routing's invariants (routing/semantics.h).
+void checkScope(const RoutingResult& routing, const TrafficScope& scope) {
   if (scope.switchTraffic && !routing.addresses.includesSwitches()) {
     throw AnalysisError("switch traffic requested but the routing has no switch addresses (route switches too)");
-  }
-  const std::size_t pairs = routing.addresses.owners().size() * addresses;
-  if (!routing.layerOf.empty() && routing.layerOf.size() != pairs) {
-    throw AnalysisError(fmt::format("layer assignment has {} entries, {} sources x {} addresses expected",
-                                    routing.layerOf.size(), routing.addresses.owners().size(), addresses));
-  }
-  if (!routing.allowedLayers.empty() && routing.allowedLayers.size() != pairs) {
-    throw AnalysisError(
-        fmt::format("allowed-layer sets have {} entries, {} expected", routing.allowedLayers.size(), pairs));
-  }
-  if (routing.escapeLayer >= static_cast<int>(routing.layerCount())) {
-    throw AnalysisError(fmt::format("escape layer {} of {} layers", routing.escapeLayer, routing.layerCount()));
-  }
-  if (routing.escapeLayer >= 0) return;  // escape routings: every pair may use every layer
-  const std::uint32_t layerMask = (1U << routing.layerCount()) - 1;
-  for (const Source& source : shared.sources) {
-    for (Address a : shared.destinations) {
-      const NodeId destination = routing.addresses.owner(a);
-      if (destination == source.node || !carriesTraffic(routing, source, a)) continue;
-      const std::size_t entry = static_cast<std::size_t>(source.sourceIndex) * addresses + a;
-      const std::uint32_t mask = routing.allowedLayers.empty() ? 0 : routing.allowedLayers[entry];
-      if (mask != 0) {
-        if ((mask & ~layerMask) != 0) {
-          throw AnalysisError(fmt::format("pair {} -> {}: allowed layers 0x{:x} exceed the {} layers of the routing",
-                                          endName(network, routing, source.node),
-                                          endName(network, routing, destination), mask, routing.layerCount()));
-        }
-        continue;
-      }
-      const std::size_t layer = routing.layerOf.empty() ? 0 : routing.layerOf[entry];
-      if (layer >= routing.layerCount()) {
-        throw AnalysisError(fmt::format("pair {} -> '{}' (LID {}): layer {} but the routing has {} layers",
-                                        endName(network, routing, source.node), network.name(destination),
-                                        routing.addresses.lid(a), layer, routing.layerCount()));
-      }
-    }
   }
 }
 
 }  // namespace
 
-RoutingDependencies buildRoutingDependencies(const Network& network, const RoutingResult& routing,
-                                             const TrafficScope& scope) {
-  // The layer limit (core/limits.h) before allocating the graph's layers.
-  if (routing.layerCount() == 0 || routing.layerCount() > kMaxLayers) {
-    throw AnalysisError(fmt::format("routing has {} layers; 1..{} are supported", routing.layerCount(), kMaxLayers));
-  }
-  RoutingDependencies result(ChannelDependencyGraph(network, std::max<std::size_t>(routing.layerCount(), 1)));
-  Shared shared{network, routing, scope, result.graph.slotLayout(), 0};
-  shared.words = (shared.layout.size() + 63) / 64;
+namespace {
+
+/// In-scope sources (address owners) and destination addresses, and the terminals that own
+/// no address (routing/semantics.h: the ends come from the fabric).
+void collectEnds(Shared& shared) {
+  const Network& network = shared.network;
+  const RoutingResult& routing = shared.routing;
   for (NodeId owner : routing.addresses.owners()) {
-    if (owner.index() >= network.nodeCount()) break;  // reported by validate()
     const bool isSwitch = network.isSwitch(owner);
-    if (isSwitch && !scope.switchTraffic) continue;
+    if (isSwitch && !shared.scope.switchTraffic) continue;
     Source source;
     source.node = owner;
     source.sourceIndex = routing.addresses.sourceIndex(owner);
@@ -409,15 +342,81 @@ RoutingDependencies buildRoutingDependencies(const Network& network, const Routi
     shared.sources.push_back(source);
   }
   for (Address a = 0; a < routing.addresses.count(); ++a) {
-    const NodeId owner = routing.addresses.owner(a);
-    if (owner.index() >= network.nodeCount()) break;
-    if (network.isSwitch(owner) && !scope.switchTraffic) continue;
+    if (network.isSwitch(routing.addresses.owner(a)) && !shared.scope.switchTraffic) continue;
     shared.destinations.push_back(a);
   }
-  validate(network, routing, scope, shared);
-  for (const ForwardingTable& table : routing.tables) shared.distinctTables.push_back(&table);
-  result.sources = shared.sources.size();
-  result.destinations = shared.destinations.size();
+  for (NodeId terminal : network.terminals()) {
+    if (!routing.addresses.hasAddresses(terminal)) shared.unaddressed.push_back(terminal);
+  }
+}
+
+/// Every pair from or to a terminal without an address fails (one route per pair of nodes).
+void countUnaddressed(const Shared& shared, RoutingDependencies& result) {
+  const RoutingResult& routing = shared.routing;
+  std::vector<NodeId> destinationNodes;
+  for (NodeId owner : routing.addresses.owners()) {
+    if (shared.network.isTerminal(owner) || shared.scope.switchTraffic) destinationNodes.push_back(owner);
+  }
+  auto fail = [&](NodeId source, NodeId destination) {
+    ++result.routes;
+    ++result.noAddress;
+    keepExample(result.failures, RouteFailure{source, destination, kNoAddress, LayerId(0), PathStatus::NoAddress},
+                shared.scope.maxExamples);
+  };
+  for (NodeId missing : shared.unaddressed) {
+    for (const Source& source : shared.sources) fail(source.node, missing);
+    for (NodeId destination : destinationNodes) fail(missing, destination);
+    for (NodeId other : shared.unaddressed) {
+      if (other != missing) fail(missing, other);
+    }
+  }
+}
+
+/// Merge the workers' partial results: sums, unions and the smallest examples do not
+/// depend on the thread count.
+void merge(const Shared& shared, const std::vector<std::unique_ptr<Workspace>>& partials, RoutingDependencies& result) {
+  const std::size_t maxExamples = shared.scope.maxExamples;
+  std::vector<std::vector<std::uint64_t>> merged(shared.routing.layerCount(),
+                                                 std::vector<std::uint64_t>(shared.words, 0));
+  result.layerUsed.assign(shared.routing.layerCount(), false);
+  for (const auto& ws : partials) {
+    result.routes += ws->routes;
+    result.delivered += ws->delivered;
+    result.noRoute += ws->noRoute;
+    result.loops += ws->loops;
+    result.deadPorts += ws->deadPorts;
+    result.unroutedSwitchPairs += ws->unrouted;
+    result.escapeFailures += ws->escapeFailures;
+    for (const auto& f : ws->failures) keepExample(result.failures, f, maxExamples);
+    for (const auto& f : ws->unroutedExamples) keepExample(result.unroutedSwitchExamples, f, maxExamples);
+    for (const auto& f : ws->escapeExamples) keepExample(result.escapeFailureExamples, f, maxExamples);
+    for (std::size_t layer = 0; layer < merged.size(); ++layer) {
+      for (std::size_t w = 0; w < shared.words; ++w) merged[layer][w] |= ws->bitmaps[layer][w];
+      if (ws->layerUsed[layer]) result.layerUsed[layer] = true;
+    }
+  }
+  for (std::size_t layer = 0; layer < merged.size(); ++layer) {
+    result.graph.addDependencySlots(LayerId::fromIndex(layer), merged[layer]);
+  }
+}
+
+}  // namespace
+
+RoutingDependencies buildRoutingDependencies(const Network& network, const RoutingResult& routing,
+                                             const TrafficScope& scope) {
+  // The one layer limit (core/limits.h) first, before validation reads the per-pair layers
+  // and before the graph allocates a slot set per layer.
+  if (routing.layerCount() == 0 || routing.layerCount() > kMaxLayers) {
+    throw AnalysisError(fmt::format("routing has {} layers; 1..{} are supported", routing.layerCount(), kMaxLayers));
+  }
+  const RoutingSemantics semantics(network, routing);  // validates the routing
+  checkScope(routing, scope);
+  RoutingDependencies result(ChannelDependencyGraph(network, routing.layerCount()));
+  Shared shared{network, routing, semantics, scope, result.graph.slotLayout(), 0};
+  shared.words = (shared.layout.size() + 63) / 64;
+  collectEnds(shared);
+  result.sources = shared.sources.size() + shared.unaddressed.size();
+  result.destinations = shared.destinations.size() + shared.unaddressed.size();
 
   const auto count = static_cast<std::int64_t>(shared.destinations.size());
   std::vector<std::unique_ptr<Workspace>> partials;
@@ -438,26 +437,8 @@ RoutingDependencies buildRoutingDependencies(const Network& network, const Routi
 #pragma omp critical(routelab_cdg_merge)
     partials.push_back(std::move(ws));
   }
-  // Merge: sums, unions and the smallest examples do not depend on the thread count.
-  std::vector<std::vector<std::uint64_t>> merged(routing.layerCount(), std::vector<std::uint64_t>(shared.words, 0));
-  for (const auto& ws : partials) {
-    result.routes += ws->routes;
-    result.delivered += ws->delivered;
-    result.noRoute += ws->noRoute;
-    result.loops += ws->loops;
-    result.deadPorts += ws->deadPorts;
-    result.unroutedSwitchPairs += ws->unrouted;
-    result.escapeFailures += ws->escapeFailures;
-    for (const auto& f : ws->failures) keepExample(result.failures, f, scope.maxExamples);
-    for (const auto& f : ws->unroutedExamples) keepExample(result.unroutedSwitchExamples, f, scope.maxExamples);
-    for (const auto& f : ws->escapeExamples) keepExample(result.escapeFailureExamples, f, scope.maxExamples);
-    for (std::size_t layer = 0; layer < merged.size(); ++layer) {
-      for (std::size_t w = 0; w < shared.words; ++w) merged[layer][w] |= ws->bitmaps[layer][w];
-    }
-  }
-  for (std::size_t layer = 0; layer < merged.size(); ++layer) {
-    result.graph.addDependencySlots(LayerId::fromIndex(layer), merged[layer]);
-  }
+  merge(shared, partials, result);
+  countUnaddressed(shared, result);
   return result;
 }
 

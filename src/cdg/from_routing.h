@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <span>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -39,26 +40,32 @@
 
 namespace routelab {
 
-/// Which traffic is verified: terminal-to-terminal always; switch addresses (management
-/// traffic: from and to every switch owning an address) on request. Pairs the routing
-/// marks as carrying no traffic (RoutingResult::sends() false, layerOf = kNoLayer: per-pair
-/// addressing) are skipped, and source-dependent routings (sourceClasses > 1) send only to
-/// the addresses of the source's class (RoutingResult::addressFor).
+/// Which traffic is verified: terminal-to-terminal always (every terminal of the fabric;
+/// one without an address fails every pair it is part of); switch addresses (management
+/// traffic: from and to every switch owning an address) on request. Which (source,
+/// address) pairs carry traffic and in which layers is RoutingSemantics' answer
+/// (routing/semantics.h): kNoLayer pairs (per-pair addressing) and the addresses of other
+/// source classes are not traffic; a pair is checked in every layer it may be injected in.
 struct TrafficScope {
   bool switchTraffic = false;
   /// Failure examples kept (the first ones in (address, source) order).
   std::size_t maxExamples = 10;
 };
 
-/// One failed route: traffic from `source` to `address` in `layer` (for escape routings:
-/// from switch `source` along the escape layer).
+/// Address of a RouteFailure whose destination owns none (status NoAddress).
+inline constexpr Address kNoAddress = UINT32_MAX;
+
+/// One failed route: traffic from `source` to `address` (owned by `destination`) in `layer`
+/// (for escape routings: from switch `source` along the escape layer). Pairs from or to a
+/// terminal that owns no address have status NoAddress and address kNoAddress.
 struct RouteFailure {
   NodeId source;
+  NodeId destination;
   Address address = 0;
   LayerId layer;
   PathStatus status = PathStatus::NoRoute;
   bool operator<(const RouteFailure& other) const {
-    return std::pair(address, source) < std::pair(other.address, other.source);
+    return std::tuple(address, source, destination) < std::tuple(other.address, other.source, other.destination);
   }
 };
 
@@ -72,6 +79,9 @@ struct RoutingDependencies {
   /// Routes (and, for escape routings, escape states) whose forwarding graph cycles.
   std::uint64_t loops = 0;
   std::uint64_t deadPorts = 0;  ///< an entry names an unconnected port
+  /// Pairs from or to a terminal of the fabric that owns no address (e.g. a host an OpenSM
+  /// dump gives no LID): never delivered, counted in routes (routing/semantics.h).
+  std::uint64_t noAddress = 0;
   /// Switch-to-switch pairs without a route (OpenSM's updn and ftree leave root-to-root
   /// switch LIDs unrouted): reported apart, not counted in noRoute.
   std::uint64_t unroutedSwitchPairs = 0;
@@ -81,15 +91,19 @@ struct RoutingDependencies {
   std::vector<RouteFailure> failures{};  ///< first examples of failed routes
   std::vector<RouteFailure> unroutedSwitchExamples{};
   std::vector<RouteFailure> escapeFailureExamples{};
-  std::uint64_t sources = 0;       ///< address owners in scope (traffic sources)
-  std::uint64_t destinations = 0;  ///< addresses in scope
+  std::uint64_t sources = 0;       ///< sources in scope (terminals of the fabric, switches on request)
+  std::uint64_t destinations = 0;  ///< addresses in scope, plus terminals without one
+  /// Per layer: does some in-scope traffic use it (is injected in it, or, for escape
+  /// routings, may move into it)? The layers a fabric needs, as OpenSM's "VLs needed".
+  std::vector<bool> layerUsed{};
 };
 
 /// Build the dependency graph of `routing` on `network` for the traffic in `scope`
-/// (contract above). One graph layer per routing layer. Throws AnalysisError when the
-/// routing does not fit the network (table sizes), when switch traffic is requested but
-/// the routing has no switch addresses, or when an in-scope pair has a layer >= layerCount
-/// (the message names both ends and their LIDs).
+/// (contract above). One graph layer per routing layer. Throws RoutingError when the
+/// routing breaks an invariant (routing/semantics.h validate(): table sizes, a pair's layer
+/// >= layerCount — the message names both ends and their LIDs), AnalysisError when switch
+/// traffic is requested but the routing has no switch addresses or the routing has more
+/// layers than the verifier supports.
 RoutingDependencies buildRoutingDependencies(const Network& network, const RoutingResult& routing,
                                              const TrafficScope& scope = {});
 

@@ -1,9 +1,11 @@
 // routelab/routing/checks.h — correctness checks of any routing result.
 //
 // For every destination address the checker looks at the candidate graph (switch -> every
-// candidate port's neighbour) and at the walks of the preferred ports:
+// candidate port's neighbour) and at the walks of the preferred ports (the all-pairs
+// traversal of routing/semantics.h, which also states the routing's invariants):
 //   * delivery: every (source, destination) pair of the requested kinds reaches its
-//     destination following the source's address (RoutingResult::addressFor);
+//     destination following the source's address (RoutingResult::addressFor); every terminal
+//     of the fabric is a source and a destination, one without an address fails its pairs;
 //   * loops: no walk revisits a node; for adaptive tables, the candidate graph of every
 //     address is acyclic, so every sequence of candidate choices terminates;
 //   * adaptive completeness: every switch that some choice sequence can reach has a
@@ -20,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,14 +45,29 @@ struct RoutingCheckOptions {
   std::size_t maxFailures = 10;  ///< failures quoted in the report
 };
 
-/// Per fat-tree stage: channels from level `level` going up (or down to level - 1).
-struct StageChannelLoad {
-  std::size_t level = 0;  ///< level of the channel's source node (0 = terminal)
-  bool up = true;
-  std::size_t channels = 0;
+/// Paths per channel of one fat-tree stage and direction (Gómez et al. 2007 §4, Fig. 3):
+/// the channels between level lowerLevel and lowerLevel + 1 (0 = terminals), ascending or
+/// descending. Shared by route's checks and the analysis (analysis/stages.h).
+struct StageCount {
+  std::size_t lowerLevel = 0;  ///< channels between level lowerLevel and lowerLevel + 1
+  bool ascending = true;       ///< towards the higher level
+  std::size_t channels = 0;    ///< channels of this stage and direction
   std::uint64_t minPaths = 0, maxPaths = 0;
   double meanPaths = 0;
+  bool balanced() const { return minPaths == maxPaths; }
+  /// Level of the channels' source node.
+  std::size_t fromLevel() const { return ascending ? lowerLevel : lowerLevel + 1; }
 };
+
+/// Group per-channel path counts by stage (the network's XGFT labels; AnalysisError without
+/// them), ordered by lower level, ascending before descending.
+std::vector<StageCount> groupByStage(const Network& network, std::span<const std::uint64_t> pathsPerChannel);
+
+/// Paths (terminal pairs, path 0, preferred candidates) per channel: the all-pairs traversal
+/// of routing/semantics.h. Throws AnalysisError naming the first pair (in terminal order)
+/// that is not delivered. `threads` = 0 uses every core; the counts do not depend on it.
+std::vector<std::uint64_t> terminalPathsPerChannel(const Network& network, const RoutingResult& routing,
+                                                   int threads = 0);
 
 struct RoutingCheckReport {
   // Pairs (source, destination node) walked, per LMC path.
@@ -67,10 +85,12 @@ struct RoutingCheckReport {
   std::uint64_t candidateCycles = 0;       ///< addresses whose candidate graph has a cycle
   std::uint64_t incompleteChoices = 0;     ///< (address, switch) reachable by choices without a route
   bool claimsDeterministic = true, claimsMinimal = false;
-  bool deterministicOk = true;           ///< claim holds (or no claim)
-  bool minimalOk = true;                 ///< claim holds (or no claim)
-  std::vector<StageChannelLoad> stages;  ///< fat-trees only
-  std::vector<std::string> failures;     ///< the first failures, named by switch[port]
+  bool deterministicOk = true;  ///< claim holds (or no claim)
+  bool minimalOk = true;        ///< claim holds (or no claim)
+  std::uint64_t noAddress = 0;  ///< pairs from or to a terminal that owns no address (failures)
+  /// Fat-trees only: ascending stages from the bottom, then descending stages from the top.
+  std::vector<StageCount> stages;
+  std::vector<std::string> failures;  ///< the first failures, named by switch[port]
 
   /// No failure: required pairs delivered, no loops or bad candidates, claims hold.
   bool passed() const { return ok; }

@@ -112,7 +112,9 @@ class ForwardingTable {
 };
 
 /// Outcome of following a routing from a source to an address.
-enum class PathStatus { Delivered, NoRoute, Loop, DeadPort };
+/// NoAddress: the destination (or the source) owns no address, e.g. a host an OpenSM dump
+/// gives no LID; such a pair never arrives (routing/semantics.h).
+enum class PathStatus { Delivered, NoRoute, Loop, DeadPort, NoAddress };
 
 struct Path {
   PathStatus status = PathStatus::NoRoute;

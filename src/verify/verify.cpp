@@ -5,32 +5,28 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "routing/semantics.h"
 
 namespace routelab {
 
 namespace {
 
-std::string statusText(PathStatus status) {
-  switch (status) {
-    case PathStatus::Delivered: return "delivered";
-    case PathStatus::NoRoute: return "no route";
-    case PathStatus::Loop: return "loop";
-    case PathStatus::DeadPort: return "dead port";
-  }
-  return "unknown";
-}
-
 VerifyFailure describe(const Network& network, const RoutingResult& routing, const RouteFailure& failure) {
   VerifyFailure result;
-  const NodeId destination = routing.addresses.owner(failure.address);
   result.source = network.name(failure.source);
-  result.destination = network.name(destination);
+  result.destination = network.name(failure.destination);
   if (routing.addresses.hasAddresses(failure.source)) {
     result.sourceLid = routing.addresses.lid(routing.addresses.base(failure.source));
   }
-  result.destinationLid = routing.addresses.lid(failure.address);
   result.layer = failure.layer.index();
-  result.status = statusText(failure.status);
+  result.status = pathStatusText(failure.status);
+  if (failure.status == PathStatus::NoAddress) {  // no LID to walk to (or from)
+    if (routing.addresses.hasAddresses(failure.destination)) {
+      result.destinationLid = routing.addresses.lid(routing.addresses.base(failure.destination));
+    }
+    return result;
+  }
+  result.destinationLid = routing.addresses.lid(failure.address);
   // Where the walk along the preferred ports stops (first candidate of every entry).
   const Path path = routing.path(network, failure.source, failure.address, failure.layer);
   if (path.status != PathStatus::Delivered && path.stoppedAt.valid()) {
@@ -60,6 +56,12 @@ VerifyResult verifyRouting(const Network& network, const RoutingResult& routing,
   result.noRoute = deps.noRoute;
   result.loops = deps.loops;
   result.deadPorts = deps.deadPorts;
+  result.noAddress = deps.noAddress;
+  for (std::size_t layer = 0; layer < deps.layerUsed.size(); ++layer) {
+    if (!deps.layerUsed[layer]) continue;
+    ++result.layersUsed;
+    result.highestLayer = static_cast<int>(layer);
+  }
   result.unroutedSwitchPairs = deps.unroutedSwitchPairs;
   result.escapeFailures = deps.escapeFailures;
   result.connected = deps.delivered + deps.unroutedSwitchPairs == deps.routes && deps.escapeFailures == 0;

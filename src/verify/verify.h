@@ -2,8 +2,10 @@
 //
 // For any RoutingResult on a Network (one of ours or an imported OpenSM LFT dump with
 // its per-pair SL/VL assignment, io/sl_table.h):
-//   * connected   — every in-scope source reaches every in-scope destination address in
-//                   every layer its traffic may use (adaptive entries: along every candidate);
+//   * connected   — every terminal of the fabric (and, on request, switch address) reaches
+//                   every other one's address in every layer its traffic may use (adaptive
+//                   entries: along every candidate); a terminal the routing gives no address
+//                   (a host missing from an OpenSM dump) fails every pair it is part of;
 //   * loop_free   — no forwarding graph of an (address, layer) contains a cycle reachable
 //                   from the traffic (packets would circulate forever);
 //   * deadlock_free —
@@ -45,10 +47,10 @@ struct VerifyOptions {
 struct VerifyFailure {
   std::string source;
   std::string destination;
-  std::uint32_t sourceLid = 0;
-  std::uint32_t destinationLid = 0;
+  std::uint32_t sourceLid = 0;       ///< 0: the node owns no address (printed "no LID")
+  std::uint32_t destinationLid = 0;  ///< 0: no address
   std::size_t layer = 0;
-  std::string status;  ///< "no route", "loop", "dead port"
+  std::string status;  ///< "no route", "loop", "dead port", "no address"
   std::string where;   ///< where the walk of the preferred ports stopped (may be empty)
 };
 
@@ -59,7 +61,12 @@ struct VerifyResult {
   bool loopFree = false;
   bool deadlockFree = false;
   std::size_t layers = 0;  ///< layers of the routing
-  std::string method;      ///< the theorem applied, in words
+  /// Layers the verified traffic uses (what OpenSM reports as "VLs needed"), and the highest
+  /// of them (-1 when no traffic): a routing may declare more layers than its traffic uses
+  /// (an SL table's layer count is its highest SL + 1 over all pairs listed).
+  std::size_t layersUsed = 0;
+  int highestLayer = -1;
+  std::string method;  ///< the theorem applied, in words
   int escapeLayer = -1;
   std::vector<std::size_t> dependencies;  ///< distinct dependencies per layer
   std::vector<std::size_t> cyclicLayers;  ///< layers whose dependency graph has a cycle
@@ -71,6 +78,7 @@ struct VerifyResult {
   // Counts.
   std::uint64_t sources = 0, destinations = 0, routes = 0, delivered = 0;
   std::uint64_t noRoute = 0, loops = 0, deadPorts = 0, unroutedSwitchPairs = 0, escapeFailures = 0;
+  std::uint64_t noAddress = 0;  ///< pairs from or to a terminal without an address (no LID)
   std::vector<VerifyFailure> failures;
   std::vector<VerifyFailure> unroutedSwitchExamples;
   std::vector<VerifyFailure> escapeFailureExamples;
@@ -79,8 +87,9 @@ struct VerifyResult {
   bool passed() const { return connected && loopFree && deadlockFree; }
 };
 
-/// Verify `routing` on `network` (contract above). Throws AnalysisError when the routing
-/// does not fit the network or an in-scope pair has no valid layer.
+/// Verify `routing` on `network` (contract above). Throws RoutingError when the routing
+/// breaks an invariant (routing/semantics.h validate()), AnalysisError when the scope does
+/// not fit the routing (see buildRoutingDependencies).
 VerifyResult verifyRouting(const Network& network, const RoutingResult& routing, const VerifyOptions& options = {});
 
 }  // namespace routelab

@@ -65,13 +65,13 @@ TEST(FtreeDeterministic, FigureThreePathCountsAreEqualPerStage) {
   std::map<std::pair<std::size_t, bool>, std::uint64_t> expected = {{{0, true}, 7},  {{1, true}, 6},  {{2, true}, 4},
                                                                     {{3, false}, 4}, {{2, false}, 6}, {{1, false}, 7}};
   std::size_t seen = 0;
-  for (const StageChannelLoad& stage : report.stages) {
+  for (const StageCount& stage : report.stages) {
     if (stage.channels == 0) continue;
-    const auto it = expected.find({stage.level, stage.up});
-    if (stage.level == 3 && stage.up) continue;  // unconnected top ports carry nothing
-    ASSERT_NE(it, expected.end()) << stage.level << " " << stage.up;
-    EXPECT_EQ(stage.minPaths, it->second) << stage.level << (stage.up ? " up" : " down");
-    EXPECT_EQ(stage.maxPaths, it->second) << stage.level << (stage.up ? " up" : " down");
+    const auto it = expected.find({stage.fromLevel(), stage.ascending});
+    if (stage.fromLevel() == 3 && stage.ascending) continue;  // unconnected top ports carry nothing
+    ASSERT_NE(it, expected.end()) << stage.fromLevel() << " " << stage.ascending;
+    EXPECT_EQ(stage.minPaths, it->second) << stage.fromLevel() << (stage.ascending ? " up" : " down");
+    EXPECT_EQ(stage.maxPaths, it->second) << stage.fromLevel() << (stage.ascending ? " up" : " down");
     ++seen;
   }
   EXPECT_EQ(seen, expected.size());
@@ -79,8 +79,8 @@ TEST(FtreeDeterministic, FigureThreePathCountsAreEqualPerStage) {
   for (auto [k, n] : {std::pair{4u, 3u}, std::pair{3u, 3u}, std::pair{2u, 4u}}) {
     const Network tree = makeKaryNtree(k, n);
     const RoutingCheckReport r = checkRouting(tree, routeFtreeDeterministic(tree, {}));
-    for (const StageChannelLoad& stage : r.stages) {
-      EXPECT_EQ(stage.minPaths, stage.maxPaths) << k << "-ary " << n << "-tree level " << stage.level;
+    for (const StageCount& stage : r.stages) {
+      EXPECT_EQ(stage.minPaths, stage.maxPaths) << k << "-ary " << n << "-tree level " << stage.fromLevel();
     }
   }
 }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "analysis/paths.h"
+#include "traffic/demand.h"
 
 namespace routelab {
 

@@ -16,14 +16,7 @@ const Registry<EngineFactory>& engineRegistry() {
 }
 
 RoutingResult runEngine(const std::string& engineSpec, const Network& network, const RoutingContext& context) {
-  // `file:PATH` keeps its path verbatim (it may contain ',' or '=').
-  ComponentSpec spec;
-  if (engineSpec.rfind("file:", 0) == 0) {
-    spec.name = "file";
-    spec.options.emplace_back("path", engineSpec.substr(5));
-  } else {
-    spec = parseComponent(engineSpec);
-  }
+  const ComponentSpec spec = parseComponentOrFile(engineSpec);  // `file:PATH` keeps its path verbatim
   const auto& row = engineRegistry().find(spec.name);
   const Options options(spec.name, row.options, spec);
   RoutingResult result = row.factory(options)(network, context);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Snapshot of what the CLI prints, for refactorings that must not change behaviour.
+#
+#   scripts/output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick]
+#   diff -r BEFORE_DIR AFTER_DIR          # nothing = byte-identical
+#
+# Runs every subcommand over a matrix of fabrics (generated, faulty, random irregular and
+# the committed OpenSM fabrics with OpenSM's own tables), every registered engine, text and
+# JSON, and writes one file per command: its stdout, its stderr and its exit code. Sampled
+# metrics use fixed seeds. Used for issue 8 (docs/ARCHITECTURE.md, "Checking a refactoring").
+set -uo pipefail
+bin=${1:?usage: output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick]}
+out=${2:?usage: output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick]}
+quick=${3:-}
+root="$(cd "$(dirname "$0")/.." && pwd)"
+data="$root/tests/data/opensm"
+mkdir -p "$out"
+
+n=0
+run() {  # run NAME ARGS... -> OUT/NAME.{out,err,rc}
+  local name=$1
+  shift
+  "$bin" "$@" >"$out/$name.out" 2>"$out/$name.err"
+  echo $? >"$out/$name.rc"
+  # Paths of the data directory differ between checkouts.
+  sed -i "s|$root|ROOT|g" "$out/$name.out" "$out/$name.err"
+  n=$((n + 1))
+}
+
+engines="ftree-deterministic ftree-adaptive dmodk smodk opt opt-balanced opt-grid minhop updown updown-dfs
+         mroots d-mroots lash lash:addressing=pair mp-lash a-lash escape"
+fabrics="kary-ntree:k=4,n=3 kary-ntree:k=2,n=4 gft2:n=4,m=4,r=8 gft2:n=4,m=2,r=6 ft:l=2,m=4,w=4
+         xgft:h=3,m=2.3.2,w=1.2.2 random:switches=16 random:switches=24,seed=3+fail-links=3,seed=2
+         kary-ntree:k=4,n=2+fail-links=2,seed=7 net:$data/rnd16_s1/topology.net"
+if [ "$quick" = --quick ]; then
+  fabrics="kary-ntree:k=4,n=3 gft2:n=4,m=4,r=8 random:switches=16"
+fi
+
+i=0
+for fabric in $fabrics; do
+  i=$((i + 1))
+  run "f$i.topo" topo "$fabric"
+  run "f$i.topo.json" topo "$fabric" --format json
+  for engine in $engines; do
+    e=${engine//[:=,]/_}
+    run "f$i.$e.route" route "$fabric" --engine "$engine"
+    run "f$i.$e.route.json" route "$fabric" --engine "$engine" --format json
+    run "f$i.$e.verify" verify "$fabric" --engine "$engine"
+    run "f$i.$e.verify.json" verify "$fabric" --engine "$engine" --format json
+    run "f$i.$e.worst" analyze "$fabric" --engine "$engine" --metric worst --format json
+    run "f$i.$e.worst.first" analyze "$fabric" --engine "$engine" --metric worst --load-model first-path
+    run "f$i.$e.abb" analyze "$fabric" --engine "$engine" --metric abb --seed 3 --max-samples 64 --format json
+    run "f$i.$e.afpb.best" analyze "$fabric" --engine "$engine" --metric afpb --seed 3 --max-samples 64 \
+      --load-model best-split
+    run "f$i.$e.pattern" analyze "$fabric" --engine "$engine" --metric pattern --pattern shift:s=3 --format json
+    run "f$i.$e.stages" analyze "$fabric" --engine "$engine" --metric stages
+  done
+done
+
+# OpenSM's own tables on the committed fabrics (engine file:PATH).
+for fabric in k4n2 k2n4 rnd16_s1 gft_4_4_8; do
+  for lft in "$data/$fabric"/lfts.*.dump*; do
+    [ -e "$lft" ] || continue
+    e=$(basename "$lft")
+    run "osm.$fabric.$e.verify" verify "net:$data/$fabric/topology.net" --engine "file:$lft"
+    run "osm.$fabric.$e.route.json" route "net:$data/$fabric/topology.net" --engine "file:$lft" --format json
+    run "osm.$fabric.$e.worst" analyze "net:$data/$fabric/topology.net" --engine "file:$lft" --metric worst
+  done
+done
+
+# Circuit scheduling (Ding).
+for scheduler in level-wise local-greedy local-random level-wise:order=request; do
+  s=${scheduler//[:=,]/_}
+  run "sched.$s" schedule ft:l=3,m=4,w=4 --scheduler "$scheduler" --permutations 20 --seed 5
+  run "sched.$s.json" schedule ft:l=2,m=8,w=8 --scheduler "$scheduler" --permutations 10 --rounds --format json
+  run "sched.$s.shift" schedule kary-ntree:k=4,n=3 --scheduler "$scheduler" --pattern shift:s=5
+done
+run list list
+echo "$n commands -> $out"

@@ -238,9 +238,39 @@ struct WalkTotals {
   ItemFindings findings;
 };
 
-/// One walked pair into `totals`; `distance` holds the hop distances from the pair's source.
+/// Hop distances from one source. A terminal with one cable is one hop from its switch, so
+/// the terminals of a switch share that switch's BFS (plus one): on a fat-tree a BFS per
+/// leaf switch instead of one per terminal.
+class SourceDistances {
+ public:
+  void from(const Network& network, NodeId source) {
+    source_ = source;
+    NodeId root = source;
+    offset_ = 0;
+    if (network.isTerminal(source) && network.outChannels(source).size() == 1) {
+      root = network.target(network.outChannels(source).front());
+      offset_ = 1;
+    }
+    if (root != root_) {
+      root_ = root;
+      distance_ = hopDistances(network, root);
+    }
+  }
+  std::uint32_t operator()(NodeId node) const {
+    if (node == source_) return 0;
+    const std::uint32_t d = distance_[node.index()];
+    return d == kUnreachable ? d : d + offset_;
+  }
+
+ private:
+  NodeId source_, root_;
+  std::uint32_t offset_ = 0;
+  std::vector<std::uint32_t> distance_;
+};
+
+/// One walked pair into `totals`; `distance(node)` is the hop distance from the pair's source.
 void countWalk(const Network& network, const RoutingResult& routing, const RoutingCheckOptions& options,
-               const PairWalk& walk, const std::vector<std::uint32_t>& distance, WalkTotals& totals) {
+               const PairWalk& walk, const SourceDistances& distance, WalkTotals& totals) {
   const std::size_t limit = options.maxFailures;
   const NodeId source = walk.source, destination = walk.destination;
   const bool terminalPair = network.isTerminal(source) && network.isTerminal(destination);
@@ -254,7 +284,8 @@ void countWalk(const Network& network, const RoutingResult& routing, const Routi
                     routing.addresses.hasAddresses(destination) ? network.name(source) : network.name(destination)));
     return;
   }
-  const std::string address = describeAddress(network, routing.addresses, walk.address);
+  // Named only for a finding: formatting it for every delivered pair would dominate the walk.
+  auto address = [&] { return describeAddress(network, routing.addresses, walk.address); };
   if (walk.status == PathStatus::Delivered) {
     ++totals.delivered;
     (terminalPair ? totals.terminalDelivered : totals.managementDelivered)++;
@@ -264,11 +295,12 @@ void countWalk(const Network& network, const RoutingResult& routing, const Routi
       totals.terminalHops += hops;
       ++totals.terminalPaths;
     }
-    if (distance[destination.index()] != kUnreachable && hops > distance[destination.index()]) {
+    const std::uint32_t shortest = distance(destination);
+    if (shortest != kUnreachable && hops > shortest) {
       ++totals.nonMinimal;
       if (routing.minimal) {
         totals.findings.add(limit, fmt::format("{} -> {}: path of {} hops, shortest is {}", network.name(source),
-                                               address, hops, distance[destination.index()]));
+                                               address(), hops, shortest));
       }
     }
     return;
@@ -276,17 +308,17 @@ void countWalk(const Network& network, const RoutingResult& routing, const Routi
   const NodeId at = walk.channels.empty() ? source : network.target(walk.channels.back());
   if (walk.status == PathStatus::Loop) {
     ++totals.loops;
-    totals.findings.add(limit, fmt::format("{} -> {}: forwarding loop (walk passed {})", network.name(source), address,
-                                           network.name(at)));
+    totals.findings.add(limit, fmt::format("{} -> {}: forwarding loop (walk passed {})", network.name(source),
+                                           address(), network.name(at)));
   } else if (walk.status == PathStatus::DeadPort) {
     ++totals.dead;
     totals.findings.add(limit,
-                        fmt::format("{} -> {}: dead port at {}", network.name(source), address, network.name(at)));
+                        fmt::format("{} -> {}: dead port at {}", network.name(source), address(), network.name(at)));
   } else {
     ++totals.noRoute;
     if (terminalPair || options.requireManagementPairs) {
       totals.findings.add(limit,
-                          fmt::format("{} -> {}: no route at {}", network.name(source), address, network.name(at)));
+                          fmt::format("{} -> {}: no route at {}", network.name(source), address(), network.name(at)));
     }
   }
 }
@@ -302,7 +334,7 @@ std::vector<WalkTotals> walkPairs(const RoutingSemantics& semantics, const Traff
   const unsigned workers = pairWalkWorkers(walkOptions.threads);
   struct Worker {
     std::size_t source = SIZE_MAX;
-    std::vector<std::uint32_t> distance;
+    SourceDistances distance;
     std::vector<std::uint64_t> paths;
   };
   std::vector<Worker> perWorker(workers);
@@ -317,7 +349,7 @@ std::vector<WalkTotals> walkPairs(const RoutingSemantics& semantics, const Traff
     Worker& w = perWorker[worker];
     if (w.source != position) {
       w.source = position;
-      w.distance = hopDistances(network, walk.source);
+      w.distance.from(network, walk.source);
     }
     countWalk(network, routing, options, walk, w.distance, totals[position]);
     if (!w.paths.empty() && terminalPair && walk.path == 0 && walk.status == PathStatus::Delivered) {

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""routelab's mutation harness: plant one realistic bug at a time, rebuild, run the tests.
+
+    tests/mutation/mutate.py [--mutants FILE] [--only ID[,ID...]] [--subset N --rotation K]
+                             [--work DIR] [--tests REGEX] [--all-tests] [--jobs J] [--timeout S] [--list]
+
+Each mutant of the list (tests/mutation/mutants.toml) names a file, an exact piece of its text
+(which must occur exactly once), its replacement and the property the change should break.
+The harness copies the repository (tracked files of HEAD plus the working tree's changes) to a
+scratch directory once, configures one build there, and for every mutant: applies it, rebuilds
+incrementally, runs the tests (the CTest labels the mutant names, `ctest -L`; --all-tests: the
+whole suite without the soak and OpenSM labels), restores the file.
+A mutant is
+  killed     when the build succeeds and a test fails (or times out),
+  survived   when every test passes,
+  invalid    when it does not compile or its text is not found exactly once (a harness error,
+             counted apart: fix the list),
+  equivalent when the list marks it so (`equivalent = "reason"`); it is not run.
+The kill rate is killed / (killed + survived). Output: a table (Markdown) on stdout and, with
+--json FILE, the rows as JSON. --subset N --rotation K runs the N mutants starting at
+(K * N) mod count, so CI can rotate through the list (docs/TESTING.md). Exit status: 0 when
+the kill rate is at least --min-kill-rate (default 0.9), 1 otherwise, 2 on a harness error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_mutants(path: Path) -> list[dict]:
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    mutants = data.get("mutant", [])
+    seen = set()
+    for m in mutants:
+        for key in ("id", "file", "original", "replacement", "breaks"):
+            if key not in m:
+                raise SystemExit(f"{path}: mutant {m.get('id', '?')}: missing key '{key}'")
+        if m["id"] in seen:
+            raise SystemExit(f"{path}: mutant id '{m['id']}' used twice")
+        seen.add(m["id"])
+    return mutants
+
+
+def copy_tree(destination: Path) -> None:
+    """Tracked files as they are in the working tree (uncommitted edits included)."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, check=True, capture_output=True).stdout
+    for name in files.decode().split("\0"):
+        if not name:
+            continue
+        source, target = ROOT / name, destination / name
+        if not source.exists():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists() or target.read_bytes() != source.read_bytes():
+            shutil.copy2(source, target)
+
+
+def run(command: list[str], cwd: Path, timeout: float | None = None) -> tuple[int, str]:
+    try:
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        return done.returncode, done.stdout + done.stderr
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return 124, out
+
+
+def first_failures(ctest_output: str, limit: int = 3) -> str:
+    names = []
+    for line in ctest_output.splitlines():
+        line = line.strip()
+        # "  12 - graph.Foo (Failed)" in the summary of ctest
+        if line and line[0].isdigit() and " - " in line and line.endswith(")"):
+            names.append(line.split(" - ", 1)[1].rsplit(" (", 1)[0])
+    return ", ".join(names[:limit]) + (" ..." if len(names) > limit else "")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mutants", type=Path, default=ROOT / "tests/mutation/mutants.toml")
+    parser.add_argument("--only", default="", help="comma-separated mutant ids")
+    parser.add_argument("--subset", type=int, default=0, help="run N mutants (rotating, see --rotation)")
+    parser.add_argument("--rotation", type=int, default=0, help="which window of --subset mutants")
+    parser.add_argument("--work", type=Path, default=ROOT / "build-mutation", help="scratch copy (DIR/tree) and its build (DIR/tree/build)")
+    parser.add_argument("--tests", default="", help="ctest -R regex for every mutant (default: the mutant's own, "
+                        "else the whole suite without the slow labels)")
+    parser.add_argument("--all-tests", action="store_true", help="run the whole suite for every mutant "
+                        "(default: the mutant's `labels`)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--timeout", type=float, default=900, help="seconds per test run (a hang kills the mutant)")
+    parser.add_argument("--min-kill-rate", type=float, default=0.9)
+    parser.add_argument("--json", type=Path, help="also write the rows as JSON")
+    parser.add_argument("--list", action="store_true", help="print the mutants and exit")
+    args = parser.parse_args()
+
+    mutants = load_mutants(args.mutants)
+    if args.list:
+        for m in mutants:
+            print(f"{m['id']:<28} {m['file']:<40} {m['breaks']}")
+        return 0
+    if args.only:
+        wanted = set(args.only.split(","))
+        unknown = wanted - {m["id"] for m in mutants}
+        if unknown:
+            print(f"unknown mutant id(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
+        mutants = [m for m in mutants if m["id"] in wanted]
+    elif args.subset > 0 and mutants:
+        start = (args.rotation * args.subset) % len(mutants)
+        mutants = [mutants[(start + i) % len(mutants)] for i in range(min(args.subset, len(mutants)))]
+
+    # The copy is a tree like the repository with its build inside it (tree/build), so the
+    # compiler sees the same relative paths as in a checkout's build/ and ccache (base_dir)
+    # serves the unchanged files from an earlier build of the same sources.
+    source = args.work / "tree"
+    build = source / "build"
+    os.environ.setdefault("CCACHE_BASEDIR", os.path.commonpath([str(ROOT), str(args.work.resolve())]))
+    os.environ.setdefault("CCACHE_NOHASHDIR", "1")
+    source.mkdir(parents=True, exist_ok=True)
+    copy_tree(source)
+    if not (build / "CMakeCache.txt").exists():
+        rc, out = run(["cmake", "-S", str(source), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                       "-DROUTELAB_BENCHMARKS=OFF"], ROOT)
+        if rc != 0:
+            print(out, file=sys.stderr)
+            return 2
+    print(f"baseline build in {build} ...", file=sys.stderr)
+    rc, out = run(["cmake", "--build", str(build), "-j", str(args.jobs)], ROOT)
+    if rc != 0:
+        print(out[-4000:], file=sys.stderr)
+        print("the unmutated tree does not build", file=sys.stderr)
+        return 2
+
+    rows = []
+    for index, m in enumerate(mutants, 1):
+        row = {"id": m["id"], "file": m["file"], "breaks": m["breaks"], "status": "", "detail": ""}
+        if "equivalent" in m:
+            row.update(status="equivalent", detail=m["equivalent"])
+            rows.append(row)
+            continue
+        path = source / m["file"]
+        text = path.read_text() if path.exists() else ""
+        count = text.count(m["original"])
+        if count != 1:
+            row.update(status="invalid", detail=f"original text found {count} times")
+            rows.append(row)
+            continue
+        started = time.monotonic()
+        print(f"[{index}/{len(mutants)}] {m['id']} ({m['file']})", file=sys.stderr)
+        path.write_text(text.replace(m["original"], m["replacement"]))
+        try:
+            rc, out = run(["cmake", "--build", str(build), "-j", str(args.jobs)], ROOT)
+            if rc != 0:
+                row.update(status="invalid", detail="does not compile")
+            else:
+                regex = args.tests or m.get("tests", "")
+                command = ["ctest", "--test-dir", str(build), "-j", str(args.jobs), "--output-on-failure",
+                           "--timeout", str(int(args.timeout)), "-LE", "soak|opensm"]
+                if regex:
+                    command += ["-R", regex]
+                elif m.get("labels") and not args.all_tests:
+                    command += ["-L", m["labels"]]
+                rc, out = run(command, ROOT, timeout=args.timeout * 2)
+                if rc == 0:
+                    row.update(status="survived")
+                else:
+                    row.update(status="killed", detail=first_failures(out) or ("timeout" if rc == 124 else "tests failed"))
+        finally:
+            path.write_text(text)  # restore (mtime changes: the next build recompiles it)
+        row["seconds"] = round(time.monotonic() - started, 1)
+        rows.append(row)
+
+    # Restore the build to the unmutated state so the next run starts clean.
+    run(["cmake", "--build", str(build), "-j", str(args.jobs)], ROOT)
+
+    killed = sum(r["status"] == "killed" for r in rows)
+    survived = sum(r["status"] == "survived" for r in rows)
+    equivalent = sum(r["status"] == "equivalent" for r in rows)
+    invalid = sum(r["status"] == "invalid" for r in rows)
+    print("| mutant | file | should break | result | detail |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['id']} | `{r['file']}` | {r['breaks']} | {r['status']} | {r['detail']} |")
+    rate = killed / (killed + survived) if killed + survived else 1.0
+    print(f"\nkilled {killed}, survived {survived}, equivalent {equivalent}, invalid {invalid}: "
+          f"kill rate {100 * rate:.1f}% of {killed + survived} non-equivalent mutants")
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "kill_rate": rate}, indent=2) + "\n")
+    if invalid:
+        return 2
+    return 0 if rate >= args.min_kill_rate else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

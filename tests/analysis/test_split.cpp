@@ -2,9 +2,12 @@
 // split worked out by hand on small fabrics (an adaptive T(2+2, 2), D-mod-k with LMC 1,
 // MP-LASH on the 2-ary 2-tree), single-path routings identical under every model, the
 // exact even-split WORST against brute force, and thread-count independence.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <numeric>
 
 #include "analysis/loads.h"
@@ -14,6 +17,7 @@
 #include "analysis/worst.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "graph/algorithms.h"
 #include "hand_routing.h"
 #include "topology/xgft.h"
 
@@ -309,4 +313,146 @@ TEST(LoadModels, UndeliveredPairIsAnAnalysisErrorNamingIt) {
     EXPECT_THROW(sampleSplitBandwidth(net, routing, SampledPattern::FullPermutation, model, options), AnalysisError);
     EXPECT_THROW(worstUnderModel(net, routing, model, 2), AnalysisError);
   }
+}
+
+namespace {
+
+/// z with P(|Z| <= z) = 0.99 for a standard normal Z, found here by bisection on erf (not
+/// read from the library): the half-width must be a 99% interval.
+double z99() {
+  double low = 0, high = 10;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (low + high) / 2;
+    (std::erf(mid / std::sqrt(2.0)) < 0.99 ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
+/// Mean and 99% half-width z·s/√n of the samples 1/ML, s the sample standard deviation
+/// (denominator n - 1), recomputed from a histogram ML -> count.
+template <typename Histogram>
+std::pair<double, double> meanAndHalfWidth(const Histogram& histogram) {
+  double n = 0, sum = 0;
+  for (const auto& [ml, count] : histogram) {
+    n += static_cast<double>(count);
+    sum += static_cast<double>(count) / static_cast<double>(ml);
+  }
+  const double mean = sum / n;
+  double squares = 0;
+  for (const auto& [ml, count] : histogram) {
+    const double deviation = 1.0 / static_cast<double>(ml) - mean;
+    squares += static_cast<double>(count) * deviation * deviation;
+  }
+  return {mean, z99() * std::sqrt(squares / (n - 1)) / std::sqrt(n)};
+}
+
+}  // namespace
+
+TEST(LoadModels, HalfWidthIsZTimesSampleDeviationOverRootN) {
+  // Nienaber §IV: a 99% confidence interval of the mean of 1/ML. Recomputed from the
+  // samples themselves (the histograms) for the integer sampler and the even-split sampler,
+  // on MP-LASH over a random fabric (paths of up to five switches, the even split merging
+  // flows at every switch on the way; on a fat-tree the even split is perfect and ML constant).
+  EXPECT_NEAR(z99(), 2.5758, 1e-4);
+  const Fabric fabric = loadFabric("random:switches=16,terminals=2,seed=1");
+  const RoutingResult routing = runEngine("mp-lash", fabric.network);
+  SamplingOptions options;
+  options.seed = 11;
+  options.initialSamples = 300;
+  options.maxSamples = 300;
+  options.threads = 1;
+  for (const LoadModel model : {LoadModel::FirstPath, LoadModel::EvenSplit}) {
+    const SampledBandwidth result =
+        sampleBandwidthUnderModel(fabric.network, routing, SampledPattern::FullPermutation, model, options);
+    ASSERT_EQ(result.samples, 300u);
+    const auto [mean, halfWidth] = model == LoadModel::FirstPath ? meanAndHalfWidth(result.maxLoadHistogram)
+                                                                 : meanAndHalfWidth(result.splitHistogram);
+    EXPECT_NEAR(result.mean, mean, 1e-9) << loadModelName(model);
+    EXPECT_GT(halfWidth, 0.0) << loadModelName(model) << ": the samples must vary for this check to mean anything";
+    EXPECT_NEAR(result.ci99HalfWidth, halfWidth, 1e-9 * halfWidth + 1e-12) << loadModelName(model);
+  }
+}
+
+namespace {
+
+/// Even split of one pair, checked as a flow: one unit leaves the source, one unit enters
+/// the destination, and at every switch what flows in flows out. Returns the total load.
+double checkUnitFlow(const Network& net, const RoutingResult& routing, std::uint32_t s, std::uint32_t d) {
+  const LinkLoads loads = patternLoads(net, routing, byHand(net, {{s, d}}), LoadModel::EvenSplit);
+  const NodeId source = net.terminalNode(s), destination = net.terminalNode(d);
+  const std::string pair = fmt::format("{} -> {}", net.name(source), net.name(destination));
+  double total = 0, intoDestination = 0, outOfSource = 0;
+  std::vector<double> balance(net.nodeCount(), 0.0);
+  for (std::uint32_t c = 0; c < net.channelCount(); ++c) {
+    const double load = loads.load[c];
+    total += load;
+    const ChannelId channel(c);
+    balance[net.target(channel).index()] += load;
+    balance[net.source(channel).index()] -= load;
+    if (net.target(channel) == destination) intoDestination += load;
+    if (net.source(channel) == source) outOfSource += load;
+  }
+  // Loads are kept on a 1e-9 grid (roundLoad): a node's balance is exact to a few grid steps.
+  EXPECT_NEAR(outOfSource, 1.0, 1e-8) << pair;
+  EXPECT_NEAR(intoDestination, 1.0, 1e-8) << pair;
+  for (NodeId v : net.switches()) EXPECT_NEAR(balance[v.index()], 0.0, 1e-8) << pair << " at " << net.name(v);
+  return total;
+}
+
+}  // namespace
+
+TEST(LoadModels, EvenSplitIsAUnitFlowWhereRoutesMergeAgain) {
+  // Where adaptive routes fork and join again (a 3-level fat-tree: up to a top switch and
+  // down through a middle switch other routes also use; an escape routing on a random
+  // fabric), the shares that meet at a switch add up: every pair is a unit flow.
+  {
+    const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+    const Network& net = fabric.network;
+    const RoutingResult routing = runEngine("ftree-adaptive", net);
+    for (std::uint32_t s = 0; s < net.terminalCount(); ++s) {
+      const auto hops = hopDistances(net, net.terminalNode(s));
+      for (std::uint32_t d = 0; d < net.terminalCount(); ++d) {
+        if (s == d) continue;
+        // Every route is minimal: the total load is the hop count, whatever the split.
+        EXPECT_NEAR(checkUnitFlow(net, routing, s, d), hops[net.terminalNode(d).index()], 1e-8);
+      }
+    }
+  }
+  const Fabric fabric = loadFabric("random:switches=16,terminals=2,seed=1");
+  const Network& net = fabric.network;
+  const RoutingResult routing = runEngine("escape", net);
+  for (std::uint32_t s = 0; s < net.terminalCount(); s += 3) {
+    for (std::uint32_t d = 0; d < net.terminalCount(); ++d) {
+      if (s != d) checkUnitFlow(net, routing, s, d);
+    }
+  }
+}
+
+TEST(LoadModels, EvenSplitSamplesEqualThePatternLoadsOfTheSamePatterns) {
+  // The sampler's even split (its own workspace) against patternLoads on the very patterns
+  // it drew (drawSampledPattern with the same seed), on an escape routing whose routes merge.
+  const Fabric fabric = loadFabric("random:switches=16,terminals=2,seed=1");
+  const Network& net = fabric.network;
+  const RoutingResult routing = runEngine("escape", net);
+  SamplingOptions options;
+  options.seed = 4;
+  options.initialSamples = 40;
+  options.maxSamples = 40;
+  options.threads = 1;
+  const SampledBandwidth sampled =
+      sampleSplitBandwidth(net, routing, SampledPattern::FullPermutation, LoadModel::EvenSplit, options);
+  ASSERT_EQ(sampled.samples, 40u);
+  std::vector<std::uint32_t> scratch(net.terminalCount());
+  std::vector<SourceDestination> pairs;
+  double sum = 0;
+  std::map<double, std::uint64_t> histogram;
+  for (std::uint64_t i = 0; i < sampled.samples; ++i) {
+    drawSampledPattern(SampledPattern::FullPermutation, options.seed, i, scratch, pairs);
+    const double ml = std::max(1.0, patternLoads(net, routing, byHand(net, pairs), LoadModel::EvenSplit).maxLoad);
+    sum += 1.0 / ml;
+    ++histogram[roundLoad(ml)];
+  }
+  EXPECT_GT(histogram.size(), 1u) << "the samples must differ for the comparison to mean anything";
+  EXPECT_EQ(sampled.splitHistogram, histogram);
+  EXPECT_NEAR(sampled.mean, sum / static_cast<double>(sampled.samples), 1e-9);
 }

@@ -132,6 +132,26 @@ TEST(Cdg, RingPathsCloseACycleOnlyWhenTheyWrapAround) {
   EXPECT_TRUE(cdg.tryAddPath(LayerId(0), closing));
 }
 
+TEST(Cdg, ALayerFoundCyclicIsAcyclicAgainAfterTheClosingPathIsRemoved) {
+  // LASH step 4 (Lysne §5.1) moves paths between layers: a layer that incremental use has
+  // found cyclic must accept paths again once the path that closed the cycle is removed.
+  const Network net = ring(4);
+  ChannelDependencyGraph cdg(net);
+  const LayerId layer(0);
+  for (std::uint32_t start = 0; start < 3; ++start) ASSERT_TRUE(cdg.tryAddPath(layer, clockwise(net, 4, start, 2)));
+  const auto closing = clockwise(net, 4, 3, 2);
+  cdg.addPath(layer, closing);  // forced in: the layer is cyclic
+  // Incremental use re-sorts the layer, finds the cycle and refuses every path ...
+  EXPECT_FALSE(cdg.tryAddPath(layer, clockwise(net, 4, 0, 1)));
+  EXPECT_FALSE(cdg.isAcyclic(layer));
+  // ... until the closing path is removed: acyclic again, and additions resume.
+  cdg.removePath(layer, closing);
+  EXPECT_TRUE(cdg.isAcyclic(layer));
+  EXPECT_FALSE(cdg.findCycle(layer).has_value());
+  EXPECT_TRUE(cdg.tryAddPath(layer, clockwise(net, 4, 0, 1)));
+  EXPECT_FALSE(cdg.tryAddPath(layer, closing));  // and still refuses what closes the ring
+}
+
 TEST(Cdg, ReferenceCountsKeepSharedDependencies) {
   const Network net = ring(5);
   ChannelDependencyGraph cdg(net);

@@ -80,6 +80,7 @@ TEST(CliTopoIo, EveryFixtureImportsWithItsGeneratorsSummary) {
       {"k4n3", "kary-ntree:k=4,n=3"},
       {"gft_4_4_8", "gft2:n=4,m=4,r=8"},
       {"rnd16_s1", "random:switches=16,links=32,terminals=1,radix=16,seed=1"},
+      {"k6n2", "kary-ntree:k=6,n=2"},
   };
   for (const auto& [directory, spec] : fixtures) {
     const Json generated = summary(spec);

@@ -90,6 +90,26 @@ TEST(RoutingChecks, FindsBrokenMinimalityAndDeterminismClaims) {
   report = checkRouting(ring, clockwise);
   EXPECT_TRUE(report.passed());
   EXPECT_EQ(report.nonMinimalPaths, 4u);
+  // Adaptive entries whose preferred port is minimal but whose second one is not: a switch
+  // one hop behind the destination (clockwise) also offers the three-hop way round. Every
+  // preferred path is shortest; the claim still fails, on exactly those four entries.
+  RoutingResult adaptive = clockwise;
+  adaptive.deterministic = false;
+  adaptive.minimal = true;
+  const std::vector<PortNumber> bothWays = {2, 3};
+  for (std::uint32_t s = 0; s < 4; ++s) {
+    adaptive.tables[0].setCandidates(s, (s + 1) % 4, bothWays);  // preferred: one hop clockwise
+    adaptive.tables[0].set(s, (s + 2) % 4, 3);                   // two hops either way
+    adaptive.tables[0].set(s, (s + 3) % 4, 3);                   // one hop counter-clockwise
+  }
+  report = checkRouting(ring, adaptive);
+  EXPECT_EQ(report.nonMinimalPaths, 0u);
+  EXPECT_EQ(report.candidateCycles, 0u);
+  EXPECT_EQ(report.nonMinimalCandidates, 4u);
+  EXPECT_FALSE(report.minimalOk);
+  EXPECT_FALSE(report.passed());
+  EXPECT_TRUE(mentions(report, "ring-sw0[3]: candidate not on a shortest path to address 1"))
+      << (report.failures.empty() ? "" : report.failures.front());
 
   const Network net = makeKaryNtree(2, 3);
   RoutingResult d = routeFtreeDeterministic(net, {});

@@ -11,6 +11,7 @@
 #include "engines/fattree/fat_tree.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "io/fabric_files.h"
 #include "io/lft_dump.h"
 #include "io/output.h"
 #include "routing/checks.h"
@@ -32,7 +33,8 @@ const std::vector<Fixture>& fixtures() {
                                             {"k2n4", "kary-ntree:k=2,n=4"},
                                             {"k4n3", "kary-ntree:k=4,n=3"},
                                             {"gft_4_4_8", "gft2:n=4,m=4,r=8"},
-                                            {"rnd16_s1", "random:switches=16,seed=1"}};
+                                            {"rnd16_s1", "random:switches=16,seed=1"},
+                                            {"k6n2", "kary-ntree:k=6,n=2"}};
   return list;
 }
 
@@ -73,7 +75,8 @@ TEST(LftDump, EveryFixtureDumpLoadsAndDeliversEveryCaPair) {
       ++dumps;
     }
   }
-  EXPECT_EQ(dumps, 7u * 4 + 7u);  // 7 engines on the trees and the GFT, 7 on the random fabric
+  // 7 engines on the trees and the GFT, 7 on the random fabric, 3 on the 12-port k6n2.
+  EXPECT_EQ(dumps, 7u * 4 + 7u + 3u);
 }
 
 TEST(LftDump, WriterReproducesOpenSmFilesByteForByte) {
@@ -91,7 +94,8 @@ TEST(LftDump, WriterReproducesOpenSmFilesByteForByte) {
 
 TEST(LftDump, FtreeDeterministicReproducesOpenSmFtree) {
   // Our ftree-deterministic (with switch addresses), given OpenSM's LIDs, written as a dump:
-  // byte-identical to OpenSM 3.3.23's ftree LFTs on the 4-ary 2-tree and T(4+4, 8). On the
+  // byte-identical to OpenSM 3.3.23's ftree LFTs on the 4-ary 2-tree, T(4+4, 8) and the 6-ary 2-tree
+  // (12-port switches, ports 10-12 written and read back). On the
   // 3-stage trees OpenSM's ftree orders destinations differently: golden agreement counts
   // over the (switch, CA LID) entries.
   struct Case {
@@ -100,6 +104,7 @@ TEST(LftDump, FtreeDeterministicReproducesOpenSmFtree) {
   };
   for (const Case& c : {Case{"k4n2", "kary-ntree:k=4,n=2", "lfts.ftree.dump", 128, 128},
                         Case{"gft_4_4_8", "gft2:n=4,m=4,r=8", "lfts.ftree.dump", 384, 384},
+                        Case{"k6n2", "kary-ntree:k=6,n=2", "lfts.ftree.dump", 432, 432},
                         Case{"k2n4", "kary-ntree:k=2,n=4", "lfts.ftree.dump", 512, 464},
                         Case{"k4n3", "kary-ntree:k=4,n=3", "lfts.ftree.dump.gz", 3072, 2784}}) {
     const std::string path = test::fixturesDir() + "/" + c.dir + "/" + c.file;
@@ -127,6 +132,77 @@ TEST(LftDump, FtreeDeterministicReproducesOpenSmFtree) {
       EXPECT_EQ(written(net, readdressed), readFileText(path)) << c.dir;
     }
   }
+}
+
+// Two cases no fixture of ibsim's generators has (tests/data/opensm make every host a
+// single-port CA on port 1): a dual-rail host with both ports cabled, and a host whose only
+// cabled port is its last one, both with the NodeDescription "hca" that real HCAs share
+// ("MT4123 ConnectX"), so the LFT dump can only name them by port GUID (node GUID + port).
+// The port lines are in `ibnetdiscover -p`'s layout; the dump lists each cabled CA port's
+// LID as OpenSM does (the dual-rail host has two).
+TEST(LftDump, HostsNamedByTheGuidOfAnyCabledPort) {
+  const std::string ports =
+      "SW     1 10 0x0000000000200000 4x SDR - CA     5  2 0x0000000000100012 ( 'sw-a' - 'hca' )\n"
+      "SW     1 11 0x0000000000200000 4x SDR - CA     3  1 0x0000000000100001 ( 'sw-a' - 'hca' )\n"
+      "SW     1 12 0x0000000000200000 4x SDR - SW     2 11 0x0000000000200001 ( 'sw-a' - 'sw-b' )\n"
+      "SW     2 11 0x0000000000200001 4x SDR - SW     1 12 0x0000000000200000 ( 'sw-b' - 'sw-a' )\n"
+      "SW     2 12 0x0000000000200001 4x SDR - CA     4  2 0x0000000000100002 ( 'sw-b' - 'hca' )\n"
+      "CA     3  1 0x0000000000100001 4x SDR - SW     1 11 0x0000000000200000 ( 'hca' - 'sw-a' )\n"
+      "CA     4  2 0x0000000000100002 4x SDR - SW     2 12 0x0000000000200001 ( 'hca' - 'sw-b' )\n"
+      "CA     0  1 0x0000000000100011 4x SDR                                   'hca'\n"
+      "CA     5  2 0x0000000000100012 4x SDR - SW     1 10 0x0000000000200000 ( 'hca' - 'sw-a' )\n";
+  ASSERT_EQ(detectFabricFormat(ports), FabricFormat::IbnetdiscoverPorts);
+  const Network net = parseFabricText(ports, "dual-rail.txt");
+  // One node per CA (node GUID = port GUID - port number), not one per cabled port.
+  ASSERT_EQ(net.terminalCount(), 2u);
+  ASSERT_EQ(net.switchCount(), 2u);
+  EXPECT_EQ(net.linkCount(), 4u);
+  const NodeId dual = net.terminalNode(0), single = net.terminalNode(1);
+  EXPECT_EQ(net.guid(dual), 0x100000u);
+  EXPECT_EQ(net.guid(single), 0x100010u);
+  EXPECT_EQ(net.name(dual), "H-0000000000100000");  // "hca" is not unique
+  const NodeId swA = *net.findNode("sw-a"), swB = *net.findNode("sw-b");
+  ASSERT_EQ(net.portCount(dual), 2);
+  EXPECT_EQ(net.target(net.channelAt(dual, 1)), swA);
+  EXPECT_EQ(net.target(net.channelAt(dual, 2)), swB);
+  EXPECT_EQ(net.target(net.channelAt(swA, 11)), dual);
+  EXPECT_EQ(net.target(net.channelAt(swB, 12)), dual);
+  ASSERT_EQ(net.portCount(single), 2);
+  EXPECT_FALSE(net.channelAt(single, 1).valid());
+  EXPECT_EQ(net.target(net.channelAt(single, 2)), swA);
+  EXPECT_EQ(net.portCount(swA), 12);
+
+  const std::string dump =
+      "Unicast lids [0-5] of switch Lid 1 guid 0x0000000000200000 ('sw-a'):\n"
+      "0x0001 000 # Switch portguid 0x0000000000200000: 'sw-a'\n"
+      "0x0002 012 # Switch portguid 0x0000000000200001: 'sw-b'\n"
+      "0x0003 011 # Channel Adapter portguid 0x0000000000100001: 'hca'\n"
+      "0x0004 012 # Channel Adapter portguid 0x0000000000100002: 'hca'\n"
+      "0x0005 010 # Channel Adapter portguid 0x0000000000100012: 'hca'\n"
+      "5 lids dumped\n"
+      "Unicast lids [0-5] of switch Lid 2 guid 0x0000000000200001 ('sw-b'):\n"
+      "0x0001 011 # Switch portguid 0x0000000000200000: 'sw-a'\n"
+      "0x0002 000 # Switch portguid 0x0000000000200001: 'sw-b'\n"
+      "0x0003 011 # Channel Adapter portguid 0x0000000000100001: 'hca'\n"
+      "0x0004 012 # Channel Adapter portguid 0x0000000000100002: 'hca'\n"
+      "0x0005 011 # Channel Adapter portguid 0x0000000000100012: 'hca'\n"
+      "5 lids dumped\n";
+  const RoutingResult r = parseLftDump(dump, "dual-rail.dump", net);
+  // LIDs 3 and 4 (ports 1 and 2 of the dual-rail host) and 5 (port 2 of the other).
+  for (const auto& [lid, owner] : std::vector<std::pair<std::uint32_t, NodeId>>{{3, dual}, {4, dual}, {5, single}}) {
+    bool found = false;
+    for (Address a = 0; a < r.addresses.count(); ++a) {
+      if (r.addresses.lid(a) != lid) continue;
+      found = true;
+      EXPECT_EQ(r.addresses.owner(a), owner) << "LID " << lid;
+    }
+    EXPECT_TRUE(found) << "LID " << lid;
+  }
+  EXPECT_EQ(r.table().port(net.switchIndex(swA), r.addresses.base(single)), 10);
+  const RoutingCheckReport report = checkRouting(net, r);
+  EXPECT_TRUE(report.passed()) << (report.failures.empty() ? "" : report.failures.front());
+  // single -> both LIDs of the dual-rail host, dual-rail host -> single.
+  EXPECT_EQ(report.terminalPairsDelivered, 3u);
 }
 
 TEST(LftDump, OurEnginesRoundTrip) {

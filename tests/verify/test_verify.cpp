@@ -234,6 +234,37 @@ TEST(Verify, EscapeLayerWithCyclicRoutingFailsDuato) {
   EXPECT_EQ(*bad.cycleLayer, static_cast<std::size_t>(r.escapeLayer));
 }
 
+// Duato (Lysne Theorem 4) has two conditions: the escape layer's extended dependency graph is
+// acyclic AND the escape layer delivers from every switch a packet can reach. Break only the
+// second: the escape layer's entry for one destination is cleared at one switch that the
+// adaptive channels reach. Every layer stays acyclic; the verdict must still be "not proven".
+TEST(Verify, EscapeLayerThatCannotDeliverFromAReachableSwitchFailsDuato) {
+  const Fabric fabric = loadFabric("random:switches=16,seed=1");
+  const Network& net = fabric.network;
+  RoutingResult r = runEngine("escape", net);
+  ASSERT_GE(r.escapeLayer, 0);
+  const std::size_t escape = static_cast<std::size_t>(r.escapeLayer);
+  // A private copy of the escape table (the other layers keep theirs).
+  r.tables.push_back(r.tables[r.tableOfLayer[escape]]);
+  r.tableOfLayer[escape] = static_cast<std::uint16_t>(r.tables.size() - 1);
+  const NodeId destination = net.terminalNode(0);
+  const Address a = r.addresses.base(destination);
+  const NodeId destinationSwitch = net.target(net.injectionChannel(destination));
+  // The switch of another terminal: every packet from that terminal starts there.
+  NodeId cleared;
+  for (std::uint32_t t = 1; t < net.terminalCount() && !cleared.valid(); ++t) {
+    const NodeId leaf = net.target(net.injectionChannel(net.terminalNode(t)));
+    if (leaf != destinationSwitch) cleared = leaf;
+  }
+  ASSERT_TRUE(cleared.valid());
+  r.tables.back().set(net.switchIndex(cleared), a, kNoRoute);
+  const VerifyResult v = verifyRouting(net, r);
+  EXPECT_GT(v.escapeFailures, 0u);
+  EXPECT_TRUE(v.cyclicLayers.empty()) << "only the delivery condition is broken";
+  EXPECT_FALSE(v.deadlockFree);
+  EXPECT_FALSE(v.passed());
+}
+
 TEST(Verify, ResultsDoNotDependOnTheThreadCount) {
 #ifdef ROUTELAB_HAVE_OPENMP
   // Large enough to run in parallel (512 destinations x 640 sources and switches).

@@ -7,7 +7,7 @@
 #                      (modulo the normalisations listed in README.md); exit 1 on any difference
 #   --out DIR          write the data set to DIR (default: this script's directory)
 #   --routelab BIN     the routelab CLI that writes the topology files (default: build/bin/routelab)
-#   --topologies LIST  space-separated subset of: k4n2 k2n4 k4n3 gft_4_4_8 rnd16_s1 (default: all)
+#   --topologies LIST  space-separated subset of: k4n2 k2n4 k4n3 gft_4_4_8 rnd16_s1 k6n2 (default: all)
 #   --engines LIST     subset of: minhop updn dnup ftree lash dfsssp nue nue8 (default: all that
 #                      apply to the topology)
 #   --pairs N          ask OpenSM's SA for the SL of the first N ordered CA pairs only (default:
@@ -24,7 +24,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 mode=generate out=$here routelab=$root/build/bin/routelab pairs=0 keep_work=""
-topologies="k4n2 k2n4 k4n3 gft_4_4_8 rnd16_s1"
+topologies="k4n2 k2n4 k4n3 gft_4_4_8 rnd16_s1 k6n2"
 engines_override=""
 while [ $# -gt 0 ]; do
   case $1 in
@@ -60,6 +60,7 @@ declare -A spec=(
   [k4n3]="kary-ntree:k=4,n=3"
   [gft_4_4_8]="gft2:n=4,m=4,r=8"
   [rnd16_s1]="random:switches=16,links=32,terminals=1,radix=16,seed=1"
+  [k6n2]="kary-ntree:k=6,n=2"
 )
 # Engine label -> OpenSM routing engine and options.
 declare -A engine_args=(
@@ -76,6 +77,7 @@ engines_for() {  # topology -> engine labels
   if [ -n "$engines_override" ]; then echo "$engines_override"; return; fi
   case $1 in
     rnd*) echo "minhop updn dnup ftree lash dfsssp nue nue8" ;;
+    k6n2) echo "minhop updn ftree" ;;  # 12-port switches: ports 10-12 in every dump
     *) echo "minhop updn ftree lash dfsssp nue nue8" ;;
   esac
 }

@@ -4,12 +4,16 @@
 #   scripts/setup.sh run    install, build (build/), run the main job on a built-in example
 #   scripts/setup.sh test   install, build (build/ and build-asan/ with ASan+UBSan), run all tests;
 #                           then the parallel tests under ThreadSanitizer (build-tsan/, clang) and
-#                           every fuzzer for a bounded time (scripts/fuzz.sh, build-fuzz/)
+#                           every fuzzer for a bounded time (scripts/fuzz.sh, build-fuzz/) and a
+#                           rotating subset of the planted bugs (tests/mutation/mutate.py, build-mutation/)
 #
 # Environment: ROUTELAB_JOBS (parallel build jobs, default: number of cores),
 #              ROUTELAB_SKIP_INSTALL=1 (do not call apt-get), ROUTELAB_SKIP_ASAN=1 (test: no ASan build),
 #              ROUTELAB_SKIP_TSAN=1 (no TSan build), ROUTELAB_SKIP_FUZZ=1 (no fuzzing),
 #              ROUTELAB_FUZZ_SECONDS (seconds per fuzz target, default 20). docs/RELIABILITY.md
+#              ROUTELAB_SKIP_MUTATION=1 (no mutants), ROUTELAB_MUTANTS (how many, default 4),
+#              ROUTELAB_MUTATION_BUDGET (seconds, default 600), ROUTELAB_MUTATION_ROTATION (which
+#              window of the list, default: days since 1970, so successive days rotate). docs/TESTING.md
 set -euo pipefail
 
 mode=${1:-}
@@ -21,6 +25,9 @@ esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=${ROUTELAB_JOBS:-$(nproc)}
+# Compiler cache keys relative to the checkout, so the mutation harness's copy of the tree
+# (build-mutation/tree, built in tree/build like build/) reuses the objects of build/.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 
 install_packages() {
   [ "${ROUTELAB_SKIP_INSTALL:-0}" = 1 ] && return 0
@@ -86,5 +93,11 @@ fi
 if [ "${ROUTELAB_SKIP_FUZZ:-0}" != 1 ]; then
   scripts/fuzz.sh "${ROUTELAB_FUZZ_SECONDS:-20}" || status=1
 fi
-if [ $status -eq 0 ]; then echo "setup: all tests passed (build/, build-asan/, build-tsan/, fuzzers)"; else echo "setup: TESTS FAILED" >&2; fi
+if [ "${ROUTELAB_SKIP_MUTATION:-0}" != 1 ]; then
+  # Every mutant of the window must be killed or be an explained survivor (docs/TESTING.md).
+  python3 tests/mutation/mutate.py --jobs "$jobs" --subset "${ROUTELAB_MUTANTS:-4}" \
+    --rotation "${ROUTELAB_MUTATION_ROTATION:-$(( $(date -u +%s) / 86400 ))}" \
+    --budget "${ROUTELAB_MUTATION_BUDGET:-600}" --require-killed || status=1
+fi
+if [ $status -eq 0 ]; then echo "setup: all tests passed (build/, build-asan/, build-tsan/, fuzzers, mutants)"; else echo "setup: TESTS FAILED" >&2; fi
 exit $status

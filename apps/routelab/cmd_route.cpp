@@ -6,6 +6,7 @@
 // input; 2 usage.
 #include <fmt/format.h>
 
+#include <bit>
 #include <optional>
 
 #include "cli.h"
@@ -14,8 +15,10 @@
 #include "fabric/fabric.h"
 #include "io/lft_dump.h"
 #include "io/output.h"
+#include "io/sl_table.h"
 #include "routing/checks.h"
 #include "routing/interval_routing.h"
+#include "routing/lmc_tables.h"
 
 namespace routelab::cli {
 
@@ -182,6 +185,25 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
 
 namespace {
 
+/// What LFT and SL exports write: one table. A routing with a table per layer group gets a
+/// LID per table (LMC) and an SL per pair (routing/lmc_tables.h); others are themselves.
+struct Loadable {
+  std::optional<RoutingResult> merged;  ///< when tables were merged
+  std::string note;                     ///< "T tables on LMC k ..." then
+  const RoutingResult& of(const RoutingResult& routing) const { return merged ? *merged : routing; }
+};
+
+Loadable loadableRouting(const RouteArgs& args, const Network& network, const RoutingResult& routing) {
+  bool loads = false;
+  for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
+    loads = loads || args.exports[i] == "lft" || args.exports[i] == "sl";
+  }
+  if (!loads || routing.tables.size() == 1) return {};
+  return {mergeTablesByLmc(network, routing),
+          fmt::format("{} tables on LMC {} (LID offset t = table t; load the SL file with the LFT)",
+                      routing.tables.size(), std::bit_width(routing.tables.size() - 1))};
+}
+
 /// Checks every requested export and builds the register files (FIR / IR) in memory.
 std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const RouteArgs& args, const Network& network,
                                                                           const RoutingResult& routing,
@@ -190,9 +212,10 @@ std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const 
   for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
     const std::string& kind = args.exports[i];
     if (kind == "lft") {
-      validateLftExport(routing);
+      validateLftExport(routing);  // the loadable routing (one table)
       continue;
     }
+    if (kind == "sl") continue;
     const bool fir = kind == "fir";
     const char* expected = fir ? "ftree-deterministic" : "ftree-adaptive";
     if (engineName != expected && !(fir && engineName == "dmodk")) {
@@ -235,7 +258,9 @@ Command routeCommand() {
             ->check(unsignedDecimal())
             ->default_str("1");
         command.add_flag("--no-checks", args->noChecks, "skip the routing checks (large fabrics)");
-        command.add_option("--export", args->exports, "KIND FILE: write lft (OpenSM dump) | fir | ir")
+        command
+            .add_option("--export", args->exports,
+                        "KIND FILE: write lft (OpenSM dump) | sl (slid dlid sl per terminal pair) | fir | ir")
             ->expected(2)
             ->type_name("KIND FILE")
             ->take_all();
@@ -244,8 +269,8 @@ Command routeCommand() {
         return std::function<int()>([args] {
           for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
             const std::string& kind = args->exports[i];
-            if (kind != "lft" && kind != "fir" && kind != "ir") {
-              throw SpecError(fmt::format("--export: unknown kind '{}' (lft, fir, ir)", kind));
+            if (kind != "lft" && kind != "sl" && kind != "fir" && kind != "ir") {
+              throw SpecError(fmt::format("--export: unknown kind '{}' (lft, sl, fir, ir)", kind));
             }
           }
           const Fabric fabric = loadFabric(args->spec);
@@ -258,9 +283,10 @@ Command routeCommand() {
               parseComponent(args->engine.rfind("file:", 0) == 0 ? "file" : args->engine).name;
           const std::string reference = engineRegistry().find(engineName).reference;
 
+          const Loadable loadable = loadableRouting(*args, fabric.network, routing);
           // Build every export in memory first, so a refused one writes nothing.
           std::vector<std::pair<std::string, std::string>> exported;
-          const auto registers = prepareExports(*args, fabric.network, routing, engineName);
+          const auto registers = prepareExports(*args, fabric.network, loadable.of(routing), engineName);
           std::optional<RoutingCheckReport> checks;
           if (!args->noChecks) checks = checkRouting(fabric.network, routing);
           std::size_t next = 0;
@@ -269,7 +295,11 @@ Command routeCommand() {
             const std::string& kind = args->exports[i];
             const std::string& path = args->exports[i + 1];
             if (kind == "lft") {
-              files.push_back({path, [&](std::ostream& out) { writeLftDump(fabric.network, routing, out); }});
+              files.push_back(
+                  {path, [&](std::ostream& out) { writeLftDump(fabric.network, loadable.of(routing), out); }});
+            } else if (kind == "sl") {
+              files.push_back(
+                  {path, [&](std::ostream& out) { writeSlTable(fabric.network, loadable.of(routing), out); }});
             } else {
               const IntervalConfiguration& configuration = registers[next++].second;
               files.push_back({path, [&fabric, &configuration, &routing](std::ostream& out) {
@@ -280,10 +310,14 @@ Command routeCommand() {
           }
           writeFilesAtomically(files);
           const RoutingCheckReport* report = checks ? &*checks : nullptr;
-          if (args->format == OutputFormat::Json)
-            printJson(summaryJson(*args, fabric, routing, reference, report, exported));
-          else
+          if (args->format == OutputFormat::Json) {
+            nlohmann::json j = summaryJson(*args, fabric, routing, reference, report, exported);
+            if (!loadable.note.empty()) j["lmc_tables"] = loadable.note;
+            printJson(j);
+          } else {
             printText(*args, fabric, routing, reference, report, exported);
+            if (!loadable.note.empty()) fmt::print("lmc tables  {}\n", loadable.note);
+          }
           return report != nullptr && !report->passed() ? kExitChecksFailed : 0;
         });
       }};

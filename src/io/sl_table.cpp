@@ -104,15 +104,19 @@ RoutingResult applySlTable(const Network& network, RoutingResult routing, const 
     slot = entry.sl;
     layers = std::max<std::uint32_t>(layers, entry.sl + 1U);
   }
-  // Every pair in scope must have its SL.
+  // Every pair in scope must have its SL, for at least one LID of the destination (with
+  // LMC the source picks the DLID: the destination's other LIDs carry none of its traffic).
   for (NodeId source : map.owners()) {
     if (network.isSwitch(source) && !switchPairs) continue;
-    for (Address a = 0; a < addresses; ++a) {
-      const NodeId destination = map.owner(a);
+    const std::size_t row = static_cast<std::size_t>(map.sourceIndex(source)) * addresses;
+    for (NodeId destination : map.owners()) {
       if (destination == source || (network.isSwitch(destination) && !switchPairs)) continue;
-      if (layerOf[static_cast<std::size_t>(map.sourceIndex(source)) * addresses + a] == RoutingResult::kNoLayer) {
+      const Address base = map.base(destination);
+      const auto first = layerOf.begin() + static_cast<std::ptrdiff_t>(row + base);
+      const auto last = first + map.blockSize(destination);
+      if (std::all_of(first, last, [](std::uint8_t layer) { return layer == RoutingResult::kNoLayer; })) {
         throw AnalysisError(fmt::format("{}: no SL for pair slid {} dlid {} ('{}' -> '{}')", table.name,
-                                        map.lid(map.base(source)), map.lid(a), network.name(source),
+                                        map.lid(map.base(source)), map.lid(base), network.name(source),
                                         network.name(destination)));
       }
     }
@@ -126,6 +130,25 @@ RoutingResult applySlTable(const Network& network, RoutingResult routing, const 
   routing.layerOf = std::move(layerOf);
   routing.allowedLayers.clear();
   return routing;
+}
+
+void writeSlTable(const Network& network, const RoutingResult& routing, std::ostream& out) {
+  const AddressMap& map = routing.addresses;
+  fmt::memory_buffer buffer;
+  fmt::format_to(std::back_inserter(buffer),
+                 "# slid dlid sl   (routelab {}: the SL of every ordered terminal pair, SL = layer)\n", routing.engine);
+  for (NodeId source : map.owners()) {
+    if (!network.isTerminal(source)) continue;
+    const std::uint32_t si = map.sourceIndex(source);
+    const std::uint32_t slid = map.lid(map.base(source));
+    for (Address a = 0; a < map.count(); ++a) {
+      const NodeId destination = map.owner(a);
+      if (destination == source || !network.isTerminal(destination) || !routing.sends(si, a)) continue;
+      fmt::format_to(std::back_inserter(buffer), "{} {} {}\n", slid, map.lid(a), routing.layer(si, a).index());
+    }
+    out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    buffer.clear();
+  }
 }
 
 }  // namespace routelab

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,17 @@ SlTable readSlTable(const std::string& path);
 /// layerCount = max SL + 1 (every layer uses the routing's single table; a routing with
 /// one table per layer must already have enough layers). Pairs absent from the table are
 /// marked as carrying no traffic (RoutingResult::kNoLayer) — but every pair in scope
-/// (terminal pairs, plus switch pairs when `switchPairs`) must be present: otherwise
-/// AnalysisError naming the first missing pair. ParseError (with the line) for unknown
-/// LIDs and for a pair listed twice with different SLs.
+/// (terminal pairs, plus switch pairs when `switchPairs`) must be present with at least one
+/// LID of the destination (with LMC a source picks one DLID; the destination's other LIDs
+/// then carry none of that source's traffic): otherwise AnalysisError naming the pair. ParseError (with the line) for
+/// unknown LIDs and for a pair listed twice with different SLs.
 RoutingResult applySlTable(const Network& network, RoutingResult routing, const SlTable& table, bool switchPairs);
+
+/// The SL table of `routing`'s terminal traffic in the format above: one line per (source
+/// terminal, address of another terminal) pair that carries traffic (RoutingResult::sends),
+/// slid = the source's first LID, dlid = the address's LID, SL = the pair's layer. Read back
+/// with applySlTable on the same LIDs, it gives the same layer per pair. Multi-table
+/// routings are first merged (routing/lmc_tables.h) so that LIDs select the table.
+void writeSlTable(const Network& network, const RoutingResult& routing, std::ostream& out);
 
 }  // namespace routelab

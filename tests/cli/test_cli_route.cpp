@@ -68,6 +68,34 @@ TEST(CliRoute, ExportsLftFirAndIr) {
   for (const auto& p : {lft, fir, ir}) std::remove(p.c_str());
 }
 
+TEST(CliRoute, FallbackRoutingExportsAsLmcLftAndSlFile) {
+  // LASH with the UpDown layer of Lysne §8.4 (two tables): the LFT gets a LID per table
+  // (LMC 1) and the SL file picks each pair's LID and SL; verify loads both and passes,
+  // and without the SL file the same dump is deadlock-prone (every LID in one layer).
+  const std::string lft = tempPath("fallback.dump"), sl = tempPath("fallback.sl");
+  const std::string fabric = "random:switches=32,seed=3";
+  auto r = runRoutelab("route " + fabric + " --engine lash:max-layers=2 --export lft " + lft + " --export sl " + sl +
+                       " --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["lmc_tables"],
+            "2 tables on LMC 1 (LID offset t = table t; load the SL file with the LFT)");
+  EXPECT_EQ(slurp(sl).rfind("# slid dlid sl", 0), 0u);
+  r = runRoutelab("verify " + fabric + " --engine file:" + lft + " --sl " + sl + " --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["layers_used"], 2);
+  r = runRoutelab("verify " + fabric + " --engine file:" + lft);
+  EXPECT_EQ(r.exitCode, 4) << r.out;
+  // An escape routing cannot be loaded this way: refused, nothing written.
+  std::remove(lft.c_str());
+  std::remove(sl.c_str());
+  r = runRoutelab("route " + fabric + " --engine escape --export lft " + lft + " --export sl " + sl);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("escape routing changes layer inside the fabric"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(lft));
+  EXPECT_FALSE(std::filesystem::exists(sl));
+}
+
 TEST(CliRoute, RefusedRequestsWriteNothing) {
   const std::string lft = tempPath("refused.dump"), fir = tempPath("refused.fir");
   auto r = runRoutelab("route gft2:n=4,m=4,r=8 --engine opt --export lft " + lft + " --export fir " + fir);

@@ -212,6 +212,38 @@ TEST(NetWriter, KeepsNonDefaultGuidsAndMultiPortCas) {
   EXPECT_EQ(joined(networkDifferences(back, network, strict())), "");
 }
 
+TEST(RoundTrip, EveryFabricFormatAtItsLimits) {
+  // Values at the limits of the formats' fields: a 254-port switch (the largest port number
+  // of InfiniBand and of our readers) cabled on ports 1, 253 and 254, GUIDs near 2^64 (a
+  // two-port CA whose port GUIDs are node GUID + 1 and + 2 still fit).
+  NetworkBuilder builder;
+  const NodeId first = builder.addTerminal("h-first", 1, 0x8000000000000000ULL);
+  const NodeId last = builder.addTerminal("h-last", 2, 0xfffffffffffffff0ULL);
+  const NodeId other = builder.addTerminal("h-other", 1, 0x10ULL);
+  const NodeId big = builder.addSwitch("big", 254, 0xfffffffffffffffeULL);
+  const NodeId small = builder.addSwitch("small", 2, 0x0000000000000001ULL);
+  builder.connect(first, 1, big, 1);
+  builder.connect(last, 2, big, 254);
+  builder.connect(big, 253, small, 1);
+  builder.connect(other, 1, small, 2);
+  const Network network = builder.build();
+  for (const auto& [format, text] : {std::pair{"net", netText(network)}, std::pair{"json", jsonText(network)}}) {
+    const Network back = parseFabricText(text, std::string("limits.") + format);
+    EXPECT_EQ(joined(networkDifferences(back, network, strict())), "") << format << "\n" << text;
+    EXPECT_EQ(back.portCount(*back.findNode("big")), 254) << format;
+    EXPECT_EQ(back.target(back.channelAt(*back.findNode("big"), 254)), *back.findNode("h-last")) << format;
+  }
+  // ibnetdiscover -p lines at the same limits (ibnetdiscover prints them; we only read them).
+  const std::string ports =
+      "SW     1 254 0xfffffffffffffffe 4x SDR - CA     2  2 0xfffffffffffffff2 ( 'big' - 'h-last' )\n"
+      "CA     2   2 0xfffffffffffffff2 4x SDR - SW     1 254 0xfffffffffffffffe ( 'h-last' - 'big' )\n";
+  const Network fromPorts = parseFabricText(ports, "limits-p.txt");
+  ASSERT_EQ(fromPorts.switchCount(), 1u);
+  EXPECT_EQ(fromPorts.portCount(fromPorts.switchNode(0)), 254);
+  EXPECT_EQ(fromPorts.guid(fromPorts.terminalNode(0)), 0xfffffffffffffff0ULL);
+  EXPECT_EQ(fromPorts.target(fromPorts.channelAt(fromPorts.switchNode(0), 254)), fromPorts.terminalNode(0));
+}
+
 TEST(NetWriter, RejectsNamesIbsimCannotTake) {
   for (const char* name : {"a#b", "a@b", "quote\"d"}) {
     NetworkBuilder builder;

@@ -2,7 +2,8 @@
 """routelab's mutation harness: plant one realistic bug at a time, rebuild, run the tests.
 
     tests/mutation/mutate.py [--mutants FILE] [--only ID[,ID...]] [--subset N --rotation K]
-                             [--work DIR] [--tests REGEX] [--all-tests] [--jobs J] [--timeout S] [--list]
+                             [--work DIR] [--tests REGEX] [--all-tests] [--jobs J] [--timeout S]
+                             [--budget S] [--require-killed] [--json FILE] [--list]
 
 Each mutant of the list (tests/mutation/mutants.toml) names a file, an exact piece of its text
 (which must occur exactly once), its replacement and the property the change should break.
@@ -16,10 +17,14 @@ A mutant is
   invalid    when it does not compile or its text is not found exactly once (a harness error,
              counted apart: fix the list),
   equivalent when the list marks it so (`equivalent = "reason"`); it is not run.
-The kill rate is killed / (killed + survived). Output: a table (Markdown) on stdout and, with
+A mutant the suite is known not to kill carries `survives = "reason"` (an explained survivor:
+still run and counted). The kill rate is killed / (killed + survived). Output: a table (Markdown) on stdout and, with
 --json FILE, the rows as JSON. --subset N --rotation K runs the N mutants starting at
-(K * N) mod count, so CI can rotate through the list (docs/TESTING.md). Exit status: 0 when
-the kill rate is at least --min-kill-rate (default 0.9), 1 otherwise, 2 on a harness error.
+(K * N) mod count, so CI can rotate through the list (docs/TESTING.md); --budget S starts no
+new mutant once S seconds have passed (the rest are listed as "not run").
+Exit status: 0 when the kill rate is at least --min-kill-rate (default 0.9) — with
+--require-killed (CI), when no mutant survives that is not an explained survivor —, 1
+otherwise, 2 on a harness error (an invalid mutant, an unbuildable tree).
 """
 from __future__ import annotations
 
@@ -98,6 +103,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--timeout", type=float, default=900, help="seconds per test run (a hang kills the mutant)")
     parser.add_argument("--min-kill-rate", type=float, default=0.9)
+    parser.add_argument("--budget", type=float, default=0, help="seconds: start no new mutant after this (0: no limit)")
+    parser.add_argument("--require-killed", action="store_true",
+                        help="fail (exit 1) on any survivor without `survives = \"reason\"` instead of on the kill rate")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
     parser.add_argument("--list", action="store_true", help="print the mutants and exit")
     args = parser.parse_args()
@@ -141,8 +149,13 @@ def main() -> int:
         return 2
 
     rows = []
+    run_started = time.monotonic()
     for index, m in enumerate(mutants, 1):
         row = {"id": m["id"], "file": m["file"], "breaks": m["breaks"], "status": "", "detail": ""}
+        if args.budget > 0 and time.monotonic() - run_started > args.budget and "equivalent" not in m:
+            row.update(status="not run", detail=f"budget of {args.budget:.0f} s spent")
+            rows.append(row)
+            continue
         if "equivalent" in m:
             row.update(status="equivalent", detail=m["equivalent"])
             rows.append(row)
@@ -171,32 +184,40 @@ def main() -> int:
                     command += ["-L", m["labels"]]
                 rc, out = run(command, ROOT, timeout=args.timeout * 2)
                 if rc == 0:
-                    row.update(status="survived")
+                    row.update(status="survived", detail=m.get("survives", "UNEXPLAINED"))
                 else:
                     row.update(status="killed", detail=first_failures(out) or ("timeout" if rc == 124 else "tests failed"))
         finally:
             path.write_text(text)  # restore (mtime changes: the next build recompiles it)
-        row["seconds"] = round(time.monotonic() - started, 1)
+        row["seconds"] = round(time.monotonic() - started)
         rows.append(row)
 
     # Restore the build to the unmutated state so the next run starts clean.
     run(["cmake", "--build", str(build), "-j", str(args.jobs)], ROOT)
 
     killed = sum(r["status"] == "killed" for r in rows)
+    not_run = sum(r["status"] == "not run" for r in rows)
+    unexplained = [r["id"] for r in rows if r["status"] == "survived" and r["detail"] == "UNEXPLAINED"]
     survived = sum(r["status"] == "survived" for r in rows)
     equivalent = sum(r["status"] == "equivalent" for r in rows)
     invalid = sum(r["status"] == "invalid" for r in rows)
-    print("| mutant | file | should break | result | detail |")
-    print("|---|---|---|---|---|")
+    print("| mutant | file | should break | result | detail | seconds |")
+    print("|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['id']} | `{r['file']}` | {r['breaks']} | {r['status']} | {r['detail']} |")
+        print(f"| {r['id']} | `{r['file']}` | {r['breaks']} | {r['status']} | {r['detail']} | {r.get('seconds', '')} |")
     rate = killed / (killed + survived) if killed + survived else 1.0
-    print(f"\nkilled {killed}, survived {survived}, equivalent {equivalent}, invalid {invalid}: "
-          f"kill rate {100 * rate:.1f}% of {killed + survived} non-equivalent mutants")
+    print(f"\nkilled {killed}, survived {survived} ({len(unexplained)} unexplained), equivalent {equivalent}, "
+          f"invalid {invalid}, not run {not_run}: kill rate {100 * rate:.1f}% of {killed + survived} non-equivalent "
+          f"mutants run, in {time.monotonic() - run_started:.0f} s")
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "kill_rate": rate}, indent=2) + "\n")
     if invalid:
         return 2
+    if args.require_killed:
+        if unexplained:
+            print(f"unexplained survivors: {', '.join(unexplained)} (add a test that kills them, or "
+                  f"`survives = \"reason\"` to tests/mutation/mutants.toml)", file=sys.stderr)
+        return 1 if unexplained else 0
     return 0 if rate >= args.min_kill_rate else 1
 
 

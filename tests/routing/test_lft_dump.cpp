@@ -11,6 +11,7 @@
 #include "engines/fattree/fat_tree.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "graph/builder.h"
 #include "io/fabric_files.h"
 #include "io/lft_dump.h"
 #include "io/output.h"
@@ -203,6 +204,38 @@ TEST(LftDump, HostsNamedByTheGuidOfAnyCabledPort) {
   EXPECT_TRUE(report.passed()) << (report.failures.empty() ? "" : report.failures.front());
   // single -> both LIDs of the dual-rail host, dual-rail host -> single.
   EXPECT_EQ(report.terminalPairsDelivered, 3u);
+}
+
+TEST(LftDump, RoundTripAtTheFormatsLimits) {
+  // The last unicast LID (0xBFFF), port 254 and GUIDs near 2^64: read, then written back
+  // byte for byte.
+  NetworkBuilder builder;
+  const NodeId first = builder.addTerminal("h-first", 1, 0x8000000000000000ULL);
+  const NodeId last = builder.addTerminal("h-last", 2, 0xfffffffffffffff0ULL);
+  const NodeId big = builder.addSwitch("big", 254, 0xfffffffffffffffeULL);
+  builder.connect(first, 1, big, 1);
+  builder.connect(last, 2, big, 254);
+  const Network net = builder.build();
+  const std::string dump =
+      "Unicast lids [0-49151] of switch Lid 1 guid 0xfffffffffffffffe ('big'):\n"
+      "0x0001 000 # Switch portguid 0xfffffffffffffffe: 'big'\n"
+      "0x0002 001 # Channel Adapter portguid 0x8000000000000001: 'h-first'\n"
+      "0xbfff 254 # Channel Adapter portguid 0xfffffffffffffff2: 'h-last'\n"
+      "49151 lids dumped\n";
+  const RoutingResult r = parseLftDump(dump, "limits.dump", net);
+  const Address a = r.addresses.base(last);
+  EXPECT_EQ(r.addresses.lid(a), 0xbfffu);
+  EXPECT_EQ(r.table().port(0, a), 254);
+  EXPECT_EQ(written(net, r), dump);
+  const RoutingCheckReport report = checkRouting(net, r);
+  EXPECT_TRUE(report.passed()) << (report.failures.empty() ? "" : report.failures.front());
+  // One past each limit is refused with the line.
+  std::string beyond = dump;
+  beyond.replace(beyond.find("0xbfff"), 6, "0xc000");
+  EXPECT_THROW(parseLftDump(beyond, "beyond.dump", net), ParseError);
+  beyond = dump;
+  beyond.replace(beyond.find("0xbfff 254"), 10, "0xbfff 255");
+  EXPECT_THROW(parseLftDump(beyond, "beyond.dump", net), ParseError);
 }
 
 TEST(LftDump, OurEnginesRoundTrip) {

@@ -265,6 +265,58 @@ TEST(Verify, EscapeLayerThatCannotDeliverFromAReachableSwitchFailsDuato) {
   EXPECT_FALSE(v.passed());
 }
 
+// Lysne Theorem 2 (Defs. 11-12): deadlock-free when every layer's dependency graph is
+// acyclic, each pair's dependencies counted in every layer it may be injected in. On a ring
+// of four switches with shortest-path routing (two-hop pairs clockwise), the four two-hop
+// paths close the ring's cycle in one layer; split by the parity of their source switch, no
+// layer holds more than two of them; allowing two of them in both layers closes it again.
+TEST(Verify, LayersBreakTheRingCycleAndAnAllowedLayerClosesItAgain) {
+  const Network net = ring(4);
+  RoutingResult r;
+  r.engine = "ring-shortest";
+  r.addresses = AddressMap::build(net, 1, false);
+  r.tables.emplace_back(4, r.addresses.count());
+  for (std::uint32_t s = 0; s < 4; ++s) {
+    for (Address a = 0; a < r.addresses.count(); ++a) {
+      const std::uint32_t steps = (net.terminalIndex(r.addresses.owner(a)) + 4 - s) % 4;
+      r.tables[0].set(s, a, steps == 0 ? 3 : steps == 3 ? 2 : 1);  // 1 clockwise, 2 back
+    }
+  }
+  r.minimal = true;
+  const VerifyResult one = verifyRouting(net, r);
+  EXPECT_TRUE(one.connected);
+  EXPECT_FALSE(one.deadlockFree);
+  EXPECT_EQ(one.cyclicLayers, std::vector<std::size_t>{0});
+
+  // Two layers: a two-hop pair from an odd switch goes to layer 1.
+  r.tableOfLayer = {0, 0};
+  const std::size_t addresses = r.addresses.count();
+  r.layerOf.assign(r.addresses.owners().size() * addresses, 0);
+  auto pairIndex = [&](std::uint32_t source, std::uint32_t destination) {
+    const std::uint32_t si = r.addresses.sourceIndex(net.terminalNode(source));
+    return static_cast<std::size_t>(si) * addresses + r.addresses.base(net.terminalNode(destination));
+  };
+  for (std::uint32_t i = 0; i < 4; ++i) r.layerOf[pairIndex(i, (i + 2) % 4)] = static_cast<std::uint8_t>(i % 2);
+  const VerifyResult two = verifyRouting(net, r);
+  EXPECT_TRUE(two.passed()) << two.cycleText;
+  EXPECT_EQ(two.layersUsed, 2u);
+
+  // A-LASH-style allowed sets: t0 -> t2 and t2 -> t0 may also use layer 1, where the two
+  // odd paths already are: layer 1 holds all four, the cycle is back.
+  r.allowedLayers.assign(r.layerOf.size(), 0);
+  for (std::size_t k = 0; k < r.layerOf.size(); ++k)
+    r.allowedLayers[k] = static_cast<std::uint16_t>(1U << r.layerOf[k]);
+  r.allowedLayers[pairIndex(0, 2)] = 0b11;
+  r.allowedLayers[pairIndex(2, 0)] = 0b11;
+  const VerifyResult allowed = verifyRouting(net, r);
+  EXPECT_TRUE(allowed.connected);
+  EXPECT_FALSE(allowed.deadlockFree);
+  EXPECT_EQ(allowed.cyclicLayers, std::vector<std::size_t>{1});
+  // One of them alone does not close it.
+  r.allowedLayers[pairIndex(2, 0)] = 0b01;
+  EXPECT_TRUE(verifyRouting(net, r).deadlockFree);
+}
+
 TEST(Verify, ResultsDoNotDependOnTheThreadCount) {
 #ifdef ROUTELAB_HAVE_OPENMP
   // Large enough to run in parallel (512 destinations x 640 sources and switches).
@@ -304,6 +356,32 @@ TEST(SlTable, ParsesAndAssignsLayersPerPair) {
   EXPECT_TRUE(v.connected);
   EXPECT_EQ(v.layers, 3u);
   EXPECT_TRUE(v.deadlockFree) << v.cycleText;
+}
+
+TEST(SlTable, ValuesAtTheFormatsLimits) {
+  // SL 15 (the 4-bit field's largest) gives 16 layers; LID 0xBFFF (the last unicast LID)
+  // is read; one past each is refused naming the line.
+  const SlTable table = parseSlTable("49151 1 15\n1 49151 0\n", "limits.txt");
+  ASSERT_EQ(table.entries.size(), 2u);
+  EXPECT_EQ(table.entries[0].slid, 49151u);
+  EXPECT_EQ(table.entries[0].sl, 15);
+  EXPECT_EQ(table.entries[1].dlid, 49151u);
+  const Network net = ring(2);
+  const RoutingResult r = clockwise(net, false);  // LIDs 1 and 2
+  const RoutingResult layered = applySlTable(net, r, parseSlTable("1 2 15\n2 1 0\n", "sl15.txt"), false);
+  EXPECT_EQ(layered.layerCount(), 16u);
+  EXPECT_EQ(layered.layer(0, 1), LayerId(15));
+  const VerifyResult v = verifyRouting(net, layered);
+  EXPECT_TRUE(v.passed());
+  EXPECT_EQ(v.highestLayer, 15);
+  for (const char* beyond : {"1 2 16\n", "49152 1 0\n", "1 49152 0\n"}) {
+    try {
+      parseSlTable(std::string("1 2 0\n") + beyond, "beyond.txt");
+      ADD_FAILURE() << beyond;
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("beyond.txt:2"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(SlTable, ErrorsNameFileAndLine) {

@@ -302,6 +302,18 @@ TEST(NetReader, GuidBaseLinesFollowIbsim) {
   EXPECT_EQ(network.guid(*network.findNode("s2")), 0x300010u);
 }
 
+TEST(NetReader, HexNumbersInEitherCase) {
+  // ibsim reads numbers with strtoull(.., 0): "0x" and "0X" are both hexadecimal.
+  const std::string text =
+      "switchguid=0X3000AB\n"
+      "Switch 2 \"s0\"\n[1] \"h\"[1]\n\n"
+      "caguid=0x5000cd\n"
+      "Ca 1 \"h\"\n[1] \"s0\"[1]\n";
+  const Network network = parseFabricText(text, "hexcase.net");
+  EXPECT_EQ(network.guid(*network.findNode("s0")), 0x3000abu);
+  EXPECT_EQ(network.guid(*network.findNode("h")), 0x5000cdu);
+}
+
 TEST(IbnetdiscoverReader, DuplicateDescriptionsFallBackToIds) {
   const std::string text =
       "switchguid=0x10(10)\n"
@@ -527,6 +539,9 @@ TEST(RecognizeFatTree, FamiliesAndRejections) {
   EXPECT_EQ(recognizedFamily("gft2:n=4,m=3,r=5"), "gft2");
   EXPECT_EQ(recognizedFamily("ft:l=3,m=4,w=2"), "ft");
   EXPECT_EQ(recognizedFamily("xgft:h=3,m=2.3.2,w=1.2.3"), "xgft");
+  // A 2-ary 3-tree whose top switches have only their 2 down ports: the k-ary n-tree family
+  // has 2k ports on every level, the top included, so this is an XGFT.
+  EXPECT_EQ(recognizedFamily("xgft:h=3,m=2.2.2,w=1.2.2"), "xgft");
   EXPECT_EQ(recognizedFamily("kary-ntree:k=4,n=3+fail-links=1,seed=4"), "none");
 
   // Same cabling but two up ports of a leaf swapped: not the documented convention.

@@ -54,6 +54,22 @@ RoutingResult clockwise(const Network& net, bool switchAddresses) {
   return r;
 }
 
+/// Shortest-path routing of ring(4): one hop either way, two-hop pairs clockwise.
+RoutingResult ringShortest(const Network& net) {
+  RoutingResult r;
+  r.engine = "ring-shortest";
+  r.addresses = AddressMap::build(net, 1, false);
+  r.tables.emplace_back(4, r.addresses.count());
+  for (std::uint32_t s = 0; s < 4; ++s) {
+    for (Address a = 0; a < r.addresses.count(); ++a) {
+      const std::uint32_t steps = (net.terminalIndex(r.addresses.owner(a)) + 4 - s) % 4;
+      r.tables[0].set(s, a, steps == 0 ? 3 : steps == 3 ? 2 : 1);  // 1 clockwise, 2 back
+    }
+  }
+  r.minimal = true;
+  return r;
+}
+
 using DependencySet = std::set<std::pair<std::uint32_t, std::uint32_t>>;
 
 /// Brute force: the dependencies of every in-scope pair's walk, per layer.
@@ -118,6 +134,23 @@ TEST(Verify, CuttingTheRingRemovesTheCycleButDisconnects) {
   ASSERT_FALSE(v.failures.empty());
   EXPECT_EQ(v.failures.front().status, "no route");
   EXPECT_EQ(v.failures.front().where, "s3");
+}
+
+TEST(Verify, OneUndeliveredRouteMakesTheFabricNotConnected) {
+  // s0's entry for t3 (one hop counter-clockwise) is used by t0 -> t3 alone: clearing it
+  // breaks exactly one of the 12 routes.
+  const Network net = ring(4);
+  RoutingResult r = ringShortest(net);
+  const VerifyResult before = verifyRouting(net, r);
+  ASSERT_TRUE(before.connected);
+  EXPECT_EQ(before.routes, 12u);
+  r.tables[0].set(0, r.addresses.base(net.terminalNode(3)), kNoRoute);
+  const VerifyResult after = verifyRouting(net, r);
+  EXPECT_EQ(after.routes, 12u);
+  EXPECT_EQ(after.delivered, 11u);
+  EXPECT_EQ(after.noRoute, 1u);
+  EXPECT_FALSE(after.connected);
+  EXPECT_FALSE(after.passed());
 }
 
 TEST(Verify, LoopsAndDeadPortsAreCaught) {
@@ -272,17 +305,7 @@ TEST(Verify, EscapeLayerThatCannotDeliverFromAReachableSwitchFailsDuato) {
 // layer holds more than two of them; allowing two of them in both layers closes it again.
 TEST(Verify, LayersBreakTheRingCycleAndAnAllowedLayerClosesItAgain) {
   const Network net = ring(4);
-  RoutingResult r;
-  r.engine = "ring-shortest";
-  r.addresses = AddressMap::build(net, 1, false);
-  r.tables.emplace_back(4, r.addresses.count());
-  for (std::uint32_t s = 0; s < 4; ++s) {
-    for (Address a = 0; a < r.addresses.count(); ++a) {
-      const std::uint32_t steps = (net.terminalIndex(r.addresses.owner(a)) + 4 - s) % 4;
-      r.tables[0].set(s, a, steps == 0 ? 3 : steps == 3 ? 2 : 1);  // 1 clockwise, 2 back
-    }
-  }
-  r.minimal = true;
+  RoutingResult r = ringShortest(net);
   const VerifyResult one = verifyRouting(net, r);
   EXPECT_TRUE(one.connected);
   EXPECT_FALSE(one.deadlockFree);

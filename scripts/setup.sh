@@ -11,8 +11,8 @@
 #              ROUTELAB_SKIP_INSTALL=1 (do not call apt-get), ROUTELAB_SKIP_ASAN=1 (test: no ASan build),
 #              ROUTELAB_SKIP_TSAN=1 (no TSan build), ROUTELAB_SKIP_FUZZ=1 (no fuzzing),
 #              ROUTELAB_FUZZ_SECONDS (seconds per fuzz target, default 20). docs/RELIABILITY.md
-#              ROUTELAB_SKIP_MUTATION=1 (no mutants), ROUTELAB_MUTANTS (how many, default 4),
-#              ROUTELAB_MUTATION_BUDGET (seconds, default 600), ROUTELAB_MUTATION_ROTATION (which
+#              ROUTELAB_SKIP_MUTATION=1 (no mutants), ROUTELAB_MUTANTS (how many, default 3),
+#              ROUTELAB_MUTATION_BUDGET (seconds, default 300), ROUTELAB_MUTATION_ROTATION (which
 #              window of the list, default: days since 1970, so successive days rotate). docs/TESTING.md
 set -euo pipefail
 
@@ -95,9 +95,9 @@ if [ "${ROUTELAB_SKIP_FUZZ:-0}" != 1 ]; then
 fi
 if [ "${ROUTELAB_SKIP_MUTATION:-0}" != 1 ]; then
   # Every mutant of the window must be killed or be an explained survivor (docs/TESTING.md).
-  python3 tests/mutation/mutate.py --jobs "$jobs" --subset "${ROUTELAB_MUTANTS:-4}" \
+  python3 tests/mutation/mutate.py --jobs "$jobs" --subset "${ROUTELAB_MUTANTS:-3}" \
     --rotation "${ROUTELAB_MUTATION_ROTATION:-$(( $(date -u +%s) / 86400 ))}" \
-    --budget "${ROUTELAB_MUTATION_BUDGET:-600}" --require-killed || status=1
+    --budget "${ROUTELAB_MUTATION_BUDGET:-300}" --require-killed || status=1
 fi
 if [ $status -eq 0 ]; then echo "setup: all tests passed (build/, build-asan/, build-tsan/, fuzzers, mutants)"; else echo "setup: TESTS FAILED" >&2; fi
 exit $status

@@ -233,7 +233,23 @@ TEST(RoundTrip, EveryFabricFormatAtItsLimits) {
     EXPECT_EQ(back.portCount(*back.findNode("big")), 254) << format;
     EXPECT_EQ(back.target(back.channelAt(*back.findNode("big"), 254)), *back.findNode("h-last")) << format;
   }
-  // ibnetdiscover -p lines at the same limits (ibnetdiscover prints them; we only read them).
+  // ibnetdiscover output at the same limits (we read it, ibnetdiscover writes it).
+  const std::string discovered =
+      "switchguid=0xfffffffffffffffe(fffffffffffffffe)\n"
+      "Switch\t254 \"S-fffffffffffffffe\"\t\t# \"big\" base port 0 lid 49151 lmc 0\n"
+      "[254]\t\"H-fffffffffffffff0\"[2](fffffffffffffff2)\t\t# \"h-last\" lid 1 4xHDR\n"
+      "\n"
+      "caguid=0xfffffffffffffff0\n"
+      "Ca\t2 \"H-fffffffffffffff0\"\t\t# \"h-last\"\n"
+      "[2](fffffffffffffff2)\t\"S-fffffffffffffffe\"[254]\t\t# lid 1 lmc 0 \"big\" lid 49151 4xHDR\n";
+  ASSERT_EQ(detectFabricFormat(discovered), FabricFormat::Ibnetdiscover);
+  const Network fromDiscover = parseFabricText(discovered, "limits-ibnetdiscover.txt");
+  ASSERT_EQ(fromDiscover.switchCount(), 1u);
+  EXPECT_EQ(fromDiscover.portCount(fromDiscover.switchNode(0)), 254);
+  EXPECT_EQ(fromDiscover.guid(fromDiscover.switchNode(0)), 0xfffffffffffffffeULL);
+  EXPECT_EQ(fromDiscover.guid(fromDiscover.terminalNode(0)), 0xfffffffffffffff0ULL);
+  EXPECT_EQ(fromDiscover.target(fromDiscover.channelAt(fromDiscover.switchNode(0), 254)), fromDiscover.terminalNode(0));
+  // ibnetdiscover -p lines at the same limits.
   const std::string ports =
       "SW     1 254 0xfffffffffffffffe 4x SDR - CA     2  2 0xfffffffffffffff2 ( 'big' - 'h-last' )\n"
       "CA     2   2 0xfffffffffffffff2 4x SDR - SW     1 254 0xfffffffffffffffe ( 'h-last' - 'big' )\n";

@@ -57,12 +57,26 @@ def load_mutants(path: Path) -> list[dict]:
     return mutants
 
 
-def copy_tree(destination: Path) -> None:
-    """Tracked files as they are in the working tree (uncommitted edits included)."""
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, check=True, capture_output=True).stdout
-    for name in files.decode().split("\0"):
-        if not name:
+def source_files() -> list[str]:
+    """Tracked and untracked-but-not-ignored files (a git checkout), else every file outside
+    the build trees (a source tree without .git)."""
+    listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                             capture_output=True)
+    if listing.returncode == 0:
+        return [name for name in listing.stdout.decode().split("\0") if name]
+    names = []
+    for path in ROOT.rglob("*"):
+        relative = path.relative_to(ROOT)
+        top = relative.parts[0]
+        if top.startswith("build") or top in (".git", ".cache", "out") or not path.is_file():
             continue
+        names.append(str(relative))
+    return names
+
+
+def copy_tree(destination: Path) -> None:
+    """The source files as they are in the working tree (uncommitted edits included)."""
+    for name in source_files():
         source, target = ROOT / name, destination / name
         if not source.exists():
             continue
@@ -197,8 +211,8 @@ def main() -> int:
         row["seconds"] = round(time.monotonic() - started)
         rows.append(row)
 
-    # Restore the build to the unmutated state so the next run starts clean.
-    run(["cmake", "--build", str(build), "-j", str(args.jobs)], ROOT)
+    # The build is left with the last mutant's objects; the next run's baseline build (above)
+    # rebuilds what the restored file needs.
 
     killed = sum(r["status"] == "killed" for r in rows)
     not_run = sum(r["status"] == "not run" for r in rows)

@@ -4,6 +4,7 @@
 // per layer, same verdict.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <set>
 #include <sstream>
 
@@ -74,7 +75,8 @@ TEST(LmcExport, FallbackRoutingsVerifyAsLoadedFromTheirFiles) {
   // do not fit go to the UpDown layer, which has its own table (Lysne §8.4).
   const Fabric fabric = loadFabric("random:switches=32,seed=3");
   const Network& net = fabric.network;
-  for (const char* engine : {"lash:max-layers=2", "lash:max-layers=1", "lash:max-layers=2,balance"}) {
+  for (const char* engine :
+       {"lash:max-layers=2", "lash:max-layers=1", "lash:max-layers=2,balance", "lash:addressing=pair,max-layers=2"}) {
     SCOPED_TRACE(engine);
     const RoutingResult routing = runEngine(engine, net);
     ASSERT_EQ(routing.tables.size(), 2u) << "the fallback must be in use for this test to mean anything";
@@ -84,10 +86,12 @@ TEST(LmcExport, FallbackRoutingsVerifyAsLoadedFromTheirFiles) {
     const RoutingResult merged = mergeTablesByLmc(net, routing);
     ASSERT_EQ(merged.tables.size(), 1u);
     EXPECT_EQ(merged.layerCount(), routing.layerCount());
-    // LMC 1: two LIDs per port, each block at an even base LID (OpenSM's alignment).
+    // Two tables: each block doubles, at a base LID aligned to its size (OpenSM's LMC rule;
+    // pair addressing: a block of 32 addresses becomes 64 LIDs).
     for (NodeId owner : merged.addresses.owners()) {
-      EXPECT_EQ(merged.addresses.blockSize(owner), 2 * routing.addresses.blockSize(owner));
-      EXPECT_EQ(merged.addresses.lid(merged.addresses.base(owner)) % 2, 0u) << net.name(owner);
+      const std::uint32_t size = merged.addresses.blockSize(owner);
+      EXPECT_EQ(size, 2 * routing.addresses.blockSize(owner));
+      EXPECT_EQ(merged.addresses.lid(merged.addresses.base(owner)) % std::bit_ceil(size), 0u) << net.name(owner);
     }
     expectSameWalks(net, routing, merged);
     EXPECT_EQ(dependenciesOf(net, merged), dependenciesOf(net, routing));

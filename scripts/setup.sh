@@ -97,7 +97,7 @@ if [ "${ROUTELAB_SKIP_MUTATION:-0}" != 1 ]; then
   # Every mutant of the window must be killed or be an explained survivor (docs/TESTING.md).
   python3 tests/mutation/mutate.py --jobs "$jobs" --subset "${ROUTELAB_MUTANTS:-3}" \
     --rotation "${ROUTELAB_MUTATION_ROTATION:-$(( $(date -u +%s) / 86400 ))}" \
-    --budget "${ROUTELAB_MUTATION_BUDGET:-300}" --require-killed || status=1
+    --budget "${ROUTELAB_MUTATION_BUDGET:-300}" --timeout 120 --require-killed || status=1
 fi
 if [ $status -eq 0 ]; then echo "setup: all tests passed (build/, build-asan/, build-tsan/, fuzzers, mutants)"; else echo "setup: TESTS FAILED" >&2; fi
 exit $status

@@ -82,7 +82,9 @@ def copy_tree(destination: Path) -> None:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.exists() or target.read_bytes() != source.read_bytes():
-            shutil.copy2(source, target)
+            # A fresh modification time (not the source's): ninja must see the file as newer
+            # than the objects an earlier run built from its previous content.
+            shutil.copy(source, target)
 
 
 def run(command: list[str], cwd: Path, timeout: float | None = None) -> tuple[int, str]:

@@ -226,6 +226,35 @@ TEST(FatTreeEngines, LmcPathsLeaveThroughDifferentUpPorts) {
   }
 }
 
+TEST(FatTreeEngines, LmcPathsShiftEveryUpwardDigit) {
+  // Gómez §4 with LMC: path q of destination d climbs stage s through up port k + 1 +
+  // ((p_s + q) mod k), p_s = floor(d / k^s) mod k — every stage shifted, not only the first
+  // (a 3-level tree: the leaf's and the middle switch's choices).
+  const std::uint32_t k = 4;
+  const Network net = makeKaryNtree(k, 3);
+  RoutingContext context;
+  context.addressesPerTerminal = k;
+  for (auto route : {&routeFtreeDeterministic, &routeDmodk}) {
+    const RoutingResult r = route(net, context);
+    const NodeId source = net.terminalNode(0);
+    for (std::uint32_t d = k * k; d < net.terminalCount(); ++d) {  // outside the source's pod
+      const NodeId destination = net.terminalNode(d);
+      for (std::uint32_t q = 0; q < k; ++q) {
+        const Address a = r.addressFor(source, destination, q);
+        const Path path = r.path(net, source, a);
+        ASSERT_EQ(path.status, PathStatus::Delivered);
+        ASSERT_EQ(path.channels.size(), 6u);  // up, up, up to the top, down, down, down
+        for (std::uint32_t stage = 0; stage < 2; ++stage) {
+          const NodeId at = net.target(path.channels[stage]);
+          const std::uint32_t digit = (d / (stage == 0 ? 1 : k)) % k;
+          EXPECT_EQ(r.table().port(net.switchIndex(at), a), k + 1 + (digit + q) % k)
+              << r.engine << ": " << d << " path " << q << " stage " << stage;
+        }
+      }
+    }
+  }
+}
+
 TEST(FatTreeEngines, EveryEnginePassesTheChecksOnSmallFabrics) {
   std::vector<Network> fabrics;
   fabrics.push_back(makeKaryNtree(2, 3));

@@ -68,6 +68,23 @@ void expectSameWalks(const Network& net, const RoutingResult& original, const Ro
   }
 }
 
+/// A routing as `route --export lft --export sl` writes it, and as `verify --engine file:LFT
+/// --sl SL` reads it back against the same fabric.
+struct ExportedFiles {
+  std::string lft, sl;
+  RoutingResult loaded;
+};
+
+ExportedFiles throughFiles(const Network& net, const RoutingResult& merged) {
+  std::ostringstream lft, sl;
+  writeLftDump(net, merged, lft);
+  writeSlTable(net, merged, sl);
+  ExportedFiles files{lft.str(), sl.str(), {}};
+  files.loaded =
+      applySlTable(net, parseLftDump(files.lft, "export.dump", net), parseSlTable(files.sl, "export.sl"), false);
+  return files;
+}
+
 }  // namespace
 
 TEST(LmcExport, FallbackRoutingsVerifyAsLoadedFromTheirFiles) {
@@ -97,18 +114,14 @@ TEST(LmcExport, FallbackRoutingsVerifyAsLoadedFromTheirFiles) {
     EXPECT_EQ(dependenciesOf(net, merged), dependenciesOf(net, routing));
 
     // Through the files: LFT dump + SL table, read back against the same fabric.
-    std::ostringstream lft, sl;
-    writeLftDump(net, merged, lft);
-    writeSlTable(net, merged, sl);
-    const RoutingResult loaded =
-        applySlTable(net, parseLftDump(lft.str(), "fallback.dump", net), parseSlTable(sl.str(), "fallback.sl"), false);
-    const VerifyResult fromFiles = verifyRouting(net, loaded);
+    const ExportedFiles files = throughFiles(net, merged);
+    const VerifyResult fromFiles = verifyRouting(net, files.loaded);
     EXPECT_TRUE(fromFiles.passed()) << fromFiles.cycleText;
     EXPECT_EQ(fromFiles.layersUsed, direct.layersUsed);
     EXPECT_EQ(fromFiles.dependencies, direct.dependencies);
     EXPECT_EQ(fromFiles.routes, direct.routes);
     // Without the SL file every LID of the dump is one layer's traffic: deadlock-prone.
-    EXPECT_FALSE(verifyRouting(net, parseLftDump(lft.str(), "fallback.dump", net)).deadlockFree);
+    EXPECT_FALSE(verifyRouting(net, parseLftDump(files.lft, "fallback.dump", net)).deadlockFree);
   }
 }
 
@@ -121,17 +134,13 @@ TEST(LmcExport, SingleTableRoutingsKeepTheirLidsAndGetTheirSlFile) {
   const RoutingResult merged = mergeTablesByLmc(net, routing);
   EXPECT_EQ(merged.addresses.count(), routing.addresses.count());
   EXPECT_EQ(merged.layerOf, routing.layerOf);
-  std::ostringstream lft, sl;
-  writeLftDump(net, merged, lft);
-  writeSlTable(net, merged, sl);
-  const RoutingResult loaded =
-      applySlTable(net, parseLftDump(lft.str(), "lash.dump", net), parseSlTable(sl.str(), "lash.sl"), false);
-  const VerifyResult v = verifyRouting(net, loaded);
+  const ExportedFiles files = throughFiles(net, merged);
+  const VerifyResult v = verifyRouting(net, files.loaded);
   EXPECT_TRUE(v.passed());
   EXPECT_EQ(v.dependencies, verifyRouting(net, routing).dependencies);
   // Header comment, then one line per ordered terminal pair.
   std::size_t lines = 0;
-  for (char c : sl.str()) lines += c == '\n' ? 1 : 0;
+  for (char c : files.sl) lines += c == '\n' ? 1 : 0;
   EXPECT_EQ(lines, 1 + net.terminalCount() * (net.terminalCount() - 1));
 }
 

@@ -48,6 +48,15 @@ BENCHMARK(BM_K16n3_FtreeAdaptive)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_K16n3_Dmodk)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_K16n3_DmodkLmc2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Issue 13: the 16-ary 4-tree (65,536 terminals, 16,384 switches, 1.07 G entries = 1 GiB);
+// target < 2 s CPU on one core (run with OMP_NUM_THREADS=1). Every iteration allocates and
+// first-touches the whole table, as a `routelab route` process does.
+static void BM_K16n4_FtreeDeterministic(benchmark::State& s) {
+  static const Network network = makeKaryNtree(16, 4);
+  routeFabric<&routeFtreeDeterministic>(s, network);
+}
+BENCHMARK(BM_K16n4_FtreeDeterministic)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->Iterations(3);
+
 // S-mod-k is source-based: on the 16-ary 3-tree it needs 256 addresses per terminal
 // (805 MB of tables), so it is measured on the 16-ary 2-tree and on T(32+32, 64).
 static void BM_K16n2_Smodk(benchmark::State& s) {

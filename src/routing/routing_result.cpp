@@ -74,6 +74,14 @@ std::size_t checkedEntries(std::size_t switches, std::size_t addresses, std::uin
 ForwardingTable::ForwardingTable(std::size_t switches, std::size_t addresses)
     : switches_(switches), addresses_(addresses), primary_(checkedEntries(switches, addresses, 1), kNoRoute) {}
 
+ForwardingTable::ForwardingTable(std::size_t switches, std::size_t addresses, Unfilled)
+    : switches_(switches), addresses_(addresses), primary_(checkedEntries(switches, addresses, 1)) {}
+
+std::span<std::uint8_t> ForwardingTable::mutableRow(std::uint32_t switchIndex) {
+  if (!listOf_.empty()) throw RoutingError("a forwarding table with candidate lists cannot be written by rows");
+  return {primary_.data() + entry(switchIndex, 0), addresses_};
+}
+
 void ForwardingTable::set(std::uint32_t switchIndex, Address a, PortNumber port) {
   const std::size_t e = entry(switchIndex, a);
   primary_[e] = static_cast<std::uint8_t>(port);

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/bulk_allocator.h"
 #include "core/ids.h"
 #include "graph/network.h"
 
@@ -73,7 +74,14 @@ class AddressMap {
 class ForwardingTable {
  public:
   ForwardingTable() = default;
+  /// Every entry kNoRoute. Throws LimitError (before allocating) beyond the memory budget.
   ForwardingTable(std::size_t switches, std::size_t addresses);
+  /// Tag of the constructor for engines that write whole rows (fat-tree closed forms).
+  struct Unfilled {};
+  /// Entries start UNSPECIFIED: the engine must write every entry of every row through
+  /// mutableRow() before the table is read. Saves the kNoRoute pass over the memory (1 GiB
+  /// for a 65,536-terminal fat-tree).
+  ForwardingTable(std::size_t switches, std::size_t addresses, Unfilled);
 
   std::size_t switchCount() const { return switches_; }
   std::size_t addressCount() const { return addresses_; }
@@ -95,6 +103,11 @@ class ForwardingTable {
   /// setCandidateList(), which is O(1) and safe to call concurrently for distinct entries.
   using ListId = std::uint32_t;
   ListId addCandidateList(std::span<const PortNumber> ports);
+  /// The preferred-port bytes of one switch, one per address (kNoRoute = no route), for
+  /// engines that fill whole rows; writing a byte is set() with that port. Only for tables
+  /// without candidate lists (throws RoutingError otherwise). Distinct rows may be written
+  /// concurrently.
+  std::span<std::uint8_t> mutableRow(std::uint32_t switchIndex);
   void setCandidateList(std::uint32_t switchIndex, Address a, ListId list);
   std::size_t memoryBytes() const;
 
@@ -104,9 +117,9 @@ class ForwardingTable {
 
   std::size_t switches_ = 0;
   std::size_t addresses_ = 0;
-  std::vector<std::uint8_t> primary_;     // one byte per entry (port or kNoRoute)
-  std::vector<std::uint32_t> listOf_;     // per entry: candidate list id (adaptive only)
-  std::vector<std::uint32_t> listStart_;  // CSR of interned lists
+  std::vector<std::uint8_t, BulkAllocator<std::uint8_t>> primary_;  // one byte per entry (port or kNoRoute)
+  std::vector<std::uint32_t> listOf_;                               // per entry: candidate list id (adaptive only)
+  std::vector<std::uint32_t> listStart_;                            // CSR of interned lists
   std::vector<PortNumber> listPorts_;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> listHash_;  // sorted (hash, id)
 };

@@ -9,9 +9,13 @@
 
 #include "core/errors.h"
 #include "engines/fattree/fat_tree.h"
+#include "engines/fattree/xgft_tables.h"
 #include "engines/registry.h"
+#include "fabric/fabric.h"
 #include "graph/builder.h"
 #include "routing/checks.h"
+#include "test_support.h"
+#include "topology/recognize.h"
 #include "topology/xgft.h"
 
 using namespace routelab;
@@ -110,6 +114,100 @@ TEST(Dmodk, EqualsFtreeDeterministicOnEveryXgft) {
     for (std::uint32_t s = 0; s < net.switchCount(); ++s) {
       for (Address d = 0; d < a.addresses.count(); ++d) ASSERT_EQ(a.table().port(s, d), b.table().port(s, d));
     }
+  }
+}
+
+namespace {
+
+/// Every entry of two tables, the first difference named.
+void expectSameEntries(const Network& net, const ForwardingTable& a, const ForwardingTable& b,
+                       const std::string& what) {
+  ASSERT_EQ(a.switchCount(), b.switchCount()) << what;
+  ASSERT_EQ(a.addressCount(), b.addressCount()) << what;
+  for (std::uint32_t s = 0; s < net.switchCount(); ++s) {
+    for (Address d = 0; d < a.addressCount(); ++d) {
+      ASSERT_EQ(a.port(s, d), b.port(s, d)) << what << ": switch " << net.name(net.switchNode(s)) << " address " << d;
+    }
+  }
+}
+
+/// `net` rebuilt with its terminals in reverse order and its XGFT labels recognised again:
+/// terminal order (and so address order) no longer follows the XGFT's terminal index.
+Network withTerminalsReversed(const Network& net) {
+  NetworkBuilder builder;
+  std::vector<NodeId> node(net.nodeCount());
+  for (NodeId s : net.switches()) node[s.index()] = builder.addSwitch(net.name(s), net.portCount(s), net.guid(s));
+  for (std::size_t i = net.terminalCount(); i-- > 0;) {
+    const NodeId t = net.terminalNode(i);
+    node[t.index()] = builder.addTerminal(net.name(t), net.portCount(t), net.guid(t));
+  }
+  for (std::size_t c = 0; c < net.channelCount(); c += 2) {
+    const auto channel = ChannelId::fromIndex(c);
+    builder.connect(node[net.source(channel).index()], net.sourcePort(channel), node[net.target(channel).index()],
+                    net.targetPort(channel));
+  }
+  std::optional<Network> recognised = recognizeFatTree(builder.build());
+  EXPECT_TRUE(recognised.has_value());
+  return recognised ? recognised->withOrigin(net.origin() + " (terminals reversed)") : net;
+}
+
+/// XGFTs of every shape the row filler distinguishes: k-ary n-trees, 2-level GFTs, levels
+/// with one parent (w = 1 above the leaves), slimmed upper levels, and OpenSM's 6-ary
+/// 2-tree imported from ibnetdiscover, and fabrics whose terminal (address) order is not the
+/// XGFT's terminal order (the filler's terminal-by-terminal path).
+std::vector<Network> rowFillerFabrics() {
+  std::vector<Network> fabrics;
+  fabrics.push_back(makeKaryNtree(2, 3));
+  fabrics.push_back(makeKaryNtree(3, 3));
+  fabrics.push_back(makeKaryNtree(4, 2));
+  fabrics.push_back(makeGft2(4, 3, 5));
+  fabrics.push_back(makeXgft({{2, 3, 2}, {1, 2, 3}}));
+  fabrics.push_back(makeXgft({{3, 2, 2}, {2, 1, 2}}));
+  fabrics.push_back(loadFabric("file:" + test::fixturesDir() + "/k6n2/ibnetdiscover.txt").network);
+  fabrics.push_back(withTerminalsReversed(makeKaryNtree(3, 2)));
+  fabrics.push_back(withTerminalsReversed(makeXgft({{2, 3, 2}, {1, 2, 3}})));
+  return fabrics;
+}
+
+}  // namespace
+
+// The deterministic engines write whole rows in closed form (one template per level, the
+// subtree's down ports as runs); ftree-adaptive stores entry by entry through candidate
+// lists whose first port is the same digit selection. Their preferred ports agree on every
+// entry — terminal addresses, LMC paths and switch addresses alike.
+TEST(FatTreeEngines, RowFillerEqualsTheEntryByEntryFiller) {
+  for (const Network& net : rowFillerFabrics()) {
+    for (const std::uint32_t paths : {1u, 2u, 4u}) {
+      for (const bool switchAddresses : {false, true}) {
+        RoutingContext context;
+        context.addressesPerTerminal = paths;
+        context.routeSwitches = switchAddresses;
+        const RoutingResult rows = routeDmodk(net, context);
+        const RoutingResult entries = routeFtreeAdaptive(net, context);
+        expectSameEntries(net, rows.table(), entries.table(),
+                          fmt::format("{} paths {} switch addresses {}", net.origin(), paths, switchAddresses));
+      }
+    }
+  }
+}
+
+// A climb that reads only (level, destination, path, class) may be computed once per level
+// (ClimbScope::Level) or per switch (ClimbScope::Switch): the same table either way.
+TEST(FatTreeEngines, LevelTemplateEqualsTheClimbOfEverySwitch) {
+  for (const Network& net : rowFillerFabrics()) {
+    const xgft_detail::XgftModel model(net, "test");
+    const auto climb = [&model](std::size_t level, std::uint64_t, std::uint64_t d, std::uint32_t path,
+                                std::uint32_t sourceClass) {
+      return static_cast<std::uint32_t>((d * 7 + path * 3 + sourceClass) % model.upCount(level));
+    };
+    RoutingContext context;
+    context.addressesPerTerminal = 2;
+    context.routeSwitches = true;
+    const RoutingResult perLevel =
+        xgft_detail::fillXgftRouting(model, context, 3, false, climb, xgft_detail::ClimbScope::Level);
+    const RoutingResult perSwitch =
+        xgft_detail::fillXgftRouting(model, context, 3, false, climb, xgft_detail::ClimbScope::Switch);
+    expectSameEntries(net, perLevel.table(), perSwitch.table(), net.origin());
   }
 }
 

@@ -17,7 +17,8 @@ RoutingResult digitSelection(const XgftModel& model, const RoutingContext& conte
       model, context, 1, adaptive,
       [&model](std::size_t level, std::uint64_t, std::uint64_t d, std::uint32_t path, std::uint32_t) {
         return static_cast<std::uint32_t>((d / model.wProduct(level) + path) % model.upCount(level));
-      });
+      },
+      xgft_detail::ClimbScope::Level);
 }
 
 }  // namespace
@@ -56,7 +57,8 @@ RoutingResult routeSmodk(const Network& network, const RoutingContext& context) 
       model, context, classes, false,
       [&model, w1](std::size_t level, std::uint64_t, std::uint64_t, std::uint32_t path, std::uint32_t sourceClass) {
         return static_cast<std::uint32_t>((sourceClass / (model.wProduct(level) / w1) + path) % model.upCount(level));
-      });
+      },
+      xgft_detail::ClimbScope::Level);
   result.sourceClassOf.assign(result.addresses.owners().size(), 0);
   for (NodeId t : network.terminals()) {
     result.sourceClassOf[result.addresses.sourceIndex(t)] =

@@ -281,7 +281,8 @@ RoutingResult routeOptGrid(const Network& network, const RoutingContext& context
       [t, b](std::size_t, std::uint64_t, std::uint64_t d, std::uint32_t path, std::uint32_t sourceGroup) {
         const auto destinationGroup = static_cast<std::uint32_t>((d % t.n) * b / t.n);
         return (sourceGroup * b + destinationGroup + path) % t.m;
-      });
+      },
+      xgft_detail::ClimbScope::Level);
   result.sourceClassOf.assign(result.addresses.owners().size(), 0);
   for (NodeId terminal : network.terminals()) {
     result.sourceClassOf[result.addresses.sourceIndex(terminal)] =

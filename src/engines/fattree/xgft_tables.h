@@ -3,8 +3,10 @@
 // the unique path of the XGFT (Gómez §3).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,27 +57,131 @@ inline std::vector<std::vector<ForwardingTable::ListId>> internUpPortLists(const
   return lists;
 }
 
-template <class Parent>
-RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
-                              bool adaptive, const Parent& parent) {
-  const Network& network = model.network();
-  const std::uint32_t block = xgftAddressBlock(network, context.addressesPerTerminal, classes);
-  RoutingResult result;
-  result.addresses = AddressMap::build(network, block, context.routeSwitches);
-  result.sourceClasses = classes;
-  result.tables.emplace_back(network.switchCount(), result.addresses.count());
-  ForwardingTable& table = result.tables.front();
+/// Which arguments an engine's climb reads: `Level` — only (level, destination, path,
+/// class), so every switch of a level climbs alike (D-mod-k, S-mod-k, Gómez's
+/// digit selection) and the deterministic filler computes one template row per level;
+/// `Switch` — also the switch's index in its level (OPT's per-leaf assignment).
+enum class ClimbScope { Level, Switch };
 
+/// The climbing entries of a level-`level` switch with index `index`: for every terminal
+/// index d, path p and class c, the up port of parent(level, index, d, p, c) at address
+/// baseOfIndex[d] + p · classes + c (subtree entries are overwritten afterwards).
+template <class Parent>
+void fillUpEntries(const XgftModel& model, std::span<std::uint8_t> row, std::size_t level, std::uint64_t index,
+                   std::span<const Address> baseOfIndex, std::uint32_t block, std::uint32_t classes,
+                   const Parent& parent) {
+  const std::uint32_t paths = block / classes;
+  for (std::uint64_t d = 0; d < baseOfIndex.size(); ++d) {
+    for (std::uint32_t p = 0; p < paths; ++p) {
+      for (std::uint32_t c = 0; c < classes; ++c) {
+        row[baseOfIndex[d] + p * classes + c] =
+            static_cast<std::uint8_t>(model.upPort(level, parent(level, index, d, p, c)));
+      }
+    }
+  }
+}
+
+/// The terminal part of a deterministic row in closed form (Gómez §3: a destination inside
+/// the switch's subtree descends through the unique down port, one outside climbs by the
+/// engine's choice): the climbing entries from `levelTemplate` (or fillUpEntries when it is
+/// empty), then the subtree's down ports over them — runs of M_{l-1} consecutive terminals
+/// share a port, written as byte runs when terminal index d owns addresses
+/// [d·block, (d+1)·block) (`contiguous`), else terminal by terminal.
+template <class Parent>
+void fillTerminalRow(const XgftModel& model, std::span<std::uint8_t> row, std::uint32_t switchIndex,
+                     std::span<const Address> baseOfIndex, bool contiguous, std::uint32_t block, std::uint32_t classes,
+                     std::span<const std::uint8_t> levelTemplate, const Parent& parent) {
+  const std::size_t level = model.switchLevel(switchIndex);
+  const std::uint64_t index = model.switchIndexInLevel(switchIndex);
+  const std::uint64_t terminals = baseOfIndex.size();
+  if (level == model.height()) {
+    if (model.mProduct(level) < terminals) std::fill_n(row.begin(), terminals * block, kNoRoute);
+  } else if (!levelTemplate.empty()) {
+    std::copy(levelTemplate.begin(), levelTemplate.end(), row.begin());
+  } else {
+    fillUpEntries(model, row, level, index, baseOfIndex, block, classes, parent);
+  }
+  // The subtree below this switch is the terminal range [first, first + M_level).
+  const std::uint64_t first = index / model.wProduct(level) * model.mProduct(level);
+  const std::uint64_t below = model.mProduct(level - 1);
+  for (std::uint32_t j = 0; j < model.m(level); ++j) {
+    const auto port = static_cast<std::uint8_t>(1 + j);
+    const std::uint64_t runStart = first + j * below;
+    if (contiguous) {
+      std::fill_n(row.begin() + static_cast<std::ptrdiff_t>(runStart * block), below * block, port);
+    } else {
+      for (std::uint64_t d = runStart; d < runStart + below; ++d)
+        std::fill_n(row.begin() + baseOfIndex[d], block, port);
+    }
+  }
+}
+
+/// The deterministic filler: every row written whole (ForwardingTable::Unfilled, no kNoRoute
+/// pass; one template per level when the climb has ClimbScope::Level). Same entries as the
+/// entry-by-entry path; O(S · A) byte writes, mostly block copies.
+template <class Parent>
+void fillDeterministicRows(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
+                           ClimbScope scope, const Parent& parent, RoutingResult& result) {
+  const Network& network = model.network();
+  ForwardingTable& table = result.tables.front();
+  const std::uint32_t block = context.addressesPerTerminal * classes;
+  std::vector<Address> baseOfIndex(network.terminalCount());
+  bool contiguous = true;
+  for (NodeId t : network.terminals()) {
+    const std::uint64_t d = model.terminalIndex(t);
+    baseOfIndex[d] = result.addresses.base(t);
+    contiguous = contiguous && baseOfIndex[d] == d * block;
+  }
+  const std::size_t terminalAddresses = baseOfIndex.size() * block;
   const std::size_t h = model.height();
-  const std::vector<std::vector<ForwardingTable::ListId>> lists =
-      adaptive ? internUpPortLists(model, table) : std::vector<std::vector<ForwardingTable::ListId>>(h + 1);
+  std::vector<std::vector<std::uint8_t>> templates(h);
+  if (scope == ClimbScope::Level) {
+    for (std::size_t level = 1; level < h; ++level) {
+      templates[level].resize(terminalAddresses);
+      fillUpEntries(model, std::span<std::uint8_t>(templates[level]), level, 0, baseOfIndex, block, classes, parent);
+    }
+  }
+  const auto switches = static_cast<std::int64_t>(network.switchCount());
+#if defined(ROUTELAB_HAVE_OPENMP)
+#pragma omp parallel for schedule(dynamic, 8) if (switches >= 64)
+#endif
+  for (std::int64_t sw = 0; sw < switches; ++sw) {
+    const auto s = static_cast<std::uint32_t>(sw);
+    const std::span<std::uint8_t> row = table.mutableRow(s);
+    fillTerminalRow(model, row, s, baseOfIndex, contiguous, block, classes, templates[model.switchLevel(s)], parent);
+    std::fill(row.begin() + terminalAddresses, row.end(), kNoRoute);
+    if (!context.routeSwitches) continue;
+    const std::size_t level = model.switchLevel(s);
+    const std::uint64_t index = model.switchIndexInLevel(s);
+    for (NodeId x : network.switches()) {
+      const auto xs = network.switchIndex(x);
+      bool freeUp = false;
+      const PortNumber port =
+          model.towardsSwitch(level, index, model.switchLevel(xs), model.switchIndexInLevel(xs), freeUp);
+      const Address a = result.addresses.base(x);
+      if (freeUp)
+        row[a] = static_cast<std::uint8_t>(model.upPort(level, 0));  // the first up port, as OpenSM's ftree
+      else if (port != kNoRoute)
+        row[a] = static_cast<std::uint8_t>(port);
+    }
+  }
+}
+
+/// The adaptive filler: entry by entry (candidate lists), parallel over switches.
+template <class Parent>
+void fillAdaptiveEntries(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
+                         const Parent& parent, RoutingResult& result) {
+  const Network& network = model.network();
+  ForwardingTable& table = result.tables.front();
+  const std::uint32_t block = context.addressesPerTerminal * classes;
+  const std::size_t h = model.height();
+  const std::vector<std::vector<ForwardingTable::ListId>> lists = internUpPortLists(model, table);
   auto setUp = [&](std::uint32_t s, std::size_t level, Address a, std::uint32_t b) {
-    if (adaptive && !lists[level].empty())
+    if (!lists[level].empty())
       table.setCandidateList(s, a, lists[level][b]);
     else
       table.set(s, a, model.upPort(level, b));
   };
-
   const auto switches = static_cast<std::int64_t>(network.switchCount());
   const std::uint32_t paths = context.addressesPerTerminal;
 #if defined(ROUTELAB_HAVE_OPENMP)
@@ -85,7 +191,6 @@ RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& cont
     const auto s = static_cast<std::uint32_t>(sw);
     const std::size_t level = model.switchLevel(s);
     const std::uint64_t index = model.switchIndexInLevel(s);
-    // The subtree below this switch is the terminal range [first, first + M_level).
     const std::uint64_t first = index / model.wProduct(level) * model.mProduct(level);
     const std::uint64_t below = model.mProduct(level - 1);
     const std::uint32_t down = model.m(level);
@@ -97,30 +202,45 @@ RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& cont
         for (std::uint32_t o = 0; o < block; ++o) table.set(s, base + o, port);
       } else if (level < h) {
         for (std::uint32_t p = 0; p < paths; ++p) {
-          for (std::uint32_t c = 0; c < classes; ++c) {
+          for (std::uint32_t c = 0; c < classes; ++c)
             setUp(s, level, base + p * classes + c, parent(level, index, d, p, c));
-          }
         }
       }
     }
-    if (context.routeSwitches) {
-      for (NodeId x : network.switches()) {
-        const auto xs = network.switchIndex(x);
-        const Address a = result.addresses.base(x);
-        bool freeUp = false;
-        const PortNumber port =
-            model.towardsSwitch(level, index, model.switchLevel(xs), model.switchIndexInLevel(xs), freeUp);
-        if (freeUp)
-          setUp(s, level, a, 0);  // the first up port, as OpenSM's ftree
-        else if (port != kNoRoute)
-          table.set(s, a, port);
-      }
+    if (!context.routeSwitches) continue;
+    for (NodeId x : network.switches()) {
+      const auto xs = network.switchIndex(x);
+      bool freeUp = false;
+      const PortNumber port =
+          model.towardsSwitch(level, index, model.switchLevel(xs), model.switchIndexInLevel(xs), freeUp);
+      if (freeUp)
+        setUp(s, level, result.addresses.base(x), 0);  // the first up port, as OpenSM's ftree
+      else if (port != kNoRoute)
+        table.set(s, result.addresses.base(x), port);
     }
   }
+}
+
+template <class Parent>
+RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
+                              bool adaptive, const Parent& parent, ClimbScope scope = ClimbScope::Switch) {
+  const Network& network = model.network();
+  const std::uint32_t block = xgftAddressBlock(network, context.addressesPerTerminal, classes);
+  RoutingResult result;
+  result.addresses = AddressMap::build(network, block, context.routeSwitches);
+  result.sourceClasses = classes;
+  if (adaptive) {
+    result.tables.emplace_back(network.switchCount(), result.addresses.count());
+    fillAdaptiveEntries(model, context, classes, parent, result);
+  } else {
+    result.tables.emplace_back(network.switchCount(), result.addresses.count(), ForwardingTable::Unfilled{});
+    fillDeterministicRows(model, context, classes, scope, parent, result);
+  }
+  const ForwardingTable& table = result.tables.front();
   result.deterministic = !adaptive || !table.adaptive();
   result.minimal = true;
   result.stats.emplace_back("xgft", model.params().str());
-  result.stats.emplace_back("paths_per_terminal", std::to_string(paths));
+  result.stats.emplace_back("paths_per_terminal", std::to_string(context.addressesPerTerminal));
   if (classes > 1) result.stats.emplace_back("source_classes", std::to_string(classes));
   return result;
 }

@@ -3,13 +3,13 @@
 
     tests/mutation/mutate.py [--mutants FILE] [--only ID[,ID...]] [--subset N --rotation K]
                              [--work DIR] [--tests REGEX] [--labels] [--jobs J] [--timeout S]
-                             [--budget S] [--require-killed] [--json FILE] [--list]
+                             [--budget S] [--require-killed] [--json FILE] [--list] [--check]
 
 Each mutant of the list (tests/mutation/mutants.toml) names a file, an exact piece of its text
 (which must occur exactly once), its replacement and the property the change should break.
 The harness copies the repository (tracked files of HEAD plus the working tree's changes) to a
 scratch directory once, configures one build there, and for every mutant: applies it, rebuilds
-incrementally, runs the whole suite without the soak and OpenSM labels (about 20 s on 2 cores;
+incrementally, runs the whole suite without the soak, OpenSM and mutation-list labels (about 20 s on 2 cores;
 --labels: only the CTest labels the mutant names, faster but blind to a test elsewhere),
 restores the file.
 A mutant is
@@ -55,6 +55,21 @@ def load_mutants(path: Path) -> list[dict]:
             raise SystemExit(f"{path}: mutant id '{m['id']}' used twice")
         seen.add(m["id"])
     return mutants
+
+
+def check_texts(mutants: list[dict]) -> int:
+    """Exit status 0 when every mutant's `original` occurs exactly once in its file (so a
+    refactoring that moves a mutated line fails a test at once, not a later CI rotation)."""
+    bad = 0
+    for m in mutants:
+        path = ROOT / m["file"]
+        count = path.read_text().count(m["original"]) if path.exists() else -1
+        if count != 1:
+            where = "file not found" if count < 0 else f"text found {count} times"
+            print(f"{m['id']}: {m['file']}: {where}: {m['original']!r}", file=sys.stderr)
+            bad += 1
+    print(f"{len(mutants) - bad} of {len(mutants)} mutants apply")
+    return 1 if bad else 0
 
 
 def source_files() -> list[str]:
@@ -129,9 +144,13 @@ def main() -> int:
                         help="fail (exit 1) on any survivor without `survives = \"reason\"` instead of on the kill rate")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
     parser.add_argument("--list", action="store_true", help="print the mutants and exit")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that every mutant's text occurs exactly once in its file (no build)")
     args = parser.parse_args()
 
     mutants = load_mutants(args.mutants)
+    if args.check:
+        return check_texts(mutants)
     if args.list:
         for m in mutants:
             print(f"{m['id']:<28} {m['file']:<40} {m['breaks']}")
@@ -198,7 +217,7 @@ def main() -> int:
             else:
                 regex = args.tests or m.get("tests", "")
                 command = ["ctest", "--test-dir", str(build), "-j", str(args.jobs), "--output-on-failure",
-                           "--timeout", str(int(args.timeout)), "-LE", "soak|opensm"]
+                           "--timeout", str(int(args.timeout)), "-LE", "soak|opensm|mutation-list"]
                 if regex:
                     command += ["-R", regex]
                 elif m.get("labels") and args.labels:

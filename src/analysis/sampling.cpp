@@ -50,10 +50,11 @@ namespace {
 /// sourceRecord[s] + destinationRecord[d], `stride` entries, padded with kNoCompactChannel.
 struct ContendedCore {
   std::size_t stride = 0;
+  std::size_t lowest = 0, highest = 0;  ///< the kept channel ids lie in [lowest, highest)
   std::vector<std::uint16_t> records;
-  std::vector<std::size_t> sourceRecord, destinationRecord;
+  std::vector<std::uint32_t> sourceRecord, destinationRecord;  // entry offsets (< 2^32: checked)
   const std::uint16_t* record(std::uint32_t s, std::uint32_t d) const {
-    return records.data() + sourceRecord[s] + destinationRecord[d];
+    return records.data() + (std::size_t{sourceRecord[s]} + destinationRecord[d]);
   }
 };
 
@@ -103,6 +104,12 @@ ContendedCore contendedCore(const PairPaths& paths) {
   });
   auto contended = [&](std::uint16_t c) { return sourceOf[c] == kNone - 1 && destinationOf[c] == kNone - 1; };
   ContendedCore out;
+  out.lowest = channels;
+  for (std::size_t c = 0; c < channels; ++c) {
+    if (!contended(static_cast<std::uint16_t>(c))) continue;
+    out.lowest = std::min(out.lowest, c);
+    out.highest = c + 1;
+  }
   forEachRecordClass(paths, [&](std::uint32_t s, std::uint32_t d, bool) {
     const std::uint16_t* record = paths.compactCore(s, d);
     out.stride = std::max<std::size_t>(
@@ -112,15 +119,19 @@ ContendedCore contendedCore(const PairPaths& paths) {
   });
   if (out.stride == 0) return out;
   out.records.assign(paths.compactEntries() / stride * out.stride, PairPaths::kNoCompactChannel);
+  if (out.records.size() > std::numeric_limits<std::uint32_t>::max()) {
+    throw AnalysisError(
+        fmt::format("the contended core records of {} terminals exceed 2^32 entries", paths.terminals()));
+  }
   out.sourceRecord.resize(paths.terminals());
   out.destinationRecord.resize(paths.terminals());
   for (std::uint32_t t = 0; t < paths.terminals(); ++t) {
-    out.sourceRecord[t] = paths.compactSourceOffset(t) / stride * out.stride;
-    out.destinationRecord[t] = paths.compactDestinationOffset(t) / stride * out.stride;
+    out.sourceRecord[t] = static_cast<std::uint32_t>(paths.compactSourceOffset(t) / stride * out.stride);
+    out.destinationRecord[t] = static_cast<std::uint32_t>(paths.compactDestinationOffset(t) / stride * out.stride);
   }
   forEachRecordClass(paths, [&](std::uint32_t s, std::uint32_t d, bool) {
     const std::uint16_t* record = paths.compactCore(s, d);
-    std::uint16_t* kept = out.records.data() + out.sourceRecord[s] + out.destinationRecord[d];
+    auto* kept = const_cast<std::uint16_t*>(out.record(s, d));
     for (std::size_t i = 0; i < stride && record[i] != PairPaths::kNoCompactChannel; ++i) {
       if (contended(record[i])) *kept++ = record[i];
     }
@@ -167,25 +178,31 @@ class SampleWorker {
 
  private:
   /// ML over the contended records (stride kStride, 0 = contended_.stride). Records are
-  /// random entries of a table of up to megabytes: all are prefetched first so the misses
-  /// overlap. Padding entries (kNoCompactChannel) count into their own slot, which starts
-  /// far below zero so it never reaches the maximum: every record is read at full stride,
-  /// without a branch per entry.
+  /// random entries of a table of up to megabytes: each is prefetched kAhead pairs before it
+  /// is counted, so the misses overlap. Padding entries (kNoCompactChannel) count into their
+  /// own slot, which starts far below zero so it never reaches the maximum: every record is
+  /// read at full stride, without a branch per entry.
   template <std::size_t kStride>
   std::uint32_t compactMaxLoad() {
+    constexpr std::size_t kAhead = 16;
     const std::size_t stride = kStride != 0 ? kStride : contended_.stride;
-    records_.resize(pairs_.size());
-    for (std::size_t i = 0; i < pairs_.size(); ++i) {
-      records_[i] = contended_.record(pairs_[i].source, pairs_[i].destination);
-      __builtin_prefetch(records_[i]);
+    const SourceDestination* pairs = pairs_.data();
+    const std::size_t count = pairs_.size();
+    std::int32_t* load = load_.data();
+    load[PairPaths::kNoCompactChannel] = std::numeric_limits<std::int32_t>::min();
+    for (std::size_t i = 0; i < std::min(count, kAhead); ++i) {
+      __builtin_prefetch(contended_.record(pairs[i].source, pairs[i].destination));
     }
-    load_[PairPaths::kNoCompactChannel] = std::numeric_limits<std::int32_t>::min();
     std::int32_t ml = 1;
-    for (const std::uint16_t* record : records_) {
-      for (std::size_t i = 0; i < stride; ++i) ml = std::max(ml, ++load_[record[i]]);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + kAhead < count) {
+        __builtin_prefetch(contended_.record(pairs[i + kAhead].source, pairs[i + kAhead].destination));
+      }
+      const std::uint16_t* record = contended_.record(pairs[i].source, pairs[i].destination);
+      for (std::size_t k = 0; k < stride; ++k) ml = std::max(ml, ++load[record[k]]);
     }
-    // Clearing the whole (small) counter array is cheaper than revisiting the records.
-    std::fill_n(load_.begin(), paths_.channelCount(), 0);
+    // Clearing the (small) range of counters in use is cheaper than revisiting the records.
+    std::fill(load + contended_.lowest, load + contended_.highest, 0);
     return static_cast<std::uint32_t>(ml);
   }
 
@@ -194,7 +211,6 @@ class SampleWorker {
   SampledPattern pattern_;
   std::vector<std::uint32_t> scratch_;
   std::vector<SourceDestination> pairs_;
-  std::vector<const std::uint16_t*> records_;
   /// Per channel id (and, with compact records, the padding slot kNoCompactChannel). Signed:
   /// a load is at most the terminal count (< 2^16).
   std::vector<std::int32_t> load_;

@@ -255,7 +255,8 @@ void previousSampleBisect(Rng& rng, std::size_t n, std::vector<SourceDestination
 
 TEST(PatternSamplers, BisectEqualsThePreviousSamplerAndLeavesTheSameStream) {
   std::vector<SourceDestination> fast, previous;
-  for (const std::size_t n : {2UL, 3UL, 5UL, 8UL, 31UL, 32UL, 33UL, 64UL, 65UL, 100UL, 1250UL}) {
+  for (const std::size_t n :
+       {2UL, 3UL, 5UL, 8UL, 21UL, 22UL, 23UL, 31UL, 32UL, 33UL, 63UL, 64UL, 65UL, 100UL, 127UL, 128UL, 1250UL}) {
     std::vector<std::uint32_t> scratch(n);
     for (std::uint64_t i = 0; i < 300; ++i) {
       Rng a(deriveSeed(42, i)), b(deriveSeed(42, i));

@@ -59,6 +59,42 @@ void BM_WorstEndToEndT24(benchmark::State& state) {
 }
 BENCHMARK(BM_WorstEndToEndT24)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+/// WORST from source classes (worst.h; no per-pair paths), the computation `analyze --metric
+/// worst` runs after routing: T(24+24, 48) with OPT and D-mod-k, one thread.
+void BM_WorstClassesT24(benchmark::State& state) {
+  const Network net = makeGft2(24, 24, 48);
+  const RoutingResult routing = runEngine(kEngines[state.range(0)], net);
+  std::uint32_t value = 0;
+  for (auto _ : state) {
+    value = worstCasePermutationLoad(net, routing, 1).value;
+    benchmark::DoNotOptimize(value);
+  }
+  state.counters["WORST"] = value;
+  state.SetLabel(std::string(kEngines[state.range(0)]) + " 1 thread");
+}
+BENCHMARK(BM_WorstClassesT24)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+/// Issue 13's WORST target: the 16-ary 3-tree (4096 terminals) with D-mod-k, one thread,
+/// the routing made outside the timed loop (arg 0), or fabric + routing + WORST (arg 1).
+void BM_WorstKaryNTree16x3(benchmark::State& state) {
+  const bool endToEnd = state.range(0) == 1;
+  const Fabric fabric = loadFabric("kary-ntree:k=16,n=3");
+  const RoutingResult routing = runEngine("dmodk", fabric.network);
+  std::uint32_t value = 0;
+  for (auto _ : state) {
+    if (endToEnd) {
+      const Fabric built = loadFabric("kary-ntree:k=16,n=3");
+      value = worstCasePermutationLoad(built.network, runEngine("dmodk", built.network), 1).value;
+    } else {
+      value = worstCasePermutationLoad(fabric.network, routing, 1).value;
+    }
+    benchmark::DoNotOptimize(value);
+  }
+  state.counters["WORST"] = value;
+  state.SetLabel(endToEnd ? "dmodk, fabric + routing + WORST, 1 thread" : "dmodk, WORST after routing, 1 thread");
+}
+BENCHMARK(BM_WorstKaryNTree16x3)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 /// Bisect samples per second on one core, T(25+25, 50) (1250 terminals).
 void BM_BisectSamplesT25(benchmark::State& state) {
   const Network net = makeGft2(25, 25, 50);

@@ -78,6 +78,11 @@ class PairPaths {
   }
   /// True when the compact table is per (first switch, address) rather than per pair.
   bool compactBySwitch() const { return compactBySwitch_; }
+  /// The layout of the compact table: record(s, d) starts at compactSourceOffset(s) +
+  /// compactDestinationOffset(d) (both multiples of coreStride()), of compactEntries() entries.
+  std::size_t compactSourceOffset(std::uint32_t s) const { return sourceOffset_[s]; }
+  std::size_t compactDestinationOffset(std::uint32_t d) const { return destinationOffset_[d]; }
+  std::size_t compactEntries() const { return compactCore_.size(); }
 
  private:
   /// The compact core table (above), from the stored paths.

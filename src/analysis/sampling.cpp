@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/errors.h"
@@ -40,48 +41,179 @@ void drawSampledPattern(SampledPattern pattern, std::uint64_t seed, std::uint64_
 
 namespace {
 
+/// The compact core records of the pair paths (paths.h) without the channels no sample can
+/// load twice. A channel whose pairs all come from one source, or all go to one destination,
+/// carries at most one pair of any permutation (Nienaber Def. 1: every node sends at most
+/// once and receives at most once), and ML >= 1 anyway, so dropping it never changes a
+/// sample's ML. On D-mod-k fat-trees this drops every descending channel (one destination
+/// per down channel on T(n+m, r) with n <= m). Layout: record(s, d) starts at
+/// sourceRecord[s] + destinationRecord[d], `stride` entries, padded with kNoCompactChannel.
+struct ContendedCore {
+  std::size_t stride = 0;
+  std::size_t lowest = 0, highest = 0;  ///< the kept channel ids lie in [lowest, highest)
+  std::vector<std::uint16_t> records;
+  std::vector<std::uint32_t> sourceRecord, destinationRecord;  // entry offsets (< 2^32: checked)
+  const std::uint16_t* record(std::uint32_t s, std::uint32_t d) const {
+    return records.data() + (std::size_t{sourceRecord[s]} + destinationRecord[d]);
+  }
+};
+
+/// Calls visit(s, d) for one source s of every class of sources sharing a compact record row
+/// (equal compactSourceOffset) and every destination d, skipping only s == d when s is alone
+/// in its class; `multiple` tells whether the class has several sources. Every record a
+/// pair (s, d), s != d, reads is visited.
+template <class Visit>
+void forEachRecordClass(const PairPaths& paths, Visit&& visit) {
+  const auto n = static_cast<std::uint32_t>(paths.terminals());
+  std::vector<std::pair<std::size_t, std::uint32_t>> offsets(n);
+  for (std::uint32_t s = 0; s < n; ++s) offsets[s] = {paths.compactSourceOffset(s), s};
+  std::sort(offsets.begin(), offsets.end());
+  for (std::size_t first = 0; first < offsets.size();) {
+    std::size_t last = first;
+    while (last < offsets.size() && offsets[last].first == offsets[first].first) ++last;
+    const std::uint32_t source = offsets[first].second;
+    const bool multiple = last - first > 1;
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if (multiple || d != source) visit(source, d, multiple);
+    }
+    first = last;
+  }
+}
+
+ContendedCore contendedCore(const PairPaths& paths) {
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  const std::size_t channels = paths.channelCount();
+  const std::size_t stride = paths.coreStride();
+  // Per channel: its only source class (by representative) and destination so far, or
+  // kNone - 1 once there are several. A class of several sources counts as several
+  // (conservative: a channel is dropped only when it provably has one source or one
+  // destination).
+  std::vector<std::uint32_t> sourceOf(channels, kNone), destinationOf(channels, kNone);
+  auto note = [](std::uint32_t& slot, std::uint32_t value) {
+    if (slot == kNone)
+      slot = value;
+    else if (slot != value)
+      slot = kNone - 1;
+  };
+  forEachRecordClass(paths, [&](std::uint32_t s, std::uint32_t d, bool multiple) {
+    const std::uint16_t* record = paths.compactCore(s, d);
+    for (std::size_t i = 0; i < stride && record[i] != PairPaths::kNoCompactChannel; ++i) {
+      note(sourceOf[record[i]], multiple ? kNone - 1 : s);
+      note(destinationOf[record[i]], d);
+    }
+  });
+  auto contended = [&](std::uint16_t c) { return sourceOf[c] == kNone - 1 && destinationOf[c] == kNone - 1; };
+  ContendedCore out;
+  out.lowest = channels;
+  for (std::size_t c = 0; c < channels; ++c) {
+    if (!contended(static_cast<std::uint16_t>(c))) continue;
+    out.lowest = std::min(out.lowest, c);
+    out.highest = c + 1;
+  }
+  forEachRecordClass(paths, [&](std::uint32_t s, std::uint32_t d, bool) {
+    const std::uint16_t* record = paths.compactCore(s, d);
+    out.stride = std::max<std::size_t>(
+        out.stride, static_cast<std::size_t>(std::count_if(record, record + stride, [&](std::uint16_t c) {
+          return c != PairPaths::kNoCompactChannel && contended(c);
+        })));
+  });
+  if (out.stride == 0) return out;
+  out.records.assign(paths.compactEntries() / stride * out.stride, PairPaths::kNoCompactChannel);
+  if (out.records.size() > std::numeric_limits<std::uint32_t>::max()) {
+    throw AnalysisError(
+        fmt::format("the contended core records of {} terminals exceed 2^32 entries", paths.terminals()));
+  }
+  out.sourceRecord.resize(paths.terminals());
+  out.destinationRecord.resize(paths.terminals());
+  for (std::uint32_t t = 0; t < paths.terminals(); ++t) {
+    out.sourceRecord[t] = static_cast<std::uint32_t>(paths.compactSourceOffset(t) / stride * out.stride);
+    out.destinationRecord[t] = static_cast<std::uint32_t>(paths.compactDestinationOffset(t) / stride * out.stride);
+  }
+  forEachRecordClass(paths, [&](std::uint32_t s, std::uint32_t d, bool) {
+    const std::uint16_t* record = paths.compactCore(s, d);
+    auto* kept = const_cast<std::uint16_t*>(out.record(s, d));
+    for (std::size_t i = 0; i < stride && record[i] != PairPaths::kNoCompactChannel; ++i) {
+      if (contended(record[i])) *kept++ = record[i];
+    }
+  });
+  return out;
+}
+
 /// Per-thread state: the pattern buffer and a load counter per channel (all zero between
-/// samples: each sample clears exactly the entries it touched).
+/// samples).
 class SampleWorker {
  public:
-  SampleWorker(const PairPaths& paths, SampledPattern pattern)
-      : paths_(paths), pattern_(pattern), scratch_(paths.terminals()), load_(paths.channelCount(), 0) {}
+  /// `contended`: contendedCore(paths) when paths.hasCompactCore(), else unused.
+  SampleWorker(const PairPaths& paths, const ContendedCore& contended, SampledPattern pattern)
+      : paths_(paths),
+        contended_(contended),
+        pattern_(pattern),
+        scratch_(paths.terminals()),
+        load_(paths.hasCompactCore() ? std::size_t{PairPaths::kNoCompactChannel} + 1 : paths.channelCount(), 0) {}
 
   std::uint32_t maxLoad(std::uint64_t seed, std::uint64_t index) {
-    drawSampledPattern(pattern_, seed, index, scratch_, pairs_);
     // A permutation loads every terminal channel at most once (see sampling.h); an empty
     // pattern (a random permutation that is the identity) counts as ML = 1, no contention.
-    std::uint32_t ml = 1;
     if (paths_.hasCompactCore()) {
-      // Random records of a multi-megabyte table: prefetch all of them first so the cache
-      // misses overlap, then count; clearing the whole (small) counter array is cheaper than
-      // revisiting the records.
-      const std::size_t stride = paths_.coreStride();
-      for (const auto& [s, d] : pairs_) __builtin_prefetch(paths_.compactCore(s, d));
-      for (const auto& [s, d] : pairs_) {
-        const std::uint16_t* record = paths_.compactCore(s, d);
-        for (std::size_t i = 0; i < stride && record[i] != PairPaths::kNoCompactChannel; ++i) {
-          ml = std::max(ml, ++load_[record[i]]);
-        }
+      if (contended_.stride == 0) return 1;  // no channel can carry two pairs of a sample
+      drawSampledPattern(pattern_, seed, index, scratch_, pairs_);
+      switch (contended_.stride) {
+        case 1: return compactMaxLoad<1>();
+        case 2: return compactMaxLoad<2>();
+        case 3: return compactMaxLoad<3>();
+        case 4: return compactMaxLoad<4>();
+        default: return compactMaxLoad<0>();
       }
-      std::fill(load_.begin(), load_.end(), 0);
-      return ml;
     }
+    drawSampledPattern(pattern_, seed, index, scratch_, pairs_);
+    std::int32_t ml = 1;
     for (const auto& [s, d] : pairs_) {
       for (const std::uint32_t c : paths_.core(s, d)) ml = std::max(ml, ++load_[c]);
     }
     for (const auto& [s, d] : pairs_) {
       for (const std::uint32_t c : paths_.core(s, d)) load_[c] = 0;
     }
-    return ml;
+    return static_cast<std::uint32_t>(ml);
   }
 
  private:
+  /// ML over the contended records (stride kStride, 0 = contended_.stride). Records are
+  /// random entries of a table of up to megabytes: each is prefetched kAhead pairs before it
+  /// is counted, so the misses overlap. Padding entries (kNoCompactChannel) count into their
+  /// own slot, which starts far below zero so it never reaches the maximum: every record is
+  /// read at full stride, without a branch per entry.
+  template <std::size_t kStride>
+  std::uint32_t compactMaxLoad() {
+    constexpr std::size_t kAhead = 16;
+    const std::size_t stride = kStride != 0 ? kStride : contended_.stride;
+    const SourceDestination* pairs = pairs_.data();
+    const std::size_t count = pairs_.size();
+    std::int32_t* load = load_.data();
+    load[PairPaths::kNoCompactChannel] = std::numeric_limits<std::int32_t>::min();
+    for (std::size_t i = 0; i < std::min(count, kAhead); ++i) {
+      __builtin_prefetch(contended_.record(pairs[i].source, pairs[i].destination));
+    }
+    std::int32_t ml = 1;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + kAhead < count) {
+        __builtin_prefetch(contended_.record(pairs[i + kAhead].source, pairs[i + kAhead].destination));
+      }
+      const std::uint16_t* record = contended_.record(pairs[i].source, pairs[i].destination);
+      for (std::size_t k = 0; k < stride; ++k) ml = std::max(ml, ++load[record[k]]);
+    }
+    // Clearing the (small) range of counters in use is cheaper than revisiting the records.
+    std::fill(load + contended_.lowest, load + contended_.highest, 0);
+    return static_cast<std::uint32_t>(ml);
+  }
+
   const PairPaths& paths_;
+  const ContendedCore& contended_;
   SampledPattern pattern_;
   std::vector<std::uint32_t> scratch_;
   std::vector<SourceDestination> pairs_;
-  std::vector<std::uint32_t> load_;
+  /// Per channel id (and, with compact records, the padding slot kNoCompactChannel). Signed:
+  /// a load is at most the terminal count (< 2^16).
+  std::vector<std::int32_t> load_;
 };
 
 /// Mean, half-width and mean ML from the ML histogram (count per ML value), in ascending ML
@@ -149,7 +281,8 @@ bool continueSampling(SampledBandwidth& result, const SamplingOptions& options, 
 
 std::uint32_t sampleMaxLoad(const PairPaths& paths, SampledPattern pattern, std::uint64_t seed, std::uint64_t index) {
   checkSampledPattern(paths.terminals(), pattern);
-  SampleWorker worker(paths, pattern);
+  const ContendedCore contended = paths.hasCompactCore() ? contendedCore(paths) : ContendedCore{};
+  SampleWorker worker(paths, contended, pattern);
   return worker.maxLoad(seed, index);
 }
 
@@ -160,6 +293,7 @@ SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern,
   result.pattern = sampledPatternName(pattern);
   result.options = options;
   [[maybe_unused]] const int workers = workerThreads(options.threads);
+  const ContendedCore contended = paths.hasCompactCore() ? contendedCore(paths) : ContendedCore{};
   // ML <= N for any permutation (at most N pairs share a channel).
   std::vector<std::uint64_t> histogram(paths.terminals() + 2, 0);
   std::uint64_t drawn = 0;
@@ -171,7 +305,7 @@ SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern,
 #pragma omp parallel num_threads(workers)
 #endif
     {
-      SampleWorker worker(paths, pattern);
+      SampleWorker worker(paths, contended, pattern);
       std::vector<std::uint64_t> local(histogram.size(), 0);
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp for schedule(static, 256)

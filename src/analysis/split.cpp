@@ -862,8 +862,7 @@ SplitWorstCase worstUnderModel(const Network& network, const RoutingResult& rout
   SplitWorstCase result;
   result.model = model;
   if (model == LoadModel::FirstPath || isSinglePath(network, routing)) {
-    const PairPaths paths = PairPaths::build(network, routing, threads);
-    const WorstCase worst = worstCasePermutationLoad(paths, threads);
+    const WorstCase worst = worstCasePermutationLoad(network, routing, threads);
     result.value = result.lower = worst.value;
     result.channel = worst.channel;
     result.witness = worst.witness;
@@ -874,8 +873,7 @@ SplitWorstCase worstUnderModel(const Network& network, const RoutingResult& rout
   if (model == LoadModel::EvenSplit) return even;
   // Best split: upper = min(first-path WORST, even-split WORST); lower = the best-split
   // lower bounds of both witness permutations.
-  const PairPaths paths = PairPaths::build(network, routing, threads);
-  const WorstCase first = worstCasePermutationLoad(paths, threads);
+  const WorstCase first = worstCasePermutationLoad(network, routing, threads);
   result.channelsSolved = even.channelsSolved + first.channelsSolved;
   if (first.value < even.value) {
     result.value = first.value;

@@ -1,11 +1,19 @@
 #include "analysis/worst.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <numeric>
+#include <optional>
+#include <tuple>
 
 #include "analysis/matching.h"
+#include "core/errors.h"
+#include "core/limits.h"
 #include "core/parallel.h"
+#include "routing/semantics.h"
 
 #ifdef ROUTELAB_HAVE_OPENMP
 #include <omp.h>
@@ -227,6 +235,402 @@ WorstCase channelWorstCase(const PairPaths& paths, ChannelId channel) {
   result.witness = solver.matchedPairs();
   result.channelsSolved = 1;
   result.channelsConsidered = 1;
+  return result;
+}
+
+}  // namespace routelab
+
+// ---- WORST from source classes (no per-pair storage; contract in worst.h) -----------------
+
+namespace routelab {
+
+namespace {
+
+/// Terminals grouped into classes of sources whose paths coincide for every destination:
+/// same first switch, same source class of the address map (addressFor depends on the
+/// source only through sourceClassOf, routing_result.h) and the same layerOf row. Classes
+/// are numbered by their smallest terminal; members are ascending terminal indices.
+struct SourceClasses {
+  std::vector<std::uint32_t> start;    // CSR over classes
+  std::vector<std::uint32_t> members;  // terminal indices
+  std::vector<std::uint32_t> classOf;  // per terminal
+  std::vector<NodeId> firstSwitch;     // per class
+  std::size_t count() const { return firstSwitch.size(); }
+  std::span<const std::uint32_t> of(std::size_t k) const {
+    return std::span<const std::uint32_t>(members.data() + start[k], members.data() + start[k + 1]);
+  }
+  std::uint32_t representative(std::size_t k) const { return members[start[k]]; }
+};
+
+/// What makes two sources' paths coincide (SourceClasses), sortable; rows are compared in
+/// full within equal keys (the hash only orders them).
+struct ClassKey {
+  std::uint32_t firstSwitch, sourceClass;
+  std::uint64_t rowHash;
+  std::uint32_t terminal;
+  auto tied() const { return std::tie(firstSwitch, sourceClass, rowHash, terminal); }
+  bool sameKey(const ClassKey& other) const {
+    return firstSwitch == other.firstSwitch && sourceClass == other.sourceClass && rowHash == other.rowHash;
+  }
+};
+
+/// The key of every terminal (and its first switch into firstOf), or nullopt when a terminal
+/// owns no address or is not cabled to a switch.
+std::optional<std::vector<ClassKey>> classKeys(const Network& network, const RoutingResult& routing,
+                                               std::vector<NodeId>& firstOf) {
+  const std::size_t n = network.terminalCount();
+  const std::size_t addresses = routing.addresses.count();
+  std::vector<ClassKey> keys(n);
+  firstOf.resize(n);
+  for (std::uint32_t t = 0; t < n; ++t) {
+    const NodeId node = network.terminalNode(t);
+    if (!routing.addresses.hasAddresses(node)) return std::nullopt;
+    const ChannelId inject = network.injectionChannel(node);
+    if (!inject.valid() || !network.isSwitch(network.target(inject))) return std::nullopt;
+    firstOf[t] = network.target(inject);
+    const std::uint32_t index = routing.addresses.sourceIndex(node);
+    std::uint32_t sourceClass = 0;
+    if (routing.sourceClasses > 1 && !routing.sourceClassOf.empty()) {
+      sourceClass = routing.sourceClassOf[index] % routing.sourceClasses;
+    }
+    std::uint64_t hash = 1469598103934665603ULL;
+    if (!routing.layerOf.empty()) {
+      const std::uint8_t* row = routing.layerOf.data() + static_cast<std::size_t>(index) * addresses;
+      for (std::size_t a = 0; a < addresses; ++a) hash = (hash ^ row[a]) * 1099511628211ULL;
+    }
+    keys[t] = {network.switchIndex(firstOf[t]), sourceClass, hash, t};
+  }
+  std::sort(keys.begin(), keys.end(), [](const ClassKey& a, const ClassKey& b) { return a.tied() < b.tied(); });
+  return keys;
+}
+
+/// Classes from a group per terminal (groups numbered in any order): renumbered by smallest
+/// member, laid out as CSR.
+SourceClasses layOutClasses(const std::vector<std::uint32_t>& groupOf, const std::vector<std::uint32_t>& leaders,
+                            const std::vector<NodeId>& firstOf) {
+  const std::size_t n = groupOf.size();
+  std::vector<std::uint32_t> order(leaders.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return leaders[a] < leaders[b]; });
+  std::vector<std::uint32_t> rank(leaders.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) rank[order[k]] = k;
+  SourceClasses classes;
+  classes.classOf.resize(n);
+  classes.start.assign(leaders.size() + 1, 0);
+  for (std::uint32_t t = 0; t < n; ++t) {
+    classes.classOf[t] = rank[groupOf[t]];
+    ++classes.start[classes.classOf[t] + 1];
+  }
+  std::partial_sum(classes.start.begin(), classes.start.end(), classes.start.begin());
+  classes.members.resize(n);
+  std::vector<std::uint32_t> cursor(classes.start.begin(), classes.start.end() - 1);
+  for (std::uint32_t t = 0; t < n; ++t) classes.members[cursor[classes.classOf[t]]++] = t;
+  classes.firstSwitch.resize(leaders.size());
+  for (std::uint32_t k = 0; k < leaders.size(); ++k) classes.firstSwitch[k] = firstOf[classes.representative(k)];
+  return classes;
+}
+
+/// The classes, or nullopt when a terminal owns no address or is not cabled to a switch (the
+/// reference then reports the failing pair).
+std::optional<SourceClasses> sourceClasses(const Network& network, const RoutingResult& routing) {
+  std::vector<NodeId> firstOf;
+  const std::optional<std::vector<ClassKey>> keys = classKeys(network, routing, firstOf);
+  if (!keys) return std::nullopt;
+  const std::size_t n = keys->size();
+  const std::size_t addresses = routing.addresses.count();
+  auto sameRow = [&](std::uint32_t s, std::uint32_t t) {
+    if (routing.layerOf.empty()) return true;
+    auto row = [&](std::uint32_t terminal) {
+      return routing.layerOf.data() +
+             static_cast<std::size_t>(routing.addresses.sourceIndex(network.terminalNode(terminal))) * addresses;
+    };
+    return std::equal(row(s), row(s) + addresses, row(t));
+  };
+  // Runs of equal keys; within a run, rows are compared (hash collisions split classes).
+  std::vector<std::uint32_t> groupOf(n, UINT32_MAX);
+  std::vector<std::uint32_t> leaders;  // smallest terminal of each group
+  for (std::size_t first = 0; first < n;) {
+    std::size_t last = first;
+    while (last < n && (*keys)[last].sameKey((*keys)[first])) ++last;
+    const std::size_t runLeaders = leaders.size();
+    for (std::size_t i = first; i < last; ++i) {
+      const std::uint32_t t = (*keys)[i].terminal;
+      for (std::size_t g = runLeaders; g < leaders.size() && groupOf[t] == UINT32_MAX; ++g) {
+        if (sameRow(leaders[g], t)) groupOf[t] = static_cast<std::uint32_t>(g);
+      }
+      if (groupOf[t] == UINT32_MAX) {
+        groupOf[t] = static_cast<std::uint32_t>(leaders.size());
+        leaders.push_back(t);
+      }
+    }
+    first = last;
+  }
+  return layOutClasses(groupOf, leaders, firstOf);
+}
+
+/// The walk of one class to one destination: RoutingResult::walk from the class's first
+/// switch, reporting the switch-to-switch channels (the delivery channel excluded).
+class ClassWalker {
+ public:
+  ClassWalker(const Network& network, const RoutingResult& routing, const SourceClasses& classes)
+      : network_(network), routing_(routing), classes_(classes), limit_(network.nodeCount() + 1) {}
+
+  struct Route {
+    NodeId first, destination;
+    Address address = 0;
+    const ForwardingTable* table = nullptr;
+    std::uint64_t treeKey = 0;  ///< distinct per (address, table): one next-hop function
+  };
+
+  /// The route of class k to terminal d; false when the source does not send there.
+  bool route(std::size_t k, std::uint32_t d, Route& out) const {
+    const NodeId source = network_.terminalNode(classes_.representative(k));
+    out.first = classes_.firstSwitch[k];
+    out.destination = network_.terminalNode(d);
+    out.address = routing_.addressFor(source, out.destination);
+    const LayerId layer = routing_.layer(routing_.addresses.sourceIndex(source), out.address);
+    if (layer.value == RoutingResult::kNoLayer) return false;
+    const std::size_t table = routing_.tableOfLayer[layer.index()];
+    out.table = &routing_.tables[table];
+    out.treeKey = static_cast<std::uint64_t>(out.address) * routing_.tables.size() + table + 1;
+    return true;
+  }
+
+  /// Follows `route`, calling onChannel(channel id) for every switch-to-switch channel; stops
+  /// early (returning true) when onChannel returns false. False when the walk is not
+  /// delivered (no route, dead port, loop, a wrong terminal).
+  template <class OnChannel>
+  bool walk(const Route& route, OnChannel&& onChannel) const {
+    NodeId at = route.first;
+    for (std::size_t hops = 1;; ++hops) {
+      if (at == route.destination) return false;  // a switch is never a terminal's owner
+      const PortNumber port = route.table->port(network_.switchIndex(at), route.address);
+      if (port == kNoRoute || port == kSelfPort) return false;
+      const ChannelId next = network_.channelAt(at, port);
+      if (!next.valid() || hops + 1 > limit_) return false;
+      at = network_.target(next);
+      if (at == route.destination) return true;
+      if (!network_.isSwitch(at)) return false;
+      if (!onChannel(next.value)) return true;
+    }
+  }
+
+ private:
+  const Network& network_;
+  const RoutingResult& routing_;
+  const SourceClasses& classes_;
+  std::size_t limit_;
+};
+
+/// Per channel: distinct sources and destinations of the pairs through it (switch-to-switch
+/// channels; 0 elsewhere), and the total path entries the reference would store.
+struct ChannelEnds {
+  std::vector<std::uint32_t> sources, destinations;
+  std::uint64_t entries = 0;
+};
+
+/// Class-major pass: distinct sources per channel. For class K and channel c, the sources of
+/// K through c are all of K when K reaches at least two destinations through c, else K minus
+/// that one destination. False when some pair is not delivered.
+bool countSources(const SourceClasses& classes, const ClassWalker& walker, std::size_t channels, int workers,
+                  ChannelEnds& ends) {
+  const auto n = static_cast<std::uint32_t>(classes.classOf.size());
+  ends.sources.assign(channels, 0);
+  std::atomic<bool> failed(false);
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp parallel num_threads(workers)
+#endif
+  {
+    std::vector<std::uint32_t> stamp(channels, UINT32_MAX), firstDestination(channels, 0), sources(channels, 0);
+    std::vector<std::uint8_t> several(channels, 0);
+    std::vector<std::uint32_t> touched;
+    std::uint64_t entries = 0;
+    ClassWalker::Route route;
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (std::size_t k = 0; k < classes.count(); ++k) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      const auto size = static_cast<std::uint32_t>(classes.of(k).size());
+      for (std::uint32_t d = 0; d < n; ++d) {
+        if (size == 1 && classes.representative(k) == d) continue;
+        std::uint64_t hops = 0;
+        const bool delivered = walker.route(k, d, route) && walker.walk(route, [&](std::uint32_t c) {
+          ++hops;
+          if (stamp[c] != k) {
+            stamp[c] = static_cast<std::uint32_t>(k);
+            firstDestination[c] = d;
+            several[c] = 0;
+            touched.push_back(c);
+          } else if (firstDestination[c] != d) {
+            several[c] = 1;
+          }
+          return true;
+        });
+        if (!delivered) {
+          failed = true;
+          break;
+        }
+        entries += (size - (classes.classOf[d] == k ? 1U : 0U)) * (hops + 2);
+      }
+      for (const std::uint32_t c : touched) {
+        sources[c] += several[c] != 0 ? size : size - (classes.classOf[firstDestination[c]] == k ? 1U : 0U);
+      }
+      touched.clear();
+    }
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp critical(routelab_worst_sources)
+#endif
+    {
+      for (std::size_t c = 0; c < channels; ++c) ends.sources[c] += sources[c];
+      ends.entries += entries;
+    }
+  }
+  return !failed.load();
+}
+
+/// Destination-major pass: distinct destinations per channel. The walks to one destination
+/// with one (address, table) form a tree, so a walk stops at the first channel an earlier
+/// walk of the same tree marked (its remainder is marked too).
+void countDestinations(const SourceClasses& classes, const ClassWalker& walker, std::size_t channels, int workers,
+                       ChannelEnds& ends) {
+  const auto n = static_cast<std::uint32_t>(classes.classOf.size());
+  ends.destinations.assign(channels, 0);
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp parallel num_threads(workers)
+#endif
+  {
+    std::vector<std::uint64_t> tree(channels, 0);
+    std::vector<std::uint32_t> lastDestination(channels, UINT32_MAX), destinations(channels, 0);
+    ClassWalker::Route route;
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 16)
+#endif
+    for (std::uint32_t d = 0; d < n; ++d) {
+      for (std::size_t k = 0; k < classes.count(); ++k) {
+        if (classes.of(k).size() == 1 && classes.representative(k) == d) continue;
+        if (!walker.route(k, d, route)) continue;  // cannot happen: countSources walked it
+        walker.walk(route, [&](std::uint32_t c) {
+          if (tree[c] == route.treeKey) return false;
+          tree[c] = route.treeKey;
+          if (lastDestination[c] != d) {
+            lastDestination[c] = d;
+            ++destinations[c];
+          }
+          return true;
+        });
+      }
+    }
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp critical(routelab_worst_destinations)
+#endif
+    for (std::size_t c = 0; c < channels; ++c) ends.destinations[c] += destinations[c];
+  }
+}
+
+/// The pairs (s * N + d, ascending) through each channel of `batch`, by one class-major pass.
+std::vector<std::vector<std::uint32_t>> gatherPairs(const SourceClasses& classes, const ClassWalker& walker,
+                                                    std::size_t channels, std::span<const std::uint32_t> batch,
+                                                    int workers) {
+  const auto n = static_cast<std::uint32_t>(classes.classOf.size());
+  std::vector<std::uint32_t> slot(channels, UINT32_MAX);
+  for (std::uint32_t i = 0; i < batch.size(); ++i) slot[batch[i]] = i;
+  std::vector<std::vector<std::uint32_t>> pairs(batch.size());
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp parallel num_threads(workers)
+#endif
+  {
+    std::vector<std::vector<std::uint32_t>> local(batch.size());
+    ClassWalker::Route route;
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (std::size_t k = 0; k < classes.count(); ++k) {
+      const auto members = classes.of(k);
+      for (std::uint32_t d = 0; d < n; ++d) {
+        if (members.size() == 1 && members[0] == d) continue;
+        if (!walker.route(k, d, route)) continue;
+        walker.walk(route, [&](std::uint32_t c) {
+          if (slot[c] == UINT32_MAX) return true;
+          for (const std::uint32_t s : members) {
+            if (s != d) local[slot[c]].push_back(s * n + d);
+          }
+          return true;
+        });
+      }
+    }
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp critical(routelab_worst_gather)
+#endif
+    for (std::size_t i = 0; i < batch.size(); ++i) pairs[i].insert(pairs[i].end(), local[i].begin(), local[i].end());
+  }
+  for (auto& list : pairs) std::sort(list.begin(), list.end());
+  return pairs;
+}
+
+}  // namespace
+
+// Long function: the steps of the contract in worst.h, each a call, with the reference's
+// checks in the reference's order.
+WorstCase worstCasePermutationLoad(const Network& network, const RoutingResult& routing, int threads) {
+  const std::size_t n = network.terminalCount();
+  auto reference = [&] { return worstCasePermutationLoad(PairPaths::build(network, routing, threads), threads); };
+  if (n < 2 || n > 65535) return reference();
+  // PairPaths::build's checks, in its order, with its messages.
+  checkMemory(fmt::format("pair paths of {} terminals", n), saturatingBytes(n, n), "ordered pairs", 4 + 8);
+  const RoutingSemantics semantics(network, routing);  // validates the routing
+  const std::optional<SourceClasses> classes = sourceClasses(network, routing);
+  if (!classes) return reference();
+  const ClassWalker walker(network, routing, *classes);
+  const std::size_t channels = network.channelCount();
+  const int workers = workerThreads(threads);
+  ChannelEnds ends;
+  if (!countSources(*classes, walker, channels, workers, ends)) return reference();
+  if (ends.entries > std::numeric_limits<std::uint32_t>::max()) {
+    throw AnalysisError(fmt::format("pair paths of {} terminals exceed 2^32 channel entries", n));
+  }
+  checkMemory(fmt::format("pair paths of {} terminals ({} ordered pairs)", n, n * n), ends.entries + n * n + 1,
+              "channel entries and offsets", 4);
+  countDestinations(*classes, walker, channels, workers, ends);
+
+  WorstCase result;  // the terminal channels: (0, 1) loads the injection channel of terminal 0
+  result.value = 1;
+  result.channel = network.injectionChannel(network.terminalNode(0));
+  result.witness = {{0, 1}};
+  std::vector<std::uint32_t> used, bound(channels, 0);
+  for (std::uint32_t c = 0; c < channels; ++c) {
+    if (ends.sources[c] == 0) continue;
+    used.push_back(c);
+    bound[c] = std::min(ends.sources[c], ends.destinations[c]);
+  }
+  result.channelsConsidered = used.size();
+  std::sort(used.begin(), used.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return bound[a] != bound[b] ? bound[a] > bound[b] : a < b; });
+  // Solve in bound order (as the reference); the pairs of the channels not yet ruled out are
+  // gathered in batches of doubling size.
+  const std::uint32_t terminalValue = result.value;
+  std::uint64_t best = key(terminalValue, UINT32_MAX - 1);
+  ChannelSolver solver(n);
+  std::size_t next = 0, batchSize = 1;
+  auto open = [&](std::uint32_t c) { return bound[c] > terminalValue && key(bound[c], c) > best; };
+  while (next < used.size() && open(used[next])) {
+    const std::size_t end = std::min(used.size(), next + batchSize);
+    const std::span<const std::uint32_t> batch(used.data() + next, used.data() + end);
+    const auto pairs = gatherPairs(*classes, walker, channels, batch, workers);
+    for (std::size_t i = 0; i < batch.size() && open(batch[i]); ++i) {  // keys decrease along `used`
+      const auto value = static_cast<std::uint32_t>(solver.solve(pairs[i], n));
+      if (key(value, batch[i]) > best) {
+        best = key(value, batch[i]);
+        result.value = value;
+        result.channel = ChannelId(batch[i]);
+        result.witness = solver.matchedPairs();
+      }
+    }
+    next = end;
+    batchSize *= 2;
+  }
+  result.channelsSolved = static_cast<std::size_t>(std::count_if(
+      used.begin(), used.end(), [&](std::uint32_t c) { return bound[c] > terminalValue && key(bound[c], c) >= best; }));
   return result;
 }
 

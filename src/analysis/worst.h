@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "analysis/paths.h"
+#include "graph/network.h"
+#include "routing/routing_result.h"
 #include "traffic/pattern.h"
 
 namespace routelab {
@@ -35,8 +37,23 @@ struct WorstCase {
 };
 
 /// WORST_R of the single-path routing captured in `paths` (see paths.h for adaptive
-/// routings). `threads` = 0 uses every core; the result does not depend on it.
+/// routings). `threads` = 0 uses every core; the result does not depend on it. The reference
+/// computation: every pair's path stored, transposed per channel.
 WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads = 0);
+
+/// The same WORST_R (value, channel, witness, channelsSolved, channelsConsidered all equal to
+/// worstCasePermutationLoad(PairPaths::build(network, routing, threads), threads)), and the
+/// same errors, without storing a path per pair. Sources whose paths coincide for every
+/// destination (same first switch, source class and layer row: routing_result.h) form a
+/// class; each class walks its path to every destination once, which gives every channel's
+/// exact distinct sources (class-major) and destinations (destination-major, stopping where
+/// a walk joins a tree already walked), hence the bound min(#sources, #destinations) of
+/// worst.h; only the channels the bound cannot rule out have their pairs gathered (one more
+/// walk pass per batch) and matched. Fabrics this does not fit (a terminal without an
+/// address or not cabled to a switch, a pair not delivered, > 65535 terminals) go to the
+/// reference, which also produces its errors. O(classes x N x hops) time, O(channels)
+/// memory per thread plus the gathered channels' pairs.
+WorstCase worstCasePermutationLoad(const Network& network, const RoutingResult& routing, int threads = 0);
 
 /// Maximum matching of the pairs crossing one channel, and the matched pairs (for tests and
 /// for inspecting a given channel). O(N^2 + matching) — scans every pair path.

@@ -207,3 +207,63 @@ TEST(PatternFile, ErrorsNameFileAndLine) {
   expectError("0 1\n4 4\n", "sends to itself");
   EXPECT_THROW(readPatternFile("/nonexistent/pattern.txt", net), IoError);
 }
+
+namespace {
+
+/// The bisect sampler as it was before the receivers came from a bitset (issue 13): the same
+/// partial Fisher–Yates over Lemire's 32-bit draws (two per Rng output), receivers found by a
+/// flag test per terminal. The reference the fast sampler must equal, draw for draw.
+void previousSampleBisect(Rng& rng, std::size_t n, std::vector<SourceDestination>& out) {
+  std::vector<std::uint32_t> scratch(n);
+  for (std::size_t i = 0; i < n; ++i) scratch[i] = static_cast<std::uint32_t>(i);
+  std::uint64_t buffer = 0;
+  bool buffered = false;
+  auto next = [&]() -> std::uint32_t {
+    if (buffered) {
+      buffered = false;
+      return static_cast<std::uint32_t>(buffer >> 32);
+    }
+    buffer = rng();
+    buffered = true;
+    return static_cast<std::uint32_t>(buffer);
+  };
+  auto below = [&](std::uint32_t bound) {
+    std::uint64_t product = static_cast<std::uint64_t>(next()) * bound;
+    auto low = static_cast<std::uint32_t>(product);
+    if (low < bound) {
+      const std::uint32_t threshold = (0U - bound) % bound;
+      while (low < threshold) {
+        product = static_cast<std::uint64_t>(next()) * bound;
+        low = static_cast<std::uint32_t>(product);
+      }
+    }
+    return static_cast<std::uint32_t>(product >> 32);
+  };
+  const std::size_t half = n / 2;
+  for (std::size_t i = 0; i < half; ++i) std::swap(scratch[i], scratch[i + below(static_cast<std::uint32_t>(n - i))]);
+  out.resize(half);
+  for (std::size_t i = 0; i < half; ++i) out[i].source = scratch[i];
+  std::vector<bool> sender(n, false);
+  for (std::size_t i = 0; i < half; ++i) sender[out[i].source] = true;
+  std::size_t filled = 0;
+  for (std::size_t v = 0; v < n && filled < half; ++v) {
+    if (!sender[v]) out[filled++].destination = static_cast<std::uint32_t>(v);
+  }
+}
+
+}  // namespace
+
+TEST(PatternSamplers, BisectEqualsThePreviousSamplerAndLeavesTheSameStream) {
+  std::vector<SourceDestination> fast, previous;
+  for (const std::size_t n :
+       {2UL, 3UL, 5UL, 8UL, 21UL, 22UL, 23UL, 31UL, 32UL, 33UL, 63UL, 64UL, 65UL, 100UL, 127UL, 128UL, 1250UL}) {
+    std::vector<std::uint32_t> scratch(n);
+    for (std::uint64_t i = 0; i < 300; ++i) {
+      Rng a(deriveSeed(42, i)), b(deriveSeed(42, i));
+      sampleBisect(a, scratch, fast);
+      previousSampleBisect(b, n, previous);
+      ASSERT_EQ(fast, previous) << "n " << n << " sample " << i;
+      ASSERT_EQ(a(), b()) << "the random stream diverged, n " << n << " sample " << i;
+    }
+  }
+}

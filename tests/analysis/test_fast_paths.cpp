@@ -1,0 +1,237 @@
+// The fast paths of the static analysis against their references (issue 13): WORST from
+// source classes (worst.h, no stored paths) against WORST from the stored pair paths, on
+// fat-trees, XGFTs, T(n+m, r), faulted and random irregular fabrics, deterministic,
+// source-dependent, layered, adaptive and multipath engines, LMC, 1 and 2 threads; the
+// sampler's contended-channel records against a recount of every channel of every path; and
+// the bisect sampler against the previous one (same random stream, same pattern).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "analysis/paths.h"
+#include "analysis/sampling.h"
+#include "analysis/worst.h"
+#include "core/errors.h"
+#include "core/random.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "hand_routing.h"
+#include "traffic/pattern.h"
+
+using namespace routelab;
+
+namespace {
+
+struct Row {
+  const char* fabric;
+  const char* engine;
+  std::uint32_t lmc = 0;
+  bool routeSwitches = false;
+};
+
+const std::vector<Row>& rows() {
+  static const std::vector<Row> table = {
+      {"kary-ntree:k=4,n=3", "dmodk"},
+      {"kary-ntree:k=4,n=3", "smodk"},
+      {"kary-ntree:k=4,n=3", "ftree-deterministic"},
+      {"kary-ntree:k=4,n=3", "ftree-adaptive"},
+      {"kary-ntree:k=4,n=3", "dmodk", 1},
+      {"kary-ntree:k=4,n=3", "smodk", 2},
+      {"kary-ntree:k=4,n=3", "dmodk", 0, true},
+      {"kary-ntree:k=4,n=3", "minhop"},
+      {"kary-ntree:k=4,n=3", "lash"},
+      {"kary-ntree:k=4,n=3", "lash:addressing=pair"},
+      {"kary-ntree:k=4,n=3", "mp-lash"},
+      {"kary-ntree:k=4,n=3", "a-lash"},
+      {"kary-ntree:k=4,n=3", "escape"},
+      {"kary-ntree:k=4,n=3", "mroots"},
+      {"kary-ntree:k=4,n=3", "d-mroots"},
+      {"kary-ntree:k=8,n=2", "dmodk"},
+      {"kary-ntree:k=4,n=3+fail-links=3", "lash"},
+      {"kary-ntree:k=4,n=3+fail-links=2,seed=5", "updown"},
+      {"kary-ntree:k=4,n=3+fail-switches=1", "minhop"},
+      {"gft2:n=8,m=4,r=8", "opt"},
+      {"gft2:n=8,m=4,r=8", "opt-balanced"},
+      {"gft2:n=8,m=4,r=8", "opt-grid"},
+      {"gft2:n=8,m=4,r=8", "dmodk"},
+      {"gft2:n=8,m=4,r=8", "smodk"},
+      {"gft2:n=9,m=9,r=12", "opt"},
+      {"gft2:n=7,m=3,r=4", "dmodk"},
+      {"xgft:h=3,m=4.4.3,w=1.2.2", "dmodk"},
+      {"xgft:h=3,m=4.4.3,w=1.2.2", "ftree-deterministic"},
+      {"xgft:h=2,m=5.6,w=3.4", "dmodk", 1},
+      {"ft:l=3,m=4,w=2", "dmodk"},
+      {"random:switches=16", "minhop"},
+      {"random:switches=16", "updown"},
+      {"random:switches=20,terminals=2,seed=3", "updown-dfs"},
+      {"random:switches=12,terminals=3,seed=7", "lash:addressing=pair"},
+      {"random:switches=12,terminals=3,seed=7", "escape"},
+  };
+  return table;
+}
+
+RoutingResult route(const Row& row, const Network& network) {
+  RoutingContext context;
+  context.addressesPerTerminal = std::uint32_t{1} << row.lmc;
+  context.routeSwitches = row.routeSwitches;
+  return runEngine(row.engine, network, context);
+}
+
+std::string name(const Row& row) {
+  return std::string(row.fabric) + " " + row.engine + " lmc " + std::to_string(row.lmc) +
+         (row.routeSwitches ? " +switch addresses" : "");
+}
+
+void expectSameWorst(const WorstCase& fast, const WorstCase& reference, const std::string& what) {
+  EXPECT_EQ(fast.value, reference.value) << what;
+  EXPECT_EQ(fast.channel, reference.channel) << what;
+  EXPECT_EQ(fast.witness, reference.witness) << what;
+  EXPECT_EQ(fast.channelsSolved, reference.channelsSolved) << what;
+  EXPECT_EQ(fast.channelsConsidered, reference.channelsConsidered) << what;
+}
+
+/// A single-path routing with random top switches per (leaf, destination, source class) on
+/// T(n+m, r): routings without structure, several source classes per leaf.
+RoutingResult randomGft2Routing(const Network& network, std::uint32_t n, std::uint32_t m, std::uint32_t classes,
+                                std::uint64_t seed) {
+  return test::handRouting(
+      network, classes, [classes](std::uint32_t t) { return (t * 7) % classes; },
+      [n, m, seed](const Network& net, NodeId sw, std::uint32_t d, std::uint32_t cls) -> PortNumber {
+        if (!test::isLeaf(net, sw)) return static_cast<PortNumber>(1 + d / n);
+        if (test::indexInLevel(net, sw) == d / n) return static_cast<PortNumber>(1 + d % n);
+        Rng rng(deriveSeed(seed, (sw.index() * 1000 + d) * 8 + cls));
+        return static_cast<PortNumber>(n + 1 + rng.below(m));
+      },
+      "hand-random");
+}
+
+/// ML of a pattern by definition (Nienaber §II): every channel of every path counted.
+std::uint32_t recountMaxLoad(const PairPaths& paths, const std::vector<SourceDestination>& pairs) {
+  std::vector<std::uint32_t> load(paths.channelCount(), 0);
+  std::uint32_t ml = 1;
+  for (const auto& [s, d] : pairs) {
+    for (const std::uint32_t c : paths.path(s, d)) ml = std::max(ml, ++load[c]);
+  }
+  return ml;
+}
+
+}  // namespace
+
+TEST(WorstFastPath, EqualsStoredPathsOnManyFabricsAndThreadCounts) {
+  for (const Row& row : rows()) {
+    const Fabric fabric = loadFabric(row.fabric);
+    const RoutingResult routing = route(row, fabric.network);
+    for (const int threads : {1, 2}) {
+      const WorstCase reference = worstCasePermutationLoad(PairPaths::build(fabric.network, routing, threads), threads);
+      const WorstCase fast = worstCasePermutationLoad(fabric.network, routing, threads);
+      expectSameWorst(fast, reference, name(row) + " threads " + std::to_string(threads));
+    }
+  }
+}
+
+TEST(WorstFastPath, EqualsStoredPathsOnRandomSourceDependentRoutings) {
+  for (const auto& [n, m, r] : {std::tuple{4u, 3u, 5u}, std::tuple{3u, 4u, 6u}, std::tuple{6u, 2u, 4u}}) {
+    const Network net = makeGft2(n, m, r);
+    for (std::uint32_t classes = 1; classes <= 3; ++classes) {
+      for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        const RoutingResult routing = randomGft2Routing(net, n, m, classes, seed);
+        const WorstCase reference = worstCasePermutationLoad(PairPaths::build(net, routing, 1), 1);
+        for (const int threads : {1, 2}) {
+          expectSameWorst(worstCasePermutationLoad(net, routing, threads), reference,
+                          "T(" + std::to_string(n) + "+" + std::to_string(m) + "," + std::to_string(r) + ") classes " +
+                              std::to_string(classes) + " seed " + std::to_string(seed));
+        }
+      }
+    }
+  }
+}
+
+TEST(WorstFastPath, UndeliveredPairsGiveTheReferenceError) {
+  const Fabric fabric = loadFabric("kary-ntree:k=4,n=3");
+  const Network& net = fabric.network;
+  const RoutingResult good = runEngine("dmodk", net);
+  auto referenceError = [&](const RoutingResult& routing) {
+    try {
+      PairPaths::build(net, routing, 1);
+    } catch (const AnalysisError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  // A missing entry at a leaf, a missing entry at the top, a dead-end port (delivery claimed
+  // at the wrong switch), and a loop between two switches.
+  const Address address = good.addresses.base(net.terminalNode(37));
+  const NodeId leaf = net.target(net.injectionChannel(net.terminalNode(0)));
+  const ChannelId up = net.channelAt(leaf, good.tables[0].port(net.switchIndex(leaf), address));
+  const NodeId above = net.target(up);
+  std::vector<RoutingResult> broken(4, good);
+  broken[0].tables[0].set(net.switchIndex(leaf), address, kNoRoute);
+  broken[1].tables[0].set(net.switchIndex(above), address, kNoRoute);
+  broken[2].tables[0].set(net.switchIndex(above), address, kSelfPort);
+  broken[3].tables[0].set(net.switchIndex(above), address, net.targetPort(up));  // back down to the leaf
+  for (std::size_t i = 0; i < broken.size(); ++i) {
+    const std::string expected = referenceError(broken[i]);
+    ASSERT_NE(expected, "no error") << i;
+    for (const int threads : {1, 2}) {
+      try {
+        worstCasePermutationLoad(net, broken[i], threads);
+        ADD_FAILURE() << "case " << i << ": no error";
+      } catch (const AnalysisError& error) {
+        EXPECT_EQ(std::string(error.what()), expected) << i;
+      }
+    }
+  }
+}
+
+TEST(SamplerFastPath, EveryMaxLoadEqualsARecountOfEveryChannel) {
+  const SampledPattern kinds[] = {SampledPattern::Bisect, SampledPattern::FullPermutation,
+                                  SampledPattern::Dissemination, SampledPattern::RandomPermutation};
+  for (const Row& row : rows()) {
+    const Fabric fabric = loadFabric(row.fabric);
+    const PairPaths paths = PairPaths::build(fabric.network, route(row, fabric.network), 1);
+    std::vector<std::uint32_t> scratch(paths.terminals());
+    std::vector<SourceDestination> pairs;
+    for (const SampledPattern kind : kinds) {
+      if (paths.terminals() % 2 != 0 && kind != SampledPattern::FullPermutation &&
+          kind != SampledPattern::RandomPermutation) {
+        continue;
+      }
+      for (const std::uint64_t seed : {1ULL, 7ULL, 2011ULL}) {
+        for (std::uint64_t index = 0; index < 60; ++index) {
+          drawSampledPattern(kind, seed, index, scratch, pairs);
+          ASSERT_EQ(sampleMaxLoad(paths, kind, seed, index), recountMaxLoad(paths, pairs))
+              << name(row) << " " << sampledPatternName(kind) << " seed " << seed << " sample " << index;
+        }
+      }
+    }
+  }
+}
+
+TEST(SamplerFastPath, SameResultsForOneAndTwoThreadsAndOnStructuredFabrics) {
+  const Network net = makeGft2(8, 4, 8);
+  for (const char* engine : {"dmodk", "opt", "smodk"}) {
+    const PairPaths paths = PairPaths::build(net, runEngine(engine, net), 1);
+    for (const SampledPattern kind : {SampledPattern::Bisect, SampledPattern::Dissemination}) {
+      SamplingOptions options;
+      options.seed = 5;
+      options.initialSamples = options.maxSamples = 3000;
+      options.threads = 1;
+      const SampledBandwidth one = sampleBandwidth(paths, kind, options);
+      options.threads = 2;
+      const SampledBandwidth two = sampleBandwidth(paths, kind, options);
+      EXPECT_EQ(one.maxLoadHistogram, two.maxLoadHistogram) << engine;
+      EXPECT_EQ(one.mean, two.mean) << engine;
+      EXPECT_EQ(one.ci99HalfWidth, two.ci99HalfWidth) << engine;
+      // The histogram is the recount's histogram.
+      std::map<std::uint32_t, std::uint64_t> recount;
+      std::vector<std::uint32_t> scratch(paths.terminals());
+      std::vector<SourceDestination> pairs;
+      for (std::uint64_t index = 0; index < options.maxSamples; ++index) {
+        drawSampledPattern(kind, options.seed, index, scratch, pairs);
+        ++recount[recountMaxLoad(paths, pairs)];
+      }
+      EXPECT_EQ(one.maxLoadHistogram, recount) << engine << " " << sampledPatternName(kind);
+    }
+  }
+}

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <array>
+#include <span>
 
 #include "core/errors.h"
 #include "core/limits.h"
@@ -26,6 +27,16 @@ PathStatus statusOf(std::uint8_t state) {
     default: return PathStatus::NoRoute;
   }
 }
+
+/// Terminal sources (positions in Shared::sources) cabled to one switch `start`.
+struct StartGroup {
+  NodeId start;
+  std::vector<std::uint32_t> members{};
+};
+constexpr std::uint32_t kNoGroup = UINT32_MAX;
+/// Workspace::injectionOwner: no address seen yet / addresses of several owners seen.
+constexpr std::uint32_t kNoOwner = 0;
+constexpr std::uint32_t kSeveralOwners = UINT32_MAX;
 
 struct Source {
   NodeId node;
@@ -54,6 +65,12 @@ struct Shared {
   std::vector<Address> destinations{};
   /// Terminals that own no address: every pair from or to them fails (routing/semantics.h).
   std::vector<NodeId> unaddressed{};
+  /// Grouped traversal (from_routing.h, "Sources grouped by switch"): every in-scope pair
+  /// is traffic in layer 0 only, so the terminal sources of one switch share the outcome.
+  bool grouped = false;
+  std::vector<StartGroup> groups{};
+  std::vector<std::uint32_t> groupOf{};     ///< per node: its group (terminals), or kNoGroup
+  std::vector<std::uint32_t> individual{};  ///< sources routed one by one (switches, no cable)
 };
 
 struct Frame {
@@ -71,7 +88,9 @@ struct Workspace {
         byLayer(shared.routing.layerCount()),
         injection(shared.routing.layerCount()),
         layerUsed(shared.routing.layerCount(), 0),
-        emitted(shared.network.channelCount()) {}
+        lists(shared.network.nodeCount()),
+        emitted(shared.network.channelCount()),
+        injectionOwner(shared.grouped ? shared.network.channelCount() : 0, kNoOwner) {}
 
   std::vector<std::uint8_t> state;
   std::vector<std::uint8_t> reached;
@@ -82,6 +101,9 @@ struct Workspace {
   std::vector<std::vector<std::uint32_t>> byLayer;  ///< source positions per layer
   std::vector<LayerId> injection;                   ///< injection layers of one pair
   std::vector<std::uint8_t> layerUsed;              ///< per layer: some in-scope traffic uses it
+  /// Per switch: its candidates for the current (address, layer), valid while its state is
+  /// not kUnvisited (read from the table once per address).
+  std::vector<std::span<const PortNumber>> lists;
   /// Per channel c, the last two (candidate list, bitmap) pairs whose dependencies
   /// c -> list were emitted. Candidate lists are interned by the table, so the list's
   /// address identifies it: addresses routed alike (fat-tree up ports) skip the work.
@@ -90,6 +112,10 @@ struct Workspace {
     const std::uint64_t* bits = nullptr;
   };
   std::vector<std::array<Emitted, 2>> emitted;
+  /// Grouped traversal: per output channel c' of a group's switch, the owner (node value + 1)
+  /// of the addresses whose entry there names c', kSeveralOwners, or kNoOwner. Terminal t of
+  /// the group depends injection(t) -> c' iff an owner other than t is recorded.
+  std::vector<std::uint32_t> injectionOwner;
 
   std::uint64_t routes = 0, delivered = 0, noRoute = 0, loops = 0, deadPorts = 0, unrouted = 0, escapeFailures = 0;
   std::vector<RouteFailure> failures, unroutedExamples, escapeExamples;
@@ -104,9 +130,16 @@ class Traversal {
  public:
   Traversal(const Shared& shared, Workspace& ws) : s_(shared), net_(shared.network), ws_(ws) {}
 
-  /// Dependencies c -> (every candidate of switch w for a), w != destination.
-  void emitSuccessors(const ForwardingTable& table, Address a, ChannelId c, NodeId w, std::uint64_t* bits) {
-    const auto candidates = table.candidates(net_.switchIndex(w), a);
+  /// Candidates of switch w for a in `table`: from the table on the first visit of the
+  /// current (address, layer), afterwards from ws.lists.
+  std::span<const PortNumber> listAt(const ForwardingTable& table, Address a, NodeId w) const {
+    if (ws_.state[w.index()] != kUnvisited) return ws_.lists[w.index()];
+    return table.candidates(net_.switchIndex(w), a);
+  }
+
+  /// Dependencies c -> (every channel of `candidates`, the list of switch w for the current
+  /// address), w != destination.
+  void emitSuccessors(std::span<const PortNumber> candidates, ChannelId c, NodeId w, std::uint64_t* bits) {
     if (candidates.empty()) return;
     if (candidates.size() == 1) {  // deterministic entry: one bit, cheaper than the cache
       if (candidates[0] == kSelfPort) return;
@@ -131,48 +164,43 @@ class Traversal {
     }
   }
 
+  /// Outcome of taking port p at switch v for a (kUnvisited: descend into ws.frames' new
+  /// top), emitting the dependencies of the channel taken.
+  std::uint8_t step(const ForwardingTable& table, Address a, NodeId destination, NodeId v, PortNumber p,
+                    std::uint64_t* bits) {
+    if (p == kSelfPort) return kNoRoute;  // "deliver here" at a switch that is not the destination
+    const ChannelId c = net_.channelAt(v, p);
+    if (!c.valid()) return kDeadPort;
+    const NodeId w = net_.target(c);
+    if (w == destination) return kDelivered;
+    if (!net_.isSwitch(w)) return kNoRoute;  // delivered to the wrong terminal
+    const std::uint8_t seen = ws_.state[w.index()];
+    const auto candidates = listAt(table, a, w);
+    emitSuccessors(candidates, c, w, bits);
+    if (seen == kOnStack) return kLoop;
+    if (seen >= kDelivered) return seen;
+    push(w, candidates);
+    return kUnvisited;
+  }
+
   /// Outcome of packets for `a` standing at switch `start` (iterative DFS, memoised in
   /// ws.state until resetStates()), emitting the dependencies of every edge it follows.
   std::uint8_t resolve(const ForwardingTable& table, Address a, NodeId destination, NodeId start, std::uint64_t* bits) {
     if (ws_.state[start.index()] >= kDelivered) return ws_.state[start.index()];
-    push(start);
+    push(start, start == destination ? std::span<const PortNumber>{} : listAt(table, a, start));
     std::uint8_t result = kDelivered;
     while (!ws_.frames.empty()) {
       Frame& frame = ws_.frames.back();
       const NodeId v(frame.node);
       bool descended = false;
       if (v != destination) {
-        const auto candidates = table.candidates(net_.switchIndex(v), a);
+        const auto candidates = ws_.lists[v.index()];
         if (candidates.empty()) frame.worst = std::max<std::uint8_t>(frame.worst, kNoRoute);
         while (frame.next < candidates.size()) {
-          const PortNumber p = candidates[frame.next++];
-          std::uint8_t outcome = kDelivered;
-          if (p == kSelfPort) {
-            outcome = kNoRoute;  // "deliver here" at a switch that is not the destination
-          } else {
-            const ChannelId c = net_.channelAt(v, p);
-            if (!c.valid()) {
-              outcome = kDeadPort;
-            } else {
-              const NodeId w = net_.target(c);
-              if (w == destination) {
-                outcome = kDelivered;
-              } else if (!net_.isSwitch(w)) {
-                outcome = kNoRoute;  // delivered to the wrong terminal
-              } else {
-                emitSuccessors(table, a, c, w, bits);
-                const std::uint8_t seen = ws_.state[w.index()];
-                if (seen == kOnStack) {
-                  outcome = kLoop;
-                } else if (seen >= kDelivered) {
-                  outcome = seen;
-                } else {
-                  push(w);  // invalidates `frame`
-                  descended = true;
-                  break;
-                }
-              }
-            }
+          const std::uint8_t outcome = step(table, a, destination, v, candidates[frame.next++], bits);
+          if (outcome == kUnvisited) {  // pushed: `frame` is invalidated
+            descended = true;
+            break;
           }
           frame.worst = std::max(frame.worst, outcome);
         }
@@ -195,7 +223,7 @@ class Traversal {
     if (!source.isSwitch) {
       if (!source.injection.valid()) return kDeadPort;
       if (source.start == destination) return kDelivered;
-      emitSuccessors(table, a, source.injection, source.start, bits);
+      emitSuccessors(listAt(table, a, source.start), source.injection, source.start, bits);
     }
     return resolve(table, a, destination, source.start, bits);
   }
@@ -243,6 +271,63 @@ class Traversal {
         const Source& source = s_.sources[k];
         count(source, a, destination, id, route(source, table, a, destination, bits));
       }
+    }
+  }
+
+  /// The layered traversal when every pair is traffic in layer 0 only (Shared::grouped):
+  /// the terminal sources of one switch S share the outcome of S, and their injection
+  /// dependencies are recorded once per (S, address) in ws.injectionOwner (emitted at the
+  /// merge), so the work per address is O(switches reached), not O(sources).
+  void grouped(Address a) {
+    const NodeId destination = s_.routing.addresses.owner(a);
+    const LayerId layer(0);
+    const ForwardingTable& table = s_.routing.table(layer);
+    std::uint64_t* bits = ws_.bitmaps[0].data();
+    const std::uint32_t destinationGroup = s_.groupOf[destination.index()];
+    ws_.resetStates();
+    bool used = false;
+    for (std::uint32_t g = 0; g < s_.groups.size(); ++g) {
+      const StartGroup& group = s_.groups[g];
+      const std::uint64_t senders = group.members.size() - (g == destinationGroup ? 1 : 0);
+      if (senders == 0) continue;
+      used = true;
+      std::uint8_t outcome = kDelivered;
+      if (group.start != destination) {
+        recordInjection(listAt(table, a, group.start), group.start, destination);
+        outcome = resolve(table, a, destination, group.start, bits);
+      }
+      if (outcome == kDelivered) {
+        ws_.routes += senders;
+        ws_.delivered += senders;
+        continue;
+      }
+      for (std::uint32_t k : group.members) {
+        const Source& source = s_.sources[k];
+        if (source.node != destination) count(source, a, destination, layer, outcome);
+      }
+    }
+    for (std::uint32_t k : s_.individual) {
+      const Source& source = s_.sources[k];
+      if (source.node == destination) continue;
+      used = true;
+      count(source, a, destination, layer, route(source, table, a, destination, bits));
+    }
+    if (used) ws_.layerUsed[0] = 1;
+  }
+
+  /// Terminals at switch `start` send to `destination` along `candidates`: note the owner of
+  /// every output channel they name (Workspace::injectionOwner).
+  void recordInjection(std::span<const PortNumber> candidates, NodeId start, NodeId destination) {
+    const std::uint32_t owner = destination.value + 1;
+    for (PortNumber p : candidates) {
+      if (p == kSelfPort) continue;
+      const ChannelId next = net_.channelAt(start, p);
+      if (!next.valid()) continue;
+      std::uint32_t& recorded = ws_.injectionOwner[next.index()];
+      if (recorded == kNoOwner)
+        recorded = owner;
+      else if (recorded != owner)
+        recorded = kSeveralOwners;
     }
   }
 
@@ -299,8 +384,9 @@ class Traversal {
   }
 
  private:
-  void push(NodeId node) {
+  void push(NodeId node, std::span<const PortNumber> candidates) {
     ws_.state[node.index()] = kOnStack;
+    ws_.lists[node.index()] = candidates;
     ws_.touched.push_back(node.value);
     ws_.frames.push_back({node.value, 0, kDelivered});
   }
@@ -350,6 +436,58 @@ void collectEnds(Shared& shared) {
   }
 }
 
+/// Grouped traversal: does every in-scope (source, address) pair carry traffic in layer 0
+/// and only there (RoutingSemantics::injectionLayers: no per-pair layers or allowed sets,
+/// one source class)? Then group the terminal sources by the switch they are cabled to.
+void groupSources(Shared& shared) {
+  const RoutingResult& routing = shared.routing;
+  shared.grouped =
+      routing.escapeLayer < 0 && routing.layerOf.empty() && routing.allowedLayers.empty() && routing.sourceClasses <= 1;
+  if (!shared.grouped) return;
+  shared.groupOf.assign(shared.network.nodeCount(), kNoGroup);
+  std::vector<std::uint32_t> groupAt(shared.network.nodeCount(), kNoGroup);  // per switch
+  for (std::uint32_t k = 0; k < shared.sources.size(); ++k) {
+    const Source& source = shared.sources[k];
+    if (source.isSwitch || !source.injection.valid()) {
+      shared.individual.push_back(k);
+      continue;
+    }
+    std::uint32_t& group = groupAt[source.start.index()];
+    if (group == kNoGroup) {
+      group = static_cast<std::uint32_t>(shared.groups.size());
+      shared.groups.push_back({source.start});
+    }
+    shared.groups[group].members.push_back(k);
+    shared.groupOf[source.node.index()] = group;
+  }
+}
+
+/// The injection dependencies of the grouped traversal: injection(t) -> c' for every
+/// terminal t of a group and output channel c' of its switch that carried traffic to an
+/// address t does not own (the workers' records combined first).
+void emitGroupedInjections(const Shared& shared, const std::vector<std::unique_ptr<Workspace>>& partials,
+                           std::vector<std::uint64_t>& bits) {
+  std::vector<std::uint32_t> owners(shared.network.channelCount(), kNoOwner);
+  for (const auto& ws : partials) {
+    for (std::size_t c = 0; c < owners.size(); ++c) {
+      const std::uint32_t other = ws->injectionOwner[c];
+      if (other == kNoOwner || other == owners[c]) continue;
+      owners[c] = owners[c] == kNoOwner ? other : kSeveralOwners;
+    }
+  }
+  for (const StartGroup& group : shared.groups) {
+    for (std::uint32_t k : group.members) {
+      const Source& source = shared.sources[k];
+      for (ChannelId next : shared.network.outChannels(group.start)) {
+        const std::uint32_t owner = owners[next.index()];
+        if (owner == kNoOwner || owner == source.node.value + 1) continue;
+        const std::uint32_t slot = shared.layout.slot(source.injection, next);
+        bits[slot / 64] |= std::uint64_t{1} << (slot % 64);
+      }
+    }
+  }
+}
+
 /// Every pair from or to a terminal without an address fails (one route per pair of nodes).
 void countUnaddressed(const Shared& shared, RoutingDependencies& result) {
   const RoutingResult& routing = shared.routing;
@@ -395,15 +533,14 @@ void merge(const Shared& shared, const std::vector<std::unique_ptr<Workspace>>& 
       if (ws->layerUsed[layer]) result.layerUsed[layer] = true;
     }
   }
+  if (shared.grouped) emitGroupedInjections(shared, partials, merged[0]);
   for (std::size_t layer = 0; layer < merged.size(); ++layer) {
     result.graph.addDependencySlots(LayerId::fromIndex(layer), merged[layer]);
   }
 }
 
-}  // namespace
-
-RoutingDependencies buildRoutingDependencies(const Network& network, const RoutingResult& routing,
-                                             const TrafficScope& scope) {
+RoutingDependencies build(const Network& network, const RoutingResult& routing, const TrafficScope& scope,
+                          bool allowGrouped) {
   // The one layer limit (core/limits.h) first, before validation reads the per-pair layers
   // and before the graph allocates a slot set per layer.
   if (routing.layerCount() == 0 || routing.layerCount() > kMaxLayers) {
@@ -415,6 +552,7 @@ RoutingDependencies buildRoutingDependencies(const Network& network, const Routi
   Shared shared{network, routing, semantics, scope, result.graph.slotLayout(), 0};
   shared.words = (shared.layout.size() + 63) / 64;
   collectEnds(shared);
+  if (allowGrouped) groupSources(shared);
   result.sources = shared.sources.size() + shared.unaddressed.size();
   result.destinations = shared.destinations.size() + shared.unaddressed.size();
 
@@ -431,6 +569,8 @@ RoutingDependencies buildRoutingDependencies(const Network& network, const Routi
       const Address a = shared.destinations[static_cast<std::size_t>(i)];
       if (routing.escapeLayer >= 0)
         traversal.escape(a);
+      else if (shared.grouped)
+        traversal.grouped(a);
       else
         traversal.layered(a);
     }
@@ -440,6 +580,18 @@ RoutingDependencies buildRoutingDependencies(const Network& network, const Routi
   merge(shared, partials, result);
   countUnaddressed(shared, result);
   return result;
+}
+
+}  // namespace
+
+RoutingDependencies buildRoutingDependencies(const Network& network, const RoutingResult& routing,
+                                             const TrafficScope& scope) {
+  return build(network, routing, scope, true);
+}
+
+RoutingDependencies buildRoutingDependenciesPerSource(const Network& network, const RoutingResult& routing,
+                                                      const TrafficScope& scope) {
+  return build(network, routing, scope, false);
 }
 
 ChannelDependencyGraph dependencyGraphOfPaths(const Network& network, std::size_t layerCount,

@@ -34,6 +34,23 @@ struct StartGroup {
   std::vector<std::uint32_t> members{};
 };
 constexpr std::uint32_t kNoGroup = UINT32_MAX;
+/// Addresses per block of the grouped traversal: the table entries of one switch for 64
+/// consecutive addresses share a cache line (one byte each).
+constexpr std::size_t kBlock = 256;
+/// FirstHop::next codes besides a node value: the outcome `kHopOutcome + state` is known at
+/// the group's switch; kHopList: several candidates (resolve the switch itself).
+constexpr std::uint32_t kHopList = UINT32_MAX;
+constexpr std::uint32_t kHopOutcome = UINT32_MAX - 8;
+
+/// Where packets for one address go from a group's switch S (grouped traversal): `next` is
+/// the switch w that S's single candidate leads to (S's outcome is w's), with w's candidates
+/// in `list`; or kHopList with S's own candidates in `list`; or an outcome code.
+struct FirstHop {
+  const PortNumber* list = nullptr;
+  std::uint32_t size = 0;
+  std::uint32_t next = kHopList;
+  std::span<const PortNumber> candidates() const { return {list, size}; }
+};
 /// Workspace::injectionOwner: no address seen yet / addresses of several owners seen.
 constexpr std::uint32_t kNoOwner = 0;
 constexpr std::uint32_t kSeveralOwners = UINT32_MAX;
@@ -70,6 +87,7 @@ struct Shared {
   bool grouped = false;
   std::vector<StartGroup> groups{};
   std::vector<std::uint32_t> groupOf{};     ///< per node: its group (terminals), or kNoGroup
+  std::vector<std::uint32_t> groupAt{};     ///< per node: the group starting there (switches), or kNoGroup
   std::vector<std::uint32_t> individual{};  ///< sources routed one by one (switches, no cable)
 };
 
@@ -90,7 +108,8 @@ struct Workspace {
         layerUsed(shared.routing.layerCount(), 0),
         lists(shared.network.nodeCount()),
         emitted(shared.network.channelCount()),
-        injectionOwner(shared.grouped ? shared.network.channelCount() : 0, kNoOwner) {}
+        injectionOwner(shared.grouped ? shared.network.channelCount() : 0, kNoOwner),
+        firstHops(shared.grouped ? kBlock * shared.groups.size() : 0) {}
 
   std::vector<std::uint8_t> state;
   std::vector<std::uint8_t> reached;
@@ -116,6 +135,10 @@ struct Workspace {
   /// of the addresses whose entry there names c', kSeveralOwners, or kNoOwner. Terminal t of
   /// the group depends injection(t) -> c' iff an owner other than t is recorded.
   std::vector<std::uint32_t> injectionOwner;
+  /// Grouped traversal: the first hop from every group's switch for every address of the
+  /// block (position in block x groups + group), and the destination's group of the address.
+  std::vector<FirstHop> firstHops;
+  std::uint32_t destinationGroup = kNoGroup;
 
   std::uint64_t routes = 0, delivered = 0, noRoute = 0, loops = 0, deadPorts = 0, unrouted = 0, escapeFailures = 0;
   std::vector<RouteFailure> failures, unroutedExamples, escapeExamples;
@@ -166,7 +189,7 @@ class Traversal {
 
   /// Outcome of taking port p at switch v for a (kUnvisited: descend into ws.frames' new
   /// top), emitting the dependencies of the channel taken.
-  std::uint8_t step(const ForwardingTable& table, Address a, NodeId destination, NodeId v, PortNumber p,
+  std::uint8_t step(const ForwardingTable& table, Address a, NodeId destination, NodeId v, PortNumber p, bool emit,
                     std::uint64_t* bits) {
     if (p == kSelfPort) return kNoRoute;  // "deliver here" at a switch that is not the destination
     const ChannelId c = net_.channelAt(v, p);
@@ -176,7 +199,7 @@ class Traversal {
     if (!net_.isSwitch(w)) return kNoRoute;  // delivered to the wrong terminal
     const std::uint8_t seen = ws_.state[w.index()];
     const auto candidates = listAt(table, a, w);
-    emitSuccessors(candidates, c, w, bits);
+    if (emit) emitSuccessors(candidates, c, w, bits);
     if (seen == kOnStack) return kLoop;
     if (seen >= kDelivered) return seen;
     push(w, candidates);
@@ -187,7 +210,14 @@ class Traversal {
   /// ws.state until resetStates()), emitting the dependencies of every edge it follows.
   std::uint8_t resolve(const ForwardingTable& table, Address a, NodeId destination, NodeId start, std::uint64_t* bits) {
     if (ws_.state[start.index()] >= kDelivered) return ws_.state[start.index()];
-    push(start, start == destination ? std::span<const PortNumber>{} : listAt(table, a, start));
+    return resolveFrom(table, a, destination, start,
+                       start == destination ? std::span<const PortNumber>{} : listAt(table, a, start), bits);
+  }
+
+  /// resolve() of an unvisited `start` whose candidates are known.
+  std::uint8_t resolveFrom(const ForwardingTable& table, Address a, NodeId destination, NodeId start,
+                           std::span<const PortNumber> startCandidates, std::uint64_t* bits) {
+    push(start, startCandidates);
     std::uint8_t result = kDelivered;
     while (!ws_.frames.empty()) {
       Frame& frame = ws_.frames.back();
@@ -196,8 +226,9 @@ class Traversal {
       if (v != destination) {
         const auto candidates = ws_.lists[v.index()];
         if (candidates.empty()) frame.worst = std::max<std::uint8_t>(frame.worst, kNoRoute);
+        const bool emit = !sendsFrom(v, candidates);
         while (frame.next < candidates.size()) {
-          const std::uint8_t outcome = step(table, a, destination, v, candidates[frame.next++], bits);
+          const std::uint8_t outcome = step(table, a, destination, v, candidates[frame.next++], emit, bits);
           if (outcome == kUnvisited) {  // pushed: `frame` is invalidated
             descended = true;
             break;
@@ -274,28 +305,84 @@ class Traversal {
     }
   }
 
-  /// The layered traversal when every pair is traffic in layer 0 only (Shared::grouped):
-  /// the terminal sources of one switch S share the outcome of S, and their injection
-  /// dependencies are recorded once per (S, address) in ws.injectionOwner (emitted at the
-  /// merge), so the work per address is O(switches reached), not O(sources).
-  void grouped(Address a) {
+  /// The layered traversal when every pair is traffic in layer 0 only (Shared::grouped),
+  /// for a block of at most kBlock addresses. First, switch by switch (each switch's table
+  /// entries for the block are adjacent in memory): the candidates of every group's switch
+  /// S, the injection owners (recordInjection) and the dependencies of the channels out of
+  /// S (emitFirstHops) wherever S has senders. Then address by address: the terminals of S
+  /// share the outcome of S, counted in bulk; the traversal does not emit the channels out of
+  /// such an S again (sendsFrom). So the work per address is O(switches reached), not
+  /// O(sources), and the table is read along its rows for the switches with terminals.
+  void groupedBlock(std::span<const Address> block) {
+    const ForwardingTable& table = s_.routing.table(LayerId(0));
+    std::uint64_t* bits = ws_.bitmaps[0].data();
+    const std::size_t groups = s_.groups.size();
+    for (std::uint32_t g = 0; g < groups; ++g) {
+      const StartGroup& group = s_.groups[g];
+      const std::uint32_t switchIndex = net_.switchIndex(group.start);
+      const PortNumber* recorded = nullptr;  // a list whose channels all have several owners
+      for (std::size_t i = 0; i < block.size(); ++i) {
+        const Address a = block[i];
+        const auto candidates = table.candidates(switchIndex, a);
+        const NodeId destination = s_.routing.addresses.owner(a);
+        if (group.start == destination || !hasSenders(g, s_.groupOf[destination.index()])) continue;
+        if (candidates.data() != recorded && recordInjection(candidates, group.start, destination)) {
+          recorded = candidates.data();
+        }
+        ws_.firstHops[i * groups + g] = firstHop(table, a, destination, group.start, candidates, bits);
+      }
+    }
+    for (std::size_t i = 0; i < block.size(); ++i) {
+      grouped(table, block[i], i * groups, bits);
+    }
+  }
+
+  /// Does group g have a terminal other than the destination (in group destinationGroup)?
+  bool hasSenders(std::uint32_t g, std::uint32_t destinationGroup) const {
+    return s_.groups[g].members.size() > (g == destinationGroup ? 1U : 0U);
+  }
+
+  /// Were the channels out of switch v, whose candidates for the current address are
+  /// `candidates`, emitted by groupedBlock (firstHop)?
+  bool sendsFrom(NodeId v, std::span<const PortNumber> candidates) const {
+    if (!s_.grouped || candidates.size() != 1) return false;
+    const std::uint32_t g = s_.groupAt[v.index()];
+    return g != kNoGroup && hasSenders(g, ws_.destinationGroup);
+  }
+
+  /// The first hop of `start` for a and, when `start` has a single candidate, the
+  /// dependencies of its channel (what resolve() emits there; sendsFrom).
+  FirstHop firstHop(const ForwardingTable& table, Address a, NodeId destination, NodeId start,
+                    std::span<const PortNumber> candidates, std::uint64_t* bits) {
+    const FirstHop own{candidates.data(), static_cast<std::uint32_t>(candidates.size()), kHopList};
+    if (candidates.size() > 1) return own;
+    if (candidates.empty() || candidates[0] == kSelfPort) return {own.list, own.size, kHopOutcome + kNoRoute};
+    const ChannelId c = net_.channelAt(start, candidates[0]);
+    if (!c.valid()) return {own.list, own.size, kHopOutcome + kDeadPort};
+    const NodeId w = net_.target(c);
+    if (w == destination) return {own.list, own.size, kHopOutcome + kDelivered};
+    if (!net_.isSwitch(w)) return {own.list, own.size, kHopOutcome + kNoRoute};  // another terminal
+    const auto next = table.candidates(net_.switchIndex(w), a);
+    emitSuccessors(next, c, w, bits);
+    return {next.data(), static_cast<std::uint32_t>(next.size()), w.value};
+  }
+
+  /// One address of groupedBlock: the first hops of the groups' switches are at `position` +
+  /// group in ws.firstHops.
+  void grouped(const ForwardingTable& table, Address a, std::size_t position, std::uint64_t* bits) {
     const NodeId destination = s_.routing.addresses.owner(a);
     const LayerId layer(0);
-    const ForwardingTable& table = s_.routing.table(layer);
-    std::uint64_t* bits = ws_.bitmaps[0].data();
-    const std::uint32_t destinationGroup = s_.groupOf[destination.index()];
+    ws_.destinationGroup = s_.groupOf[destination.index()];
     ws_.resetStates();
     bool used = false;
     for (std::uint32_t g = 0; g < s_.groups.size(); ++g) {
+      if (!hasSenders(g, ws_.destinationGroup)) continue;
       const StartGroup& group = s_.groups[g];
-      const std::uint64_t senders = group.members.size() - (g == destinationGroup ? 1 : 0);
-      if (senders == 0) continue;
+      const std::uint64_t senders = group.members.size() - (g == ws_.destinationGroup ? 1 : 0);
       used = true;
-      std::uint8_t outcome = kDelivered;
-      if (group.start != destination) {
-        recordInjection(listAt(table, a, group.start), group.start, destination);
-        outcome = resolve(table, a, destination, group.start, bits);
-      }
+      const std::uint8_t outcome = group.start == destination
+                                       ? std::uint8_t{kDelivered}
+                                       : startOutcome(table, a, destination, group.start, position + g, bits);
       if (outcome == kDelivered) {
         ws_.routes += senders;
         ws_.delivered += senders;
@@ -315,10 +402,24 @@ class Traversal {
     if (used) ws_.layerUsed[0] = 1;
   }
 
+  /// The outcome of a group's switch `start` (not the destination) whose first hop is at
+  /// `position` in ws.firstHops: a single candidate into switch w has w's outcome (a cycle
+  /// through start passes through w).
+  std::uint8_t startOutcome(const ForwardingTable& table, Address a, NodeId destination, NodeId start,
+                            std::size_t position, std::uint64_t* bits) {
+    const FirstHop& hop = ws_.firstHops[position];
+    const NodeId at = hop.next == kHopList ? start : NodeId(hop.next);
+    if (hop.next != kHopList && hop.next >= kHopOutcome) return static_cast<std::uint8_t>(hop.next - kHopOutcome);
+    const std::uint8_t seen = ws_.state[at.index()];
+    return seen >= kDelivered ? seen : resolveFrom(table, a, destination, at, hop.candidates(), bits);
+  }
+
   /// Terminals at switch `start` send to `destination` along `candidates`: note the owner of
-  /// every output channel they name (Workspace::injectionOwner).
-  void recordInjection(std::span<const PortNumber> candidates, NodeId start, NodeId destination) {
+  /// every output channel they name (Workspace::injectionOwner). True when every channel
+  /// named has several owners (recording the same list again changes nothing).
+  bool recordInjection(std::span<const PortNumber> candidates, NodeId start, NodeId destination) {
     const std::uint32_t owner = destination.value + 1;
+    bool saturated = true;
     for (PortNumber p : candidates) {
       if (p == kSelfPort) continue;
       const ChannelId next = net_.channelAt(start, p);
@@ -328,7 +429,9 @@ class Traversal {
         recorded = owner;
       else if (recorded != owner)
         recorded = kSeveralOwners;
+      saturated = saturated && recorded == kSeveralOwners;
     }
+    return saturated;
   }
 
   /// Duato (Lysne Defs. 13-15, Theorem 4): extended dependency graph of the escape layer.
@@ -445,14 +548,14 @@ void groupSources(Shared& shared) {
       routing.escapeLayer < 0 && routing.layerOf.empty() && routing.allowedLayers.empty() && routing.sourceClasses <= 1;
   if (!shared.grouped) return;
   shared.groupOf.assign(shared.network.nodeCount(), kNoGroup);
-  std::vector<std::uint32_t> groupAt(shared.network.nodeCount(), kNoGroup);  // per switch
+  shared.groupAt.assign(shared.network.nodeCount(), kNoGroup);
   for (std::uint32_t k = 0; k < shared.sources.size(); ++k) {
     const Source& source = shared.sources[k];
     if (source.isSwitch || !source.injection.valid()) {
       shared.individual.push_back(k);
       continue;
     }
-    std::uint32_t& group = groupAt[source.start.index()];
+    std::uint32_t& group = shared.groupAt[source.start.index()];
     if (group == kNoGroup) {
       group = static_cast<std::uint32_t>(shared.groups.size());
       shared.groups.push_back({source.start});
@@ -564,15 +667,23 @@ RoutingDependencies build(const Network& network, const RoutingResult& routing, 
   {
     auto ws = std::make_unique<Workspace>(shared);
     Traversal traversal(shared, *ws);
+    if (shared.grouped) {
+      const std::int64_t blocks = (count + static_cast<std::int64_t>(kBlock) - 1) / static_cast<std::int64_t>(kBlock);
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t b = 0; b < blocks; ++b) {
+        const auto first = static_cast<std::size_t>(b) * kBlock;
+        traversal.groupedBlock(
+            std::span(shared.destinations).subspan(first, std::min(kBlock, shared.destinations.size() - first)));
+      }
+    } else {
 #pragma omp for schedule(dynamic, 8)
-    for (std::int64_t i = 0; i < count; ++i) {
-      const Address a = shared.destinations[static_cast<std::size_t>(i)];
-      if (routing.escapeLayer >= 0)
-        traversal.escape(a);
-      else if (shared.grouped)
-        traversal.grouped(a);
-      else
-        traversal.layered(a);
+      for (std::int64_t i = 0; i < count; ++i) {
+        const Address a = shared.destinations[static_cast<std::size_t>(i)];
+        if (routing.escapeLayer >= 0)
+          traversal.escape(a);
+        else
+          traversal.layered(a);
+      }
     }
 #pragma omp critical(routelab_cdg_merge)
     partials.push_back(std::move(ws));

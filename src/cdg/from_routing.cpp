@@ -123,14 +123,21 @@ struct Workspace {
   /// Per switch: its candidates for the current (address, layer), valid while its state is
   /// not kUnvisited (read from the table once per address).
   std::vector<std::span<const PortNumber>> lists;
-  /// Per channel c, the last two (candidate list, bitmap) pairs whose dependencies
-  /// c -> list were emitted. Candidate lists are interned by the table, so the list's
-  /// address identifies it: addresses routed alike (fat-tree up ports) skip the work.
+  /// Per channel c, the last two (candidate set, bitmap) pairs whose dependencies
+  /// c -> set were emitted: addresses routed alike (fat-tree up ports, in any rotation)
+  /// skip the work. The set's key is Traversal::setKey().
   struct Emitted {
-    const PortNumber* list = nullptr;
+    std::uint64_t key = 0;
     const std::uint64_t* bits = nullptr;
   };
   std::vector<std::array<Emitted, 2>> emitted;
+  /// Direct-mapped memo of setKey() by list address (candidate lists are interned by the
+  /// table, so a list's address identifies it while the table lives).
+  struct ListKey {
+    const PortNumber* list = nullptr;
+    std::uint64_t key = 0;
+  };
+  std::array<ListKey, 256> listKeys{};
   /// Grouped traversal: per output channel c' of a group's switch, the owner (node value + 1)
   /// of the addresses whose entry there names c', kSeveralOwners, or kNoOwner. Terminal t of
   /// the group depends injection(t) -> c' iff an owner other than t is recorded.
@@ -160,6 +167,25 @@ class Traversal {
     return table.candidates(net_.switchIndex(w), a);
   }
 
+  /// A key of the SET of ports of an interned candidate list (size >= 2): bit p + 1 for every
+  /// port p, with bit 0 set, when all ports are below 63 (so rotations of one list share
+  /// the key); else the list's address, which is even (2-byte aligned), so the two kinds
+  /// never meet.
+  std::uint64_t setKey(std::span<const PortNumber> candidates) {
+    auto& memo = ws_.listKeys[(reinterpret_cast<std::uintptr_t>(candidates.data()) >> 1) % ws_.listKeys.size()];
+    if (memo.list == candidates.data()) return memo.key;
+    std::uint64_t key = 1;
+    for (PortNumber p : candidates) {
+      if (p >= 63) {
+        key = reinterpret_cast<std::uintptr_t>(candidates.data());
+        break;
+      }
+      key |= std::uint64_t{2} << p;
+    }
+    memo = {candidates.data(), key};
+    return key;
+  }
+
   /// Dependencies c -> (every channel of `candidates`, the list of switch w for the current
   /// address), w != destination.
   void emitSuccessors(std::span<const PortNumber> candidates, ChannelId c, NodeId w, std::uint64_t* bits) {
@@ -172,12 +198,13 @@ class Traversal {
       bits[slot / 64] |= std::uint64_t{1} << (slot % 64);
       return;
     }
+    const std::uint64_t key = setKey(candidates);
     auto& cache = ws_.emitted[c.index()];
     for (const auto& entry : cache) {
-      if (entry.list == candidates.data() && entry.bits == bits) return;
+      if (entry.key == key && entry.bits == bits) return;
     }
     cache[1] = cache[0];
-    cache[0] = {candidates.data(), bits};
+    cache[0] = {key, bits};
     for (PortNumber p : candidates) {
       if (p == kSelfPort) continue;
       const ChannelId next = net_.channelAt(w, p);

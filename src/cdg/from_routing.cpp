@@ -334,12 +334,13 @@ class Traversal {
 
   /// The layered traversal when every pair is traffic in layer 0 only (Shared::grouped),
   /// for a block of at most kBlock addresses. First, switch by switch (each switch's table
-  /// entries for the block are adjacent in memory): the candidates of every group's switch
-  /// S, the injection owners (recordInjection) and the dependencies of the channels out of
-  /// S (emitFirstHops) wherever S has senders. Then address by address: the terminals of S
-  /// share the outcome of S, counted in bulk; the traversal does not emit the channels out of
-  /// such an S again (sendsFrom). So the work per address is O(switches reached), not
-  /// O(sources), and the table is read along its rows for the switches with terminals.
+  /// entries for the block are adjacent in memory), wherever a group's switch S has senders:
+  /// the injection owners (recordInjection) and the first hop (firstHop: for a single
+  /// candidate also the dependencies of its channel). Then address by address: the
+  /// terminals of S share the outcome of S, counted in bulk; the traversal does not emit a
+  /// single-candidate S's channel again (sendsFrom). So the work per address is O(switches
+  /// reached), not O(sources), and the table is read along its rows for the switches with
+  /// terminals.
   void groupedBlock(std::span<const Address> block) {
     const ForwardingTable& table = s_.routing.table(LayerId(0));
     std::uint64_t* bits = ws_.bitmaps[0].data();

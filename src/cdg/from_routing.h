@@ -24,9 +24,14 @@
 // once per such S instead of once per source, counts the pairs of S in bulk (one by one
 // only when they fail, for the examples), and records per output channel c' of S which
 // owners' addresses it carries; terminal t then depends injection(t) -> c' iff an address
-// t does not own uses c' at S — the per-pair rule above, summed per switch. The work per
-// (address, layer) is then O(reached switches x candidates), not O(sources). The per-source
-// traversal stays for every other routing and as the reference the tests compare with.
+// t does not own uses c' at S — the per-pair rule above, summed per switch. Addresses are
+// taken in blocks of 256: first switch by switch (the entries of one switch for the block
+// are adjacent in the table, so the rows of the switches with terminals — most of a fat
+// tree's table — are read along the rows), recording the first hop of every such S (for a
+// single candidate also the dependencies of its channel and the next switch's candidates),
+// then address by address from there. The work per (address, layer) is O(reached switches
+// x candidates), not O(sources). The per-source traversal stays for every other routing and
+// as the reference the tests compare with (buildRoutingDependenciesPerSource).
 //
 // Escape routings (routing.escapeLayer = e >= 0; Duato, Lysne Defs. 13-15, Theorem 4):
 // packets of every in-scope pair may use the candidates of every layer and move between

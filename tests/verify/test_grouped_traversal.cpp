@@ -199,20 +199,29 @@ TEST(GroupedTraversal, SameAsPerSourceOnOpenSmDumps) {
 
 TEST(GroupedTraversal, SameAtAnyThreadCount) {
 #ifdef ROUTELAB_HAVE_OPENMP
-  // Large enough to run in parallel (512 addresses x (512 sources + 192 switches)).
+  // Large enough to run in parallel, over several blocks of addresses, the last one partial:
+  // 512 terminals x 4 LMC addresses, or 512 terminal + 192 switch addresses.
   const Fabric fabric = loadFabric("kary-ntree:k=8,n=3");
   const int threads = omp_get_max_threads();
   for (const char* engine : {"dmodk", "ftree-adaptive"}) {
-    const RoutingResult routing = corrupted(fabric.network, runEngine(engine, fabric.network), 20, 7);
-    omp_set_num_threads(1);
-    const RoutingDependencies one = buildRoutingDependencies(fabric.network, routing);
-    const RoutingDependencies reference = buildRoutingDependenciesPerSource(fabric.network, routing);
-    omp_set_num_threads(3);
-    const RoutingDependencies three = buildRoutingDependencies(fabric.network, routing);
-    omp_set_num_threads(threads);
-    expectSame(three, one, std::string(engine) + " 3 threads");
-    expectSame(one, reference, std::string(engine) + " reference");
-    EXPECT_GT(one.routes - one.delivered, 0u) << engine;
+    for (bool switchTraffic : {false, true}) {
+      RoutingContext context;
+      context.addressesPerTerminal = switchTraffic ? 1 : 4;
+      context.routeSwitches = switchTraffic;
+      const RoutingResult routing = corrupted(fabric.network, runEngine(engine, fabric.network, context), 20, 7);
+      TrafficScope scope;
+      scope.switchTraffic = switchTraffic;
+      const std::string what = std::string(engine) + (switchTraffic ? " +switches" : " lmc-addresses=4");
+      omp_set_num_threads(1);
+      const RoutingDependencies one = buildRoutingDependencies(fabric.network, routing, scope);
+      const RoutingDependencies reference = buildRoutingDependenciesPerSource(fabric.network, routing, scope);
+      omp_set_num_threads(3);
+      const RoutingDependencies three = buildRoutingDependencies(fabric.network, routing, scope);
+      omp_set_num_threads(threads);
+      expectSame(three, one, what + " 3 threads");
+      expectSame(one, reference, what + " reference");
+      EXPECT_GT(one.routes - one.delivered, 0u) << what;
+    }
   }
 #else
   GTEST_SKIP() << "built without OpenMP";

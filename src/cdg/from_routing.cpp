@@ -32,7 +32,12 @@ PathStatus statusOf(std::uint8_t state) {
 struct StartGroup {
   NodeId start;
   std::vector<std::uint32_t> members{};
+  /// First bit of this group's (port p of start, port q of the next switch) pairs in
+  /// Workspace::emittedPairs (Shared::pairStride bits per p).
+  std::uint64_t pairBase = 0;
 };
+/// Memory for Workspace::emittedPairs beyond which the grouped traversal does without it.
+constexpr std::uint64_t kMaxPairBits = std::uint64_t{1} << 29;
 constexpr std::uint32_t kNoGroup = UINT32_MAX;
 /// Addresses per block of the grouped traversal: the table entries of one switch for 64
 /// consecutive addresses share a cache line (one byte each).
@@ -89,6 +94,10 @@ struct Shared {
   std::vector<std::uint32_t> groupOf{};     ///< per node: its group (terminals), or kNoGroup
   std::vector<std::uint32_t> groupAt{};     ///< per node: the group starting there (switches), or kNoGroup
   std::vector<std::uint32_t> individual{};  ///< sources routed one by one (switches, no cable)
+  /// Ports per switch + 1 (the largest port count + 1), and the bits of all groups' pairs
+  /// (0: Workspace::emittedPairs not used).
+  std::uint64_t pairStride = 0;
+  std::uint64_t pairBits = 0;
 };
 
 struct Frame {
@@ -109,7 +118,8 @@ struct Workspace {
         lists(shared.network.nodeCount()),
         emitted(shared.network.channelCount()),
         injectionOwner(shared.grouped ? shared.network.channelCount() : 0, kNoOwner),
-        firstHops(shared.grouped ? kBlock * shared.groups.size() : 0) {}
+        firstHops(shared.grouped ? kBlock * shared.groups.size() : 0),
+        emittedPairs((shared.pairBits + 63) / 64, 0) {}
 
   std::vector<std::uint8_t> state;
   std::vector<std::uint8_t> reached;
@@ -145,6 +155,10 @@ struct Workspace {
   /// Grouped traversal: the first hop from every group's switch for every address of the
   /// block (position in block x groups + group), and the destination's group of the address.
   std::vector<FirstHop> firstHops;
+  /// Grouped traversal: per group, (port p of its switch S, port q of the switch w that p
+  /// leads to) pairs whose dependency c -> c' (c out of S on p, c' out of w on q) was emitted
+  /// — it is the same for every address routed p then q, so it is emitted once.
+  std::vector<std::uint64_t> emittedPairs;
   std::uint32_t destinationGroup = kNoGroup;
 
   std::uint64_t routes = 0, delivered = 0, noRoute = 0, loops = 0, deadPorts = 0, unrouted = 0, escapeFailures = 0;
@@ -357,7 +371,7 @@ class Traversal {
         if (candidates.data() != recorded && recordInjection(candidates, group.start, destination)) {
           recorded = candidates.data();
         }
-        ws_.firstHops[i * groups + g] = firstHop(table, a, destination, group.start, candidates, bits);
+        ws_.firstHops[i * groups + g] = firstHop(table, a, destination, group, candidates, bits);
       }
     }
     for (std::size_t i = 0; i < block.size(); ++i) {
@@ -380,8 +394,9 @@ class Traversal {
 
   /// The first hop of `start` for a and, when `start` has a single candidate, the
   /// dependencies of its channel (what resolve() emits there; sendsFrom).
-  FirstHop firstHop(const ForwardingTable& table, Address a, NodeId destination, NodeId start,
+  FirstHop firstHop(const ForwardingTable& table, Address a, NodeId destination, const StartGroup& group,
                     std::span<const PortNumber> candidates, std::uint64_t* bits) {
+    const NodeId start = group.start;
     const FirstHop own{candidates.data(), static_cast<std::uint32_t>(candidates.size()), kHopList};
     if (candidates.size() > 1) return own;
     if (candidates.empty() || candidates[0] == kSelfPort) return {own.list, own.size, kHopOutcome + kNoRoute};
@@ -391,7 +406,15 @@ class Traversal {
     if (w == destination) return {own.list, own.size, kHopOutcome + kDelivered};
     if (!net_.isSwitch(w)) return {own.list, own.size, kHopOutcome + kNoRoute};  // another terminal
     const auto next = table.candidates(net_.switchIndex(w), a);
-    emitSuccessors(next, c, w, bits);
+    if (next.size() == 1 && s_.pairBits != 0 && next[0] < s_.pairStride) {
+      const std::uint64_t pair = group.pairBase + candidates[0] * s_.pairStride + next[0];
+      std::uint64_t& word = ws_.emittedPairs[pair / 64];
+      const std::uint64_t bit = std::uint64_t{1} << (pair % 64);
+      if ((word & bit) == 0) emitSuccessors(next, c, w, bits);
+      word |= bit;
+    } else {
+      emitSuccessors(next, c, w, bits);
+    }
     return {next.data(), static_cast<std::uint32_t>(next.size()), w.value};
   }
 
@@ -591,6 +614,15 @@ void groupSources(Shared& shared) {
     shared.groups[group].members.push_back(k);
     shared.groupOf[source.node.index()] = group;
   }
+  for (NodeId node : shared.network.switches()) {
+    shared.pairStride = std::max<std::uint64_t>(shared.pairStride, shared.network.portCount(node) + 1U);
+  }
+  std::uint64_t bits = 0;
+  for (StartGroup& group : shared.groups) {
+    group.pairBase = bits;
+    bits += (shared.network.portCount(group.start) + 1U) * shared.pairStride;
+  }
+  shared.pairBits = bits <= kMaxPairBits ? bits : 0;
 }
 
 /// The injection dependencies of the grouped traversal: injection(t) -> c' for every

@@ -1,5 +1,7 @@
 // Verifying routings (verify/verify.h) and the incremental channel dependency graph
-// (cdg/cdg.h). Target (issue 4): verify a 4096-terminal fabric's routing in under 1 s.
+// (cdg/cdg.h). Targets: issue 4, verify a 4096-terminal fabric's routing in under 1 s;
+// issue 13, BM_VerifyKaryNtree16x3Adaptive under 0.5 s and BM_VerifyKaryNtree16x4Dmodk
+// (65,536 terminals) well under 25 s, single-threaded (OMP_NUM_THREADS=1).
 // The routing is computed once outside the timed loop; each iteration is one complete
 // verifyRouting() (traversal of every (address, layer), dependency graph, cycle search).
 #include <benchmark/benchmark.h>
@@ -39,6 +41,14 @@ static void BM_VerifyKaryNtree16x3Adaptive(benchmark::State& state) {
   verifyBenchmark(state, "kary-ntree:k=16,n=3", "ftree-adaptive");
 }
 BENCHMARK(BM_VerifyKaryNtree16x3Adaptive)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Issue 13: 16-ary 4-tree, 65,536 terminals, 16,384 switches, D-mod-k (1.07 G table
+// entries; the routing alone takes seconds and 1.1 GB, so one iteration). Target: the whole
+// `routelab verify kary-ntree:k=16,n=4 --engine dmodk` under 25 s CPU single-threaded.
+static void BM_VerifyKaryNtree16x4Dmodk(benchmark::State& state) {
+  verifyBenchmark(state, "kary-ntree:k=16,n=4", "dmodk");
+}
+BENCHMARK(BM_VerifyKaryNtree16x4Dmodk)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 // Random irregular fabric, 1024 switches x 4 terminals = 4096 terminals, minhop (cyclic).
 static void BM_VerifyRandom1024Minhop(benchmark::State& state) {

@@ -17,6 +17,22 @@
 // parallel (OpenMP), each with its own scratch; dependencies are OR-ed into per-thread
 // slot bitmaps and merged, so the result does not depend on the number of threads.
 //
+// Sources grouped by switch: when every in-scope pair is traffic in layer 0 and only there
+// (no per-pair layers or allowed sets, one source class, no escape layer: deterministic and
+// adaptive fat-tree engines, minhop, updown, LMC), all terminals cabled to one switch S
+// reach it on their injection channels and share its outcome. The traversal then starts
+// once per such S instead of once per source, counts the pairs of S in bulk (one by one
+// only when they fail, for the examples), and records per output channel c' of S which
+// owners' addresses it carries; terminal t then depends injection(t) -> c' iff an address
+// t does not own uses c' at S — the per-pair rule above, summed per switch. Addresses are
+// taken in blocks of 256: first switch by switch (the entries of one switch for the block
+// are adjacent in the table, so the rows of the switches with terminals — most of a fat
+// tree's table — are read along the rows), recording the first hop of every such S (for a
+// single candidate also the dependencies of its channel and the next switch's candidates),
+// then address by address from there. The work per (address, layer) is O(reached switches
+// x candidates), not O(sources). The per-source traversal stays for every other routing and
+// as the reference the tests compare with (buildRoutingDependenciesPerSource).
+//
 // Escape routings (routing.escapeLayer = e >= 0; Duato, Lysne Defs. 13-15, Theorem 4):
 // packets of every in-scope pair may use the candidates of every layer and move between
 // layers at any switch; R' = the escape layer's routing. The graph's layer e then holds
@@ -106,6 +122,11 @@ struct RoutingDependencies {
 /// layers than the verifier supports.
 RoutingDependencies buildRoutingDependencies(const Network& network, const RoutingResult& routing,
                                              const TrafficScope& scope = {});
+
+/// The same, by the per-source traversal for every routing (no grouping of the sources of
+/// one switch): the reference the tests compare buildRoutingDependencies with.
+RoutingDependencies buildRoutingDependenciesPerSource(const Network& network, const RoutingResult& routing,
+                                                      const TrafficScope& scope = {});
 
 /// The layered dependency graph of explicit paths: path i in layer layers[i].
 ChannelDependencyGraph dependencyGraphOfPaths(const Network& network, std::size_t layerCount,

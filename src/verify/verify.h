@@ -23,7 +23,9 @@
 // a route (OpenSM's updn/ftree leave root-to-root LIDs unrouted) are counted apart and do
 // not make the routing disconnected.
 // Cost: O(addresses x (sources + switches x candidates)) for the traversal (parallel over
-// addresses, deterministic), plus O(channels x radix) per layer for the cycle search.
+// addresses, deterministic; O(addresses x switches x candidates) when the terminals of a
+// switch can be grouped, cdg/from_routing.h), plus O(channels x radix) per layer for the
+// cycle search.
 #pragma once
 
 #include <cstdint>

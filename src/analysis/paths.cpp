@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "core/limits.h"
+#include "graph/algorithms.h"
 #include "routing/semantics.h"
 
 namespace routelab {
@@ -51,6 +52,43 @@ TrafficEnds terminalEnds(const Network& network) {
   return ends;
 }
 
+/// A lower bound of the channel entries of all ordered terminal pairs' paths: a path has
+/// 2 channels (injection, delivery) plus the hop distance between the switches its
+/// terminals hang off. Cheap form first (2 per pair on one switch, 4 otherwise); the exact
+/// minimal sum (a BFS from every switch with terminals) only where the cheap form stays
+/// under the 2^32 limit but could be far below the truth. Uncabled terminals and
+/// unreachable pairs count nothing (they fail later with a precise message).
+std::uint64_t fewestPathChannels(const Network& network) {
+  std::vector<std::uint64_t> attached(network.nodeCount(), 0);
+  for (NodeId t : network.terminals()) {
+    const ChannelId inject = network.injectionChannel(t);
+    if (inject.valid()) ++attached[network.target(inject).index()];
+  }
+  const std::uint64_t n = network.terminalCount();
+  const std::uint64_t pairs = n * (n > 0 ? n - 1 : 0);
+  std::uint64_t sameSwitch = 0;
+  std::vector<NodeId> leaves;
+  for (NodeId s : network.switches()) {
+    const std::uint64_t count = attached[s.index()];
+    if (count == 0) continue;
+    sameSwitch += count * (count - 1);
+    leaves.push_back(s);
+  }
+  const std::uint64_t cheap = 2 * sameSwitch + 4 * (pairs - sameSwitch);
+  constexpr std::uint64_t kLimit = std::numeric_limits<std::uint32_t>::max();
+  if (cheap > kLimit || pairs * 8 <= kLimit) return cheap;
+  std::uint64_t exact = 0;
+  for (NodeId from : leaves) {
+    const std::vector<std::uint32_t> distance = hopDistances(network, from);
+    for (NodeId to : leaves) {
+      if (distance[to.index()] == kUnreachable) continue;
+      const std::uint64_t others = attached[to.index()] - (to == from ? 1 : 0);
+      exact += attached[from.index()] * others * (2 + distance[to.index()]);
+    }
+  }
+  return exact;
+}
+
 }  // namespace
 
 PairPaths PairPaths::build(const Network& network, const RoutingResult& routing, int threads) {
@@ -61,6 +99,15 @@ PairPaths PairPaths::build(const Network& network, const RoutingResult& routing,
   // Offsets (4 bytes per ordered pair) and at least two channels (8 bytes) per path,
   // checked before anything is allocated; the exact total is checked after pass 1.
   checkMemory(fmt::format("pair paths of {} terminals", n), saturatingBytes(n, n), "ordered pairs", 4 + 8);
+  // Channel entries are 32-bit offsets. Refuse now what pass 1 would refuse only after
+  // walking every pair (minutes on 32,768 terminals): a path between two terminals has at
+  // least 2 channels (injection, delivery), and at least 4 when they hang off different
+  // switches (a switch-to-switch hop between).
+  const std::uint64_t fewestEntries = fewestPathChannels(network);
+  if (fewestEntries > std::numeric_limits<std::uint32_t>::max()) {
+    throw AnalysisError(
+        fmt::format("pair paths of {} terminals exceed 2^32 channel entries (at least {} needed)", n, fewestEntries));
+  }
   PairPaths paths;
   paths.terminals_ = n;
   paths.channelCount_ = network.channelCount();

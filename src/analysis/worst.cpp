@@ -27,16 +27,18 @@ namespace {
 struct ChannelSolver {
   explicit ChannelSolver(std::size_t terminals) : localOfDestination(terminals, 0), stamp(terminals, 0) {}
 
-  /// Maximum matching of the pairs `pairs` (pair index s*N+d, ascending). Fills the left
-  /// CSR over distinct sources and local destination ids.
-  std::size_t solve(std::span<const std::uint32_t> pairs, std::size_t terminals) {
+  /// Maximum matching of the pairs `pairs` (pair index s*N+d, ascending; `PairKey` is
+  /// std::uint32_t up to 65535 terminals, std::uint64_t beyond). Fills the left CSR over
+  /// distinct sources and local destination ids.
+  template <class PairKey>
+  std::size_t solve(std::span<const PairKey> pairs, std::size_t terminals) {
     ++generation;
     offsets.clear();
     targets.clear();
     sources.clear();
     destinations.clear();
     std::uint32_t previousSource = UINT32_MAX;
-    for (const std::uint32_t pair : pairs) {
+    for (const PairKey pair : pairs) {
       const auto s = static_cast<std::uint32_t>(pair / terminals);
       const auto d = static_cast<std::uint32_t>(pair % terminals);
       if (s != previousSource) {
@@ -65,11 +67,12 @@ struct ChannelSolver {
   }
 
   /// min(#distinct sources, #distinct destinations): an upper bound of the matching.
-  std::uint32_t bound(std::span<const std::uint32_t> pairs, std::size_t terminals) {
+  template <class PairKey>
+  std::uint32_t bound(std::span<const PairKey> pairs, std::size_t terminals) {
     ++generation;
     std::uint32_t distinctSources = 0, distinctDestinations = 0;
     std::uint32_t previousSource = UINT32_MAX;
-    for (const std::uint32_t pair : pairs) {
+    for (const PairKey pair : pairs) {
       const auto s = static_cast<std::uint32_t>(pair / terminals);
       const auto d = static_cast<std::uint32_t>(pair % terminals);
       if (s != previousSource) {
@@ -231,7 +234,7 @@ WorstCase channelWorstCase(const PairPaths& paths, ChannelId channel) {
   ChannelSolver solver(n);
   WorstCase result;
   result.channel = channel;
-  result.value = static_cast<std::uint32_t>(solver.solve(pairs, n));
+  result.value = static_cast<std::uint32_t>(solver.solve(std::span<const std::uint32_t>(pairs), n));
   result.witness = solver.matchedPairs();
   result.channelsSolved = 1;
   result.channelsConsidered = 1;
@@ -422,29 +425,32 @@ class ClassWalker {
   std::size_t limit_;
 };
 
-/// Per channel: distinct sources and destinations of the pairs through it (switch-to-switch
-/// channels; 0 elsewhere), and the total path entries the reference would store.
+/// Per channel: distinct sources and destinations of the pairs through it, and the number of
+/// those pairs (switch-to-switch channels; 0 elsewhere).
 struct ChannelEnds {
   std::vector<std::uint32_t> sources, destinations;
-  std::uint64_t entries = 0;
+  std::vector<std::uint64_t> pairs;
 };
 
-/// Class-major pass: distinct sources per channel. For class K and channel c, the sources of
-/// K through c are all of K when K reaches at least two destinations through c, else K minus
-/// that one destination. False when some pair is not delivered.
+/// Class-major pass: distinct sources and pairs per channel. For class K and channel c, the
+/// sources of K through c are all of K when K reaches at least two destinations through c,
+/// else K minus that one destination; the pairs are |K| per destination reached through c,
+/// less the destinations in K (a walk visits a channel at most once: a second visit is a
+/// loop). False when some pair is not delivered.
 bool countSources(const SourceClasses& classes, const ClassWalker& walker, std::size_t channels, int workers,
                   ChannelEnds& ends) {
   const auto n = static_cast<std::uint32_t>(classes.classOf.size());
   ends.sources.assign(channels, 0);
+  ends.pairs.assign(channels, 0);
   std::atomic<bool> failed(false);
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp parallel num_threads(workers)
 #endif
   {
     std::vector<std::uint32_t> stamp(channels, UINT32_MAX), firstDestination(channels, 0), sources(channels, 0);
-    std::vector<std::uint8_t> several(channels, 0);
+    std::vector<std::uint32_t> reached(channels, 0);  // destinations of K through c
+    std::vector<std::uint64_t> pairs(channels, 0);    // modulo 2^64 until K is done
     std::vector<std::uint32_t> touched;
-    std::uint64_t entries = 0;
     ClassWalker::Route route;
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 1)
@@ -454,27 +460,27 @@ bool countSources(const SourceClasses& classes, const ClassWalker& walker, std::
       const auto size = static_cast<std::uint32_t>(classes.of(k).size());
       for (std::uint32_t d = 0; d < n; ++d) {
         if (size == 1 && classes.representative(k) == d) continue;
-        std::uint64_t hops = 0;
+        const bool inClass = classes.classOf[d] == k;
         const bool delivered = walker.route(k, d, route) && walker.walk(route, [&](std::uint32_t c) {
-          ++hops;
           if (stamp[c] != k) {
             stamp[c] = static_cast<std::uint32_t>(k);
             firstDestination[c] = d;
-            several[c] = 0;
+            reached[c] = 1;
             touched.push_back(c);
-          } else if (firstDestination[c] != d) {
-            several[c] = 1;
+          } else {
+            ++reached[c];
           }
+          if (inClass) --pairs[c];  // (s, s) is no pair
           return true;
         });
         if (!delivered) {
           failed = true;
           break;
         }
-        entries += (size - (classes.classOf[d] == k ? 1U : 0U)) * (hops + 2);
       }
       for (const std::uint32_t c : touched) {
-        sources[c] += several[c] != 0 ? size : size - (classes.classOf[firstDestination[c]] == k ? 1U : 0U);
+        sources[c] += reached[c] > 1 ? size : size - (classes.classOf[firstDestination[c]] == k ? 1U : 0U);
+        pairs[c] += std::uint64_t{reached[c]} * size;
       }
       touched.clear();
     }
@@ -482,8 +488,10 @@ bool countSources(const SourceClasses& classes, const ClassWalker& walker, std::
 #pragma omp critical(routelab_worst_sources)
 #endif
     {
-      for (std::size_t c = 0; c < channels; ++c) ends.sources[c] += sources[c];
-      ends.entries += entries;
+      for (std::size_t c = 0; c < channels; ++c) {
+        ends.sources[c] += sources[c];
+        ends.pairs[c] += pairs[c];
+      }
     }
   }
   return !failed.load();
@@ -528,19 +536,20 @@ void countDestinations(const SourceClasses& classes, const ClassWalker& walker, 
   }
 }
 
-/// The pairs (s * N + d, ascending) through each channel of `batch`, by one class-major pass.
-std::vector<std::vector<std::uint32_t>> gatherPairs(const SourceClasses& classes, const ClassWalker& walker,
-                                                    std::size_t channels, std::span<const std::uint32_t> batch,
-                                                    int workers) {
+/// The pairs (s * N + d as a PairKey, ascending) through each channel of `batch`, by one
+/// class-major pass.
+template <class PairKey>
+std::vector<std::vector<PairKey>> gatherPairs(const SourceClasses& classes, const ClassWalker& walker,
+                                              std::size_t channels, std::span<const std::uint32_t> batch, int workers) {
   const auto n = static_cast<std::uint32_t>(classes.classOf.size());
   std::vector<std::uint32_t> slot(channels, UINT32_MAX);
   for (std::uint32_t i = 0; i < batch.size(); ++i) slot[batch[i]] = i;
-  std::vector<std::vector<std::uint32_t>> pairs(batch.size());
+  std::vector<std::vector<PairKey>> pairs(batch.size());
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp parallel num_threads(workers)
 #endif
   {
-    std::vector<std::vector<std::uint32_t>> local(batch.size());
+    std::vector<std::vector<PairKey>> local(batch.size());
     ClassWalker::Route route;
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 1)
@@ -553,7 +562,7 @@ std::vector<std::vector<std::uint32_t>> gatherPairs(const SourceClasses& classes
         walker.walk(route, [&](std::uint32_t c) {
           if (slot[c] == UINT32_MAX) return true;
           for (const std::uint32_t s : members) {
-            if (s != d) local[slot[c]].push_back(s * n + d);
+            if (s != d) local[slot[c]].push_back(static_cast<PairKey>(PairKey{s} * n + d));
           }
           return true;
         });
@@ -568,29 +577,123 @@ std::vector<std::vector<std::uint32_t>> gatherPairs(const SourceClasses& classes
   return pairs;
 }
 
-}  // namespace
+/// The first source (by terminal index) with a pair that is not delivered, from the walks of
+/// every class (as countSources; used when countSources failed).
+std::uint32_t firstUndeliveredSource(const SourceClasses& classes, const ClassWalker& walker) {
+  const auto n = static_cast<std::uint32_t>(classes.classOf.size());
+  std::uint32_t first = n;
+  ClassWalker::Route route;
+  for (std::size_t k = 0; k < classes.count() && classes.representative(k) < first; ++k) {
+    std::vector<std::uint32_t> failing;  // at most two needed
+    for (std::uint32_t d = 0; d < n && failing.size() < 2; ++d) {
+      if (!(walker.route(k, d, route) && walker.walk(route, [](std::uint32_t) { return true; }))) failing.push_back(d);
+    }
+    for (const std::uint32_t s : classes.of(k)) {
+      if (failing.size() > 1 || (failing.size() == 1 && failing[0] != s)) {
+        first = std::min(first, s);
+        break;
+      }
+    }
+  }
+  return first;
+}
 
-// Long function: the steps of the contract in worst.h, each a call, with the reference's
-// checks in the reference's order.
-WorstCase worstCasePermutationLoad(const Network& network, const RoutingResult& routing, int threads) {
+/// The reference's error (PairPaths::build: the first undelivered pair by source, then
+/// destination order) for a fabric too large for the reference; `from` is the first source
+/// that can fail (0 when unknown).
+[[noreturn]] void throwFirstUndelivered(const Network& network, const RoutingResult& routing,
+                                        const RoutingSemantics& semantics, std::uint32_t from) {
+  TrafficEnds ends;
+  ends.destinations.assign(network.terminals().begin(), network.terminals().end());
+  PairWalkOptions options;
+  options.threads = 1;
+  for (std::size_t s = from; s < ends.destinations.size(); ++s) {
+    ends.sources = {ends.destinations[s]};
+    forEachPairWalk(semantics, ends, options, [&](unsigned, std::size_t, const PairWalk& walk) {
+      if (walk.status != PathStatus::Delivered) throw AnalysisError(describeUndelivered(network, routing, walk));
+    });
+  }
+  throw AnalysisError("worst-case load: a pair is not delivered");  // not reached: a walk failed
+}
+
+/// Bytes of the fast path's own structures, checked before they are allocated. Per terminal:
+/// the class keys (24), first switches, grouping, layout and classes (9 x 4), the matcher's
+/// destination maps (12). Per channel: the shared counts, bounds and batch slots (5 x 4 + 8)
+/// and, per thread, the larger counting pass (countSources: 4 x 4 + 8).
+constexpr std::uint64_t kBytesPerTerminal = 24 + 9 * 4 + 12;
+constexpr std::uint64_t kSharedBytesPerChannel = 5 * 4 + 8;
+constexpr std::uint64_t kThreadBytesPerChannel = 4 * 4 + 8;
+
+/// The channels' pairs are gathered in batches of doubling size whose pairs stay within half
+/// the budget (a first channel alone may use all of it): the merged lists, the threads' lists
+/// (up to twice their size while growing) and the matcher's CSR.
+template <class PairKey>
+constexpr std::uint64_t kBytesPerGatheredPair = 3 * sizeof(PairKey) + 4;
+
+/// Solves the channels of `used` (sorted by decreasing bound) in bound order, as the
+/// reference, into `result` (whose value is the terminal channels' 1); returns the best key.
+template <class PairKey>
+std::uint64_t solveInBoundOrder(const SourceClasses& classes, const ClassWalker& walker, const ChannelEnds& ends,
+                                std::span<const std::uint32_t> used, std::span<const std::uint32_t> bound, int workers,
+                                WorstCase& result) {
+  const std::size_t n = classes.classOf.size();
+  const std::uint32_t terminalValue = result.value;
+  std::uint64_t best = key(terminalValue, UINT32_MAX - 1);
+  ChannelSolver solver(n);
+  std::size_t next = 0, batchSize = 1;
+  auto open = [&](std::uint32_t c) { return bound[c] > terminalValue && key(bound[c], c) > best; };
+  while (next < used.size() && open(used[next])) {
+    std::uint64_t pairs = ends.pairs[used[next]];
+    std::size_t end = next + 1;
+    const std::size_t last = std::min(used.size(), next + batchSize);
+    while (end < last &&
+           saturatingBytes(pairs + ends.pairs[used[end]], kBytesPerGatheredPair<PairKey>) <= kMemoryBudgetBytes / 2) {
+      pairs += ends.pairs[used[end++]];
+    }
+    checkMemory(fmt::format("worst-case load: pairs of {} channels gathered for matching", end - next), pairs, "pairs",
+                kBytesPerGatheredPair<PairKey>);
+    const std::span<const std::uint32_t> batch = used.subspan(next, end - next);
+    const auto gathered = gatherPairs<PairKey>(classes, walker, ends.pairs.size(), batch, workers);
+    for (std::size_t i = 0; i < batch.size() && open(batch[i]); ++i) {  // keys decrease along `used`
+      const auto value = static_cast<std::uint32_t>(solver.solve(std::span<const PairKey>(gathered[i]), n));
+      if (key(value, batch[i]) > best) {
+        best = key(value, batch[i]);
+        result.value = value;
+        result.channel = ChannelId(batch[i]);
+        result.witness = solver.matchedPairs();
+      }
+    }
+    next = end;
+    batchSize *= 2;
+  }
+  return best;
+}
+
+/// The steps of the contract in worst.h, each a call; `widePairKeys` keys pairs in 64 bits
+/// whatever the size (a test hook: worstCasePermutationLoadWithWidePairKeys).
+WorstCase worstFromSourceClasses(const Network& network, const RoutingResult& routing, int threads, bool widePairKeys) {
   const std::size_t n = network.terminalCount();
   auto reference = [&] { return worstCasePermutationLoad(PairPaths::build(network, routing, threads), threads); };
-  if (n < 2 || n > 65535) return reference();
-  // PairPaths::build's checks, in its order, with its messages.
-  checkMemory(fmt::format("pair paths of {} terminals", n), saturatingBytes(n, n), "ordered pairs", 4 + 8);
+  if (n < 2) return reference();
   const RoutingSemantics semantics(network, routing);  // validates the routing
-  const std::optional<SourceClasses> classes = sourceClasses(network, routing);
-  if (!classes) return reference();
-  const ClassWalker walker(network, routing, *classes);
   const std::size_t channels = network.channelCount();
   const int workers = workerThreads(threads);
-  ChannelEnds ends;
-  if (!countSources(*classes, walker, channels, workers, ends)) return reference();
-  if (ends.entries > std::numeric_limits<std::uint32_t>::max()) {
-    throw AnalysisError(fmt::format("pair paths of {} terminals exceed 2^32 channel entries", n));
+  // The fast path's own structures (not the reference's pair paths), before allocating them.
+  checkMemory(fmt::format("worst-case load: source classes of {} terminals", n), n, "terminals", kBytesPerTerminal);
+  checkMemory(fmt::format("worst-case load: channel counts of {} channels ({} threads)", channels, workers), channels,
+              "channels", kSharedBytesPerChannel + kThreadBytesPerChannel * static_cast<std::uint64_t>(workers));
+  const bool referenceFits = n <= 65535;
+  const std::optional<SourceClasses> classes = sourceClasses(network, routing);
+  if (!classes) {
+    if (referenceFits) return reference();
+    throwFirstUndelivered(network, routing, semantics, 0);
   }
-  checkMemory(fmt::format("pair paths of {} terminals ({} ordered pairs)", n, n * n), ends.entries + n * n + 1,
-              "channel entries and offsets", 4);
+  const ClassWalker walker(network, routing, *classes);
+  ChannelEnds ends;
+  if (!countSources(*classes, walker, channels, workers, ends)) {
+    if (referenceFits) return reference();
+    throwFirstUndelivered(network, routing, semantics, firstUndeliveredSource(*classes, walker));
+  }
   countDestinations(*classes, walker, channels, workers, ends);
 
   WorstCase result;  // the terminal channels: (0, 1) loads the injection channel of terminal 0
@@ -606,32 +709,25 @@ WorstCase worstCasePermutationLoad(const Network& network, const RoutingResult& 
   result.channelsConsidered = used.size();
   std::sort(used.begin(), used.end(),
             [&](std::uint32_t a, std::uint32_t b) { return bound[a] != bound[b] ? bound[a] > bound[b] : a < b; });
-  // Solve in bound order (as the reference); the pairs of the channels not yet ruled out are
-  // gathered in batches of doubling size.
+  // Pairs are keyed s * N + d: 32 bits up to 65535 terminals, 64 bits beyond.
   const std::uint32_t terminalValue = result.value;
-  std::uint64_t best = key(terminalValue, UINT32_MAX - 1);
-  ChannelSolver solver(n);
-  std::size_t next = 0, batchSize = 1;
-  auto open = [&](std::uint32_t c) { return bound[c] > terminalValue && key(bound[c], c) > best; };
-  while (next < used.size() && open(used[next])) {
-    const std::size_t end = std::min(used.size(), next + batchSize);
-    const std::span<const std::uint32_t> batch(used.data() + next, used.data() + end);
-    const auto pairs = gatherPairs(*classes, walker, channels, batch, workers);
-    for (std::size_t i = 0; i < batch.size() && open(batch[i]); ++i) {  // keys decrease along `used`
-      const auto value = static_cast<std::uint32_t>(solver.solve(pairs[i], n));
-      if (key(value, batch[i]) > best) {
-        best = key(value, batch[i]);
-        result.value = value;
-        result.channel = ChannelId(batch[i]);
-        result.witness = solver.matchedPairs();
-      }
-    }
-    next = end;
-    batchSize *= 2;
-  }
+  const std::uint64_t best =
+      referenceFits && !widePairKeys
+          ? solveInBoundOrder<std::uint32_t>(*classes, walker, ends, used, bound, workers, result)
+          : solveInBoundOrder<std::uint64_t>(*classes, walker, ends, used, bound, workers, result);
   result.channelsSolved = static_cast<std::size_t>(std::count_if(
       used.begin(), used.end(), [&](std::uint32_t c) { return bound[c] > terminalValue && key(bound[c], c) >= best; }));
   return result;
+}
+
+}  // namespace
+
+WorstCase worstCasePermutationLoad(const Network& network, const RoutingResult& routing, int threads) {
+  return worstFromSourceClasses(network, routing, threads, false);
+}
+
+WorstCase worstCasePermutationLoadWithWidePairKeys(const Network& network, const RoutingResult& routing, int threads) {
+  return worstFromSourceClasses(network, routing, threads, true);
 }
 
 }  // namespace routelab

@@ -46,14 +46,23 @@ WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads = 0);
 /// same errors, without storing a path per pair. Sources whose paths coincide for every
 /// destination (same first switch, source class and layer row: routing_result.h) form a
 /// class; each class walks its path to every destination once, which gives every channel's
-/// exact distinct sources (class-major) and destinations (destination-major, stopping where
-/// a walk joins a tree already walked), hence the bound min(#sources, #destinations) of
-/// worst.h; only the channels the bound cannot rule out have their pairs gathered (one more
-/// walk pass per batch) and matched. Fabrics this does not fit (a terminal without an
-/// address or not cabled to a switch, a pair not delivered, > 65535 terminals) go to the
-/// reference, which also produces its errors. O(classes x N x hops) time, O(channels)
-/// memory per thread plus the gathered channels' pairs.
+/// exact distinct sources and pairs (class-major) and destinations (destination-major,
+/// stopping where a walk joins a tree already walked), hence the bound min(#sources,
+/// #destinations) of worst.h; only the channels the bound cannot rule out have their pairs
+/// gathered (one more walk pass per batch; pairs keyed s * N + d in 32 bits up to 65535
+/// terminals, 64 bits beyond) and matched. Fabrics this does not fit (a terminal without an
+/// address or not cabled to a switch, a pair not delivered) go to the reference, which also
+/// produces its errors; beyond the reference's 65535 terminals the first undelivered pair
+/// (by source, then destination) is found and reported with the reference's message. Its
+/// own memory is checked before allocating (LimitError, core/limits.h): about 72 bytes per
+/// terminal, 28 per channel plus 24 per channel per thread, and the gathered pairs (at most
+/// half the budget per batch, or one channel's). O(classes x N x hops) time.
 WorstCase worstCasePermutationLoad(const Network& network, const RoutingResult& routing, int threads = 0);
+
+/// For tests: the same, with the 64-bit pair keys used beyond 65535 terminals whatever the
+/// fabric's size (the result is the same).
+WorstCase worstCasePermutationLoadWithWidePairKeys(const Network& network, const RoutingResult& routing,
+                                                   int threads = 0);
 
 /// Maximum matching of the pairs crossing one channel, and the matched pairs (for tests and
 /// for inspecting a given channel). O(N^2 + matching) — scans every pair path.

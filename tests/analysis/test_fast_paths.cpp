@@ -6,6 +6,7 @@
 // the bisect sampler against the previous one (same random stream, same pattern).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,50 @@ TEST(WorstFastPath, EqualsStoredPathsOnManyFabricsAndThreadCounts) {
       expectSameWorst(fast, reference, name(row) + " threads " + std::to_string(threads));
     }
   }
+}
+
+// The 64-bit pair keys used beyond 65535 terminals, on fabrics the reference can store.
+TEST(WorstFastPath, WidePairKeysEqualStoredPaths) {
+  for (const Row& row : rows()) {
+    const Fabric fabric = loadFabric(row.fabric);
+    const RoutingResult routing = route(row, fabric.network);
+    const WorstCase reference = worstCasePermutationLoad(PairPaths::build(fabric.network, routing, 1), 1);
+    for (const int threads : {1, 2}) {
+      expectSameWorst(worstCasePermutationLoadWithWidePairKeys(fabric.network, routing, threads), reference,
+                      name(row) + " wide keys, threads " + std::to_string(threads));
+    }
+  }
+}
+
+// Beyond the reference's 65535 terminals (pairs keyed in 64 bits): XGFT(3; 128,16,32;
+// 1,8,16) has 65,536 terminals on 512 leaves (about 10 s). The reference cannot be built, so
+// the answer is checked by what it claims: the witness is a partial permutation of `value`
+// pairs, every one through the reported channel. With d-mod-k an up-channel of a level-2
+// switch carries its 2048 sources to the 63,488 destinations outside its subtree that are
+// equal modulo 128: 496 destinations, the most of any channel.
+TEST(WorstFastPath, BeyondTheReferenceTheWitnessIsAPermutationThroughTheChannel) {
+  const Fabric fabric = loadFabric("xgft:h=3,m=128.16.32,w=1.8.16");
+  const Network& net = fabric.network;
+  ASSERT_GT(net.terminalCount(), 65535u);
+  const RoutingResult routing = runEngine("dmodk", net);
+  EXPECT_THROW(PairPaths::build(net, routing, 1), AnalysisError);
+  const WorstCase worst = worstCasePermutationLoad(net, routing, 2);
+  ASSERT_EQ(worst.witness.size(), worst.value);
+  std::vector<char> sent(net.terminalCount(), 0), received(net.terminalCount(), 0);
+  std::vector<ChannelId> path;
+  for (const SourceDestination& pair : worst.witness) {
+    ASSERT_LT(pair.source, net.terminalCount());
+    ASSERT_LT(pair.destination, net.terminalCount());
+    EXPECT_FALSE(sent[pair.source]++) << pair.source;
+    EXPECT_FALSE(received[pair.destination]++) << pair.destination;
+    const NodeId source = net.terminalNode(pair.source);
+    const Address address = routing.addressFor(source, net.terminalNode(pair.destination));
+    const LayerId layer = routing.layer(routing.addresses.sourceIndex(source), address);
+    ASSERT_EQ(routing.walk(net, source, address, layer, path), PathStatus::Delivered);
+    EXPECT_NE(std::find(path.begin(), path.end(), worst.channel), path.end())
+        << pair.source << " -> " << pair.destination << " misses channel " << worst.channel.value;
+  }
+  EXPECT_EQ(worst.value, 496u);
 }
 
 TEST(WorstFastPath, EqualsStoredPathsOnRandomSourceDependentRoutings) {

@@ -34,10 +34,11 @@
 # topo prints the summary (the random fabrics' terminal diameter is a BFS from every switch).
 #
 # Memory estimates (bytes; fitted to the peak RSS at <= 4096 terminals, RelWithDebInfo,
-# 2026-11-23): WORST and ABB build PairPaths (src/analysis/paths.h: 4 bytes per channel of every
-# pair's path), WORST also its transpose by channel: about 8 and 5 bytes per pair and hop, so
-# worst = 8 N^2 D, abb = 5 N^2 D (D = terminal diameter, an upper bound of the hops); route and
-# verify 1.5 bytes per table entry + 64 MiB. Raise MEM_LIMIT_MIB to run a skipped stage anyway.
+# 2026-11-23): ABB builds PairPaths (src/analysis/paths.h: 4 bytes per channel of every pair's
+# path), about 5 bytes per pair and hop: abb = 5 N^2 D (D = terminal diameter, an upper bound
+# of the hops); WORST stores no pair paths (per-channel counts and the pairs of the channels it
+# solves: worst.h), so like route and verify 1.5 bytes per table entry + 64 MiB. Raise
+# MEM_LIMIT_MIB to run a skipped stage anyway.
 #
 # The simulator is a stage here once it lands: add it to `stages` and to run_fabric.
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -219,7 +220,7 @@ run_fabric() { # ENGINE SCHEDULE_SPEC
       "$bin" verify "$spec" --engine "$engine" --format json
   fi
   if wanted worst; then
-    mib=$((8 * n * n * diameter / 1048576 + 64))
+    mib=$((entries * 3 / 2 / 1048576 + 64))
     measure worst "$pairs" "terminal pairs N(N-1)" "$mib" \
       "$bin" analyze "$spec" --engine "$engine" --metric worst --threads 1 --format json
   fi

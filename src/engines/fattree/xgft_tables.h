@@ -134,7 +134,7 @@ void fillDeterministicRows(const XgftModel& model, const RoutingContext& context
   }
   const std::size_t terminalAddresses = baseOfIndex.size() * block;
   const std::size_t h = model.height();
-  std::vector<std::vector<std::uint8_t>> templates(h);
+  std::vector<std::vector<std::uint8_t>> templates(h + 1);  // by level; the top level (h) has none
   if (scope == ClimbScope::Level) {
     for (std::size_t level = 1; level < h; ++level) {
       templates[level].resize(terminalAddresses);

@@ -110,6 +110,17 @@ mem_limit_mib="${MEM_LIMIT_MIB:-$(awk '/^MemTotal:/ { printf "%d", $2 / 1024 * 0
 natural MEM_LIMIT_MIB "$mem_limit_mib"
 families="${FAMILIES:-kary-ntree xgft random}"
 stages="${STAGES:-generate route verify worst abb schedule}"
+# one_of NAME VALUE ALLOWED...: every word of VALUE must be one of ALLOWED.
+one_of() {
+  local name="$1" value="$2" word
+  shift 2
+  [ -n "${value// /}" ] || { echo "$name is empty (allowed: $*)" >&2; exit 2; }
+  for word in $value; do
+    [[ " $* " == *" $word "* ]] || { echo "$name: unknown '$word' (allowed: $*)" >&2; exit 2; }
+  done
+}
+one_of FAMILIES "$families" kary-ntree xgft random
+one_of STAGES "$stages" generate route verify worst abb schedule
 s=1000
 while [ "$s" -lt "$abb_samples" ]; do s=$((s * 2)); done
 [ "$s" -eq "$abb_samples" ] || { echo "ABB_SAMPLES must be 1000 x 2^j (the sampler doubles from 1000), got $abb_samples" >&2; exit 2; }
@@ -270,9 +281,14 @@ cp "$work_dir/meta" "$meta"
 trap 'rm -rf "$work_dir"' EXIT
 stem="${out%.csv}"
 python3 "$here/fit.py" "$out" --plot-data "$stem.dat" > "$stem.fit.md"
-if command -v gnuplot > /dev/null; then
-  gnuplot -e "stem='$stem'" "$here/plot.gp" 2> >(grep -v 'Skipping data file with no valid points' >&2)
-else
+plots=", ${stem}_{cpu,memory}.{png,svg}"
+if ! command -v gnuplot > /dev/null; then
+  plots=""
   echo "gnuplot not found: no plots (apt-get install gnuplot-nox)" >&2
+elif ! gnuplot -e "stem='$stem'" "$here/plot.gp" 2> >(grep -v 'Skipping data file with no valid points' >&2); then
+  # e.g. every point below the plot's 10 ms floor: the CSV and the fit stand, no half plot.
+  rm -f "${stem}_cpu.png" "${stem}_cpu.svg" "${stem}_memory.png" "${stem}_memory.svg"
+  plots=""
+  echo "no plots: gnuplot found nothing to draw (too few points above 10 ms?); $out and $stem.fit.md are complete" >&2
 fi
-echo "wrote $out ($runs runs, $((SECONDS - start)) s), $meta, $stem.fit.md, $stem.dat, ${stem}_{cpu,memory}.{png,svg}" >&2
+echo "wrote $out ($runs runs, $((SECONDS - start)) s), $meta, $stem.fit.md, $stem.dat$plots" >&2

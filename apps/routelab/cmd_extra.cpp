@@ -5,10 +5,7 @@ namespace routelab::cli {
 
 std::vector<Command> extraCommands() {
   return {
-      routeCommand(),
-      verifyCommand(),
-      analyzeCommand(),
-      scheduleCommand(),
+      routeCommand(), verifyCommand(), analyzeCommand(), scheduleCommand(), simulateCommand(),
   };
 }
 

@@ -71,4 +71,11 @@ class AnalysisError : public Error {
   using Error::Error;
 };
 
+/// A simulation that cannot go on: a packet at a switch whose routing offers it no usable
+/// port (the routing does not deliver that pair). Deadlock is a result, not an error.
+class SimulationError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace routelab

@@ -1,0 +1,303 @@
+// routelab simulate SPEC --engine E [--pattern P] (--load L | --loads A:B:S | --saturation | --trace F)
+// The flit-level simulator (sim/simulator.h, docs/SIMULATION.md). Exit codes: cli.h, plus 4
+// when the deadlock watchdog fired.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "cli.h"
+#include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "io/output.h"
+#include "sim/simulator.h"
+
+namespace routelab::cli {
+
+namespace {
+
+constexpr int kExitDeadlock = 4;
+
+struct SimulateArgs {
+  std::string spec;
+  std::string engine;
+  std::string pattern = "uniform";
+  double load = 0.1;
+  std::string loads;
+  bool saturation = false;
+  std::uint64_t seed = 1;
+  unsigned lmc = 0;
+  int threads = 0;
+  std::string selection = "sadp";
+  std::string paths = "random";
+  std::string injection = "bernoulli";
+  std::string traceFile;
+  std::string traceGenerate;
+  std::string exportTrace;
+  std::string exportUtilization;
+  double compression = 1;
+  std::uint32_t payload = 1024;
+  SimConfig config;
+  OutputFormat format = OutputFormat::Text;
+};
+
+template <class T>
+T choose(const std::string& text, const std::map<std::string, T>& names, const char* option) {
+  const auto it = names.find(text);
+  if (it != names.end()) return it->second;
+  std::string known;
+  for (const auto& [name, value] : names) known += (known.empty() ? "" : ", ") + name;
+  throw SpecError(fmt::format("{}: unknown value '{}' ({})", option, text, known));
+}
+
+void addOptions(CLI::App& command, SimulateArgs& args) {
+  command.add_option("spec", args.spec, "fabric spec (see `routelab list`)")->required();
+  command.add_option("--engine", args.engine, "routing engine spec")->required();
+  command.add_option("--pattern,--traffic", args.pattern,
+                     "uniform | uniform-hot-spot:fraction=F[,target=T] | a traffic pattern spec (default: uniform)");
+  command.add_option("--load", args.load, "offered load in flits per terminal per cycle (default 0.1)");
+  command.add_option("--loads", args.loads, "FROM:TO:STEP: a latency-throughput curve, points in parallel");
+  command.add_flag("--saturation", args.saturation, "find the saturation throughput (bisection on the load)");
+  command.add_option("--seed", args.seed, "seed of every random choice (default 1)")->check(unsignedDecimal());
+  command.add_option("--lmc", args.lmc, "addresses per terminal = 2^lmc (multipath engines)")
+      ->check(unsignedDecimal(0, 7));
+  command.add_option("--threads", args.threads, "threads for --loads (0 = every core)")->check(CLI::Range(0, 4096));
+  command.add_option("--packet-flits", args.config.packetFlits, "flits per packet (default 8)")
+      ->check(unsignedDecimal(1, 4096));
+  command.add_option("--vcs", args.config.vcs, "virtual channels per link (default: one per routing layer)")
+      ->check(unsignedDecimal(0, 64));
+  command.add_option("--buffer-packets", args.config.bufferPackets, "packets per VC queue (default 2)")
+      ->check(unsignedDecimal(1, 1024));
+  command.add_option("--routing-delay", args.config.routingDelay, "cycles (default 20)")
+      ->check(unsignedDecimal(0, 100000));
+  command.add_option("--fly-time", args.config.flyTime, "cycles on a link (default 8)")
+      ->check(unsignedDecimal(1, 100000));
+  command.add_option("--selection", args.selection, "ff | sadp | random | least-occupied (default sadp)");
+  command.add_option("--paths", args.paths, "multipath sources: random | round-robin | adaptive (default random)");
+  command.add_option("--injection", args.injection, "bernoulli | poisson (default bernoulli)");
+  command.add_option("--message-packets", args.config.messagePackets, "packets per message (default 1)")
+      ->check(unsignedDecimal(1, 1 << 20));
+  command.add_flag("--in-order", args.config.inOrder, "in-order delivery: reorder buffers + end-to-end flow control");
+  command
+      .add_option("--reorder-buffer", args.config.reorderPackets,
+                  "reorder buffer per destination, packets (default 64)")
+      ->check(unsignedDecimal(1, 1U << 30));
+  command.add_option("--cycles", args.config.measureCycles, "measured cycles (default 10000)")
+      ->check(unsignedDecimal(1, std::uint64_t{1} << 40));
+  command.add_option("--warmup", args.config.warmupCycles, "warm-up cycles (default 0 = until latency is stable)")
+      ->check(unsignedDecimal(0, std::uint64_t{1} << 40));
+  command
+      .add_option("--watchdog", args.config.watchdogCycles,
+                  "cycles without movement that mean deadlock (default 20000)")
+      ->check(unsignedDecimal(1, std::uint64_t{1} << 40));
+  command.add_flag("--check", args.config.checkInvariants, "check the simulator's invariants every cycle (slow)");
+  command.add_option("--trace", args.traceFile, "trace CSV (time,source,destination,bytes)");
+  command.add_option("--trace-generate", args.traceGenerate, "synthetic trace: io:storage=23,clients=105,...");
+  command.add_option("--compression", args.compression, "trace time compression factor (default 1)");
+  command.add_option("--payload", args.payload, "trace packet payload in bytes (default 1024)")
+      ->check(unsignedDecimal(1, 1U << 30));
+  command.add_option("--export-trace", args.exportTrace, "write the (generated) trace as CSV");
+  command.add_option("--export-utilization", args.exportUtilization, "per-channel utilization CSV");
+  addFormatOption(command, args.format);
+}
+
+nlohmann::json resultJson(const SimResult& r) {
+  nlohmann::json j;
+  j["offered"] = r.offered;
+  j["accepted"] = r.accepted;
+  j["latency_avg"] = r.latencyAvg;
+  j["latency_p50"] = r.latencyP50;
+  j["latency_p99"] = r.latencyP99;
+  j["latency_max"] = r.latencyMax;
+  j["total_latency_avg"] = r.totalLatencyAvg;
+  j["total_latency_p99"] = r.totalLatencyP99;
+  j["reorder_delay_avg"] = r.reorderDelayAvg;
+  j["packets_generated"] = r.packetsGenerated;
+  j["packets_injected"] = r.packetsInjected;
+  j["packets_delivered"] = r.packetsDelivered;
+  j["measured_packets"] = r.measuredPackets;
+  j["measured_delivered"] = r.measuredDelivered;
+  j["out_of_order"] = r.outOfOrder;
+  j["max_reorder_occupancy"] = r.maxReorderOccupancy;
+  j["average_hops"] = r.averageHops;
+  j["cycles"] = r.cycles;
+  j["warmup_cycles"] = r.warmupCycles;
+  j["measure_cycles"] = r.measureCycles;
+  j["last_delivery"] = r.lastDelivery;
+  j["saturated"] = r.saturated;
+  j["deadlock"] = r.deadlock;
+  if (r.deadlock) {
+    j["deadlock_cycle"] = r.deadlockReport.cycle;
+    j["deadlock_last_move"] = r.deadlockReport.lastMove;
+    j["deadlock_channels"] = r.deadlockReport.channels;
+    j["deadlock_packets"] = r.deadlockReport.packets;
+  }
+  return j;
+}
+
+nlohmann::json configJson(const SimulateArgs& args, const Fabric& fabric, const SimResult& any) {
+  const SimConfig& c = args.config;
+  return {{"fabric", fabric.spec},
+          {"terminals", fabric.network.terminalCount()},
+          {"engine", args.engine},
+          {"traffic", args.traceFile.empty() && args.traceGenerate.empty() ? args.pattern : "trace"},
+          {"seed", args.seed},
+          {"packet_flits", c.packetFlits},
+          {"vcs", any.vcs},
+          {"buffer_packets", c.bufferPackets},
+          {"routing_delay", c.routingDelay},
+          {"fly_time", c.flyTime},
+          {"selection", args.selection},
+          {"paths", args.paths},
+          {"injection", args.injection},
+          {"message_packets", c.messagePackets},
+          {"in_order", c.inOrder},
+          {"reorder_buffer", c.reorderPackets},
+          {"cycles", c.measureCycles},
+          {"warmup", c.warmupCycles == 0 ? nlohmann::json("auto") : nlohmann::json(c.warmupCycles)},
+          {"watchdog", c.watchdogCycles}};
+}
+
+void printText(const SimulateArgs& args, const nlohmann::json& config, const std::vector<SimResult>& results) {
+  fmt::print("fabric      {} ({} terminals)\n", config["fabric"].get<std::string>(),
+             config["terminals"].get<std::size_t>());
+  fmt::print("engine      {}, {} VCs, selection {}, paths {}\n", args.engine, config["vcs"].get<unsigned>(),
+             args.selection, args.paths);
+  fmt::print("model       {} flits/packet, {} packets/VC queue, routing {} cycles, fly {} cycles{}\n",
+             args.config.packetFlits, args.config.bufferPackets, args.config.routingDelay, args.config.flyTime,
+             args.config.inOrder ? fmt::format(", in order (reorder {} packets)", args.config.reorderPackets) : "");
+  fmt::print("traffic     {}, {} injection, seed {}\n", config["traffic"].get<std::string>(), args.injection,
+             args.seed);
+  fmt::print("{:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>10}  {}\n", "offered", "accepted", "lat avg", "lat p99",
+             "total avg", "oo-order", "hops", "cycles", "");
+  for (const SimResult& r : results) {
+    fmt::print("{:8.4f} {:9.4f} {:9.1f} {:9.1f} {:9.1f} {:9} {:8.2f} {:10}  {}\n", r.offered, r.accepted, r.latencyAvg,
+               r.latencyP99, r.totalLatencyAvg, r.outOfOrder, r.averageHops, r.cycles,
+               r.deadlock ? "DEADLOCK" : (r.saturated ? "saturated" : ""));
+    if (r.deadlock) {
+      fmt::print("deadlock at cycle {} (nothing moved since {}); waiting cycle of queues:\n", r.deadlockReport.cycle,
+                 r.deadlockReport.lastMove);
+      for (const std::string& channel : r.deadlockReport.channels) fmt::print("  {}\n", channel);
+    }
+  }
+  if (!args.traceFile.empty() || !args.traceGenerate.empty()) {
+    fmt::print("trace       delivered completely at cycle {}\n", results.front().lastDelivery);
+  }
+}
+
+void progressLine(std::size_t done, std::size_t total) {
+  if (isatty(STDERR_FILENO) == 0) return;
+  std::fprintf(stderr, "\rsimulate: %zu/%zu points", done, total);
+  if (done == total) std::fprintf(stderr, "\n");
+  std::fflush(stderr);
+}
+
+// The --export-* files, all or nothing.
+void writeExports(const SimulateArgs& args, const Fabric& fabric, const std::optional<Trace>& trace,
+                  const SimResult& last) {
+  std::vector<OutputFile> outputs;  // all or nothing
+  if (!args.exportTrace.empty()) {
+    if (!trace) throw SpecError("--export-trace needs --trace or --trace-generate");
+    const std::string text = formatTrace(*trace, fabric.network);
+    outputs.push_back({args.exportTrace, [text](std::ostream& out) { out << text; }});
+  }
+  if (!args.exportUtilization.empty()) {
+    std::ostringstream csv;
+    csv << "channel,from,to,utilization\n";
+    const std::vector<double>& utilization = last.channelUtilization;
+    for (std::size_t c = 0; c < utilization.size(); ++c) {
+      const ChannelId channel = ChannelId::fromIndex(c);
+      csv << c << ',' << fabric.network.name(fabric.network.source(channel)) << ','
+          << fabric.network.name(fabric.network.target(channel)) << ',' << utilization[c] << '\n';
+    }
+    outputs.push_back({args.exportUtilization, [text = csv.str()](std::ostream& out) { out << text; }});
+  }
+  writeFilesAtomically(outputs);
+}
+
+int runSimulate(SimulateArgs& args) {
+  args.config.selection = choose<Selection>(args.selection,
+                                            {{"ff", Selection::FirstFree},
+                                             {"sadp", Selection::Sadp},
+                                             {"random", Selection::Random},
+                                             {"least-occupied", Selection::LeastOccupied}},
+                                            "--selection");
+  args.config.pathPolicy = choose<PathPolicy>(
+      args.paths,
+      {{"random", PathPolicy::Random}, {"round-robin", PathPolicy::RoundRobin}, {"adaptive", PathPolicy::Adaptive}},
+      "--paths");
+  args.config.injection = choose<Injection>(
+      args.injection, {{"bernoulli", Injection::Bernoulli}, {"poisson", Injection::Poisson}}, "--injection");
+  const int modes =
+      int(!args.loads.empty()) + int(args.saturation) + int(!args.traceFile.empty() || !args.traceGenerate.empty());
+  if (modes > 1) throw SpecError("--loads, --saturation and --trace/--trace-generate exclude each other");
+  if (!args.traceFile.empty() && !args.traceGenerate.empty())
+    throw SpecError("--trace and --trace-generate exclude each other");
+  if (!(args.compression > 0)) throw SpecError("--compression must be positive");
+  std::vector<double> loads;
+  if (!args.loads.empty()) loads = parseLoadRange(args.loads);
+  args.config.seed = args.seed;
+  args.config.load = args.load;
+  args.config.traffic = args.pattern;
+  const Fabric fabric = loadFabric(args.spec);
+  RoutingContext context;
+  context.seed = args.seed;
+  context.addressesPerTerminal = std::uint32_t{1} << args.lmc;
+  const RoutingResult routing = runEngine(args.engine, fabric.network, context);
+  std::optional<Trace> trace;
+  if (!args.traceFile.empty()) trace = readTrace(args.traceFile, fabric.network);
+  if (!args.traceGenerate.empty())
+    trace = generateIoTrace(fabric.network, parseIoTraceSpec(args.traceGenerate, args.seed));
+  if (trace) {
+    trace->compression = args.compression;
+    trace->payloadBytes = args.payload;
+  }
+  std::vector<SimResult> results;
+  if (!loads.empty()) {
+    std::size_t done = 0;
+    results = simulateLoads(fabric.network, routing, args.config, loads, args.threads,
+                            [&](std::size_t) { progressLine(++done, loads.size()); });
+  } else if (args.saturation) {
+    results.push_back(findSaturation(fabric.network, routing, args.config, 0.01, 1.0, 7,
+                                     [](int step) { progressLine(std::size_t(step) + 1, 9); }));
+  } else {
+    results.push_back(simulate(fabric.network, routing, args.config, trace ? &*trace : nullptr));
+  }
+  writeExports(args, fabric, trace, results.back());
+  const nlohmann::json config = configJson(args, fabric, results.front());
+  bool deadlock = false;
+  for (const SimResult& r : results) deadlock = deadlock || r.deadlock;
+  if (args.format == OutputFormat::Json) {
+    nlohmann::json j = config;
+    if (results.size() == 1 && loads.empty()) {
+      j.update(resultJson(results.front()));
+      if (args.saturation) j["saturation_throughput"] = results.front().accepted;
+    } else {
+      j["points"] = nlohmann::json::array();
+      for (const SimResult& r : results) j["points"].push_back(resultJson(r));
+    }
+    printJson(j);
+  } else {
+    printText(args, config, results);
+    if (args.saturation) fmt::print("saturation  {:.4f} flits/terminal/cycle\n", results.front().accepted);
+  }
+  return deadlock ? kExitDeadlock : 0;
+}
+
+}  // namespace
+
+Command simulateCommand() {
+  return {"simulate", "flit-level virtual cut-through simulation: latency, throughput, in-order delivery, deadlock",
+          [](CLI::App& command) {
+            auto args = std::make_shared<SimulateArgs>();
+            addOptions(command, *args);
+            return std::function<int()>([args] { return runSimulate(*args); });
+          }};
+}
+
+}  // namespace routelab::cli

@@ -1,0 +1,530 @@
+// The event-driven engine of the simulator. Model: sim/model.h; how: sim/engine.h.
+#include "sim/engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "core/errors.h"
+
+namespace routelab::sim {
+
+namespace {
+
+constexpr std::uint64_t kKindShift = 60;
+constexpr std::uint64_t kPayloadMask = (std::uint64_t{1} << kKindShift) - 1;
+constexpr std::uint64_t kWarmupWindow = 1000;
+constexpr int kWarmupMaxWindows = 50;
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t pairKey(std::uint32_t source, std::uint32_t destination) {
+  return (std::uint64_t{source} << 32) | destination;
+}
+
+}  // namespace
+
+Engine::Engine(const Network& network, const RoutingResult& routing, const SimConfig& config, const Trace* trace)
+    : network_(network),
+      semantics_(network, routing),
+      config_(config),
+      trace_(trace),
+      destinations_(trace != nullptr ? std::string("uniform") : config.traffic, network, config.seed) {
+  if (config_.packetFlits == 0 || config_.packetFlits > 4096) throw SpecError("packet flits must lie in 1..4096");
+  if (config_.bufferPackets == 0 || config_.bufferPackets > 1024) {
+    throw SpecError("buffer packets must lie in 1..1024");
+  }
+  if (config_.flyTime == 0 || config_.flyTime > 100000 || config_.routingDelay > 100000) {
+    throw SpecError("fly time must lie in 1..100000 cycles and the routing delay in 0..100000");
+  }
+  layers_ = static_cast<std::uint32_t>(routing.layerCount());
+  vcs_ = config_.vcs == 0 ? layers_ : config_.vcs;
+  if (vcs_ < layers_) {
+    throw SpecError(fmt::format("--vcs {}: the routing has {} layers and needs at least one virtual channel each",
+                                config_.vcs, layers_));
+  }
+  if (vcs_ > 64) throw SpecError(fmt::format("--vcs {}: at most 64 virtual channels", vcs_));
+  if (trace_ == nullptr && !(config_.load > 0 && config_.load <= 1)) {
+    throw SpecError(fmt::format("offered load {} must lie in (0, 1] flits per terminal per cycle", config_.load));
+  }
+  if (config_.messagePackets == 0) throw SpecError("message packets must be at least 1");
+  if (config_.inOrder && config_.reorderPackets == 0) throw SpecError("--reorder-buffer must be at least 1 packet");
+  if (config_.measureCycles == 0 && trace_ == nullptr) throw SpecError("--cycles must be at least 1");
+  if (trace_ != nullptr && !(trace_->compression > 0)) throw SpecError("trace compression must be positive");
+  if (trace_ != nullptr && trace_->payloadBytes == 0) throw SpecError("trace payload must be at least 1 byte");
+  slots_ = config_.bufferPackets;
+  flits_ = config_.packetFlits;
+  setUpNetwork();
+  setUpTraffic();
+}
+
+void Engine::setUpNetwork() {
+  channels_ = static_cast<std::uint32_t>(network_.channelCount());
+  terminals_ = static_cast<std::uint32_t>(network_.terminalCount());
+  targetIsSwitch_.resize(channels_);
+  sourceIsSwitch_.resize(channels_);
+  targetIndex_.resize(channels_);
+  sourceIndex_.resize(channels_);
+  for (std::uint32_t c = 0; c < channels_; ++c) {
+    const ChannelId channel = ChannelId::fromIndex(c);
+    targetIsSwitch_[c] = network_.isSwitch(network_.target(channel)) ? 1 : 0;
+    sourceIsSwitch_[c] = network_.isSwitch(network_.source(channel)) ? 1 : 0;
+    targetIndex_[c] = network_.kindIndex(network_.target(channel));
+    sourceIndex_[c] = network_.kindIndex(network_.source(channel));
+  }
+  const std::size_t switches = network_.switchCount();
+  inPortOffset_.assign(switches + 1, 0);
+  for (std::size_t s = 0; s < switches; ++s) {
+    inPortOffset_[s + 1] =
+        inPortOffset_[s] + static_cast<std::uint32_t>(network_.outChannels(network_.switchNode(s)).size());
+  }
+  inPorts_.resize(inPortOffset_.back());
+  for (std::size_t s = 0; s < switches; ++s) {
+    std::uint32_t at = inPortOffset_[s];
+    for (ChannelId out : network_.outChannels(network_.switchNode(s))) {
+      inPorts_[at++] = static_cast<std::uint32_t>(out.index() ^ 1U);  // the reverse channel comes in
+    }
+  }
+  injection_.resize(terminals_);
+  for (std::uint32_t t = 0; t < terminals_; ++t) {
+    const NodeId terminal = network_.terminalNode(t);
+    if (!semantics_.hasAddress(terminal)) {
+      throw SimulationError(
+          fmt::format("terminal '{}' owns no address: it can neither send nor receive", network_.name(terminal)));
+    }
+    injection_[t] = static_cast<std::uint32_t>(network_.injectionChannel(terminal).index());
+  }
+  const std::size_t queues = std::size_t{channels_} * vcs_;
+  linkBusy_.assign(channels_, 0);
+  crossbarInBusy_.assign(channels_, 0);
+  crossbarOutBusy_.assign(channels_, 0);
+  linkNextVc_.assign(channels_, 0);
+  inputNextVc_.assign(channels_, 0);
+  credits_.assign(queues, static_cast<std::uint16_t>(slots_));
+  inQueue_.assign(queues * slots_, 0);
+  outQueue_.assign(queues * slots_, 0);
+  inHead_.assign(queues, 0);
+  inSize_.assign(queues, 0);
+  outHead_.assign(queues, 0);
+  outSize_.assign(queues, 0);
+  outOccupied_.assign(queues, 0);
+  nextInputPort_.assign(switches, 0);
+  switchWake_.assign(switches, kNever);
+  linkWake_.assign(channels_, kNever);
+  switchRng_.reserve(switches);
+  for (std::size_t s = 0; s < switches; ++s) switchRng_.emplace_back(deriveSeed(config_.seed, 0x5357ULL << 32 | s));
+  choices_.resize(semantics_.choiceCapacity());
+  free_.reserve(semantics_.choiceCapacity() * vcs_);
+  channelFlits_.assign(channels_, 0);
+  const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
+  const std::uint64_t size = std::bit_ceil(horizon);
+  mask_ = size - 1;
+  wheel_.resize(size);
+}
+
+void Engine::setUpTraffic() {
+  terminalRng_.reserve(terminals_);
+  for (std::uint32_t t = 0; t < terminals_; ++t) terminalRng_.emplace_back(deriveSeed(config_.seed, t));
+  sourceQueue_.resize(terminals_);
+  sourceHead_.assign(terminals_, 0);
+  nextPath_.assign(terminals_, 0);
+  held_.resize(terminals_);
+  outstanding_.assign(terminals_, 0);
+  waiting_.resize(terminals_);
+  if (trace_ != nullptr) {
+    generating_ = true;
+    warmupDone_ = true;
+    windowStart_ = 0;
+    windowEnd_ = kNever;
+    return;
+  }
+  messageRate_ = config_.load / (double(flits_) * config_.messagePackets);
+  poissonClock_.assign(terminals_, 0.0);
+  for (std::uint32_t t = 0; t < terminals_; ++t) {
+    if (!destinations_.sends(t)) continue;
+    std::uint64_t first = 0;
+    if (config_.injection == Injection::Bernoulli) {
+      first = nextBernoulli(0, messageRate_, terminalRng_[t]) - 1;
+    } else {
+      poissonClock_[t] = nextPoisson(0, messageRate_, terminalRng_[t]);
+      first = static_cast<std::uint64_t>(poissonClock_[t]);
+    }
+    generations_.emplace(first, t);
+  }
+  if (config_.warmupCycles > 0) {
+    warmupDone_ = true;
+    windowStart_ = config_.warmupCycles;
+    windowEnd_ = windowStart_ + config_.measureCycles;
+  } else {
+    warmupCheck_ = kWarmupWindow;
+    windowStart_ = kNever;
+    windowEnd_ = kNever;
+  }
+}
+
+void Engine::schedule(std::uint64_t time, int phase, std::uint64_t event) {
+  wheel_[time & mask_][static_cast<std::size_t>(phase)].push_back(event);
+  ++pendingEvents_;
+}
+
+void Engine::wakeSwitch(std::uint32_t switchIndex, std::uint64_t time) {
+  if (switchWake_[switchIndex] == time) return;
+  switchWake_[switchIndex] = time;
+  schedule(time, kPhaseSwitches, switchIndex);
+}
+
+void Engine::wakeLink(std::uint32_t channel, std::uint64_t time) {
+  if (linkWake_[channel] == time) return;
+  linkWake_[channel] = time;
+  schedule(time, kPhaseLinks, channel);
+}
+
+// ---- phase 0: sources -------------------------------------------------------------------
+
+void Engine::enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured) {
+  const NodeId destinationNode = network_.terminalNode(destination);
+  const std::uint32_t paths = semantics_.pathCount(destinationNode);
+  std::uint64_t& sequence = nextSequence_[pairKey(terminal, destination)];
+  for (std::uint32_t i = 0; i < packets; ++i) {
+    Pending pending;
+    pending.generated = now_;
+    pending.sequence = sequence++;
+    pending.destination = destination;
+    pending.measured = measured;
+    if (paths > 1 && config_.pathPolicy == PathPolicy::Random) {
+      pending.path = static_cast<std::uint32_t>(terminalRng_[terminal].below(paths));
+    } else if (paths > 1 && config_.pathPolicy == PathPolicy::RoundRobin) {
+      pending.path = nextPath_[terminal]++ % paths;
+    }
+    sourceQueue_[terminal].push_back(pending);
+    ++generated_;
+    if (measured) ++measuredGenerated_;
+  }
+  wakeLink(injection_[terminal], now_);
+}
+
+void Engine::generate(std::uint32_t terminal) {
+  Rng& rng = terminalRng_[terminal];
+  const std::uint32_t destination = destinations_.draw(terminal, rng);
+  const bool measured = warmupDone_ && now_ >= windowStart_ && now_ < windowEnd_;
+  enqueueMessage(terminal, destination, config_.messagePackets, measured);
+  std::uint64_t next = 0;
+  if (config_.injection == Injection::Bernoulli) {
+    next = nextBernoulli(now_, messageRate_, rng);
+  } else {
+    poissonClock_[terminal] = nextPoisson(poissonClock_[terminal], messageRate_, rng);
+    next = static_cast<std::uint64_t>(poissonClock_[terminal]);
+  }
+  generations_.emplace(next, terminal);
+}
+
+// ---- phase 1: heads, credits, freed slots, deliveries ---------------------------------
+
+void Engine::processEvent(std::uint64_t event) {
+  const auto payload = static_cast<std::uint32_t>(event & kPayloadMask);
+  switch (event >> kKindShift) {
+    case kArrive: arrive(payload); break;
+    case kCredit: {
+      ++credits_[payload];
+      wakeLink(payload / vcs_, now_);
+      break;
+    }
+    case kOutFree: {
+      --outOccupied_[payload];
+      wakeSwitch(sourceIndex_[payload / vcs_], now_);
+      break;
+    }
+    case kDeliver: deliver(payload); break;
+    default: break;
+  }
+}
+
+void Engine::arrive(std::uint32_t packetId) {
+  Packet& packet = packets_[packetId];
+  const std::size_t queue = std::size_t{packet.channel} * vcs_ + packet.vc;
+  inQueue_[queue * slots_ + (inHead_[queue] + inSize_[queue]) % slots_] = packetId;
+  ++inSize_[queue];
+  packet.readyAt = now_ + config_.routingDelay;
+  wakeSwitch(targetIndex_[packet.channel], packet.readyAt);
+}
+
+void Engine::release(const Held& packet, std::uint32_t destination) {
+  ++released_;
+  if (config_.recordPackets) {
+    records_.push_back({packet.source, destination, packet.sequence, packet.generated, packet.injected,
+                        packet.delivered, now_, packet.hops});
+  }
+  if (packet.measured) {
+    ++measuredDelivered_;
+    latencies_.push_back(double(packet.delivered - packet.injected));
+    totalLatencies_.push_back(double(now_ - packet.generated));
+    reorderDelaySum_ += double(now_ - packet.delivered);
+  }
+  if (config_.inOrder) {
+    --outstanding_[destination];
+    for (std::uint32_t source : waiting_[destination]) wakeLink(injection_[source], now_);
+    waiting_[destination].clear();
+  }
+}
+
+void Engine::deliver(std::uint32_t packetId) {
+  const Packet packet = packets_[packetId];
+  freePackets_.push_back(packetId);
+  ++delivered_;
+  lastMove_ = now_;
+  lastDelivery_ = now_;
+  hopSum_ += packet.hops;
+  if (now_ >= windowStart_ && now_ < windowEnd_) windowFlitsDelivered_ += flits_;
+  if (!warmupDone_) {
+    warmupSum_ += double(now_ - packet.injected);
+    ++warmupCount_;
+  }
+  Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,
+               now_,          packet.hops,     packet.measured,  false};
+  std::uint64_t& expected = expected_[pairKey(packet.source, packet.destination)];
+  std::vector<Held>& held = held_[packet.destination];
+  if (packet.sequence != expected) {
+    ++outOfOrder_;
+    if (!config_.inOrder) {
+      release(arrived, packet.destination);
+      arrived.released = true;
+    }
+    held.push_back(arrived);
+    maxHeld_ = std::max<std::uint64_t>(maxHeld_, held.size());
+    return;
+  }
+  release(arrived, packet.destination);
+  ++expected;
+  for (bool found = true; found && !held.empty();) {
+    found = false;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      if (held[i].source != packet.source || held[i].sequence != expected) continue;
+      if (!held[i].released) release(held[i], packet.destination);
+      held[i] = held.back();
+      held.pop_back();
+      ++expected;
+      found = true;
+      break;
+    }
+  }
+}
+
+// ---- phase 2: switch allocation -------------------------------------------------------
+
+bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc) {
+  const std::size_t queue = std::size_t{inChannel} * vcs_ + vc;
+  const std::uint32_t packetId = inQueue_[queue * slots_ + inHead_[queue]];
+  Packet& packet = packets_[packetId];
+  if (packet.readyAt > now_) return false;
+  const NodeId at = network_.switchNode(switchIndex);
+  const std::size_t count = semantics_.hopChoices(at, ChannelId::fromIndex(inChannel), packet.address,
+                                                  LayerId::fromIndex(packet.layer), choices_);
+  free_.clear();
+  for (std::size_t i = 0; i < count; ++i) {
+    const HopChoice choice = choices_[i];
+    const HopStep step = semantics_.step(at, packet.address, choice.port);
+    if (step.status != PathStatus::Delivered || !step.channel.valid()) {
+      if (count == 1) {
+        throw SimulationError(
+            fmt::format("the routing does not deliver terminal {} -> {}: {} at switch '{}' (port {})", packet.source,
+                        packet.destination,
+                        pathStatusText(step.status == PathStatus::Delivered ? PathStatus::NoRoute : step.status),
+                        network_.name(at), unsigned(choice.port)));
+      }
+      continue;
+    }
+    const auto out = static_cast<std::uint32_t>(step.channel.index());
+    if (crossbarOutBusy_[out] > now_) continue;
+    for (std::uint32_t v = choice.layer.value; v < vcs_; v += layers_) {
+      if (outOccupied_[std::size_t{out} * vcs_ + v] < slots_) {
+        free_.push_back({out, static_cast<std::uint8_t>(v), choice.layer.value, choice.port});
+      }
+    }
+  }
+  if (count == 0) {
+    throw SimulationError(fmt::format("the routing offers terminal {} -> {} no port at switch '{}'", packet.source,
+                                      packet.destination, network_.name(at)));
+  }
+  if (free_.empty()) return false;
+  std::size_t pick = 0;
+  switch (config_.selection) {
+    case Selection::Sadp: break;
+    case Selection::FirstFree:
+      for (std::size_t i = 1; i < free_.size(); ++i) {
+        if (free_[i].port < free_[pick].port) pick = i;
+      }
+      break;
+    case Selection::Random:
+      if (free_.size() > 1) pick = static_cast<std::size_t>(switchRng_[switchIndex].below(free_.size()));
+      break;
+    case Selection::LeastOccupied:
+      for (std::size_t i = 1; i < free_.size(); ++i) {
+        if (outOccupied_[std::size_t{free_[i].channel} * vcs_ + free_[i].vc] <
+            outOccupied_[std::size_t{free_[pick].channel} * vcs_ + free_[pick].vc]) {
+          pick = i;
+        }
+      }
+      break;
+  }
+  const Candidate chosen = free_[pick];
+  // Grant: the packet leaves the input queue and crosses in flits_ cycles.
+  inHead_[queue] = static_cast<std::uint16_t>((inHead_[queue] + 1) % slots_);
+  --inSize_[queue];
+  crossbarInBusy_[inChannel] = now_ + flits_;
+  crossbarOutBusy_[chosen.channel] = now_ + flits_;
+  const std::size_t outQueue = std::size_t{chosen.channel} * vcs_ + chosen.vc;
+  outQueue_[outQueue * slots_ + (outHead_[outQueue] + outSize_[outQueue]) % slots_] = packetId;
+  ++outSize_[outQueue];
+  ++outOccupied_[outQueue];
+  packet.channel = chosen.channel;
+  packet.vc = chosen.vc;
+  packet.layer = chosen.layer;
+  packet.readyAt = now_ + 1;
+  lastMove_ = now_;
+  schedule(now_ + flits_ - 1 + config_.flyTime, kPhaseEvents, (kCredit << kKindShift) | queue);
+  wakeSwitch(switchIndex, now_ + flits_);
+  wakeLink(chosen.channel, now_ + 1);
+  return true;
+}
+
+void Engine::allocateSwitch(std::uint32_t switchIndex) {
+  const std::uint32_t begin = inPortOffset_[switchIndex];
+  const std::uint32_t ports = inPortOffset_[switchIndex + 1] - begin;
+  const std::uint32_t start = nextInputPort_[switchIndex];
+  for (std::uint32_t k = 0; k < ports; ++k) {
+    const std::uint32_t port = (start + k) % ports;
+    const std::uint32_t inChannel = inPorts_[begin + port];
+    if (crossbarInBusy_[inChannel] > now_) continue;
+    const std::uint32_t firstVc = inputNextVc_[inChannel];
+    for (std::uint32_t j = 0; j < vcs_; ++j) {
+      const std::uint32_t vc = (firstVc + j) % vcs_;
+      if (inSize_[std::size_t{inChannel} * vcs_ + vc] == 0) continue;
+      if (tryGrant(switchIndex, inChannel, vc)) {
+        inputNextVc_[inChannel] = static_cast<std::uint8_t>((vc + 1) % vcs_);
+        nextInputPort_[switchIndex] = (port + 1) % ports;
+        break;
+      }
+    }
+  }
+}
+
+// ---- phase 3: links ---------------------------------------------------------------------
+
+void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32_t vc) {
+  Packet& packet = packets_[packetId];
+  packet.channel = channel;
+  packet.vc = static_cast<std::uint8_t>(vc);
+  ++packet.hops;
+  linkBusy_[channel] = now_ + flits_;
+  lastMove_ = now_;
+  if (now_ >= windowStart_ && now_ < windowEnd_) channelFlits_[channel] += flits_;
+  wakeLink(channel, now_ + flits_);
+  if (targetIsSwitch_[channel]) {
+    --credits_[std::size_t{channel} * vcs_ + vc];
+    schedule(now_ + config_.flyTime, kPhaseEvents, (kArrive << kKindShift) | packetId);
+  } else {
+    schedule(now_ + config_.flyTime + flits_ - 1, kPhaseEvents, (kDeliver << kKindShift) | packetId);
+  }
+}
+
+void Engine::startLink(std::uint32_t channel) {
+  if (linkBusy_[channel] > now_) return;
+  if (!sourceIsSwitch_[channel]) {
+    startInjection(channel, sourceIndex_[channel]);
+    return;
+  }
+  const std::uint32_t firstVc = linkNextVc_[channel];
+  for (std::uint32_t j = 0; j < vcs_; ++j) {
+    const std::uint32_t vc = (firstVc + j) % vcs_;
+    const std::size_t queue = std::size_t{channel} * vcs_ + vc;
+    if (outSize_[queue] == 0) continue;
+    const std::uint32_t packetId = outQueue_[queue * slots_ + outHead_[queue]];
+    if (packets_[packetId].readyAt > now_) continue;
+    if (targetIsSwitch_[channel] && credits_[queue] == 0) continue;
+    outHead_[queue] = static_cast<std::uint16_t>((outHead_[queue] + 1) % slots_);
+    --outSize_[queue];
+    schedule(now_ + flits_, kPhaseEvents, (kOutFree << kKindShift) | queue);
+    linkNextVc_[channel] = static_cast<std::uint8_t>((vc + 1) % vcs_);
+    transmit(channel, packetId, vc);
+    return;
+  }
+}
+
+void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
+  std::vector<Pending>& queue = sourceQueue_[terminal];
+  std::size_t& head = sourceHead_[terminal];
+  if (head == queue.size()) return;
+  const Pending& front = queue[head];
+  if (config_.inOrder && outstanding_[front.destination] >= config_.reorderPackets) {
+    waiting_[front.destination].push_back(terminal);
+    return;
+  }
+  const NodeId source = network_.terminalNode(terminal);
+  const NodeId destination = network_.terminalNode(front.destination);
+  const std::uint32_t paths = semantics_.pathCount(destination);
+  std::array<LayerId, 64> layers{};
+  // The drawn path, or every path for the adaptive policy (the most credits wins; ties: the
+  // round-robin order). On a path: the first allowed layer with a credit, its VC with the most.
+  std::uint32_t bestPath = front.path, bestVc = vcs_, bestCredits = 0;
+  Address bestAddress = 0;
+  const bool adaptive = paths > 1 && config_.pathPolicy == PathPolicy::Adaptive;
+  for (std::uint32_t k = 0; k < (adaptive ? paths : 1); ++k) {
+    const std::uint32_t path = adaptive ? (nextPath_[terminal] + k) % paths : front.path;
+    const Address address = semantics_.address(source, destination, path);
+    const std::size_t count = semantics_.injectionLayers(source, address, layers);
+    if (count == 0) {
+      throw SimulationError(fmt::format("the routing gives terminal '{}' no layer to send to '{}'",
+                                        network_.name(source), network_.name(destination)));
+    }
+    std::uint32_t pathVc = vcs_, pathCredits = 0;
+    for (std::size_t i = 0; i < count && pathCredits == 0; ++i) {
+      for (std::uint32_t v = layers[i].value; v < vcs_; v += layers_) {
+        const std::uint32_t available = credits_[std::size_t{channel} * vcs_ + v];
+        if (available > pathCredits) {
+          pathCredits = available;
+          pathVc = v;
+        }
+      }
+    }
+    if (pathCredits > bestCredits) {
+      bestCredits = pathCredits;
+      bestVc = pathVc;
+      bestPath = path;
+      bestAddress = address;
+    }
+  }
+  if (bestVc == vcs_) return;  // no credit: a returning credit wakes this link
+  if (adaptive) nextPath_[terminal] = (bestPath + 1) % paths;
+  std::uint32_t packetId = 0;
+  if (freePackets_.empty()) {
+    packetId = static_cast<std::uint32_t>(packets_.size());
+    packets_.emplace_back();
+  } else {
+    packetId = freePackets_.back();
+    freePackets_.pop_back();
+  }
+  Packet& packet = packets_[packetId];
+  packet = Packet{};
+  packet.generated = front.generated;
+  packet.injected = now_;
+  packet.sequence = front.sequence;
+  packet.source = terminal;
+  packet.destination = front.destination;
+  packet.address = bestAddress;
+  packet.layer = static_cast<std::uint8_t>(bestVc % layers_);
+  packet.measured = front.measured;
+  if (config_.inOrder) ++outstanding_[front.destination];
+  ++injected_;
+  if (++head == queue.size()) {
+    queue.clear();
+    head = 0;
+  } else if (head >= 4096 && head * 2 >= queue.size()) {
+    queue.erase(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(head));
+    head = 0;
+  }
+  transmit(channel, packetId, bestVc);
+}
+
+}  // namespace routelab::sim

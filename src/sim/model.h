@@ -1,0 +1,158 @@
+// routelab/sim/model.h — the configuration and the results of the flit-level simulator.
+//
+// The network model (Gómez et al. 2007 §5.1 by default; docs/SIMULATION.md has the whole
+// contract with a timing diagram):
+//
+//  * A cycle is the time one flit takes to cross a link (link and crossbar bandwidth: one
+//    flit per cycle). Every packet has `packetFlits` flits (a message's last packet is
+//    padded), so a packet occupies a link or a crossbar port for packetFlits cycles.
+//  * Virtual cut-through: a packet may leave a buffer as soon as its head is there and the
+//    next buffer has room for the WHOLE packet; its flits then follow one per cycle, so a
+//    packet is never split between two switches that block it.
+//  * Buffers: at every switch input port and output port, one queue per virtual channel of
+//    `bufferPackets` packets (Gómez: "each port link has a two-packet buffer"). Terminals
+//    sink at link rate (their input is never full); a terminal's source queue is unbounded.
+//  * Credits: the sender of a channel holds one credit per free packet slot of the input
+//    queue at the far end, per virtual channel. The credit of a packet returns `flyTime`
+//    cycles after its last flit left that queue (the same fly time as data).
+//  * Timing: a packet that starts on a link at cycle t has its head in the next input queue
+//    at t + flyTime (its tail at t + flyTime + packetFlits - 1); the link is free at
+//    t + packetFlits. Routing and selection take `routingDelay` cycles from the head's
+//    arrival. At cycle g >= arrival + routingDelay the front packet of an input queue may
+//    cross the crossbar if its input port and the output port are idle and the chosen
+//    output queue has a free slot; the crossing takes packetFlits cycles; the head is in the
+//    output queue from g + 1 and the input slot's credit reaches the sender at
+//    g + packetFlits - 1 + flyTime; the output slot is free again packetFlits cycles after
+//    the packet started on the output link. A packet is delivered when its tail reaches the
+//    destination terminal.
+//  * Virtual channels: the routing's layers map onto the VCs (VC v serves layer v mod
+//    layers; `vcs` = 0 means one VC per layer). A packet stays in its layer (layered
+//    routings), or moves between layers only where the routing semantics allows it (escape
+//    routings, routing/semantics.h); within its layer it may take any of the layer's VCs.
+//  * Arbitration, fixed so that the result does not depend on the order of simultaneous
+//    events (and a cycle-by-cycle model reproduces it exactly): each cycle has four phases —
+//    (0) new packets enter source queues; (1) heads, credits and freed slots arrive;
+//    (2) every switch grants its crossbar: input ports in round-robin order from the port
+//    after the last one granted, at each input port its VCs in round-robin order, the front
+//    packet of a VC takes the selection function's choice among the (port, VC) candidates
+//    whose output queue has a slot and whose output port is idle; (3) every link (in channel
+//    order) starts its next packet: the VCs of its output queue in round-robin order, the
+//    first whose front packet is available and has a credit.
+//
+// The routes come only from the routing-semantics core (routing/semantics.h): injection
+// layers and addresses, and hopChoices() at every hop; the simulator never computes or
+// re-interprets a route.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace routelab {
+
+/// How a switch picks among the free candidates of an adaptive routing (Gómez §5.1).
+enum class Selection : std::uint8_t {
+  FirstFree,      ///< FF: the free candidate on the lowest port number
+  Sadp,           ///< SADP: the routing's preferred candidate when free, else the next free one
+  Random,         ///< uniformly among the free candidates (seeded per switch)
+  LeastOccupied,  ///< the free candidate whose output queue holds the fewest packets (ties: preference)
+};
+
+/// How a source with several paths to a destination (LMC, MP-LASH) picks one per packet.
+enum class PathPolicy : std::uint8_t {
+  Random,      ///< uniformly (seeded per source)
+  RoundRobin,  ///< the next path of the pair in turn
+  Adaptive,    ///< the path whose injection VC has the most credits (ties: round robin)
+};
+
+/// Packet generation process at every source.
+enum class Injection : std::uint8_t {
+  Bernoulli,  ///< each cycle a new message with probability load / (packetFlits x messagePackets)
+  Poisson,    ///< exponential inter-arrival times of mean messageFlits / load, rounded down to cycles
+};
+
+struct SimConfig {
+  // ---- network model (Gómez §5.1 defaults) ----
+  std::uint32_t packetFlits = 8;
+  std::uint32_t bufferPackets = 2;  ///< per VC, at every input and output port
+  std::uint32_t routingDelay = 20;  ///< cycles from head arrival to the crossbar request
+  std::uint32_t flyTime = 8;        ///< cycles a flit (and a credit) spends on a link
+  std::uint32_t vcs = 0;            ///< virtual channels per link; 0 = one per routing layer
+  Selection selection = Selection::Sadp;
+  PathPolicy pathPolicy = PathPolicy::Random;
+  // ---- traffic ----
+  std::string traffic = "uniform";  ///< uniform | uniform-hot-spot:fraction=F[,target=T] | a pattern spec
+  double load = 0.1;                ///< offered load, flits per terminal per cycle
+  Injection injection = Injection::Bernoulli;
+  std::uint32_t messagePackets = 1;  ///< packets per message
+  // ---- in-order delivery (Gómez §5.1) ----
+  bool inOrder = false;               ///< reorder at the destination + end-to-end flow control
+  std::uint32_t reorderPackets = 64;  ///< reorder buffer per destination, in packets
+  // ---- measurement ----
+  std::uint64_t warmupCycles = 0;  ///< 0 = automatic (docs/SIMULATION.md: stability criterion)
+  std::uint64_t measureCycles = 10000;
+  std::uint64_t drainCycles = 0;  ///< after measuring, wait at most this long for measured packets (0 = 4 x measure)
+  std::uint64_t watchdogCycles = 20000;  ///< packets in flight, none moved for this long -> deadlock
+  std::uint64_t seed = 1;
+  // ---- testing ----
+  bool checkInvariants = false;  ///< check credits, queue bounds and conservation every cycle (slow)
+  bool recordPackets = false;    ///< keep every delivered packet's times (SimResult::packets)
+  /// Stop generating after `measure` and run until the network is empty (conservation tests
+  /// and traces): every generated packet must be delivered.
+  bool drainAll = false;
+};
+
+/// One delivered packet (recordPackets).
+struct PacketRecord {
+  std::uint32_t source = 0;  ///< terminal indices
+  std::uint32_t destination = 0;
+  std::uint64_t sequence = 0;  ///< per (source, destination)
+  std::uint64_t generated = 0;
+  std::uint64_t injected = 0;   ///< its head started on the injection link
+  std::uint64_t delivered = 0;  ///< its tail reached the destination
+  std::uint64_t released = 0;   ///< handed to the application (after reordering)
+  std::uint32_t hops = 0;       ///< links crossed, injection and ejection included
+  bool operator==(const PacketRecord&) const = default;
+};
+
+/// The channels and packets of a deadlock (SimResult::deadlock).
+struct DeadlockReport {
+  std::uint64_t cycle = 0;  ///< when the watchdog fired
+  std::uint64_t lastMove = 0;
+  /// A cycle of (channel, VC) queues, each full and waiting for the next: "channel c vc v".
+  std::vector<std::string> channels;
+  std::vector<std::uint64_t> packets;  ///< packet ids at the fronts of those queues
+};
+
+struct SimResult {
+  std::uint64_t cycles = 0;  ///< simulated cycles
+  std::uint64_t warmupCycles = 0;
+  std::uint64_t measureCycles = 0;
+  double offered = 0;     ///< flits generated per terminal per cycle in the window
+  double accepted = 0;    ///< flits delivered per terminal per cycle in the window
+  double latencyAvg = 0;  ///< network latency (injection to tail delivery), measured packets
+  double latencyP50 = 0;
+  double latencyP99 = 0;
+  double latencyMax = 0;
+  double totalLatencyAvg = 0;  ///< generation to release (source queueing and reordering included)
+  double totalLatencyP99 = 0;
+  double reorderDelayAvg = 0;  ///< release - delivery, over measured packets
+  std::uint64_t packetsGenerated = 0;
+  std::uint64_t packetsInjected = 0;
+  std::uint64_t packetsDelivered = 0;
+  std::uint64_t measuredPackets = 0;      ///< generated in the window
+  std::uint64_t measuredDelivered = 0;    ///< of those, delivered before the run ended
+  std::uint64_t outOfOrder = 0;           ///< arrivals before an earlier packet of the same pair
+  std::uint64_t maxReorderOccupancy = 0;  ///< packets held by one destination's reorder buffer
+  std::uint64_t lastDelivery = 0;         ///< cycle of the last delivery (trace completion time)
+  double averageHops = 0;
+  bool saturated = false;  ///< accepted < 0.95 x offered, or measured packets left undelivered
+  bool deadlock = false;
+  DeadlockReport deadlockReport;
+  std::uint32_t vcs = 0;
+  /// Flits sent per channel during the window / window cycles (channel index order).
+  std::vector<double> channelUtilization;
+  std::vector<PacketRecord> packets;  ///< recordPackets: in delivery order
+};
+
+}  // namespace routelab

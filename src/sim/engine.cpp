@@ -20,11 +20,38 @@ constexpr std::uint64_t kWarmupWindow = 1000;
 constexpr int kWarmupMaxWindows = 50;
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
-std::uint64_t pairKey(std::uint32_t source, std::uint32_t destination) {
-  return (std::uint64_t{source} << 32) | destination;
+}  // namespace
+
+PairTable::PairTable(std::size_t terminals, std::size_t denseLimit)
+    : terminals_(terminals), dense_(terminals * terminals <= denseLimit) {
+  entries_.resize(dense_ ? terminals * terminals : 1024);
 }
 
-}  // namespace
+PairTable::Entry& PairTable::find(std::uint64_t key) {
+  if (2 * (size_ + 1) > entries_.size()) grow();
+  const std::size_t mask = entries_.size() - 1;
+  for (std::size_t i = (key * 0x9e3779b97f4a7c15ULL) >> 20 & mask;; i = (i + 1) & mask) {
+    Entry& entry = entries_[i];
+    if (entry.key == key) return entry;
+    if (entry.key == kEmpty) {
+      entry.key = key;
+      ++size_;
+      return entry;
+    }
+  }
+}
+
+void PairTable::grow() {
+  std::vector<Entry> old(entries_.size() * 2);
+  old.swap(entries_);
+  const std::size_t mask = entries_.size() - 1;
+  for (const Entry& entry : old) {
+    if (entry.key == kEmpty) continue;
+    std::size_t i = (entry.key * 0x9e3779b97f4a7c15ULL) >> 20 & mask;
+    while (entries_[i].key != kEmpty) i = (i + 1) & mask;
+    entries_[i] = entry;
+  }
+}
 
 Engine::Engine(const Network& network, const RoutingResult& routing, const SimConfig& config, const Trace* trace)
     : network_(network),
@@ -81,12 +108,18 @@ void Engine::setUpNetwork() {
         inPortOffset_[s] + static_cast<std::uint32_t>(network_.outChannels(network_.switchNode(s)).size());
   }
   inPorts_.resize(inPortOffset_.back());
+  inPortIndex_.assign(channels_, 0);
   for (std::size_t s = 0; s < switches; ++s) {
     std::uint32_t at = inPortOffset_[s];
     for (ChannelId out : network_.outChannels(network_.switchNode(s))) {
-      inPorts_[at++] = static_cast<std::uint32_t>(out.index() ^ 1U);  // the reverse channel comes in
+      const auto in = static_cast<std::uint32_t>(out.index() ^ 1U);  // the reverse channel comes in
+      inPortIndex_[in] = at - inPortOffset_[s];
+      inPorts_[at++] = in;
     }
+    narrow_ = narrow_ && inPortOffset_[s + 1] - inPortOffset_[s] <= 64;
   }
+  busyInputs_.assign(switches, 0);
+  busyVcs_.assign(channels_, 0);
   injection_.resize(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) {
     const NodeId terminal = network_.terminalNode(t);
@@ -116,6 +149,8 @@ void Engine::setUpNetwork() {
   switchRng_.reserve(switches);
   for (std::size_t s = 0; s < switches; ++s) switchRng_.emplace_back(deriveSeed(config_.seed, 0x5357ULL << 32 | s));
   choices_.resize(semantics_.choiceCapacity());
+  capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
+  overflow_.resize(semantics_.choiceCapacity());
   free_.reserve(semantics_.choiceCapacity() * vcs_);
   channelFlits_.assign(channels_, 0);
   const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
@@ -125,6 +160,7 @@ void Engine::setUpNetwork() {
 }
 
 void Engine::setUpTraffic() {
+  pairs_ = PairTable(terminals_);
   terminalRng_.reserve(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) terminalRng_.emplace_back(deriveSeed(config_.seed, t));
   sourceQueue_.resize(terminals_);
@@ -186,7 +222,7 @@ void Engine::wakeLink(std::uint32_t channel, std::uint64_t time) {
 void Engine::enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured) {
   const NodeId destinationNode = network_.terminalNode(destination);
   const std::uint32_t paths = semantics_.pathCount(destinationNode);
-  std::uint64_t& sequence = nextSequence_[pairKey(terminal, destination)];
+  std::uint64_t& sequence = pairs_.at(terminal, destination).next;
   for (std::uint32_t i = 0; i < packets; ++i) {
     Pending pending;
     pending.generated = now_;
@@ -246,6 +282,9 @@ void Engine::arrive(std::uint32_t packetId) {
   const std::size_t queue = std::size_t{packet.channel} * vcs_ + packet.vc;
   inQueue_[queue * slots_ + (inHead_[queue] + inSize_[queue]) % slots_] = packetId;
   ++inSize_[queue];
+  busyVcs_[packet.channel] |= std::uint64_t{1} << packet.vc;
+  busyInputs_[targetIndex_[packet.channel]] |= std::uint64_t{1} << (inPortIndex_[packet.channel] & 63);
+  packetCandidateCount_[packetId] = kNotRouted;
   packet.readyAt = now_ + config_.routingDelay;
   wakeSwitch(targetIndex_[packet.channel], packet.readyAt);
 }
@@ -283,7 +322,7 @@ void Engine::deliver(std::uint32_t packetId) {
   }
   Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,
                now_,          packet.hops,     packet.measured,  false};
-  std::uint64_t& expected = expected_[pairKey(packet.source, packet.destination)];
+  std::uint64_t& expected = pairs_.at(packet.source, packet.destination).expected;
   std::vector<Held>& held = held_[packet.destination];
   if (packet.sequence != expected) {
     ++outOfOrder_;
@@ -318,34 +357,15 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   const std::uint32_t packetId = inQueue_[queue * slots_ + inHead_[queue]];
   Packet& packet = packets_[packetId];
   if (packet.readyAt > now_) return false;
-  const NodeId at = network_.switchNode(switchIndex);
-  const std::size_t count = semantics_.hopChoices(at, ChannelId::fromIndex(inChannel), packet.address,
-                                                  LayerId::fromIndex(packet.layer), choices_);
+  const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
   free_.clear();
-  for (std::size_t i = 0; i < count; ++i) {
-    const HopChoice choice = choices_[i];
-    const HopStep step = semantics_.step(at, packet.address, choice.port);
-    if (step.status != PathStatus::Delivered || !step.channel.valid()) {
-      if (count == 1) {
-        throw SimulationError(
-            fmt::format("the routing does not deliver terminal {} -> {}: {} at switch '{}' (port {})", packet.source,
-                        packet.destination,
-                        pathStatusText(step.status == PathStatus::Delivered ? PathStatus::NoRoute : step.status),
-                        network_.name(at), unsigned(choice.port)));
-      }
-      continue;
-    }
-    const auto out = static_cast<std::uint32_t>(step.channel.index());
-    if (crossbarOutBusy_[out] > now_) continue;
-    for (std::uint32_t v = choice.layer.value; v < vcs_; v += layers_) {
-      if (outOccupied_[std::size_t{out} * vcs_ + v] < slots_) {
-        free_.push_back({out, static_cast<std::uint8_t>(v), choice.layer.value, choice.port});
+  for (const Candidate& candidate : candidates) {
+    if (crossbarOutBusy_[candidate.channel] > now_) continue;
+    for (std::uint32_t v = candidate.layer; v < vcs_; v += layers_) {
+      if (outOccupied_[std::size_t{candidate.channel} * vcs_ + v] < slots_) {
+        free_.push_back({candidate.channel, static_cast<std::uint8_t>(v), candidate.layer, candidate.port});
       }
     }
-  }
-  if (count == 0) {
-    throw SimulationError(fmt::format("the routing offers terminal {} -> {} no port at switch '{}'", packet.source,
-                                      packet.destination, network_.name(at)));
   }
   if (free_.empty()) return false;
   std::size_t pick = 0;
@@ -371,7 +391,10 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   const Candidate chosen = free_[pick];
   // Grant: the packet leaves the input queue and crosses in flits_ cycles.
   inHead_[queue] = static_cast<std::uint16_t>((inHead_[queue] + 1) % slots_);
-  --inSize_[queue];
+  if (--inSize_[queue] == 0) {
+    busyVcs_[inChannel] &= ~(std::uint64_t{1} << vc);
+    if (busyVcs_[inChannel] == 0) busyInputs_[switchIndex] &= ~(std::uint64_t{1} << (inPortIndex_[inChannel] & 63));
+  }
   crossbarInBusy_[inChannel] = now_ + flits_;
   crossbarOutBusy_[chosen.channel] = now_ + flits_;
   const std::size_t outQueue = std::size_t{chosen.channel} * vcs_ + chosen.vc;
@@ -389,24 +412,78 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   return true;
 }
 
+std::span<const Engine::Candidate> Engine::candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex,
+                                                        std::uint32_t inChannel) {
+  Candidate* cached = &packetCandidates_[std::size_t{packetId} * capacity_];
+  if (packetCandidateCount_[packetId] != kNotRouted) return {cached, packetCandidateCount_[packetId]};
+  const Packet& packet = packets_[packetId];
+  const NodeId at = network_.switchNode(switchIndex);
+  const std::size_t count = semantics_.hopChoices(at, ChannelId::fromIndex(inChannel), packet.address,
+                                                  LayerId::fromIndex(packet.layer), choices_);
+  // Up to capacity_ candidates are kept with the packet; longer lists (escape routings with
+  // many layers) are recomputed at every attempt.
+  Candidate* out = count <= capacity_ ? cached : overflow_.data();
+  std::uint32_t kept = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const HopChoice choice = choices_[i];
+    const HopStep step = semantics_.step(at, packet.address, choice.port);
+    if (step.status != PathStatus::Delivered || !step.channel.valid()) {
+      if (count == 1) {
+        throw SimulationError(
+            fmt::format("the routing does not deliver terminal {} -> {}: {} at switch '{}' (port {})", packet.source,
+                        packet.destination,
+                        pathStatusText(step.status == PathStatus::Delivered ? PathStatus::NoRoute : step.status),
+                        network_.name(at), unsigned(choice.port)));
+      }
+      continue;
+    }
+    out[kept++] = {static_cast<std::uint32_t>(step.channel.index()), 0, choice.layer.value, choice.port};
+  }
+  if (kept == 0) {
+    throw SimulationError(fmt::format("the routing offers terminal {} -> {} no usable port at switch '{}'",
+                                      packet.source, packet.destination, network_.name(at)));
+  }
+  if (out == cached) packetCandidateCount_[packetId] = static_cast<std::uint8_t>(kept);
+  return {out, kept};
+}
+
+bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
+  if (crossbarInBusy_[inChannel] > now_) return false;
+  const std::uint64_t busy = busyVcs_[inChannel];
+  const std::uint32_t firstVc = inputNextVc_[inChannel];
+  // VCs in round-robin order from firstVc: the busy ones at or after it, then those before.
+  const std::uint64_t high = busy & (~std::uint64_t{0} << firstVc);
+  for (std::uint64_t part : {high, busy & ~high}) {
+    for (; part != 0; part &= part - 1) {
+      const auto vc = static_cast<std::uint32_t>(std::countr_zero(part));
+      if (tryGrant(switchIndex, inChannel, vc)) {
+        inputNextVc_[inChannel] = static_cast<std::uint8_t>((vc + 1) % vcs_);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 void Engine::allocateSwitch(std::uint32_t switchIndex) {
   const std::uint32_t begin = inPortOffset_[switchIndex];
   const std::uint32_t ports = inPortOffset_[switchIndex + 1] - begin;
   const std::uint32_t start = nextInputPort_[switchIndex];
-  for (std::uint32_t k = 0; k < ports; ++k) {
-    const std::uint32_t port = (start + k) % ports;
-    const std::uint32_t inChannel = inPorts_[begin + port];
-    if (crossbarInBusy_[inChannel] > now_) continue;
-    const std::uint32_t firstVc = inputNextVc_[inChannel];
-    for (std::uint32_t j = 0; j < vcs_; ++j) {
-      const std::uint32_t vc = (firstVc + j) % vcs_;
-      if (inSize_[std::size_t{inChannel} * vcs_ + vc] == 0) continue;
-      if (tryGrant(switchIndex, inChannel, vc)) {
-        inputNextVc_[inChannel] = static_cast<std::uint8_t>((vc + 1) % vcs_);
-        nextInputPort_[switchIndex] = (port + 1) % ports;
-        break;
+  if (narrow_) {  // only the ports holding packets, in round-robin order from `start`
+    const std::uint64_t busy = busyInputs_[switchIndex];
+    const std::uint64_t high = busy & (~std::uint64_t{0} << start);
+    for (std::uint64_t part : {high, busy & ~high}) {
+      for (; part != 0; part &= part - 1) {
+        const auto port = static_cast<std::uint32_t>(std::countr_zero(part));
+        if (allocatePort(switchIndex, inPorts_[begin + port])) nextInputPort_[switchIndex] = (port + 1) % ports;
       }
     }
+    return;
+  }
+  for (std::uint32_t k = 0; k < ports; ++k) {
+    const std::uint32_t port = (start + k) % ports;
+    if (busyVcs_[inPorts_[begin + port]] == 0) continue;
+    if (allocatePort(switchIndex, inPorts_[begin + port])) nextInputPort_[switchIndex] = (port + 1) % ports;
   }
 }
 
@@ -501,6 +578,8 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
   if (freePackets_.empty()) {
     packetId = static_cast<std::uint32_t>(packets_.size());
     packets_.emplace_back();
+    packetCandidates_.resize(packets_.size() * capacity_);
+    packetCandidateCount_.push_back(kNotRouted);
   } else {
     packetId = freePackets_.back();
     freePackets_.pop_back();

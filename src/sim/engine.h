@@ -11,7 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <queue>
-#include <unordered_map>
+#include <span>
 #include <vector>
 
 #include "core/random.h"
@@ -58,6 +58,32 @@ struct Held {
   bool released = false;  ///< already handed over (no in-order delivery: counted only)
 };
 
+/// Open-addressing map from a (source, destination) key to its sequence numbers (the
+/// per-pair state of in-order tracking; std::unordered_map cost a sixth of the run time).
+class PairTable {
+ public:
+  struct Entry {
+    std::uint64_t key = kEmpty;
+    std::uint64_t next = 0;      ///< sequence number of the pair's next generated packet
+    std::uint64_t expected = 0;  ///< next sequence number to arrive in order
+  };
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+  /// Dense (one entry per pair, no hashing) when terminals^2 is at most `denseLimit`.
+  explicit PairTable(std::size_t terminals, std::size_t denseLimit = std::size_t{1} << 20);
+  Entry& at(std::uint32_t source, std::uint32_t destination) {
+    if (dense_) return entries_[std::size_t{source} * terminals_ + destination];
+    return find((std::uint64_t{source} << 32) | destination);
+  }
+
+ private:
+  Entry& find(std::uint64_t key);
+  void grow();
+  std::size_t terminals_ = 0;
+  bool dense_ = false;
+  std::vector<Entry> entries_;
+  std::size_t size_ = 0;
+};
+
 class Engine {
  public:
   Engine(const Network& network, const RoutingResult& routing, const SimConfig& config, const Trace* trace);
@@ -79,6 +105,9 @@ class Engine {
   void deliver(std::uint32_t packetId);
   void release(const Held& packet, std::uint32_t destination);
   void allocateSwitch(std::uint32_t switchIndex);
+  bool allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel);
+  struct Candidate;
+  std::span<const Candidate> candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex, std::uint32_t inChannel);
   bool tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc);
   void startLink(std::uint32_t channel);
   void startInjection(std::uint32_t channel, std::uint32_t terminal);
@@ -101,6 +130,7 @@ class Engine {
   std::vector<std::uint32_t> sourceIndex_;    // per channel: switch or terminal index of its source
   std::vector<std::uint8_t> sourceIsSwitch_;
   std::vector<std::uint32_t> inPortOffset_, inPorts_;  // per switch: channels into it, by port
+  std::vector<std::uint32_t> inPortIndex_;             // per channel into a switch: its place in inPorts_
   std::vector<std::uint32_t> injection_;               // per terminal: its injection channel
   // ---- state per channel and per (channel, VC) ----
   std::vector<std::uint64_t> linkBusy_, crossbarInBusy_, crossbarOutBusy_;
@@ -114,11 +144,23 @@ class Engine {
   std::vector<HopChoice> choices_;
   struct Candidate {
     std::uint32_t channel;
-    std::uint8_t vc;
+    std::uint8_t vc;  // cached candidates: unused (the layer's VCs are tried in turn)
     std::uint8_t layer;
     PortNumber port;
   };
+  static constexpr std::uint8_t kNotRouted = 0xff;
+  static constexpr std::size_t kCachedCandidates = 16;
+  std::vector<Candidate> overflow_;
   std::vector<Candidate> free_;
+  // The candidates of each packet at its current switch, computed once per hop (a blocked
+  // packet is retried at every wake of its switch): capacity_ per packet id.
+  std::vector<Candidate> packetCandidates_;
+  std::vector<std::uint8_t> packetCandidateCount_;  // kNotRouted until computed
+  std::size_t capacity_ = 0;
+  // Which input ports of a switch (bit per port, radix <= 64) and which VCs of a channel
+  // hold packets: the allocator visits only those.
+  std::vector<std::uint64_t> busyInputs_, busyVcs_;
+  bool narrow_ = true;  // every switch has at most 64 ports
   // ---- traffic ----
   DestinationSource destinations_;
   std::vector<Rng> terminalRng_;
@@ -130,11 +172,10 @@ class Engine {
   std::priority_queue<Generation, std::vector<Generation>, std::greater<>> generations_;
   double messageRate_ = 0;
   std::size_t traceNext_ = 0;
-  std::unordered_map<std::uint64_t, std::uint64_t> nextSequence_;  // (source, destination) -> next
-  std::unordered_map<std::uint64_t, std::uint64_t> expected_;      // (source, destination) -> next in order
-  std::vector<std::vector<Held>> held_;                            // per destination
-  std::vector<std::uint32_t> outstanding_;                         // in-order: per destination
-  std::vector<std::vector<std::uint32_t>> waiting_;                // in-order: sources blocked per destination
+  PairTable pairs_{0};
+  std::vector<std::vector<Held>> held_;              // per destination
+  std::vector<std::uint32_t> outstanding_;           // in-order: per destination
+  std::vector<std::vector<std::uint32_t>> waiting_;  // in-order: sources blocked per destination
   // ---- packets ----
   std::vector<Packet> packets_;
   std::vector<std::uint32_t> freePackets_;

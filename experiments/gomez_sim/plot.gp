@@ -64,8 +64,8 @@ if (system('test -s '.f6.' && echo y') eq 'y') {
 f7 = dir.'/fig7.csv'
 if (system('test -s '.f7.' && echo y') eq 'y') {
   set output dir.'/fig7.png'
-  set terminal pngcairo size 1400,650 font ",10"
-  set multiplot layout 1,2 title "Gómez Fig. 7: time to deliver the synthetic I/O trace, 2-ary 7-tree"
+  set terminal pngcairo size 1800,650 font ",10"
+  set multiplot layout 1,3 title "Gómez Fig. 7: time to deliver the synthetic I/O trace, 2-ary 7-tree (23 storage + 105 clients)"
   set style data histograms
   set style histogram clustered gap 1
   set style fill solid 0.8 border -1
@@ -74,10 +74,13 @@ if (system('test -s '.f7.' && echo y') eq 'y') {
   set yrange [0:*]
   set key top right
   set title '(a) without in-order delivery'
-  plot for [c in "deterministic,sadp,no adaptive,sadp,no adaptive,ff,no"] \
+  plot for [c in "deterministic,sadp,no,0 adaptive,sadp,no,0 adaptive,ff,no,0"] \
        '< grep -F ",'.c.'," '.f7 using 6:xtic(1) title c
-  set title '(b) with in-order delivery (reorder buffer 8192 packets = 8 MB)'
-  plot for [c in "deterministic,sadp,no adaptive,sadp,yes adaptive,ff,yes"] \
+  set title '(b) in-order delivery, reorder buffer 8192 packets (8 MB)'
+  plot for [c in "deterministic,sadp,no,0 adaptive,sadp,yes,8192 adaptive,ff,yes,8192"] \
+       '< grep -F ",'.c.'," '.f7 using 6:xtic(1) title c
+  set title '(c) in-order delivery, reorder buffer 64 packets (64 KB)'
+  plot for [c in "deterministic,sadp,no,0 adaptive,sadp,yes,64 adaptive,ff,yes,64"] \
        '< grep -F ",'.c.'," '.f7 using 6:xtic(1) title c
   unset multiplot
 }

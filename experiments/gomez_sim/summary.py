@@ -33,7 +33,7 @@ def curves(name, probes):
 
 curves('fig5.csv', [0.1, 0.3, 0.45, 0.5])
 curves('bitrev.csv', [0.05, 0.15, 0.25])
-curves('fig6.csv', [0.05, 0.1, 0.2])
+curves('fig6.csv', [0.01, 0.016, 0.05, 0.07])
 sat = rows('saturation.csv')
 if sat:
     print("\n### saturation.csv (bisection: highest load with accepted >= 0.95 x offered)\n")
@@ -45,9 +45,11 @@ if sat:
 t = rows('fig7.csv')
 if t:
     print("\n### fig7.csv (time to deliver the whole trace, cycles)\n")
-    print("| compression | routing | selection | in order | last delivery | vs deterministic |")
-    print("|---|---|---|---|---|---|")
+    print("| compression | routing | selection | reorder buffer | last delivery | vs deterministic | network latency | total latency |")
+    print("|---|---|---|---|---|---|---|---|")
     det = {r['compression']: int(r['last_delivery']) for r in t if r['routing'] == 'deterministic'}
     for r in t:
         print(f"| {r['compression']} | {r['routing']} | {r['selection'] if r['routing'] == 'adaptive' else '—'} | "
-              f"{r['in_order']} | {int(r['last_delivery'])} | {int(r['last_delivery']) / det[r['compression']]:.2f} |")
+              f"{r['reorder_buffer'] if r['in_order'] == 'yes' else '—'} | {int(r['last_delivery'])} | "
+              f"{int(r['last_delivery']) / det[r['compression']]:.2f} | {float(r['latency_avg']):.0f} | "
+              f"{float(r['total_latency_avg']):.0f} |")

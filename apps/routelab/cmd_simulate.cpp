@@ -276,10 +276,15 @@ int runSimulate(SimulateArgs& args) {
     nlohmann::json j = config;
     if (results.size() == 1 && loads.empty()) {
       j.update(resultJson(results.front()));
+      if (!trace && !args.saturation) j["load"] = args.load;
       if (args.saturation) j["saturation_throughput"] = results.front().accepted;
     } else {
       j["points"] = nlohmann::json::array();
-      for (const SimResult& r : results) j["points"].push_back(resultJson(r));
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        nlohmann::json point = resultJson(results[i]);
+        if (i < loads.size()) point["load"] = loads[i];
+        j["points"].push_back(point);
+      }
     }
     printJson(j);
   } else {

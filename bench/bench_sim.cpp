@@ -1,0 +1,46 @@
+// The simulator against BookSim2's fat-tree case (docs/PERFORMANCE.md, "Simulation speed"):
+// uniform Bernoulli traffic at 0.5 flits/terminal/cycle, 8-flit packets, 4 VCs of two packets
+// (16 flits), random up-port choice, 1-cycle routing and links; a fixed 12,000 cycles
+// (BookSim's 3 warm-up + 3 measured periods of 2000). Counter: simulated cycles per second.
+#include <benchmark/benchmark.h>
+
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "sim/simulator.h"
+
+namespace {
+
+using namespace routelab;
+
+void runBookSimCase(benchmark::State& state, const char* spec) {
+  const Fabric fabric = loadFabric(spec);
+  const RoutingResult routing = runEngine("ftree-adaptive", fabric.network);
+  SimConfig config;
+  config.load = 0.5;
+  config.packetFlits = 8;
+  config.vcs = 4;
+  config.bufferPackets = 2;
+  config.routingDelay = 1;
+  config.flyTime = 1;
+  config.selection = Selection::Random;
+  config.warmupCycles = 6000;
+  config.measureCycles = 6000;
+  config.drainCycles = 1;
+  std::uint64_t cycles = 0;
+  for (auto _ : state) {
+    const SimResult result = simulate(fabric.network, routing, config);
+    cycles += result.cycles;
+    benchmark::DoNotOptimize(result.latencyAvg);
+  }
+  state.counters["cycles_per_s"] = benchmark::Counter(double(cycles), benchmark::Counter::kIsRate);
+}
+
+void BM_SimK4n4BookSimCase(benchmark::State& state) { runBookSimCase(state, "kary-ntree:k=4,n=4"); }
+BENCHMARK(BM_SimK4n4BookSimCase)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_SimK4n6BookSimCase(benchmark::State& state) { runBookSimCase(state, "kary-ntree:k=4,n=6"); }
+BENCHMARK(BM_SimK4n6BookSimCase)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();

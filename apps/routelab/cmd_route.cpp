@@ -257,6 +257,22 @@ std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const 
   return registers;
 }
 
+/// The text or JSON summary of a route run, with the notes of the LFT / SL exports.
+void printSummary(const RouteArgs& args, const Fabric& fabric, const RoutingResult& routing,
+                  const std::string& reference, const RoutingCheckReport* report,
+                  const std::vector<std::pair<std::string, std::string>>& exported, const Loadable& loadable) {
+  if (args.format == OutputFormat::Json) {
+    nlohmann::json j = summaryJson(args, fabric, routing, reference, report, exported);
+    if (!loadable.note.empty()) j["lmc_tables"] = loadable.note;
+    if (!loadable.lidNote.empty()) j["lids"] = loadable.lidNote;
+    printJson(j);
+  } else {
+    printText(args, fabric, routing, reference, report, exported);
+    if (!loadable.note.empty()) fmt::print("lmc tables  {}\n", loadable.note);
+    if (!loadable.lidNote.empty()) fmt::print("lids        {}\n", loadable.lidNote);
+  }
+}
+
 }  // namespace
 
 Command routeCommand() {
@@ -330,16 +346,7 @@ Command routeCommand() {
           }
           writeFilesAtomically(files);
           const RoutingCheckReport* report = checks ? &*checks : nullptr;
-          if (args->format == OutputFormat::Json) {
-            nlohmann::json j = summaryJson(*args, fabric, routing, reference, report, exported);
-            if (!loadable.note.empty()) j["lmc_tables"] = loadable.note;
-            if (!loadable.lidNote.empty()) j["lids"] = loadable.lidNote;
-            printJson(j);
-          } else {
-            printText(*args, fabric, routing, reference, report, exported);
-            if (!loadable.note.empty()) fmt::print("lmc tables  {}\n", loadable.note);
-            if (!loadable.lidNote.empty()) fmt::print("lids        {}\n", loadable.lidNote);
-          }
+          printSummary(*args, fabric, routing, reference, report, exported, loadable);
           return report != nullptr && !report->passed() ? kExitChecksFailed : 0;
         });
       }};

@@ -223,3 +223,23 @@ TEST(FabricLids, CliExportUsesTheFabricsLids) {
   EXPECT_NE(bad.err.find("LMC 0"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::ifstream(lft + ".bad").good());
 }
+
+TEST(FabricLids, IbnetdiscoverWithoutLidsOrWithCollisions) {
+  const std::string text = readFileText(test::fixturesDir() + "/k4n2/ibnetdiscover.txt");
+  // Before an SM ran, ibnetdiscover prints LID 0 everywhere: no fabric LIDs (default numbering).
+  const std::string unconfigured = std::regex_replace(text, std::regex(R"(lid \d+)"), "lid 0");
+  EXPECT_TRUE(parseIbnetdiscoverLids(unconfigured, "unconfigured").empty());
+  // Two ports claiming one LID: refused with the line of the second.
+  const std::string clash = std::regex_replace(text, std::regex(R"(# lid 24 lmc 0)"), "# lid 1 lmc 0");
+  try {
+    parseIbnetdiscoverLids(clash, "clash");
+    FAIL() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("LID 1 of port GUID"), std::string::npos) << e.what();
+    EXPECT_GT(e.line(), 0u);
+  }
+  const std::string beyond = std::regex_replace(text, std::regex(R"(# lid 24 lmc 0)"), "# lid 49152 lmc 0");
+  EXPECT_THROW(parseIbnetdiscoverLids(beyond, "beyond"), ParseError);
+  // Every CA and switch of k4n2 has its LID: 16 + 8.
+  EXPECT_EQ(parseIbnetdiscoverLids(text, "k4n2").byPortGuid.size(), 24u);
+}

@@ -180,9 +180,11 @@ Command verifyCommand() {
           context.routeSwitches = args->switchTraffic;
           context.seed = args->seed;
           RoutingResult routing = runEngine(args->engine, fabric.network, context);
-          // The SL file names LIDs: the fabric's own (docs/FORMATS.md "Fabric LIDs"); an
-          // imported LFT dump keeps the LIDs it was written with.
-          if (!fabric.lids.empty() && args->engine.rfind("file:", 0) != 0) {
+          // An SL file names LIDs: the fabric's own (docs/FORMATS.md "Fabric LIDs"); an
+          // imported LFT dump keeps the LIDs it was written with. Without an SL file (or a
+          // --lid-map) the LIDs only label failures, and any --lmc is accepted.
+          const bool namesLids = !args->slFile.empty() || !args->lidMap.empty();
+          if (namesLids && !fabric.lids.empty() && args->engine.rfind("file:", 0) != 0) {
             routing = withFabricLids(fabric.network, std::move(routing), fabric.lids);
           }
           if (!args->slFile.empty()) {

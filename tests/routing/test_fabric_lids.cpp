@@ -6,7 +6,6 @@
 
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -25,16 +24,27 @@ namespace {
 
 std::string k4n3(const std::string& file) { return test::fixturesDir() + "/k4n3/" + file; }
 
-/// (switch GUID -> header LID) of an LFT dump text.
+/// (switch GUID -> header LID) of an LFT dump text ("... of switch Lid <L> guid 0x<G> (...").
 std::map<std::uint64_t, std::uint32_t> headerLids(const std::string& dump) {
   std::map<std::uint64_t, std::uint32_t> out;
-  const std::regex header(R"(^Unicast lids \[0-\d+\] of switch Lid (\d+) guid 0x([0-9a-f]+) )");
   std::istringstream in(dump);
   for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, header)) out[std::stoull(m[2], nullptr, 16)] = std::stoul(m[1]);
+    if (line.rfind("Unicast lids [0-", 0) != 0) continue;
+    std::istringstream fields(line.substr(line.find(" of switch Lid ") + 15));
+    std::uint32_t lid = 0;
+    std::string guidWord, guid;
+    fields >> lid >> guidWord >> guid;
+    out[std::stoull(guid, nullptr, 16)] = lid;
   }
   return out;
+}
+
+/// `text` with every occurrence of `from` replaced by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
 }
 
 std::string exported(const Network& net, const RoutingResult& r, const LidMap& lids) {
@@ -101,13 +111,13 @@ TEST(FabricLids, SameLidsAsOpensmsDumpOfTheSameFabric) {
       withFabricLids(fabric.network, runEngine("minhop", fabric.network, context), fabric.lids);
   const std::string ours = exported(fabric.network, routing, fabric.lids);
   const std::string theirs = readFileText(k4n3("lfts.minhop.dump.gz"));
-  auto lidOfGuid = [](const std::string& dump) {
+  auto lidOfGuid = [](const std::string& dump) {  // "0x<LID> <port> # <type> portguid 0x<G>: ..."
     std::map<std::string, std::string> out;
-    const std::regex entry(R"(^0x([0-9a-f]{4}) \d{3} # .* portguid (0x[0-9a-f]+):)");
     std::istringstream in(dump);
     for (std::string line; std::getline(in, line);) {
-      std::smatch m;
-      if (std::regex_search(line, m, entry)) out[m[2]] = m[1];
+      const std::size_t at = line.find(" portguid ");
+      if (line.rfind("0x", 0) != 0 || at == std::string::npos) continue;
+      out[line.substr(at + 10, line.find(':', at) - at - 10)] = line.substr(0, 6);
     }
     return out;
   };
@@ -227,10 +237,20 @@ TEST(FabricLids, CliExportUsesTheFabricsLids) {
 TEST(FabricLids, IbnetdiscoverWithoutLidsOrWithCollisions) {
   const std::string text = readFileText(test::fixturesDir() + "/k4n2/ibnetdiscover.txt");
   // Before an SM ran, ibnetdiscover prints LID 0 everywhere: no fabric LIDs (default numbering).
-  const std::string unconfigured = std::regex_replace(text, std::regex(R"(lid \d+)"), "lid 0");
+  std::string unconfigured;
+  {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {  // every "lid <N>" -> "lid 0"
+      for (std::size_t at = line.find("lid "); at != std::string::npos; at = line.find("lid ", at + 4)) {
+        const std::size_t end = line.find_first_not_of("0123456789", at + 4);
+        line.replace(at + 4, (end == std::string::npos ? line.size() : end) - at - 4, "0");
+      }
+      unconfigured += line + "\n";
+    }
+  }
   EXPECT_TRUE(parseIbnetdiscoverLids(unconfigured, "unconfigured").empty());
   // Two ports claiming one LID: refused with the line of the second.
-  const std::string clash = std::regex_replace(text, std::regex(R"(# lid 24 lmc 0)"), "# lid 1 lmc 0");
+  const std::string clash = replaced(text, "# lid 24 lmc 0", "# lid 1 lmc 0");
   try {
     parseIbnetdiscoverLids(clash, "clash");
     FAIL() << "no error";
@@ -238,7 +258,7 @@ TEST(FabricLids, IbnetdiscoverWithoutLidsOrWithCollisions) {
     EXPECT_NE(std::string(e.what()).find("LID 1 of port GUID"), std::string::npos) << e.what();
     EXPECT_GT(e.line(), 0u);
   }
-  const std::string beyond = std::regex_replace(text, std::regex(R"(# lid 24 lmc 0)"), "# lid 49152 lmc 0");
+  const std::string beyond = replaced(text, "# lid 24 lmc 0", "# lid 49152 lmc 0");
   EXPECT_THROW(parseIbnetdiscoverLids(beyond, "beyond"), ParseError);
   // Every CA and switch of k4n2 has its LID: 16 + 8.
   EXPECT_EQ(parseIbnetdiscoverLids(text, "k4n2").byPortGuid.size(), 24u);

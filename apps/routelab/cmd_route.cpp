@@ -308,7 +308,10 @@ Command routeCommand() {
             }
           }
           Fabric fabric = loadFabric(args->spec);
-          if (!args->lidMap.empty()) fabric.lids = readGuid2Lid(args->lidMap);
+          if (!args->lidMap.empty()) {
+            fabric.lids = readGuid2Lid(args->lidMap);
+            if (fabric.lids.empty()) throw SpecError(fmt::format("--lid-map {}: no LIDs in the file", args->lidMap));
+          }
           RoutingContext context;
           context.addressesPerTerminal = std::uint32_t{1} << args->lmc;
           context.routeSwitches = args->switchAddresses;

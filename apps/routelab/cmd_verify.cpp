@@ -174,7 +174,10 @@ Command verifyCommand() {
         addFormatOption(command, args->format);
         return std::function<int()>([args] {
           Fabric fabric = loadFabric(args->spec);
-          if (!args->lidMap.empty()) fabric.lids = readGuid2Lid(args->lidMap);
+          if (!args->lidMap.empty()) {
+            fabric.lids = readGuid2Lid(args->lidMap);
+            if (fabric.lids.empty()) throw SpecError(fmt::format("--lid-map {}: no LIDs in the file", args->lidMap));
+          }
           RoutingContext context;
           context.addressesPerTerminal = 1U << args->lmc;
           context.routeSwitches = args->switchTraffic;

@@ -232,6 +232,13 @@ TEST(FabricLids, CliExportUsesTheFabricsLids) {
   EXPECT_NE(bad.exitCode, 0);
   EXPECT_NE(bad.err.find("LMC 0"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::ifstream(lft + ".bad").good());
+  // A LID map without LIDs is an error, not a silent fallback to routelab's numbering.
+  std::ofstream(dir + "/fabric_lids.empty.g2l") << "# nothing\n";
+  const auto empty = test::runRoutelab("route kary-ntree:k=4,n=3 --engine dmodk --lid-map " + dir +
+                                       "/fabric_lids.empty.g2l --export lft " + lft + ".empty");
+  EXPECT_EQ(empty.exitCode, 1);
+  EXPECT_NE(empty.err.find("no LIDs in the file"), std::string::npos) << empty.err;
+  EXPECT_FALSE(std::ifstream(lft + ".empty").good());
 }
 
 TEST(FabricLids, IbnetdiscoverWithoutLidsOrWithCollisions) {

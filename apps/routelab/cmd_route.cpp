@@ -14,6 +14,7 @@
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "io/lft_dump.h"
+#include "io/lid_map.h"
 #include "io/output.h"
 #include "io/sl_table.h"
 #include "routing/checks.h"
@@ -34,6 +35,7 @@ struct RouteArgs {
   std::uint64_t seed = 1;
   bool noChecks = false;
   std::vector<std::string> exports;  // pairs: kind, path
+  std::string lidMap;                // guid2lid file: the fabric's LIDs
   OutputFormat format = OutputFormat::Text;
 };
 
@@ -185,23 +187,37 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
 
 namespace {
 
-/// What LFT and SL exports write: one table. A routing with a table per layer group gets a
-/// LID per table (LMC) and an SL per pair (routing/lmc_tables.h); others are themselves.
+/// What LFT and SL exports write: one table, on the fabric's own LIDs when it has them
+/// (docs/FORMATS.md "Fabric LIDs"). A routing with a table per layer group gets a LID per
+/// table (LMC) and an SL per pair (routing/lmc_tables.h); others are themselves.
 struct Loadable {
-  std::optional<RoutingResult> merged;  ///< when tables were merged
-  std::string note;                     ///< "T tables on LMC k ..." then
-  const RoutingResult& of(const RoutingResult& routing) const { return merged ? *merged : routing; }
+  std::optional<RoutingResult> changed;   ///< when tables were merged or LIDs relabelled
+  std::string note;                       ///< "T tables on LMC k ..." then
+  std::string lidNote;                    ///< where the LIDs come from, when the fabric's
+  std::vector<std::uint32_t> switchLids;  ///< switch headers of the LFT dump (fabric LIDs)
+  const RoutingResult& of(const RoutingResult& routing) const { return changed ? *changed : routing; }
 };
 
-Loadable loadableRouting(const RouteArgs& args, const Network& network, const RoutingResult& routing) {
+Loadable loadableRouting(const RouteArgs& args, const Network& network, const RoutingResult& routing,
+                         const LidMap& lids, bool imported) {
   bool loads = false;
   for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
     loads = loads || args.exports[i] == "lft" || args.exports[i] == "sl";
   }
-  if (!loads || routing.tables.size() == 1) return {};
-  return {mergeTablesByLmc(network, routing),
-          fmt::format("{} tables on LMC {} (LID offset t = table t; load the SL file with the LFT)",
-                      routing.tables.size(), std::bit_width(routing.tables.size() - 1))};
+  Loadable out;
+  if (!loads) return out;
+  if (routing.tables.size() != 1) {
+    out.changed = mergeTablesByLmc(network, routing);
+    out.note = fmt::format("{} tables on LMC {} (LID offset t = table t; load the SL file with the LFT)",
+                           routing.tables.size(), std::bit_width(routing.tables.size() - 1));
+  }
+  // An imported LFT dump keeps the LIDs it was written with.
+  if (!lids.empty() && !imported) {
+    out.changed = withFabricLids(network, out.changed ? std::move(*out.changed) : routing, lids);
+    out.switchLids = switchLids(network, lids);
+    out.lidNote = fmt::format("the fabric's own (from {})", lids.source);
+  }
+  return out;
 }
 
 /// Checks every requested export and builds the register files (FIR / IR) in memory.
@@ -241,6 +257,22 @@ std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const 
   return registers;
 }
 
+/// The text or JSON summary of a route run, with the notes of the LFT / SL exports.
+void printSummary(const RouteArgs& args, const Fabric& fabric, const RoutingResult& routing,
+                  const std::string& reference, const RoutingCheckReport* report,
+                  const std::vector<std::pair<std::string, std::string>>& exported, const Loadable& loadable) {
+  if (args.format == OutputFormat::Json) {
+    nlohmann::json j = summaryJson(args, fabric, routing, reference, report, exported);
+    if (!loadable.note.empty()) j["lmc_tables"] = loadable.note;
+    if (!loadable.lidNote.empty()) j["lids"] = loadable.lidNote;
+    printJson(j);
+  } else {
+    printText(args, fabric, routing, reference, report, exported);
+    if (!loadable.note.empty()) fmt::print("lmc tables  {}\n", loadable.note);
+    if (!loadable.lidNote.empty()) fmt::print("lids        {}\n", loadable.lidNote);
+  }
+}
+
 }  // namespace
 
 Command routeCommand() {
@@ -265,6 +297,8 @@ Command routeCommand() {
             ->type_name("KIND FILE")
             ->take_all();
         requireExportPairs(command, args->exports);
+        command.add_option("--lid-map", args->lidMap,
+                           "OpenSM guid2lid file: export with these LIDs (an ibnetdiscover fabric brings its own)");
         addFormatOption(command, args->format);
         return std::function<int()>([args] {
           for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
@@ -273,7 +307,11 @@ Command routeCommand() {
               throw SpecError(fmt::format("--export: unknown kind '{}' (lft, sl, fir, ir)", kind));
             }
           }
-          const Fabric fabric = loadFabric(args->spec);
+          Fabric fabric = loadFabric(args->spec);
+          if (!args->lidMap.empty()) {
+            fabric.lids = readGuid2Lid(args->lidMap);
+            if (fabric.lids.empty()) throw SpecError(fmt::format("--lid-map {}: no LIDs in the file", args->lidMap));
+          }
           RoutingContext context;
           context.addressesPerTerminal = std::uint32_t{1} << args->lmc;
           context.routeSwitches = args->switchAddresses;
@@ -283,7 +321,7 @@ Command routeCommand() {
               parseComponent(args->engine.rfind("file:", 0) == 0 ? "file" : args->engine).name;
           const std::string reference = engineRegistry().find(engineName).reference;
 
-          const Loadable loadable = loadableRouting(*args, fabric.network, routing);
+          const Loadable loadable = loadableRouting(*args, fabric.network, routing, fabric.lids, engineName == "file");
           // Build every export in memory first, so a refused one writes nothing.
           std::vector<std::pair<std::string, std::string>> exported;
           const auto registers = prepareExports(*args, fabric.network, loadable.of(routing), engineName);
@@ -295,8 +333,9 @@ Command routeCommand() {
             const std::string& kind = args->exports[i];
             const std::string& path = args->exports[i + 1];
             if (kind == "lft") {
-              files.push_back(
-                  {path, [&](std::ostream& out) { writeLftDump(fabric.network, loadable.of(routing), out); }});
+              files.push_back({path, [&](std::ostream& out) {
+                                 writeLftDump(fabric.network, loadable.of(routing), out, loadable.switchLids);
+                               }});
             } else if (kind == "sl") {
               files.push_back(
                   {path, [&](std::ostream& out) { writeSlTable(fabric.network, loadable.of(routing), out); }});
@@ -310,14 +349,7 @@ Command routeCommand() {
           }
           writeFilesAtomically(files);
           const RoutingCheckReport* report = checks ? &*checks : nullptr;
-          if (args->format == OutputFormat::Json) {
-            nlohmann::json j = summaryJson(*args, fabric, routing, reference, report, exported);
-            if (!loadable.note.empty()) j["lmc_tables"] = loadable.note;
-            printJson(j);
-          } else {
-            printText(*args, fabric, routing, reference, report, exported);
-            if (!loadable.note.empty()) fmt::print("lmc tables  {}\n", loadable.note);
-          }
+          printSummary(*args, fabric, routing, reference, report, exported, loadable);
           return report != nullptr && !report->passed() ? kExitChecksFailed : 0;
         });
       }};

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "io/lid_map.h"
 #include "io/sl_table.h"
 #include "verify/verify.h"
 
@@ -24,6 +25,7 @@ struct VerifyArgs {
   std::string spec;
   std::string engine;
   std::string slFile;
+  std::string lidMap;
   bool switchTraffic = false;
   std::uint64_t seed = 1;
   std::uint32_t lmc = 0;
@@ -156,6 +158,8 @@ Command verifyCommand() {
         command.add_option("--engine", args->engine, "routing engine spec, e.g. lash or file:lfts.dump")->required();
         command.add_option("--sl", args->slFile,
                            "per-pair layers: lines 'slid dlid sl' (OpenSM pathsl / dfsssp-vl-table); SL = layer");
+        command.add_option("--lid-map", args->lidMap,
+                           "OpenSM guid2lid file: the fabric's LIDs, which the SL file refers to");
         command.add_flag("--switch-traffic", args->switchTraffic,
                          "also verify traffic from and to switch addresses (management)");
         command.add_option("--seed", args->seed, "seed of engines with random choices")
@@ -169,12 +173,23 @@ Command verifyCommand() {
             ->default_val(10);
         addFormatOption(command, args->format);
         return std::function<int()>([args] {
-          const Fabric fabric = loadFabric(args->spec);
+          Fabric fabric = loadFabric(args->spec);
+          if (!args->lidMap.empty()) {
+            fabric.lids = readGuid2Lid(args->lidMap);
+            if (fabric.lids.empty()) throw SpecError(fmt::format("--lid-map {}: no LIDs in the file", args->lidMap));
+          }
           RoutingContext context;
           context.addressesPerTerminal = 1U << args->lmc;
           context.routeSwitches = args->switchTraffic;
           context.seed = args->seed;
           RoutingResult routing = runEngine(args->engine, fabric.network, context);
+          // An SL file names LIDs: the fabric's own (docs/FORMATS.md "Fabric LIDs"); an
+          // imported LFT dump keeps the LIDs it was written with. Without an SL file (or a
+          // --lid-map) the LIDs only label failures, and any --lmc is accepted.
+          const bool namesLids = !args->slFile.empty() || !args->lidMap.empty();
+          if (namesLids && !fabric.lids.empty() && args->engine.rfind("file:", 0) != 0) {
+            routing = withFabricLids(fabric.network, std::move(routing), fabric.lids);
+          }
           if (!args->slFile.empty()) {
             routing = applySlTable(fabric.network, std::move(routing), readSlTable(args->slFile), args->switchTraffic);
           }

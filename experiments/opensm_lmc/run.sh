@@ -28,7 +28,13 @@ write_atomically "${2:-$here/RESULTS.md}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/routelab-opensm-lmc.XXXXXX")
 pids=()
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2> /dev/null || true; done
+  # OpenSM first, waited for (it is under `timeout -k 3`: KILL 3 s after the TERM), then ibsim:
+  # an OpenSM whose ibsim went first can hang in its shutdown and outlive the script.
+  local i
+  for ((i = ${#pids[@]} - 1; i >= 0; --i)); do
+    kill "${pids[$i]}" 2> /dev/null || true
+    wait "${pids[$i]}" 2> /dev/null || true
+  done
   [ -n "${KEEP:-}" ] && echo "work directory kept: $work" >&2 || rm -rf "$work"
   rm -f "$tmp"
 }
@@ -65,7 +71,7 @@ pids+=($!)
 wait_for "$work/ibsim.out" 'Network simulator ready' 60 "${pids[0]}" || { cat "$work/ibsim.out" >&2; exit 1; }
 # (in $work: ibsim-run's umad2sim makes its fake sysfs, sys-<pid>/, in the current directory)
 cd "$work"
-OSM_CACHE_DIR=$work OSM_TMP_DIR=$work ibsim-run opensm -s 0 -e -f "$work/osm.log" -D 0x43 -d2 --dump_files_dir "$work" \
+OSM_CACHE_DIR=$work OSM_TMP_DIR=$work timeout -k 3 300 ibsim-run opensm -s 0 -e -f "$work/osm.log" -D 0x43 -d2 --dump_files_dir "$work" \
   -R file -U "$work/routelab.dump" --lmc 1 > "$work/osm.stdout" 2>&1 &
 pids+=($!)
 wait_for "$work/osm.log" 'SUBNET UP|ERRORS DURING INITIALIZATION' 300 "${pids[1]}" || { tail "$work/osm.log" >&2; exit 1; }

@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "io/fabric_files.h"
+#include "io/output.h"
 #include "topology/recognize.h"
 
 namespace routelab {
@@ -15,7 +16,11 @@ Fabric loadFabric(const std::string& text) {
                                 : name == "ibnetdiscover" ? FabricFormat::Ibnetdiscover
                                 : name == "json"          ? FabricFormat::Json
                                                           : FabricFormat::Auto;
-    fabric.network = readFabricFile(spec.base.positional, format);
+    const std::string& path = spec.base.positional;
+    const std::string content = readFileText(path);  // refuses devices
+    const FabricFormat detected = format == FabricFormat::Auto ? detectFabricFormat(content) : format;
+    fabric.network = parseFabricText(content, path, detected);
+    if (detected == FabricFormat::Ibnetdiscover) fabric.lids = parseIbnetdiscoverLids(content, path);
     // Imported fat-trees get their XGFT labels so that the fat-tree engines apply.
     if (!fabric.network.xgft()) {
       if (auto recognized = recognizeFatTree(fabric.network)) fabric.network = std::move(*recognized);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graph/network.h"
+#include "io/lid_map.h"
 #include "topology/registry.h"
 
 namespace routelab {
@@ -18,6 +19,9 @@ struct Fabric {
   Network network;
   std::string spec;                       ///< the effective spec (defaults filled in)
   std::vector<ModifierReport> modifiers;  ///< what each '+' modifier did
+  /// The LIDs the fabric file carries (ibnetdiscover output; docs/FORMATS.md "Fabric
+  /// LIDs"), by port GUID; empty for generated fabrics and files without LIDs.
+  LidMap lids;
 };
 
 /// Build or import the fabric named by `spec`. Throws SpecError / ParseError / IoError /

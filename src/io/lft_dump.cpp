@@ -256,7 +256,8 @@ void validateLftExport(const RoutingResult& routing) {
   }
 }
 
-void writeLftDump(const Network& network, const RoutingResult& routing, std::ostream& out) {
+void writeLftDump(const Network& network, const RoutingResult& routing, std::ostream& out,
+                  std::span<const std::uint32_t> switchLids) {
   validateLftExport(routing);
   const AddressMap& addresses = routing.addresses;
   const ForwardingTable& table = routing.tables.front();
@@ -283,7 +284,8 @@ void writeLftDump(const Network& network, const RoutingResult& routing, std::ost
   fmt::memory_buffer buffer;
   for (NodeId sw : switches) {
     const std::uint32_t s = network.switchIndex(sw);
-    const std::uint32_t ownLid = addresses.hasAddresses(sw) ? addresses.lid(addresses.base(sw)) : 0;
+    std::uint32_t ownLid = addresses.hasAddresses(sw) ? addresses.lid(addresses.base(sw)) : 0;
+    if (s < switchLids.size() && switchLids[s] != 0) ownLid = switchLids[s];
     fmt::format_to(std::back_inserter(buffer), "Unicast lids [0-{}] of switch Lid {} guid 0x{:016x} ('{}'):\n", maxLid,
                    ownLid, network.guid(sw), network.name(sw));
     for (std::uint32_t lid = 0; lid <= maxLid; ++lid) {

@@ -10,7 +10,9 @@
 // One block per switch, in increasing switch GUID order.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
+#include <span>
 #include <string>
 
 #include "routing/routing_result.h"
@@ -29,9 +31,12 @@ RoutingResult readLftDump(const std::string& path, const Network& network);
 RoutingResult parseLftDump(const std::string& text, const std::string& name, const Network& network);
 
 /// Write `routing`'s table (one table; preferred ports) in the format above, LIDs from the
-/// address map (default address + 1). Switches without an address get Lid 0 in their
-/// header. Throws RoutingError for layered multi-table routings and LIDs beyond 0xBFFF.
-void writeLftDump(const Network& network, const RoutingResult& routing, std::ostream& out);
+/// address map (default address + 1; the fabric's own with withFabricLids, io/lid_map.h).
+/// A switch header gives `switchLids[switch index]` when that is given and not 0 (the
+/// fabric's LIDs, io/lid_map.h switchLids), else the switch's own address's LID, else 0.
+/// Throws RoutingError for layered multi-table routings and LIDs beyond 0xBFFF.
+void writeLftDump(const Network& network, const RoutingResult& routing, std::ostream& out,
+                  std::span<const std::uint32_t> switchLids = {});
 /// The checks writeLftDump makes before writing anything (throws RoutingError).
 void validateLftExport(const RoutingResult& routing);
 

@@ -1,0 +1,1 @@
+../../k4n3/pathsl.nue.txt

@@ -1,0 +1,1 @@
+../../rnd16_s1/pathsl.lash.txt

@@ -1,0 +1,161 @@
+// OpenSM engine directories (io/opensm_engine_dir.h, docs/FORMATS.md): the committed
+// tests/data/opensm/engine_dirs/{k4n3,rnd16_s1} (links to the real OpenSM 3.3.23 fixtures of
+// those fabrics, plus OpenSM's ftree refusal on rnd16_s1) read back with the tables, SLs and
+// LIDs of OpenSM's runs, and verify as expected: every engine passes on the fat-tree; on
+// the random fabric minhop is deadlock-prone, LASH passes only with its SLs.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "core/errors.h"
+#include "fabric/fabric.h"
+#include "io/lft_dump.h"
+#include "io/opensm_engine_dir.h"
+#include "test_support.h"
+#include "verify/verify.h"
+
+using namespace routelab;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string engineDir(const std::string& name) { return test::fixturesDir() + "/engine_dirs/" + name; }
+
+Fabric dirFabric(const std::string& dir) { return loadFabric("ibnetdiscover:" + dir + "/fabric.ibnetdiscover"); }
+
+std::vector<std::string> namesOf(const std::vector<OpensmEngineRun>& runs) {
+  std::vector<std::string> out;
+  for (const auto& run : runs) out.push_back(run.engine);
+  return out;
+}
+
+/// A scratch directory, removed at the end of the test.
+struct Scratch {
+  fs::path path;
+  explicit Scratch(const std::string& name) : path(fs::path(::testing::TempDir()) / name) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~Scratch() { fs::remove_all(path); }
+  void write(const std::string& file, const std::string& text) const { std::ofstream(path / file) << text; }
+  void copy(const std::string& from, const std::string& file) const { fs::copy_file(from, path / file); }
+};
+
+}  // namespace
+
+TEST(OpensmEngineDir, K4n3EveryEngineReadsAndVerifies) {
+  const std::string dir = engineDir("k4n3");
+  const Fabric fabric = dirFabric(dir);
+  const auto runs = readOpensmEngineDir(dir, fabric.network, fabric.lids);
+  EXPECT_EQ(namesOf(runs), opensmEngineNames());
+  for (const auto& run : runs) {
+    ASSERT_FALSE(run.refused()) << run.engine;
+    const RoutingResult& routing = *run.routing;
+    EXPECT_EQ(routing.addresses.count(), 112u) << run.engine;  // 64 CAs + 48 switches, LMC 0
+    EXPECT_EQ(run.sl.has_value(), run.engine == "lash" || run.engine == "dfsssp" || run.engine == "nue");
+    const VerifyResult verdict = verifyRouting(fabric.network, routing, {});
+    EXPECT_TRUE(verdict.passed()) << run.engine;
+    // OpenSM's lanes (tests/data/opensm/README.md): LASH 3 layers, DFSSSP spread over 0-7.
+    const std::size_t layers = run.engine == "lash" ? 3 : run.engine == "dfsssp" ? 8 : 1;
+    EXPECT_EQ(verdict.layersUsed, layers) << run.engine;
+  }
+}
+
+TEST(OpensmEngineDir, RandomFabricRefusalAndVerdicts) {
+  const std::string dir = engineDir("rnd16_s1");
+  const Fabric fabric = dirFabric(dir);
+  const auto runs = readOpensmEngineDir(dir, fabric.network, fabric.lids);
+  EXPECT_EQ(namesOf(runs), opensmEngineNames());
+  ASSERT_TRUE(runs[0].refused());
+  EXPECT_EQ(runs[0].engine, "ftree");
+  EXPECT_NE(runs[0].error.find("ERR AB2B: Found more than one root on fabric with maximum rank 0"), std::string::npos);
+  EXPECT_FALSE(runs[0].sl.has_value());
+  std::map<std::string, bool> passes;
+  for (const auto& run : runs) {
+    if (!run.refused()) passes[run.engine] = verifyRouting(fabric.network, *run.routing, {}).passed();
+  }
+  const std::map<std::string, bool> expected = {
+      {"updn", true}, {"minhop", false}, {"lash", true}, {"dfsssp", true}, {"nue", true}};
+  EXPECT_EQ(passes, expected);
+  // LASH's SLs are what makes it deadlock-free: its tables alone are not.
+  const RoutingResult lashTables = readLftDump(dir + "/lash.lfts", fabric.network);
+  EXPECT_FALSE(verifyRouting(fabric.network, lashTables, {}).deadlockFree);
+}
+
+TEST(OpensmEngineDir, OtherEnginesComeAfterTheSixByName) {
+  const Scratch scratch("engine_dir_extra");
+  const std::string k4n2 = test::fixturesDir() + "/k4n2/";
+  scratch.copy(k4n2 + "lfts.minhop.dump", "minhop.lfts");
+  scratch.copy(k4n2 + "lfts.nue8.dump", "nue8.lfts");
+  scratch.copy(k4n2 + "pathsl.nue8.txt", "nue8.sl");
+  scratch.copy(k4n2 + "lfts.updn.dump", "dnup.lfts");
+  scratch.write("README", "not an engine file\n");
+  const Fabric fabric = loadFabric("ibnetdiscover:" + k4n2 + "ibnetdiscover.txt");
+  const auto runs = readOpensmEngineDir(scratch.path.string(), fabric.network, fabric.lids);
+  EXPECT_EQ(namesOf(runs), (std::vector<std::string>{"minhop", "dnup", "nue8"}));
+  EXPECT_TRUE(runs[2].sl.has_value());
+}
+
+TEST(OpensmEngineDir, LayoutErrors) {
+  const Network net = loadFabric("ibnetdiscover:" + engineDir("rnd16_s1") + "/fabric.ibnetdiscover").network;
+  const std::string rnd = test::fixturesDir() + "/rnd16_s1/";
+  auto message = [&](const Scratch& s) {
+    try {
+      readOpensmEngineDir(s.path.string(), net);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  {
+    const Scratch s("engine_dir_empty");
+    EXPECT_NE(message(s).find("not an OpenSM engine directory"), std::string::npos);
+  }
+  {
+    const Scratch s("engine_dir_both");
+    s.copy(rnd + "lfts.minhop.dump", "minhop.lfts");
+    s.write("minhop.error", "refused\n");
+    EXPECT_NE(message(s).find("engine 'minhop' has an .error file and tables"), std::string::npos);
+  }
+  {
+    const Scratch s("engine_dir_sl_only");
+    s.copy(rnd + "pathsl.lash.txt", "lash.sl");
+    EXPECT_NE(message(s).find("engine 'lash' has an SL file but no lash.lfts"), std::string::npos);
+  }
+  {
+    const Scratch s("engine_dir_plain_and_gz");
+    s.copy(rnd + "lfts.minhop.dump", "minhop.lfts");
+    s.copy(test::fixturesDir() + "/k4n3/lfts.minhop.dump.gz", "minhop.lfts.gz");
+    EXPECT_NE(message(s).find("both minhop.lfts"), std::string::npos) << message(s);
+  }
+  {
+    const Scratch s("engine_dir_bad_sl");  // an SL line that is no SL: file and line named
+    s.copy(rnd + "lfts.lash.dump", "lash.lfts");
+    s.write("lash.sl", "# slid dlid sl\n1 2 0\n1 3 x\n");
+    EXPECT_NE(message(s).find("lash.sl:3:"), std::string::npos) << message(s);
+  }
+  EXPECT_THROW(readOpensmEngineDir(engineDir("missing"), net), IoError);
+}
+
+TEST(OpensmEngineDir, DumpOnOtherLidsIsRefused) {
+  // k4n2's dump on the k4n2 fabric, checked against LIDs shifted by 100: refused by name.
+  const std::string k4n2 = test::fixturesDir() + "/k4n2/";
+  const Fabric fabric = loadFabric("ibnetdiscover:" + k4n2 + "ibnetdiscover.txt");
+  LidMap shifted = fabric.lids;
+  for (auto& [guid, entry] : shifted.byPortGuid) entry.lid += 100;
+  for (auto& [guid, ports] : shifted.byNodePort) {
+    for (auto& [port, entry] : ports) entry.lid += 100;
+  }
+  const Scratch s("engine_dir_other_lids");
+  s.copy(k4n2 + "lfts.minhop.dump", "minhop.lfts");
+  EXPECT_NO_THROW(readOpensmEngineDir(s.path.string(), fabric.network, fabric.lids));
+  try {
+    readOpensmEngineDir(s.path.string(), fabric.network, shifted);
+    FAIL() << "no error";
+  } catch (const RoutingError& e) {
+    EXPECT_NE(std::string(e.what()).find("minhop.lfts: LID 1 is 'kt-h00', whose LID in"), std::string::npos)
+        << e.what();
+  }
+}

@@ -91,6 +91,15 @@ std::string plotTitle(const nlohmann::json& shared) {
   return title;
 }
 
+/// What `value` is for each analyze metric.
+std::string yLabel(const std::string& metric) {
+  if (metric == "worst") return "WORST (max channel load over all permutations)";
+  if (metric == "abb" || metric == "afpb" || metric == "adb") return metric + " (mean bandwidth 1/ML, 99% CI)";
+  if (metric == "pattern") return "ML (max channel load of the pattern)";
+  if (metric == "stages") return "most paths per channel";
+  return metric;
+}
+
 }  // namespace
 
 std::vector<PlotSpec> standardPlots(const std::vector<PointResult>& results) {
@@ -112,7 +121,7 @@ std::vector<PlotSpec> standardPlots(const std::vector<PointResult>& results) {
       plot.name =
           fmt::format("{}-{}-{}", shared.value("kind", "point"), shared.value("metric", "value"), plots.size() + 1);
       plot.title = plotTitle(shared);
-      plot.yLabel = shared.value("metric", "value");
+      plot.yLabel = yLabel(shared.value("metric", "value"));
       plots.push_back(std::move(plot));
       cells.emplace_back();
       engines.emplace_back();
@@ -175,7 +184,7 @@ std::string gnuplotScript(const PlotSpec& plot, const std::string& pngPath, cons
   for (std::size_t x = 0; x < plot.xLabels.size(); ++x) {
     script += fmt::format("{}{} {}", x ? ", " : "", quoted(plot.xLabels[x]), x);
   }
-  script += ")\nset bmargin 8\n";
+  script += ")\nset bmargin 8\nset yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n";
   std::string plotLine = "plot ";
   for (std::size_t s = 0; s < engines; ++s) {
     plotLine += fmt::format("{}$series{} using 1:2:3:4 with yerrorlines linewidth 2 pointsize 1.2 title {}",

@@ -73,23 +73,39 @@ TEST(CliSweep, MaxPointsThenResumeEqualsOneRun) {
 
 TEST(CliSweep, SigintKeepsFinishedPointsAndTheRerunCompletes) {
   const std::string dir = folder("sigint");
-  // Enough slow points (tight precision) that the interrupt lands mid-sweep.
-  std::string text = kSweep;
-  text.replace(text.find("precision = 0.1"), 15, "precision = 0.002");
+  // 100 points of some 30 ms each (one job): the interrupt after 1.5 s lands mid-sweep.
+  std::string text =
+      "name = \"sigint\"\n[[grid]]\nkind = \"analyze\"\nfabric = \"gft2:n=4,m=4,r=8\"\n"
+      "engines = [\"dmodk\", \"smodk\"]\nmetric = \"abb\"\nseeds = [1";
+  for (int seed = 2; seed <= 50; ++seed) text += ", " + std::to_string(seed);
+  text += "]\n";
   const std::string file = write(dir + "/s.toml", text);
   const std::string results = dir + "/r.sqlite";
   const std::string errors = dir + "/err.txt";
-  const auto r = runRoutelab("sweep " + file + " --results " + results + " --jobs 1 2>" + errors +
+  const std::string output = dir + "/out.txt";
+  const auto r = runRoutelab("sweep " + file + " --results " + results + " --jobs 1 >" + output + " 2>" + errors +
                              " & sleep 1.5; kill -INT $!; wait $!");
-  std::ifstream in(errors);
-  const std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto slurp = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string err = slurp(errors);
+  const std::string out = slurp(output);
   if (r.exitCode == 0) GTEST_SKIP() << "the sweep finished before the interrupt";
   ASSERT_EQ(r.exitCode, 1) << err;
   EXPECT_NE(err.find("interrupted"), std::string::npos) << err;
+  // "points      16 in all: 0 stored before, K computed now (0 failed), 16-K left"
+  const auto at = out.find("stored before, ");
+  ASSERT_NE(at, std::string::npos) << out;
+  const int computed = std::stoi(out.substr(at + 15));
+  EXPECT_LT(computed, 100);
   const auto rerun = runRoutelab("sweep " + file + " --results " + results + " --quiet");
   ASSERT_EQ(rerun.exitCode, 0) << rerun.err;
-  EXPECT_EQ(rerun.out.find("0 stored before"), std::string::npos) << rerun.out;
-  EXPECT_NE(rerun.out.find("0 left"), std::string::npos) << rerun.out;
+  // The rerun computes exactly the points the interrupted run did not store.
+  EXPECT_NE(rerun.out.find(std::to_string(computed) + " stored before, " + std::to_string(100 - computed) +
+                           " computed now (0 failed), 0 left"),
+            std::string::npos)
+      << rerun.out;
 }
 
 TEST(CliSweep, AnotherSweepIsRefusedAndBadFilesNameTheLine) {

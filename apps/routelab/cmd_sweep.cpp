@@ -151,7 +151,9 @@ Command sweepCommand(PointsRunner runner) {
             auto args = std::make_shared<SweepArgs>();
             command.add_option("file", args->file, "sweep file (TOML, docs/SWEEPS.md)")->required();
             command.add_option("--results", args->results, "SQLite results file (default: FILE with .sqlite)");
-            command.add_option("--jobs", args->jobs, "points computed at once (0 = every core)")->default_str("0");
+            command.add_option("--jobs", args->jobs, "points computed at once (0 = every core)")
+                ->check(unsignedDecimal())
+                ->default_str("0");
             command.add_option("--threads", args->threads, "threads inside a point (0 = cores / jobs)")
                 ->check(CLI::NonNegativeNumber)
                 ->default_str("0");

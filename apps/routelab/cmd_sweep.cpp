@@ -82,6 +82,7 @@ struct SweepArgs {
   std::size_t maxPoints = 0;
   bool quiet = false;
   bool dryRun = false;
+  bool splitSamples = false;
 };
 
 int runSweep(const SweepArgs& args, const PointsRunner& runner) {
@@ -106,6 +107,7 @@ int runSweep(const SweepArgs& args, const PointsRunner& runner) {
   options.threadsPerPoint = args.threads;
   options.maxPoints = args.maxPoints;
   options.stop = &gInterrupted;
+  options.splitSamples = args.splitSamples;
   Progress progress(args.maxPoints ? std::min(args.maxPoints, pending.size()) : pending.size(), args.quiet);
   gInterrupted.store(false);
   std::signal(SIGINT, onInterrupt);
@@ -145,9 +147,9 @@ int runSweep(const SweepArgs& args, const PointsRunner& runner) {
 
 }  // namespace
 
-Command sweepCommand(PointsRunner runner) {
+Command sweepCommand(PointsRunner runner, bool mpi) {
   return {"sweep", "run a grid of analyses from a TOML file into an SQLite results file (resumable)",
-          [runner](CLI::App& command) {
+          [runner, mpi](CLI::App& command) {
             auto args = std::make_shared<SweepArgs>();
             command.add_option("file", args->file, "sweep file (TOML, docs/SWEEPS.md)")->required();
             command.add_option("--results", args->results, "SQLite results file (default: FILE with .sqlite)");
@@ -161,6 +163,10 @@ Command sweepCommand(PointsRunner runner) {
                 ->check(unsignedDecimal(1));
             command.add_flag("--quiet", args->quiet, "no progress bar");
             command.add_flag("--dry-run", args->dryRun, "list the points (canonical configurations) and stop");
+            if (mpi) {
+              command.add_flag("--split-samples", args->splitSamples,
+                               "abb/afpb/adb points: every rank draws a share of each point's samples");
+            }
             return std::function<int()>([args, runner] { return runSweep(*args, runner); });
           }};
 }

@@ -15,7 +15,8 @@ namespace routelab::cli {
 using PointsRunner = std::function<RunSummary(const std::vector<const SweepPoint*>& points, const RunOptions& options,
                                               const std::function<void(const PointResult&)>& onResult)>;
 
-Command sweepCommand(PointsRunner runner);
+/// `mpi`: also offer --split-samples (routelab-mpi).
+Command sweepCommand(PointsRunner runner, bool mpi = false);
 Command resultsCommand();
 Command plotCommand();
 /// sweep (on threads), results, plot.

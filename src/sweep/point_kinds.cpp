@@ -59,7 +59,7 @@ BestSplitOptions bestSplitOf(const nlohmann::json& config) {
 }
 
 nlohmann::json sampledResult(const Fabric& fabric, const RoutingResult& routing, const nlohmann::json& config,
-                             LoadModel model, int threads) {
+                             LoadModel model, const EvaluationContext& context) {
   const std::string metric = config["metric"].get<std::string>();
   const SampledPattern pattern = metric == "abb"    ? SampledPattern::Bisect
                                  : metric == "afpb" ? SampledPattern::FullPermutation
@@ -68,7 +68,8 @@ nlohmann::json sampledResult(const Fabric& fabric, const RoutingResult& routing,
   options.seed = config["seed"].get<std::uint64_t>();
   options.precision = config["precision"].get<double>();
   options.maxSamples = config["max_samples"].get<std::uint64_t>();
-  options.threads = threads;
+  options.threads = context.threads;
+  options.split = context.split;
   const SampledBandwidth r =
       sampleBandwidthUnderModel(fabric.network, routing, pattern, model, options, bestSplitOf(config));
   return {{"value", r.mean},
@@ -94,7 +95,7 @@ nlohmann::json evaluateAnalyze(const nlohmann::json& config, const EvaluationCon
     const SplitWorstCase w = worstUnderModel(fabric.network, routing, model, context.threads, bestSplitOf(config));
     result = {{"value", w.value}, {"lower_bound", w.lower}, {"exact", w.lower == w.value}};
   } else if (isSampled(metric)) {
-    result = sampledResult(fabric, routing, config, model, context.threads);
+    result = sampledResult(fabric, routing, config, model, context);
   } else if (metric == "pattern") {
     const TrafficPattern pattern =
         makePattern(config["pattern"].get<std::string>(), fabric.network, config["seed"].get<std::uint64_t>());
@@ -158,6 +159,10 @@ const PointKind& findPointKind(const std::string& name) {
     known += (known.empty() ? "" : ", ") + kind.name;
   }
   throw SpecError("unknown point kind '" + name + "' (known: " + known + ")");
+}
+
+bool splitsSamples(const nlohmann::json& config) {
+  return config.value("kind", "") == "analyze" && isSampled(config.value("metric", ""));
 }
 
 nlohmann::json evaluatePoint(const nlohmann::json& config, const EvaluationContext& context) {

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/sampling.h"
+
 namespace routelab {
 
 enum class KeyType { String, Integer, Float };
@@ -32,7 +34,8 @@ struct PointKey {
 
 /// What evaluate() may use besides the configuration; nothing here changes a result.
 struct EvaluationContext {
-  int threads = 1;  ///< threads inside the point (results do not depend on it)
+  int threads = 1;    ///< threads inside the point (results do not depend on it)
+  SampleSplit split;  ///< samples of a sampled metric split over processes (nor on this)
 };
 
 struct PointKind {
@@ -53,6 +56,9 @@ const std::vector<PointKind>& pointKinds();
 
 /// The kind called `name`; SpecError listing the known kinds otherwise.
 const PointKind& findPointKind(const std::string& name);
+
+/// Whether the point samples (analyze abb/afpb/adb): EvaluationContext::split applies.
+bool splitsSamples(const nlohmann::json& config);
 
 /// Evaluate one configuration with its kind (config["kind"]).
 nlohmann::json evaluatePoint(const nlohmann::json& config, const EvaluationContext& context);

@@ -15,14 +15,14 @@
 
 namespace routelab {
 
-PointResult computePoint(const SweepPoint& point, int threads, const std::string& worker) {
+PointResult computePoint(const SweepPoint& point, int threads, const std::string& worker, const SampleSplit& split) {
   PointResult r;
   r.index = point.index;
   r.key = point.key;
   r.worker = worker;
   const auto start = std::chrono::steady_clock::now();
   try {
-    r.result = evaluatePoint(point.config, EvaluationContext{std::max(threads, 1)});
+    r.result = evaluatePoint(point.config, EvaluationContext{std::max(threads, 1), split});
   } catch (const Error& e) {
     r.ok = false;
     r.result = {{"error", e.what()}, {"value", nullptr}};

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/sampling.h"
 #include "sweep/results_store.h"
 #include "sweep/sweep_file.h"
 
@@ -22,6 +23,7 @@ struct RunOptions {
   int threadsPerPoint = 0;                  ///< threads inside a point; 0 = cores / jobs (>= 1)
   std::size_t maxPoints = 0;                ///< start at most this many points; 0 = all
   const std::atomic<bool>* stop = nullptr;  ///< when set, no further point is started
+  bool splitSamples = false;                ///< routelab-mpi: sampled points use every rank
 };
 
 struct RunSummary {
@@ -31,7 +33,9 @@ struct RunSummary {
 };
 
 /// Evaluate one point, timing it; errors of the point become a failed result.
-PointResult computePoint(const SweepPoint& point, int threads, const std::string& worker);
+/// `split`: the samples of a sampled point over processes (same result; analysis/sampling.h).
+PointResult computePoint(const SweepPoint& point, int threads, const std::string& worker,
+                         const SampleSplit& split = {});
 
 /// Compute `points` on worker threads. `onResult` may throw (e.g. a full disk): the
 /// workers then finish their current points and the exception propagates.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # CTest sweep.mpi_equals_single_process: the same sweep under `mpirun -np 2` (routelab-mpi)
-# and in one process (routelab) exports the same results apart from timings; a 2-rank run
-# stopped by --max-points and resumed by the single-process binary does too.
+# and in one process (routelab) exports the same results apart from timings; so do a 2-rank
+# run stopped by --max-points and resumed by the single-process binary, and a 2-rank run
+# with the samples of every ABB point split over both ranks (--split-samples).
 # usage: mpi_sweep.sh ROUTELAB ROUTELAB_MPI SWEEP_FILE [MPIRUN]
 set -eu
 routelab=$1
@@ -30,5 +31,11 @@ grep -q "3 computed now" "$work/parts.out"
 grep -q "3 stored before" "$work/resume.out"
 "$routelab" results "$work/parts.sqlite" --no-timings >"$work/parts.csv"
 cmp "$work/single.csv" "$work/parts.csv"
+# the samples of each ABB point split over both ranks: still the same results
+mpi sweep "$sweep" --results "$work/split.sqlite" --split-samples --quiet >"$work/split.out"
+"$routelab" results "$work/split.sqlite" --no-timings >"$work/split.csv"
+cmp "$work/single.csv" "$work/split.csv"
+"$routelab" results "$work/split.sqlite" | grep -q ',abb,.*,ranks$'
+
 lines=$(wc -l <"$work/single.csv")
 echo "mpi sweep: $((lines - 1)) points, 2-rank results equal the single-process results"

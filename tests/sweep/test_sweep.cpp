@@ -2,9 +2,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <barrier>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <span>
 #include <sstream>
+#include <thread>
 
 #include "core/errors.h"
 #include "sweep/report.h"
@@ -245,6 +249,77 @@ TEST(Report, PlotsAverageSeedsPerEngineAndFabric) {
   const std::string script = gnuplotScript(plots[0], "o.png", "o.svg");
   EXPECT_NE(script.find("set output 'o.png'"), std::string::npos);
   EXPECT_NE(script.find("set output 'o.svg'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace routelab
+
+namespace routelab {
+namespace {
+
+/// An all-reduce over `parts` threads, standing in for MPI_Allreduce (routelab-mpi).
+class ThreadSum {
+ public:
+  explicit ThreadSum(std::ptrdiff_t parts) : barrier_(parts) {}
+  void sum(std::span<double> values, std::uint32_t part) {
+    barrier_.arrive_and_wait();
+    if (part == 0) total_.assign(values.size(), 0.0);
+    barrier_.arrive_and_wait();
+    {
+      std::lock_guard lock(mutex_);
+      for (std::size_t i = 0; i < values.size(); ++i) total_[i] += values[i];
+    }
+    barrier_.arrive_and_wait();
+    std::copy(total_.begin(), total_.end(), values.begin());
+    barrier_.arrive_and_wait();
+  }
+
+ private:
+  std::barrier<> barrier_;
+  std::mutex mutex_;
+  std::vector<double> total_;
+};
+
+TEST(SampleSplit, SharesCoverEveryIndexOnce) {
+  std::uint64_t next = 1000;
+  for (std::uint32_t part = 0; part < 7; ++part) {
+    const auto [from, to] = sampleShare(1000, 2003, part, 7);
+    EXPECT_EQ(from, next);
+    EXPECT_GE(to - from, 143U);
+    EXPECT_LE(to - from, 144U);
+    next = to;
+  }
+  EXPECT_EQ(next, 2003U);
+}
+
+TEST(SampleSplit, SamplesSplitOverThreePartsGiveTheOneProcessResultBitForBit) {
+  const SweepPoint point{0,
+                         {{"kind", "analyze"},
+                          {"fabric", "gft2:n=4,m=4,r=8"},
+                          {"engine", "dmodk"},
+                          {"metric", "abb"},
+                          {"seed", 5},
+                          {"lmc", 0},
+                          {"load_model", "even-split"},
+                          {"precision", 0.004},
+                          {"max_samples", 1 << 20}},
+                         ""};
+  const PointResult whole = computePoint(point, 1, "one");
+  ASSERT_TRUE(whole.ok) << whole.result.dump();
+  ASSERT_GT(whole.result["samples"].get<std::uint64_t>(), 2000U);  // several doubling rounds
+  constexpr std::uint32_t kParts = 3;
+  ThreadSum reduce(kParts);
+  std::vector<PointResult> parts(kParts);
+  {
+    std::vector<std::jthread> threads;
+    for (std::uint32_t p = 0; p < kParts; ++p) {
+      threads.emplace_back([&, p] {
+        SampleSplit split{p, kParts, [&reduce, p](std::span<double> values) { reduce.sum(values, p); }};
+        parts[p] = computePoint(point, 1, "part", split);
+      });
+    }
+  }
+  for (const PointResult& part : parts) EXPECT_EQ(part.result.dump(), whole.result.dump());
 }
 
 }  // namespace

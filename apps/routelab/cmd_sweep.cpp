@@ -230,7 +230,9 @@ int runPlot(const std::string& resultsPath, const std::string& directory) {
   const ResultStore store = ResultStore::openExisting(resultsPath);
   const std::vector<PlotSpec> plots = standardPlots(store.results());
   if (plots.empty()) throw AnalysisError("results file " + resultsPath + " has no successful point to plot");
-  std::filesystem::create_directories(directory);
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error) throw IoError("cannot create the plot folder " + directory + ": " + error.message());
   const std::string tag = fmt::format(".tmp-{}", getpid());
   std::vector<std::pair<std::string, std::string>> renames;  // temporary -> final
   try {
@@ -251,7 +253,12 @@ int runPlot(const std::string& resultsPath, const std::string& directory) {
     throw;
   }
   for (const auto& [temporary, final] : renames) {
-    std::filesystem::rename(temporary, final);
+    std::filesystem::rename(temporary, final, error);
+    if (error) {
+      const std::string message = "cannot write " + final + ": " + error.message();
+      for (const auto& pair : renames) std::filesystem::remove(pair.first, error);
+      throw IoError(message);
+    }
     fmt::print("{}\n", final);
   }
   return 0;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <charconv>
 #include <filesystem>
 #include <utility>
 
@@ -143,7 +144,11 @@ void ResultStore::readHeader() {
   header_.sweepName = meta["sweep_name"];
   header_.identity = meta["sweep_identity"];
   header_.source = meta["sweep_source"];
-  header_.points = std::stoull(meta["sweep_points"].empty() ? "0" : meta["sweep_points"]);
+  const std::string& points = meta["sweep_points"];
+  const auto [end, error] = std::from_chars(points.data(), points.data() + points.size(), header_.points);
+  if (error != std::errc() || end != points.data() + points.size()) {
+    throw IoError(fmt::format("{}: meta sweep_points '{}' is not a number", path_, points));
+  }
   header_.version = meta["routelab_version"];
 }
 

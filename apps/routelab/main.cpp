@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "cli.h"
+#include "cmd_sweep.h"
 #include "core/errors.h"
 
 namespace {
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", kVersion);
   std::vector<cli::Command> commands = {cli::topoCommand(), cli::listCommand()};
   for (auto& extra : cli::extraCommands()) commands.push_back(std::move(extra));
+  for (auto& sweep : cli::sweepCommands()) commands.push_back(std::move(sweep));
   std::vector<std::pair<CLI::App*, std::function<int()>>> actions;
   for (auto& command : commands) {
     CLI::App* sub = app.add_subcommand(command.name, command.summary);

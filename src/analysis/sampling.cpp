@@ -269,6 +269,13 @@ std::uint64_t firstSampleTarget(const SamplingOptions& options) {
   return std::max<std::uint64_t>(2, std::min(options.initialSamples, options.maxSamples));
 }
 
+std::pair<std::uint64_t, std::uint64_t> sampleShare(std::uint64_t from, std::uint64_t to, std::uint32_t part,
+                                                    std::uint32_t parts) {
+  const std::uint64_t count = to - from;
+  const auto at = [&](std::uint64_t p) { return from + count / parts * p + std::min<std::uint64_t>(p, count % parts); };
+  return {at(part), at(part + 1)};
+}
+
 bool continueSampling(SampledBandwidth& result, const SamplingOptions& options, std::uint64_t& target) {
   if (result.ci99HalfWidth <= options.precision * result.mean) {
     result.converged = true;
@@ -298,15 +305,18 @@ SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern,
   std::vector<std::uint64_t> histogram(paths.terminals() + 2, 0);
   std::uint64_t drawn = 0;
   std::uint64_t target = firstSampleTarget(options);
+  const bool split = options.split.parts > 1 && options.split.sum;
+  std::vector<std::uint64_t> round(histogram.size(), 0);
   while (true) {
-    const std::uint64_t from = drawn;
-    const std::uint64_t to = target;
+    const auto [from, to] = split ? sampleShare(drawn, target, options.split.part, options.split.parts)
+                                  : std::pair<std::uint64_t, std::uint64_t>{drawn, target};
+    std::fill(round.begin(), round.end(), 0);
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp parallel num_threads(workers)
 #endif
     {
       SampleWorker worker(paths, contended, pattern);
-      std::vector<std::uint64_t> local(histogram.size(), 0);
+      std::vector<std::uint64_t> local(round.size(), 0);
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp for schedule(static, 256)
 #endif
@@ -314,9 +324,16 @@ SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern,
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp critical(routelab_sampling_merge)
 #endif
-      for (std::size_t i = 0; i < local.size(); ++i) histogram[i] += local[i];
+      for (std::size_t i = 0; i < local.size(); ++i) round[i] += local[i];
     }
-    drawn = to;
+    if (split) {
+      // Counts are far below 2^53: the sums of doubles are exact.
+      std::vector<double> counts(round.begin(), round.end());
+      options.split.sum(counts);
+      for (std::size_t i = 0; i < round.size(); ++i) round[i] = static_cast<std::uint64_t>(counts[i]);
+    }
+    for (std::size_t i = 0; i < round.size(); ++i) histogram[i] += round[i];
+    drawn = target;
     summarise(histogram, result);
     if (!continueSampling(result, options, target)) break;
   }

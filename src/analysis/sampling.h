@@ -18,9 +18,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/paths.h"
@@ -39,12 +41,30 @@ std::string sampledPatternName(SampledPattern pattern);
 void drawSampledPattern(SampledPattern pattern, std::uint64_t seed, std::uint64_t index,
                         std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out);
 
+/// Splitting the samples of one run over several processes (MPI ranks, docs/SWEEPS.md):
+/// process `part` of `parts` draws only its share of each round's sample indices
+/// (sampleShare) and `sum` adds a vector element-wise over every process (an all-reduce;
+/// every process calls it with the same sizes in the same order). Each count is summed
+/// exactly, so every process ends with the result of one process, bit for bit. Used by the
+/// first-path sampler (sampleBandwidth); the split-model samplers ignore it (each process
+/// then computes every sample: the same result, no speed-up).
+struct SampleSplit {
+  std::uint32_t part = 0;
+  std::uint32_t parts = 1;
+  std::function<void(std::span<double>)> sum;
+};
+
+/// The indices of [from, to) that `part` of `parts` draws: a contiguous range.
+std::pair<std::uint64_t, std::uint64_t> sampleShare(std::uint64_t from, std::uint64_t to, std::uint32_t part,
+                                                    std::uint32_t parts);
+
 struct SamplingOptions {
   std::uint64_t seed = 1;
   double precision = 0.01;                ///< stop when half-width <= precision * mean
   std::uint64_t initialSamples = 1000;    ///< Nienaber §IV
   std::uint64_t maxSamples = 1ULL << 24;  ///< give up doubling beyond this (converged = false)
   int threads = 0;                        ///< 0 = every core; does not change the result
+  SampleSplit split;                      ///< over processes; does not change the result
 };
 
 struct SampledBandwidth {

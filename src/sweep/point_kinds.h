@@ -1,0 +1,69 @@
+// routelab/sweep/point_kinds.h — the kinds of sweep points: one row per kind.
+//
+// A sweep point is a JSON object, its *configuration*: "kind" plus one value per key of
+// its kind (defaults filled in, keys the kind does not use for this point removed). Its
+// canonical text (nlohmann::json::dump(): sorted keys, no spaces) is the point's identity
+// in the results file. A kind row says which keys a grid of that kind may give (each a
+// scalar or a list = an axis of the grid), their types and defaults, how to drop the keys
+// a point does not use (normalize), and how to compute the point (evaluate).
+//
+// Adding a kind (e.g. a `simulate` kind with `loads`) is one more row in pointKinds():
+// the sweep file reader, the runner, the results file, the exports and MPI are generic.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "analysis/sampling.h"
+
+namespace routelab {
+
+enum class KeyType { String, Integer, Float };
+
+/// One key of a point kind. In a sweep file it is written as `name = value` or, as an axis,
+/// `name = [values]` or `<name>s = [values]` (e.g. `engines = ["dmodk", "sssp"]`).
+struct PointKey {
+  std::string name;
+  KeyType type = KeyType::String;
+  nlohmann::json defaultValue;  ///< null: the key is required
+  std::string help;
+};
+
+/// What evaluate() may use besides the configuration; nothing here changes a result.
+struct EvaluationContext {
+  int threads = 1;    ///< threads inside the point (results do not depend on it)
+  SampleSplit split;  ///< samples of a sampled metric split over processes (nor on this)
+};
+
+struct PointKind {
+  std::string name;
+  std::string summary;
+  std::vector<PointKey> keys;  ///< in axis order (the first key varies slowest)
+  /// Removes the keys this point does not use and checks combinations; throws SpecError
+  /// naming the key (the sweep file reader adds file:line).
+  std::function<void(nlohmann::json& config)> normalize;
+  /// The result of one point: a JSON object with at least "value" (a number or null).
+  /// Deterministic: the same configuration gives the same JSON at any thread count.
+  /// Throws routelab::Error for a point that cannot be computed (recorded as failed).
+  std::function<nlohmann::json(const nlohmann::json& config, const EvaluationContext& context)> evaluate;
+};
+
+/// Every kind, in the order `routelab sweep --help-kinds` lists them.
+const std::vector<PointKind>& pointKinds();
+
+/// The kind called `name`; SpecError listing the known kinds otherwise.
+const PointKind& findPointKind(const std::string& name);
+
+/// Whether the point samples (analyze abb/afpb/adb): EvaluationContext::split applies.
+bool splitsSamples(const nlohmann::json& config);
+
+/// Evaluate one configuration with its kind (config["kind"]).
+nlohmann::json evaluatePoint(const nlohmann::json& config, const EvaluationContext& context);
+
+/// The version of routelab recorded in every point's configuration ("0.1.0").
+std::string routelabVersion();
+
+}  // namespace routelab

@@ -1,0 +1,167 @@
+// End-to-end tests of `routelab sweep`, `results` and `plot` (docs/SWEEPS.md).
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "test_support.h"
+
+using routelab::test::runRoutelab;
+
+namespace {
+
+const char* kSweep = R"(name = "cli-small"
+[[grid]]
+kind = "analyze"
+fabrics = ["gft2:n=2,m=2,r=4", "gft2:n=4,m=4,r=4"]
+engines = ["dmodk", "smodk"]
+metrics = ["worst", "abb"]
+seeds = [3, 4]
+precision = 0.1
+)";
+
+/// A fresh folder for one test.
+std::string folder(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("routelab-cli-sweep-" + std::to_string(getpid())) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+std::string write(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST(CliSweep, MaxPointsThenResumeEqualsOneRun) {
+  const std::string dir = folder("resume");
+  const std::string file = write(dir + "/s.toml", kSweep);
+  auto r = runRoutelab("sweep " + file + " --results " + dir + "/whole.sqlite --jobs 2");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("16 in all: 0 stored before, 16 computed now (0 failed), 0 left"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("16/16 100%"), std::string::npos) << r.err;  // the progress bar reached the end
+  EXPECT_NE(r.err.find("ETA"), std::string::npos) << r.err;
+
+  r = runRoutelab("sweep " + file + " --results " + dir + "/parts.sqlite --max-points 6 --jobs 1");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("6 computed now (0 failed), 10 left"), std::string::npos) << r.out;
+  r = runRoutelab("sweep " + file + " --results " + dir + "/parts.sqlite --quiet");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("6 stored before, 10 computed now"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "");  // --quiet
+
+  const auto whole = runRoutelab("results " + dir + "/whole.sqlite --format csv --no-timings");
+  const auto parts = runRoutelab("results " + dir + "/parts.sqlite --format csv --no-timings");
+  ASSERT_EQ(whole.exitCode, 0) << whole.err;
+  EXPECT_EQ(whole.out, parts.out);
+  EXPECT_EQ(std::count(whole.out.begin(), whole.out.end(), '\n'), 17);  // header + 16 points
+
+  const auto json = runRoutelab("results " + dir + "/parts.sqlite --format json --output " + dir + "/r.json");
+  ASSERT_EQ(json.exitCode, 0) << json.err;
+  const auto j = nlohmann::json::parse(std::ifstream(dir + "/r.json"));
+  EXPECT_EQ(j["sweep"]["name"], "cli-small");
+  EXPECT_EQ(j["results"].size(), 16U);
+  EXPECT_EQ(j["results"][0]["config"]["seed"], 3);
+  EXPECT_TRUE(j["results"][0].contains("seconds"));
+}
+
+TEST(CliSweep, SigintKeepsFinishedPointsAndTheRerunCompletes) {
+  const std::string dir = folder("sigint");
+  // 100 points of some 30 ms each (one job): the interrupt after 1.5 s lands mid-sweep.
+  std::string text =
+      "name = \"sigint\"\n[[grid]]\nkind = \"analyze\"\nfabric = \"gft2:n=4,m=4,r=8\"\n"
+      "engines = [\"dmodk\", \"smodk\"]\nmetric = \"abb\"\nseeds = [1";
+  for (int seed = 2; seed <= 50; ++seed) text += ", " + std::to_string(seed);
+  text += "]\n";
+  const std::string file = write(dir + "/s.toml", text);
+  const std::string results = dir + "/r.sqlite";
+  const std::string errors = dir + "/err.txt";
+  const std::string output = dir + "/out.txt";
+  const auto r = runRoutelab("sweep " + file + " --results " + results + " --jobs 1 >" + output + " 2>" + errors +
+                             " & sleep 1.5; kill -INT $!; wait $!");
+  const auto slurp = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string err = slurp(errors);
+  const std::string out = slurp(output);
+  if (r.exitCode == 0) GTEST_SKIP() << "the sweep finished before the interrupt";
+  ASSERT_EQ(r.exitCode, 1) << err;
+  EXPECT_NE(err.find("interrupted"), std::string::npos) << err;
+  // "points      16 in all: 0 stored before, K computed now (0 failed), 16-K left"
+  const auto at = out.find("stored before, ");
+  ASSERT_NE(at, std::string::npos) << out;
+  const int computed = std::stoi(out.substr(at + 15));
+  EXPECT_LT(computed, 100);
+  const auto rerun = runRoutelab("sweep " + file + " --results " + results + " --quiet");
+  ASSERT_EQ(rerun.exitCode, 0) << rerun.err;
+  // The rerun computes exactly the points the interrupted run did not store.
+  EXPECT_NE(rerun.out.find(std::to_string(computed) + " stored before, " + std::to_string(100 - computed) +
+                           " computed now (0 failed), 0 left"),
+            std::string::npos)
+      << rerun.out;
+}
+
+TEST(CliSweep, AnotherSweepIsRefusedAndBadFilesNameTheLine) {
+  const std::string dir = folder("refuse");
+  const std::string file = write(dir + "/s.toml", kSweep);
+  ASSERT_EQ(runRoutelab("sweep " + file + " --results " + dir + "/r.sqlite --max-points 1 --quiet").exitCode, 0);
+  std::string other = kSweep;
+  other.replace(other.find("seeds = [3, 4]"), 14, "seeds = [3, 5]");
+  const std::string otherFile = write(dir + "/other.toml", other);
+  auto r = runRoutelab("sweep " + otherFile + " --results " + dir + "/r.sqlite");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("holds sweep 'cli-small'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("give another --results file"), std::string::npos) << r.err;
+
+  const std::string bad = write(dir + "/bad.toml", "[[grid]]\nkind = \"analyze\"\nfabric = \"x\"\nengine = 3\n");
+  r = runRoutelab("sweep " + bad + " --results " + dir + "/bad.sqlite");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("bad.toml:4: 'engine' must be a string"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad.sqlite"));  // nothing created for a bad sweep
+  r = runRoutelab("results " + dir + "/absent.sqlite");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+}
+
+TEST(CliSweep, FailedPointsAreStoredAndMakeExitOne) {
+  const std::string dir = folder("failed");
+  const std::string file = write(dir + "/s.toml",
+                                 "[[grid]]\nkind = \"analyze\"\nfabrics = [\"gft2:n=2,m=2,r=4\", "
+                                 "\"kary-ntree:k=2,n=3\"]\nengine = \"opt\"\n");
+  const auto r = runRoutelab("sweep " + file + " --results " + dir + "/r.sqlite --quiet");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("1 point(s) failed"), std::string::npos) << r.err;
+  const auto csv = runRoutelab("results " + dir + "/r.sqlite --no-timings");
+  EXPECT_NE(csv.out.find(",ok,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find(",error,"), std::string::npos) << csv.out;
+}
+
+TEST(CliSweep, PlotWritesPngAndSvg) {
+  if (std::system("gnuplot --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
+  const std::string dir = folder("plot");
+  const std::string file = write(dir + "/s.toml", kSweep);
+  ASSERT_EQ(runRoutelab("sweep " + file + " --results " + dir + "/r.sqlite --quiet").exitCode, 0);
+  const auto r = runRoutelab("plot " + dir + "/r.sqlite --output-dir " + dir + "/plots");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (const char* name : {"analyze-worst-1", "analyze-abb-2"}) {
+    for (const char* ext : {".png", ".svg"}) {
+      const std::string path = dir + "/plots/" + name + ext;
+      ASSERT_TRUE(std::filesystem::exists(path)) << path << "\n" << r.out;
+      EXPECT_GT(std::filesystem::file_size(path), 1000U) << path;
+    }
+  }
+  std::ifstream png(dir + "/plots/analyze-worst-1.png", std::ios::binary);
+  std::string magic(4, '\0');
+  png.read(magic.data(), 4);
+  EXPECT_EQ(magic, "\x89PNG");
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "/plots")) {
+    EXPECT_EQ(entry.path().string().find(".tmp-"), std::string::npos) << entry.path();
+  }
+}

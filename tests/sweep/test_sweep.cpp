@@ -1,0 +1,326 @@
+// Sweeps: the sweep file, the results file, resuming and the exports (src/sweep/).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <barrier>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <span>
+#include <sstream>
+#include <thread>
+
+#include "core/errors.h"
+#include "sweep/report.h"
+#include "sweep/results_store.h"
+#include "sweep/runner.h"
+#include "sweep/sweep_file.h"
+
+namespace routelab {
+namespace {
+
+const char* kSmallSweep = R"(name = "small"
+[[grid]]
+kind = "analyze"
+fabrics = ["gft2:n=2,m=2,r=4", "gft2:n=4,m=2,r=4"]
+engines = ["dmodk", "minhop"]
+metrics = ["worst", "abb", "pattern"]
+pattern = "shift:s=1"
+seeds = [1, 2]
+precision = 0.1
+)";
+
+/// A fresh results path in the test's temporary folder.
+std::string temporaryPath(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("routelab-sweep-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::filesystem::remove(path);
+  return path.string();
+}
+
+std::string exportCsv(const std::string& path) {
+  std::ostringstream out;
+  writeResultsCsv(out, ResultStore::openExisting(path).results(), false);
+  return out.str();
+}
+
+/// Runs every pending point of `sweep` into `path`; returns how many were computed.
+std::size_t runInto(const Sweep& sweep, const std::string& path, RunOptions options = {}) {
+  ResultStore store = ResultStore::openForSweep(path, sweep);
+  const auto pending = pendingPoints(sweep, store.finishedKeys());
+  return runPoints(pending, options, [&](const PointResult& r) { store.insert(r); }).computed;
+}
+
+TEST(SweepFile, ExpandsTheGridFirstKeySlowestAndDropsUnusedKeys) {
+  const Sweep sweep = parseSweep(kSmallSweep, "small.toml");
+  // worst and pattern do not use the seed-free keys ... every metric takes both seeds:
+  // 2 fabrics x 2 engines x 3 metrics x 2 seeds.
+  ASSERT_EQ(sweep.points.size(), 24U);
+  EXPECT_EQ(sweep.name, "small");
+  const nlohmann::json& first = sweep.points[0].config;
+  EXPECT_EQ(first["fabric"], "gft2:n=2,m=2,r=4");
+  EXPECT_EQ(first["engine"], "dmodk");
+  EXPECT_EQ(first["metric"], "worst");
+  EXPECT_EQ(first["seed"], 1);
+  EXPECT_EQ(sweep.points[1].config["seed"], 2);
+  EXPECT_EQ(sweep.points[12].config["fabric"], "gft2:n=4,m=2,r=4");
+  EXPECT_FALSE(first.contains("pattern"));    // worst has no pattern
+  EXPECT_FALSE(first.contains("precision"));  // nor sampling options
+  EXPECT_EQ(first["load_model"], "even-split");
+  EXPECT_EQ(first["kind"], "analyze");
+  EXPECT_TRUE(first.contains("routelab_version"));
+  EXPECT_EQ(sweep.points[2].config["metric"], "abb");
+  EXPECT_DOUBLE_EQ(sweep.points[2].config["precision"].get<double>(), 0.1);
+  EXPECT_EQ(sweep.points[4].config["pattern"], "shift:s=1");
+  for (const SweepPoint& p : sweep.points) EXPECT_EQ(p.key, p.config.dump());
+}
+
+TEST(SweepFile, SameConfigurationFromTwoGridsIsOnePoint) {
+  const Sweep sweep = parseSweep(R"([[grid]]
+kind = "analyze"
+fabric = "gft2:n=2,m=2,r=4"
+engines = ["dmodk", "minhop"]
+[[grid]]
+kind = "analyze"
+fabric = "gft2:n=2,m=2,r=4"
+engine = "dmodk"
+pattern = "ignored-for-worst"
+)",
+                                 "dup.toml");
+  EXPECT_EQ(sweep.points.size(), 2U);
+  EXPECT_EQ(sweep.name, "dup");
+}
+
+TEST(SweepFile, IdentityFollowsTheContent) {
+  const Sweep a = parseSweep(kSmallSweep, "a.toml");
+  const Sweep b = parseSweep(kSmallSweep, "elsewhere/b.toml");
+  EXPECT_EQ(a.identity, b.identity);  // same name and points
+  EXPECT_EQ(a.identity.size(), 16U);
+  std::string changed = kSmallSweep;
+  changed.replace(changed.find("0.1"), 3, "0.2");
+  EXPECT_NE(parseSweep(changed, "a.toml").identity, a.identity);
+}
+
+void expectParseError(const std::string& text, const std::string& where, const std::string& what) {
+  try {
+    parseSweep(text, "bad.toml");
+    FAIL() << "accepted: " << text;
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find(where), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  }
+}
+
+TEST(SweepFile, BadFilesNameFileLineAndWhat) {
+  const std::string head = "[[grid]]\nkind = \"analyze\"\nfabric = \"gft2:n=2,m=2,r=4\"\n";
+  expectParseError(head + "engine = \"dmodk\"\nmetrik = \"abb\"\n", "bad.toml:5", "unknown key 'metrik'");
+  expectParseError(head + "engine = \"dmodk\"\nseeds = [\"one\"]\n", "bad.toml:5", "'seed' must be an integer");
+  expectParseError(head + "engines = []\n", "bad.toml:4", "empty list");
+  expectParseError(head + "engine = \"dmodk\"\nengines = [\"x\"]\n", "bad.toml:5", "not both");
+  expectParseError(head, "bad.toml:1", "needs 'engines'");
+  expectParseError(head + "engine = \"dmodk\"\nmetric = \"pattern\"\n", "bad.toml:1", "needs a pattern");
+  expectParseError(head + "engine = \"dmodk\"\nmetric = \"fastest\"\n", "bad.toml:1", "metric 'fastest'");
+  expectParseError("[[grid]]\nkind = \"simulate-later\"\n", "bad.toml:2", "unknown point kind");
+  expectParseError("name = \"x\"\n[[grid]\n", "bad.toml:2", "");
+  expectParseError("name = \"x\"\n", "bad.toml:1", "no [[grid]]");
+  expectParseError("grids = 3\n", "bad.toml:1", "unknown or mistyped top-level key 'grids'");
+}
+
+TEST(ResultStore, RefusesAnotherSweepAndForeignFiles) {
+  const std::string path = temporaryPath("refuse.sqlite");
+  const Sweep sweep = parseSweep(kSmallSweep, "small.toml");
+  { ResultStore::openForSweep(path, sweep); }
+  EXPECT_NO_THROW(ResultStore::openForSweep(path, sweep));
+  std::string other = kSmallSweep;
+  other.replace(other.find("\"small\""), 7, "\"other\"");
+  try {
+    ResultStore::openForSweep(path, parseSweep(other, "other.toml"));
+    FAIL() << "a second sweep was let into the results file";
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("holds sweep 'small'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not this sweep 'other'"), std::string::npos) << e.what();
+  }
+  const std::string text = temporaryPath("not-results.sqlite");
+  std::ofstream(text) << "hello\n";
+  EXPECT_THROW(ResultStore::openForSweep(text, sweep), IoError);
+  EXPECT_THROW(ResultStore::openExisting(temporaryPath("absent.sqlite")), IoError);
+  // No temporary is left next to the results file.
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
+    EXPECT_EQ(entry.path().string().find(".tmp-"), std::string::npos) << entry.path();
+  }
+}
+
+TEST(Runner, InterruptedAndResumedEqualsUninterruptedAtAnyJobCount) {
+  const Sweep sweep = parseSweep(kSmallSweep, "small.toml");
+  const std::string whole = temporaryPath("whole.sqlite");
+  RunOptions serial;
+  serial.jobs = 1;
+  EXPECT_EQ(runInto(sweep, whole, serial), sweep.points.size());
+  EXPECT_EQ(runInto(sweep, whole), 0U);  // nothing left to compute
+
+  const std::string parts = temporaryPath("parts.sqlite");
+  RunOptions limited;
+  limited.jobs = 3;
+  limited.maxPoints = 5;
+  EXPECT_EQ(runInto(sweep, parts, limited), 5U);
+  EXPECT_EQ(ResultStore::openExisting(parts).finishedKeys().size(), 5U);
+  std::atomic<bool> stop{true};
+  RunOptions stopped;
+  stopped.stop = &stop;
+  EXPECT_EQ(runInto(sweep, parts, stopped), 0U);  // a stop request starts nothing
+  RunOptions parallel;
+  parallel.jobs = 4;
+  EXPECT_EQ(runInto(sweep, parts, parallel), sweep.points.size() - 5);
+
+  const std::string csv = exportCsv(whole);
+  EXPECT_EQ(csv, exportCsv(parts));
+  // Real numbers: WORST of dmodk on T(2+2, 4) is 2 (point 0), every point succeeded.
+  const auto results = ResultStore::openExisting(whole).results();
+  ASSERT_EQ(results.size(), sweep.points.size());
+  EXPECT_EQ(results[0].result["value"], 2);
+  for (const PointResult& r : results) EXPECT_TRUE(r.ok) << r.result.dump();
+  EXPECT_GT(results[2].result["samples"].get<int>(), 0);
+}
+
+TEST(Runner, AFailingPointIsStoredAsAnErrorAndTheOthersRun) {
+  const Sweep sweep = parseSweep(R"([[grid]]
+kind = "analyze"
+fabrics = ["gft2:n=2,m=2,r=4", "kary-ntree:k=2,n=3"]
+engine = "opt"
+)",
+                                 "fail.toml");
+  const std::string path = temporaryPath("fail.sqlite");
+  EXPECT_EQ(runInto(sweep, path), 2U);
+  const auto results = ResultStore::openExisting(path).results();
+  ASSERT_EQ(results.size(), 2U);
+  EXPECT_TRUE(results[0].ok);
+  EXPECT_FALSE(results[1].ok);
+  EXPECT_FALSE(results[1].result["error"].get<std::string>().empty());
+  EXPECT_EQ(runInto(sweep, path), 0U);  // a failed point is finished too
+}
+
+TEST(Report, CsvQuotesSpecsAndJsonCarriesTheConfiguration) {
+  PointResult r;
+  r.index = 3;
+  r.key = R"({"engine":"dmodk","fabric":"gft2:n=2,m=2,r=4","kind":"analyze","seed":1})";
+  r.result = {{"value", 2.5}, {"note", "say \"hi\""}, {"list", {1, 2}}};
+  r.seconds = 1.25;
+  r.worker = "rank 1";
+  std::ostringstream out;
+  writeResultsCsv(out, {r}, true);
+  EXPECT_EQ(out.str(),
+            "index,engine,fabric,kind,seed,status,value,note,seconds,worker\n"
+            "3,dmodk,\"gft2:n=2,m=2,r=4\",analyze,1,ok,2.5,\"say \"\"hi\"\"\",1.250000,rank 1\n");
+  const nlohmann::json j = resultsJson(ResultsHeader{"s", "0123", "s.toml", 9, "0.1.0"}, {r}, false);
+  EXPECT_EQ(j["results"][0]["config"]["fabric"], "gft2:n=2,m=2,r=4");
+  EXPECT_FALSE(j["results"][0].contains("seconds"));
+  EXPECT_EQ(j["sweep"]["points"], 9);
+}
+
+TEST(Report, PlotsAverageSeedsPerEngineAndFabric) {
+  std::vector<PointResult> results;
+  const auto add = [&](const std::string& fabric, const std::string& engine, int seed, double value, double ci) {
+    PointResult r;
+    r.key =
+        nlohmann::json{{"kind", "analyze"}, {"metric", "abb"}, {"fabric", fabric}, {"engine", engine}, {"seed", seed}}
+            .dump();
+    r.result = {{"value", value}, {"ci99_halfwidth", ci}};
+    results.push_back(r);
+  };
+  add("f1", "a", 1, 0.5, 0.1);
+  add("f1", "a", 2, 0.7, 0.1);
+  add("f2", "a", 1, 0.9, 0.0);
+  add("f2", "b", 1, 0.3, 0.0);
+  results.push_back(results[0]);
+  results.back().ok = false;  // failed points are not drawn
+  results.back().result = {{"error", "x"}, {"value", nullptr}};
+  const auto plots = standardPlots(results);
+  ASSERT_EQ(plots.size(), 1U);
+  EXPECT_EQ(plots[0].xLabels, (std::vector<std::string>{"f1", "f2"}));
+  ASSERT_EQ(plots[0].series.size(), 2U);
+  EXPECT_EQ(plots[0].series[0].label, "a");
+  ASSERT_EQ(plots[0].series[0].points.size(), 2U);
+  EXPECT_DOUBLE_EQ(plots[0].series[0].points[0].mean, 0.6);
+  EXPECT_DOUBLE_EQ(plots[0].series[0].points[0].low, 0.4);
+  EXPECT_DOUBLE_EQ(plots[0].series[0].points[0].high, 0.8);
+  ASSERT_EQ(plots[0].series[1].points.size(), 1U);
+  EXPECT_EQ(plots[0].series[1].points[0].x, 1U);
+  const std::string script = gnuplotScript(plots[0], "o.png", "o.svg");
+  EXPECT_NE(script.find("set output 'o.png'"), std::string::npos);
+  EXPECT_NE(script.find("set output 'o.svg'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace routelab
+
+namespace routelab {
+namespace {
+
+/// An all-reduce over `parts` threads, standing in for MPI_Allreduce (routelab-mpi).
+class ThreadSum {
+ public:
+  explicit ThreadSum(std::ptrdiff_t parts) : barrier_(parts) {}
+  void sum(std::span<double> values, std::uint32_t part) {
+    barrier_.arrive_and_wait();
+    if (part == 0) total_.assign(values.size(), 0.0);
+    barrier_.arrive_and_wait();
+    {
+      std::lock_guard lock(mutex_);
+      for (std::size_t i = 0; i < values.size(); ++i) total_[i] += values[i];
+    }
+    barrier_.arrive_and_wait();
+    std::copy(total_.begin(), total_.end(), values.begin());
+    barrier_.arrive_and_wait();
+  }
+
+ private:
+  std::barrier<> barrier_;
+  std::mutex mutex_;
+  std::vector<double> total_;
+};
+
+TEST(SampleSplit, SharesCoverEveryIndexOnce) {
+  std::uint64_t next = 1000;
+  for (std::uint32_t part = 0; part < 7; ++part) {
+    const auto [from, to] = sampleShare(1000, 2003, part, 7);
+    EXPECT_EQ(from, next);
+    EXPECT_GE(to - from, 143U);
+    EXPECT_LE(to - from, 144U);
+    next = to;
+  }
+  EXPECT_EQ(next, 2003U);
+}
+
+TEST(SampleSplit, SamplesSplitOverThreePartsGiveTheOneProcessResultBitForBit) {
+  const SweepPoint point{0,
+                         {{"kind", "analyze"},
+                          {"fabric", "gft2:n=4,m=4,r=8"},
+                          {"engine", "dmodk"},
+                          {"metric", "abb"},
+                          {"seed", 5},
+                          {"lmc", 0},
+                          {"load_model", "even-split"},
+                          {"precision", 0.004},
+                          {"max_samples", 1 << 20}},
+                         ""};
+  const PointResult whole = computePoint(point, 1, "one");
+  ASSERT_TRUE(whole.ok) << whole.result.dump();
+  ASSERT_GT(whole.result["samples"].get<std::uint64_t>(), 2000U);  // several doubling rounds
+  constexpr std::uint32_t kParts = 3;
+  ThreadSum reduce(kParts);
+  std::vector<PointResult> parts(kParts);
+  {
+    std::vector<std::jthread> threads;
+    for (std::uint32_t p = 0; p < kParts; ++p) {
+      threads.emplace_back([&, p] {
+        SampleSplit split{p, kParts, [&reduce, p](std::span<double> values) { reduce.sum(values, p); }};
+        parts[p] = computePoint(point, 1, "part", split);
+      });
+    }
+  }
+  for (const PointResult& part : parts) EXPECT_EQ(part.result.dump(), whole.result.dump());
+}
+
+}  // namespace
+}  // namespace routelab

@@ -90,6 +90,7 @@ Command verifyCommand();               // cmd_verify.cpp
 Command analyzeCommand();              // cmd_analyze.cpp
 Command routeCommand();                // cmd_route.cpp
 Command scheduleCommand();             // cmd_schedule.cpp
+Command compareCommand();              // cmd_compare.cpp
 std::vector<Command> extraCommands();  // commands contributed by later modules
 
 }  // namespace routelab::cli

@@ -9,6 +9,7 @@ std::vector<Command> extraCommands() {
       verifyCommand(),
       analyzeCommand(),
       scheduleCommand(),
+      compareCommand(),
   };
 }
 

@@ -28,7 +28,6 @@ constexpr const char* kDefaultFabric = "kary-ntree:k=4,n=3";
 struct CompareArgs {
   CompareOptions options;
   std::string output = "routelab-report";
-  bool noStages = false;
   bool quiet = false;
 };
 
@@ -99,15 +98,15 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
              engines.empty() ? "every engine of the registry (`routelab list`)" : engines, o.seed);
   fmt::print("sampling    ABB/AFPB/ADB until the 99% half-width <= {} x mean, at most {} samples\n", o.precision,
              o.maxSamples);
-  fmt::print("all-to-all  at most {} shifts; split load models up to {} terminals; stage counts {}\n", o.maxShifts,
-             o.splitModelTerminals, o.stages ? "on" : "off");
+  fmt::print("all-to-all  at most {} shifts (stage counts over the same pairs)\n", o.maxShifts);
+  fmt::print("detail      AFPB, ADB and split load models up to {} terminals; analysis up to {} table entries\n",
+             o.detailTerminals, o.maxTableEntries);
   if (!o.opensmDirectory.empty()) fmt::print("opensm      {}\n", o.opensmDirectory);
   fmt::print("report      {}\n\n", reportPath);
   std::fflush(stdout);
 }
 
 int runCompare(CompareArgs& args) {
-  args.options.stages = !args.noStages;
   const std::string reportPath = prepareOutput(args.output);
   printConfiguration(args, reportPath);
   if (!args.quiet) {
@@ -149,11 +148,15 @@ Command compareCommand() {
             ->check(unsignedDecimal(1, 1U << 20))
             ->default_str(std::to_string(args->options.maxShifts));
         command
-            .add_option("--split-model-terminals", args->options.splitModelTerminals,
-                        "even-/best-split load models only up to this many terminals")
+            .add_option("--detail-terminals", args->options.detailTerminals,
+                        "AFPB, ADB and the even-/best-split load models only up to this many terminals")
             ->check(unsignedDecimal())
-            ->default_str(std::to_string(args->options.splitModelTerminals));
-        command.add_flag("--no-stages", args->noStages, "skip the all-pairs per-stage path counts");
+            ->default_str(std::to_string(args->options.detailTerminals));
+        command
+            .add_option("--max-table-entries", args->options.maxTableEntries,
+                        "verify and analyse routings up to this many (address, switch) table entries")
+            ->check(unsignedDecimal())
+            ->default_str(std::to_string(args->options.maxTableEntries));
         command.add_option("--threads", args->options.threads, "worker threads (0 = every core)")
             ->check(CLI::NonNegativeNumber)
             ->default_str("0");

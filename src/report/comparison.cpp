@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
-#include <numeric>
 
 #include "analysis/loads.h"
 #include "analysis/sampling.h"
-#include "analysis/stages.h"
 #include "core/errors.h"
+#include "core/limits.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "report/opensm_directory.h"
@@ -45,29 +44,41 @@ ModelMetrics::Bandwidth bandwidthOf(const SampledBandwidth& b) {
   return {b.mean, b.ci99HalfWidth, b.samples, b.converged, b.bandwidthUpperBound};
 }
 
-/// Per-stage path counts of every channel (fat-trees) and the mean hop count.
-void measureStages(const Network& network, const RoutingResult& routing, const CompareOptions& options,
-                   EngineComparison& out) {
-  const StagePathCounts counts =
-      timed(out, "stages", [&] { return stagePathCounts(network, routing, options.threads); });
-  const std::size_t n = network.terminalCount();
-  const std::uint64_t hops =
-      std::accumulate(counts.pathsPerChannel.begin(), counts.pathsPerChannel.end(), std::uint64_t{0});
-  if (n > 1) out.meanHops = static_cast<double>(hops) / static_cast<double>(n * (n - 1));
+/// Per-stage path counts of every channel (fat-trees) over the evaluated shifts.
+void stagesFromShifts(const Network& network, const ShiftLoads& loads, EngineComparison& out) {
   const XgftLabels& labels = *network.xgft();
   std::map<std::pair<std::size_t, bool>, std::vector<std::uint64_t>> byStage;  // (lower level, descending)
   for (std::size_t c = 0; c < network.channelCount(); ++c) {
     const ChannelId channel = ChannelId::fromIndex(c);
     const std::size_t from = labels.level[network.source(channel).index()];
     const std::size_t to = labels.level[network.target(channel).index()];
-    byStage[{std::min(from, to), to < from}].push_back(counts.pathsPerChannel[c]);
+    byStage[{std::min(from, to), to < from}].push_back(loads.channelTotals[c]);
   }
-  for (const StageCount& stage : counts.stages) {
+  for (const StageCount& stage : groupByStage(network, loads.channelTotals)) {
     out.stages.push_back({stage, byStage[{stage.lowerLevel, !stage.ascending}]});
   }
 }
 
-/// WORST, ABB/AFPB/ADB and the shift loads under the first-path model (walks, no pair store).
+/// The shift loads (max ML, mean 1/ML), mean hops and stage counts from the shift walks.
+void shiftMetrics(const Network& network, const RoutingResult& routing, const CompareOptions& options, ModelMetrics& m,
+                  EngineComparison& out) {
+  const std::size_t n = network.terminalCount();
+  const std::vector<std::int64_t> shifts = evaluatedShifts(n, options.maxShifts);
+  const ShiftLoads shifted =
+      timed(out, "shifts", [&] { return shiftLoads(network, routing, shifts, options.threads); });
+  double sum = 0;
+  for (const std::uint32_t ml : shifted.maxLoads) {
+    m.shiftMaxLoad = std::max(m.shiftMaxLoad, static_cast<double>(ml));
+    sum += 1.0 / ml;
+  }
+  if (!shifts.empty()) m.shiftMeanBandwidth = sum / static_cast<double>(shifts.size());
+  if (shifted.pairs > 0) out.meanHops = static_cast<double>(shifted.hops) / static_cast<double>(shifted.pairs);
+  out.stagesAllPairs = n >= 2 && shifts.size() == n - 1;
+  if (network.xgft() != nullptr) stagesFromShifts(network, shifted, out);
+}
+
+/// WORST, ABB (AFPB, ADB up to detailTerminals) and the shift loads under the first-path
+/// model (table walks, no pair store).
 ModelMetrics firstPathMetrics(const Network& network, const RoutingResult& routing, const CompareOptions& options,
                               EngineComparison& out) {
   ModelMetrics m;
@@ -84,22 +95,16 @@ ModelMetrics firstPathMetrics(const Network& network, const RoutingResult& routi
   if (n >= 2 && n % 2 == 0) {
     m.abb = bandwidthOf(
         timed(out, "abb", [&] { return sampleByWalks(network, routing, SampledPattern::Bisect, sampling); }));
-    m.afpb = bandwidthOf(
-        timed(out, "afpb", [&] { return sampleByWalks(network, routing, SampledPattern::FullPermutation, sampling); }));
-    m.adb = bandwidthOf(
-        timed(out, "adb", [&] { return sampleByWalks(network, routing, SampledPattern::Dissemination, sampling); }));
+    if (n <= options.detailTerminals) {
+      m.afpb = bandwidthOf(timed(
+          out, "afpb", [&] { return sampleByWalks(network, routing, SampledPattern::FullPermutation, sampling); }));
+      m.adb = bandwidthOf(
+          timed(out, "adb", [&] { return sampleByWalks(network, routing, SampledPattern::Dissemination, sampling); }));
+    }
   } else {
     out.notes.push_back(fmt::format("ABB/AFPB/ADB need an even number of terminals (this fabric has {})", n));
   }
-  const std::vector<std::int64_t> shifts = evaluatedShifts(n, options.maxShifts);
-  const std::vector<std::uint32_t> loads =
-      timed(out, "shifts", [&] { return shiftMaxLoads(network, routing, shifts, options.threads); });
-  double sum = 0;
-  for (const std::uint32_t ml : loads) {
-    m.shiftMaxLoad = std::max(m.shiftMaxLoad, static_cast<double>(ml));
-    sum += 1.0 / ml;
-  }
-  if (!loads.empty()) m.shiftMeanBandwidth = sum / static_cast<double>(loads.size());
+  shiftMetrics(network, routing, options, m, out);
   return m;
 }
 
@@ -150,6 +155,17 @@ ModelMetrics splitMetrics(const Network& network, const RoutingResult& routing, 
 void evaluateRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
                      EngineComparison& out) {
   out.effective = routing.engine;
+  out.layers = out.layersUsed = routing.layerCount();
+  const std::uint64_t entries = static_cast<std::uint64_t>(routing.addresses.count()) * network.switchCount() *
+                                std::max<std::size_t>(routing.tables.size(), 1);
+  if (entries > options.maxTableEntries) {
+    out.skipped = true;
+    out.notes.push_back(fmt::format(
+        "routed but not verified or analysed: {} addresses x {} switches = {} table entries > --max-table-entries {} "
+        "(verification and WORST would take minutes); run routelab verify / analyze on it directly",
+        routing.addresses.count(), network.switchCount(), entries, options.maxTableEntries));
+    return;
+  }
   say(options, fmt::format("  {}: verify", out.name));
   const VerifyResult verified = timed(out, "verify", [&] { return verifyRouting(network, routing); });
   out.connected = verified.connected;
@@ -165,19 +181,15 @@ void evaluateRouting(const Network& network, const RoutingResult& routing, const
   out.singlePath = isSinglePath(network, routing);
   out.adaptive =
       std::any_of(routing.tables.begin(), routing.tables.end(), [](const ForwardingTable& t) { return t.adaptive(); });
-  if (options.stages && network.xgft() != nullptr) {
-    say(options, fmt::format("  {}: paths per channel, all pairs", out.name));
-    measureStages(network, routing, options, out);
-  }
-  say(options, fmt::format("  {}: WORST, ABB/AFPB/ADB, shifts (first-path)", out.name));
+  const bool detail = network.terminalCount() <= options.detailTerminals;
+  say(options, fmt::format("  {}: WORST, ABB{}, shifts (first-path)", out.name, detail ? "/AFPB/ADB" : ""));
   out.models.push_back(firstPathMetrics(network, routing, options, out));
-  if (out.singlePath) return;
-  if (network.terminalCount() > options.splitModelTerminals) {
-    out.notes.push_back(fmt::format(
-        "even-split and best-split skipped: {} terminals > --split-model-terminals {}; ranked on first-path",
-        network.terminalCount(), options.splitModelTerminals));
-    return;
+  if (!detail) {
+    out.notes.push_back(fmt::format("{} terminals > --detail-terminals {}: AFPB, ADB{} not computed",
+                                    network.terminalCount(), options.detailTerminals,
+                                    out.singlePath ? "" : ", even-split and best-split (ranked on first-path)"));
   }
+  if (out.singlePath || !detail) return;
   for (const LoadModel model : {LoadModel::EvenSplit, LoadModel::BestSplit}) {
     say(options, fmt::format("  {}: WORST, ABB/AFPB/ADB, shifts ({})", out.name, loadModelName(model)));
     out.models.push_back(splitMetrics(network, routing, model, options, out));
@@ -212,6 +224,9 @@ void routeAndEvaluate(const Network& network, const std::string& spec, const Com
     const RoutingResult routing = timed(out, "route", [&] { return runEngine(spec, network, context); });
     evaluateRouting(network, routing, options, out);
   } catch (const RoutingError& e) {  // UnsupportedTopology included: the engine refuses
+    out.refused = true;
+    out.reason = e.what();
+  } catch (const LimitError& e) {  // beyond the memory budget at this size
     out.refused = true;
     out.reason = e.what();
   }

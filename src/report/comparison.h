@@ -8,10 +8,10 @@
 // its sampled average bandwidths ABB/AFPB/ADB (Nienaber §II/§IV, the stopping rule of
 // analysis/sampling.h), the maximum channel load of the all-to-all exchange done as N-1
 // shifts (Zahavi 2009), and, on fat-trees, the paths per channel of every stage (Gómez
-// Fig. 3; analysis/stages.h). Adaptive and multipath engines are measured under every load
-// model (analysis/split.h) up to CompareOptions::splitModelTerminals terminals and
-// first-path beyond. Routings imported from OpenSM (importOpenSmDirectory) are measured the
-// same way and ranked beside routelab's.
+// Fig. 3; analysis/stages.h) over the same shifts — every pair when all N-1 are evaluated.
+// Adaptive and multipath engines are measured under every load model (analysis/split.h) up
+// to CompareOptions::detailTerminals terminals and first-path beyond. Routings imported from OpenSM
+// (importOpenSmDirectory) are measured the same way and ranked beside routelab's.
 //
 // Ranking: routings that pass verification (connected, loop-free, deadlock-free) first,
 // then the highest ABB under the ranking model (best-split where computed, else first-path),
@@ -41,10 +41,15 @@ struct CompareOptions {
   double precision = 0.01;                  ///< sampled metrics: stop at half-width <= precision x mean
   std::uint64_t maxSamples = 1ULL << 16;    ///< sampled metrics: at most this many samples
   std::size_t maxShifts = 256;              ///< all-to-all: evaluate at most this many shifts (spread evenly)
-  std::size_t splitModelTerminals = 1024;   ///< even-/best-split models only up to this many terminals
-  bool stages = true;                       ///< per-stage path counts (fat-trees)
-  int threads = 0;                          ///< 0 = every core; results do not depend on it
-  std::string opensmDirectory;              ///< OpenSM routings to rank beside ours (empty: none)
+  /// Up to this many terminals: AFPB, ADB and the even-/best-split load models too; beyond,
+  /// the ranking metrics only (verify, WORST, ABB, shifts, first-path), docs/COMPARE.md.
+  std::size_t detailTerminals = 1024;
+  /// Routings with more (address, switch) table entries are routed but not analysed: their
+  /// verification and WORST take minutes (S-mod-k's address per source class: 2^30 entries
+  /// on 4096 terminals).
+  std::uint64_t maxTableEntries = std::uint64_t{1} << 26;
+  int threads = 0;              ///< 0 = every core; results do not depend on it
+  std::string opensmDirectory;  ///< OpenSM routings to rank beside ours (empty: none)
   /// Called with a one-line message before each long step (the CLI prints it on stderr).
   std::function<void(const std::string&)> progress;
 };
@@ -65,7 +70,8 @@ struct ModelMetrics {
   double shiftMeanBandwidth = 0;  ///< mean over the evaluated shifts of 1/ML
 };
 
-/// One stage of the per-stage heat map: the paths of each of its channels.
+/// One stage of the per-stage heat map: the paths of each of its channels, summed over the
+/// evaluated shifts (all ordered pairs when every shift is evaluated: Gómez Fig. 3).
 struct StageHeat {
   StageCount summary;
   std::vector<std::uint64_t> paths;  ///< per channel of the stage, in channel id order
@@ -81,7 +87,8 @@ struct EngineComparison {
   std::string origin;     ///< "routelab" or "OpenSM"
   std::string effective;  ///< effective engine spec (options filled in)
   bool refused = false;
-  std::string reason;  ///< refused: the engine's message
+  std::string reason;    ///< refused: the engine's message
+  bool skipped = false;  ///< routed, but too large to analyse (CompareOptions::maxTableEntries)
   // Verification.
   bool connected = false, loopFree = false, deadlockFree = false;
   std::size_t layers = 0, layersUsed = 0;
@@ -92,6 +99,7 @@ struct EngineComparison {
   double meanHops = 0;               ///< channels per terminal pair (all pairs), 0 if not computed
   std::vector<ModelMetrics> models;  ///< first-path first; split models when computed
   std::vector<StageHeat> stages;     ///< fat-trees only
+  bool stagesAllPairs = false;       ///< stages count every ordered pair (every shift evaluated)
   std::vector<std::string> notes;    ///< what was skipped and why
   std::vector<StageTiming> timings;
   bool passed() const { return !refused && connected && loopFree && deadlockFree; }

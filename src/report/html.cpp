@@ -147,10 +147,12 @@ void stageHeatMap(std::ostream& out, const EngineComparison& e, std::uint64_t to
                        s.summary.minPaths, s.summary.maxPaths, s.summary.balanced() ? " balanced" : "");
   }
   out << fmt::format(
-      "</svg><figcaption>{}: paths per channel of each stage, all ordered terminal pairs, first path "
+      "</svg><figcaption>{}: paths per channel of each stage, {}, first path "
       "(min..max at the right; {} channels per stage drawn as at most 128 cells, each the largest "
       "count it covers; colour scale shared by every engine, darkest = {} paths)</figcaption></figure>\n",
-      esc(e.name), e.stages.empty() ? 0 : e.stages.front().paths.size(), top);
+      esc(e.name),
+      e.stagesAllPairs ? "all ordered terminal pairs" : "the pairs of the evaluated shifts (a sample of all pairs)",
+      e.stages.empty() ? 0 : e.stages.front().paths.size(), top);
 }
 
 void stageSection(std::ostream& out, const Comparison& c) {
@@ -290,11 +292,12 @@ void configurationSection(std::ostream& out, const Comparison& c) {
              "class=\"l\">engines</td><td class=\"l\">{}</td></tr><tr><td class=\"l\">sampling</td><td "
              "class=\"l\">stop when 99% half-width ≤ {} × mean, at most {} samples</td></tr><tr><td "
              "class=\"l\">all-to-all</td><td class=\"l\">{} of the {} shifts (--max-shifts {})</td></tr><tr><td "
-             "class=\"l\">split models</td><td class=\"l\">up to {} terminals</td></tr><tr><td "
+             "class=\"l\">detail</td><td class=\"l\">AFPB, ADB and split load models up to {} terminals; analysis up "
+             "to {} table entries</td></tr><tr><td "
              "class=\"l\">OpenSM directory</td><td class=\"l\">{}</td></tr>",
              esc(c.version), esc(c.fabricSpec), o.seed, esc(engines), o.precision, o.maxSamples,
              evaluatedShifts(c.terminals, o.maxShifts).size(), c.terminals > 0 ? c.terminals - 1 : 0, o.maxShifts,
-             o.splitModelTerminals, o.opensmDirectory.empty() ? "-" : esc(o.opensmDirectory))
+             o.detailTerminals, o.maxTableEntries, o.opensmDirectory.empty() ? "-" : esc(o.opensmDirectory))
       << "</table></section>\n";
 }
 

@@ -28,6 +28,7 @@ std::string kindText(const EngineComparison& e) {
 }
 
 std::string deadlockText(const EngineComparison& e) {
+  if (e.skipped) return "not analysed";
   if (!e.connected || !e.loopFree) return "NOT CONNECTED";
   return e.deadlockFree ? "yes" : "NO";
 }
@@ -75,7 +76,7 @@ std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison)
 std::string recommendation(const Comparison& comparison) {
   const EngineComparison* best = nullptr;
   const EngineComparison* second = nullptr;
-  std::string prone, refused;
+  std::string prone, refused, skipped;
   for (const EngineComparison& e : comparison.engines) {
     if (e.passed() && e.rankingModel() != nullptr) {
       if (best == nullptr) {
@@ -85,6 +86,8 @@ std::string recommendation(const Comparison& comparison) {
       }
     } else if (e.refused) {
       refused += (refused.empty() ? "" : ", ") + e.name;
+    } else if (e.skipped) {
+      skipped += (skipped.empty() ? "" : ", ") + e.name;
     } else {
       prone += (prone.empty() ? "" : ", ") + e.name;
     }
@@ -100,6 +103,7 @@ std::string recommendation(const Comparison& comparison) {
     if (second != nullptr) text += fmt::format(" Runner-up {}: {}.", second->name, qualities(*second));
   }
   if (!prone.empty()) text += " Not recommended (deadlock-prone or not delivering every pair): " + prone + ".";
+  if (!skipped.empty()) text += " Too large to analyse at this size (see the notes): " + skipped + ".";
   if (!refused.empty()) text += " Refused this fabric: " + refused + ".";
   return text;
 }

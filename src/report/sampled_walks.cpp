@@ -19,10 +19,13 @@ class PatternWalker {
   PatternWalker(const Network& network, const RoutingResult& routing)
       : network_(network), routing_(routing), load_(network.channelCount(), 0) {}
 
-  std::uint32_t maxLoad(const std::vector<SourceDestination>& pairs) {
+  std::uint32_t maxLoad(const std::vector<SourceDestination>& pairs, std::vector<std::uint64_t>* totals = nullptr) {
     std::uint32_t best = 1;
     for (const auto& [s, d] : pairs) {
       routePair(network_, routing_, s, d, walk_);
+      if (totals != nullptr) {
+        for (const ChannelId c : walk_) ++(*totals)[c.index()];
+      }
       for (std::size_t i = 1; i + 1 < walk_.size(); ++i) {
         const std::size_t c = walk_[i].index();
         if (load_[c]++ == 0) touched_.push_back(c);
@@ -132,13 +135,27 @@ SampledBandwidth sampleByWalks(const Network& network, const RoutingResult& rout
   return result;
 }
 
-std::vector<std::uint32_t> shiftMaxLoads(const Network& network, const RoutingResult& routing,
-                                         const std::vector<std::int64_t>& shifts, int threads) {
-  std::vector<std::uint32_t> out(shifts.size(), 0);
+ShiftLoads shiftLoads(const Network& network, const RoutingResult& routing, const std::vector<std::int64_t>& shifts,
+                      int threads) {
+  ShiftLoads out;
+  out.maxLoads.assign(shifts.size(), 0);
+  out.channelTotals.assign(network.channelCount(), 0);
   const std::size_t n = network.terminalCount();
+  std::vector<std::vector<std::uint64_t>> perThread(static_cast<std::size_t>(workerThreads(threads)));
   parallelWalks(network, routing, 0, shifts.size(), threads, [&](PatternWalker& walker, std::uint64_t index) {
-    out[index] = walker.maxLoad(shiftPairs(n, shifts[index]));
+    std::size_t me = 0;
+#ifdef ROUTELAB_HAVE_OPENMP
+    me = static_cast<std::size_t>(omp_get_thread_num());
+#endif
+    std::vector<std::uint64_t>& totals = perThread[me];
+    if (totals.empty()) totals.assign(network.channelCount(), 0);
+    out.maxLoads[index] = walker.maxLoad(shiftPairs(n, shifts[index]), &totals);
   });
+  for (const auto& totals : perThread) {
+    for (std::size_t c = 0; c < totals.size(); ++c) out.channelTotals[c] += totals[c];
+  }
+  for (const std::uint64_t t : out.channelTotals) out.hops += t;
+  out.pairs = shifts.size() * n;  // s in 1..N-1: N pairs each
   return out;
 }
 

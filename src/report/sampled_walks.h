@@ -27,8 +27,17 @@ namespace routelab {
 SampledBandwidth sampleByWalks(const Network& network, const RoutingResult& routing, SampledPattern pattern,
                                const SamplingOptions& options);
 
-/// First-path ML of the shift pattern i -> (i + s) mod N for each s of `shifts`, in order.
-std::vector<std::uint32_t> shiftMaxLoads(const Network& network, const RoutingResult& routing,
-                                         const std::vector<std::int64_t>& shifts, int threads = 0);
+struct ShiftLoads {
+  std::vector<std::uint32_t> maxLoads;       ///< per shift, in the order given
+  std::vector<std::uint64_t> channelTotals;  ///< per channel: pairs of all the shifts through it
+  std::uint64_t hops = 0;                    ///< channels of all their paths, terminal channels included
+  std::uint64_t pairs = 0;
+  friend bool operator==(const ShiftLoads&, const ShiftLoads&) = default;
+};
+/// First-path ML of the shift pattern i -> (i + s) mod N for each s of `shifts`, and the
+/// paths through every channel summed over those shifts (terminal channels included). With
+/// every shift s = 1..N-1 the totals are the all-pairs path counts of analysis/stages.h.
+ShiftLoads shiftLoads(const Network& network, const RoutingResult& routing, const std::vector<std::int64_t>& shifts,
+                      int threads = 0);
 
 }  // namespace routelab

@@ -99,8 +99,10 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
   fmt::print("sampling    ABB/AFPB/ADB until the 99% half-width <= {} x mean, at most {} samples\n", o.precision,
              o.maxSamples);
   fmt::print("all-to-all  at most {} shifts (stage counts over the same pairs)\n", o.maxShifts);
-  fmt::print("detail      AFPB, ADB and split load models up to {} terminals; analysis up to {} table entries\n",
-             o.detailTerminals, o.maxTableEntries);
+  fmt::print(
+      "detail      AFPB, ADB and split load models up to {} terminals; beyond, analysis up to {} addresses "
+      "per terminal\n",
+      o.detailTerminals, o.maxAddressesPerTerminal);
   if (!o.opensmDirectory.empty()) fmt::print("opensm      {}\n", o.opensmDirectory);
   fmt::print("report      {}\n\n", reportPath);
   std::fflush(stdout);
@@ -153,10 +155,10 @@ Command compareCommand() {
             ->check(unsignedDecimal())
             ->default_str(std::to_string(args->options.detailTerminals));
         command
-            .add_option("--max-table-entries", args->options.maxTableEntries,
-                        "verify and analyse routings up to this many (address, switch) table entries")
+            .add_option("--max-addresses-per-terminal", args->options.maxAddressesPerTerminal,
+                        "above --detail-terminals, analyse routings up to this many addresses per terminal")
             ->check(unsignedDecimal())
-            ->default_str(std::to_string(args->options.maxTableEntries));
+            ->default_str(std::to_string(args->options.maxAddressesPerTerminal));
         command.add_option("--threads", args->options.threads, "worker threads (0 = every core)")
             ->check(CLI::NonNegativeNumber)
             ->default_str("0");

@@ -5,11 +5,7 @@ namespace routelab::cli {
 
 std::vector<Command> extraCommands() {
   return {
-      routeCommand(),
-      verifyCommand(),
-      analyzeCommand(),
-      scheduleCommand(),
-      compareCommand(),
+      routeCommand(), verifyCommand(), analyzeCommand(), scheduleCommand(), compareCommand(),
   };
 }
 

@@ -156,14 +156,15 @@ void evaluateRouting(const Network& network, const RoutingResult& routing, const
                      EngineComparison& out) {
   out.effective = routing.engine;
   out.layers = out.layersUsed = routing.layerCount();
-  const std::uint64_t entries = static_cast<std::uint64_t>(routing.addresses.count()) * network.switchCount() *
-                                std::max<std::size_t>(routing.tables.size(), 1);
-  if (entries > options.maxTableEntries) {
+  const std::size_t n = network.terminalCount();
+  if (n > options.detailTerminals && routing.addresses.count() > options.maxAddressesPerTerminal * n) {
     out.skipped = true;
     out.notes.push_back(fmt::format(
-        "routed but not verified or analysed: {} addresses x {} switches = {} table entries > --max-table-entries {} "
-        "(verification and WORST would take minutes); run routelab verify / analyze on it directly",
-        routing.addresses.count(), network.switchCount(), entries, options.maxTableEntries));
+        "routed but not verified or analysed: {} addresses for {} terminals > --max-addresses-per-terminal {} above "
+        "--detail-terminals {} ({} table entries: verification and WORST would take minutes); run routelab verify / "
+        "analyze on it directly",
+        routing.addresses.count(), n, options.maxAddressesPerTerminal, options.detailTerminals,
+        static_cast<std::uint64_t>(routing.addresses.count()) * network.switchCount()));
     return;
   }
   say(options, fmt::format("  {}: verify", out.name));

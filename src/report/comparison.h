@@ -44,10 +44,10 @@ struct CompareOptions {
   /// Up to this many terminals: AFPB, ADB and the even-/best-split load models too; beyond,
   /// the ranking metrics only (verify, WORST, ABB, shifts, first-path), docs/COMPARE.md.
   std::size_t detailTerminals = 1024;
-  /// Routings with more (address, switch) table entries are routed but not analysed: their
-  /// verification and WORST take minutes (S-mod-k's address per source class: 2^30 entries
-  /// on 4096 terminals).
-  std::uint64_t maxTableEntries = std::uint64_t{1} << 26;
+  /// Above detailTerminals, routings with more addresses per terminal are routed but not
+  /// analysed: their verification and WORST take minutes (S-mod-k's address per source
+  /// class: 256 per terminal, 2^30 table entries on 4096 terminals).
+  std::size_t maxAddressesPerTerminal = 8;
   int threads = 0;              ///< 0 = every core; results do not depend on it
   std::string opensmDirectory;  ///< OpenSM routings to rank beside ours (empty: none)
   /// Called with a one-line message before each long step (the CLI prints it on stderr).
@@ -88,7 +88,7 @@ struct EngineComparison {
   std::string effective;  ///< effective engine spec (options filled in)
   bool refused = false;
   std::string reason;    ///< refused: the engine's message
-  bool skipped = false;  ///< routed, but too large to analyse (CompareOptions::maxTableEntries)
+  bool skipped = false;  ///< routed, but too large to analyse (CompareOptions::maxAddressesPerTerminal)
   // Verification.
   bool connected = false, loopFree = false, deadlockFree = false;
   std::size_t layers = 0, layersUsed = 0;

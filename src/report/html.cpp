@@ -12,13 +12,13 @@ namespace {
 
 constexpr const char* kStyle = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0;color:#1d2430;background:#f5f6f8}
-main{max-width:1080px;margin:0 auto;padding:20px 28px 40px}
+main{max-width:1240px;margin:0 auto;padding:20px 28px 40px}
 h1{font-size:24px;margin:8px 0 2px}h2{font-size:18px;margin:28px 0 8px;border-bottom:2px solid #d8dde6;padding-bottom:4px}
 h3{font-size:15px;margin:16px 0 4px}.sub{color:#586174;margin:0 0 12px}
 section{background:#fff;border:1px solid #e1e5ec;border-radius:8px;padding:4px 18px 14px;margin:14px 0}
 #recommendation{border-left:6px solid #2e7d32}#recommendation p{font-size:15px}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{padding:4px 7px;border-bottom:1px solid #e6e9ef;text-align:right;white-space:nowrap}
-th{background:#eef1f6;position:sticky;top:0}td:nth-child(2),th:nth-child(2),td.l,th.l{text-align:left}
+th{background:#eef1f6;white-space:normal;vertical-align:bottom}td:nth-child(2),th:nth-child(2),td.l,th.l{text-align:left}
 tr.refused td{color:#8a8f99}tr.failed td{background:#fff3f3}tr.first td{background:#eef8ee;font-weight:600}
 figure{margin:10px 0}figcaption{color:#586174;font-size:12.5px;margin-top:2px}
 svg text{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;fill:#1d2430}
@@ -60,6 +60,7 @@ void barChart(std::ostream& out, const std::string& figureId, const std::string&
   for (const Bar& b : bars) top = std::max({top, b.value, b.high});
   if (top <= 0) top = 1;
   const double height = row * static_cast<double>(bars.size()) + 10;
+  out << "<h3>" << esc(caption.substr(0, caption.find(':'))) << "</h3>\n";
   out << fmt::format(
       "<figure class=\"chart\" id=\"{}\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" "
       "height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\">\n",
@@ -106,8 +107,8 @@ void summaryCharts(std::ostream& out, const Comparison& c) {
            abb);
   barChart(out, "fig-worst", "WORST: the largest load one permutation can put on a channel (lower is better)", worst);
   barChart(out, "fig-shift",
-           "All-to-all as shifts: largest channel load of the shift patterns i -> i+s (lower is better)", shift);
-  barChart(out, "fig-layers", "Layers (virtual lanes) the routing uses (fewer is better)", layers);
+           "All-to-all as shifts: the largest channel load of the shift patterns i -> i+s (lower is better)", shift);
+  barChart(out, "fig-layers", "Layers: virtual lanes the routing uses (fewer is better)", layers);
   out << "<p class=\"note\">Blue: routelab engines; purple: OpenSM's routings; red: fails verification "
          "(deadlock-prone).</p></section>\n";
 }
@@ -292,12 +293,12 @@ void configurationSection(std::ostream& out, const Comparison& c) {
              "class=\"l\">engines</td><td class=\"l\">{}</td></tr><tr><td class=\"l\">sampling</td><td "
              "class=\"l\">stop when 99% half-width ≤ {} × mean, at most {} samples</td></tr><tr><td "
              "class=\"l\">all-to-all</td><td class=\"l\">{} of the {} shifts (--max-shifts {})</td></tr><tr><td "
-             "class=\"l\">detail</td><td class=\"l\">AFPB, ADB and split load models up to {} terminals; analysis up "
-             "to {} table entries</td></tr><tr><td "
+             "class=\"l\">detail</td><td class=\"l\">AFPB, ADB and split load models up to {} terminals; beyond, "
+             "analysis up to {} addresses per terminal</td></tr><tr><td "
              "class=\"l\">OpenSM directory</td><td class=\"l\">{}</td></tr>",
              esc(c.version), esc(c.fabricSpec), o.seed, esc(engines), o.precision, o.maxSamples,
              evaluatedShifts(c.terminals, o.maxShifts).size(), c.terminals > 0 ? c.terminals - 1 : 0, o.maxShifts,
-             o.detailTerminals, o.maxTableEntries, o.opensmDirectory.empty() ? "-" : esc(o.opensmDirectory))
+             o.detailTerminals, o.maxAddressesPerTerminal, o.opensmDirectory.empty() ? "-" : esc(o.opensmDirectory))
       << "</table></section>\n";
 }
 

@@ -215,6 +215,31 @@ TEST(ReportCompare, UnknownEngineAndBadSpecAreErrors) {
   EXPECT_THROW(compareEngines(options), Error);
 }
 
+// The large-fabric defaults, forced on a small fabric: above --detail-terminals only the
+// ranking metrics (no AFPB/ADB, first-path only); beyond --max-addresses-per-terminal the routing is
+// routed, not analysed, and ranked after the analysed ones.
+TEST(ReportCompare, DetailAndAddressThresholdsSkipWithANote) {
+  CompareOptions options = smallOptions();
+  options.engines = {"ftree-adaptive", "smodk", "dmodk"};
+  options.detailTerminals = 4;
+  options.maxAddressesPerTerminal = 1;  // dmodk and ftree-adaptive: 1; smodk: one per source class
+  const Comparison c = compareEngines(options);
+  ASSERT_EQ(c.engines.size(), 3u);
+  EXPECT_EQ(c.engines.back().name, "smodk");
+  EXPECT_TRUE(c.engines.back().skipped);
+  EXPECT_FALSE(c.engines.back().passed());
+  EXPECT_NE(c.engines.back().notes.front().find("--max-addresses-per-terminal 1"), std::string::npos);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const EngineComparison& e = c.engines[i];
+    ASSERT_EQ(e.models.size(), 1u) << e.name;
+    EXPECT_EQ(e.models[0].model, LoadModel::FirstPath);
+    EXPECT_GT(e.models[0].abb.samples, 0u);
+    EXPECT_EQ(e.models[0].afpb.samples, 0u);
+    EXPECT_EQ(e.models[0].adb.samples, 0u);
+  }
+  EXPECT_NE(recommendation(c).find("Too large to analyse at this size (see the notes): smodk"), std::string::npos);
+}
+
 TEST(ReportHtml, EscapesText) {
   EXPECT_EQ(htmlEscape("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
 }

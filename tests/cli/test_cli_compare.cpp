@@ -77,6 +77,28 @@ TEST_F(CliCompare, BadInputIsAnErrorAndWritesNothing) {
   EXPECT_EQ(r.exitCode, 2);
 }
 
+// OpenSM's routings of the k4n3 fixture fabric, laid out as --opensm-dir expects, ranked
+// beside routelab's; the refused one is named with OpenSM's text.
+TEST_F(CliCompare, OpenSmDirectoryRankedBesideOurs) {
+  const std::filesystem::path k4n3 = std::filesystem::path(routelab::test::fixturesDir()) / "k4n3";
+  const std::filesystem::path opensm = dir_ / "opensm";
+  std::filesystem::create_directories(opensm);
+  std::filesystem::copy_file(k4n3 / "lfts.lash.dump.gz", opensm / "lash.lfts");
+  std::filesystem::copy_file(k4n3 / "pathsl.lash.txt", opensm / "lash.sl");
+  std::filesystem::copy_file(k4n3 / "lfts.minhop.dump.gz", opensm / "minhop.lfts");
+  std::ofstream(opensm / "dor.error") << "dor: not a mesh\n";
+  const auto r = runRoutelab("compare 'file:" + (k4n3 / "ibnetdiscover.txt").string() +
+                             "' --engine updown --quiet --opensm-dir '" + opensm.string() + "' --output '" +
+                             (dir_ / "report").string() + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("opensm:lash "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("opensm:minhop "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("opensm:dor  refused: dor: not a mesh"), std::string::npos) << r.out;
+  const std::string page = slurp(dir_ / "report" / "index.html");
+  EXPECT_NE(page.find(">opensm:lash<"), std::string::npos);
+  EXPECT_NE(page.find("data-engines=\"4\""), std::string::npos);
+}
+
 std::string chromium() {
   for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
     const auto r = runCommand(std::string("command -v ") + name);

@@ -151,6 +151,9 @@ ModelMetrics splitMetrics(const Network& network, const RoutingResult& routing, 
   return m;
 }
 
+void analyseRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
+                    EngineComparison& out);
+
 /// Verify and analyse one routing (ours or imported).
 void evaluateRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
                      EngineComparison& out) {
@@ -179,6 +182,18 @@ void evaluateRouting(const Network& network, const RoutingResult& routing, const
     out.notes.push_back("not analysed: the routing does not deliver every pair (see routelab verify)");
     return;
   }
+  try {
+    analyseRouting(network, routing, options, out);
+  } catch (const AnalysisError& e) {  // e.g. a pair the walks cannot deliver: this routing only
+    out.notes.push_back(std::string("analysis stopped: ") + e.what());
+  } catch (const LimitError& e) {
+    out.notes.push_back(std::string("analysis stopped: ") + e.what());
+  }
+}
+
+/// The metrics of a verified routing: first-path, then the split models where they apply.
+void analyseRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
+                    EngineComparison& out) {
   out.singlePath = isSinglePath(network, routing);
   out.adaptive =
       std::any_of(routing.tables.begin(), routing.tables.end(), [](const ForwardingTable& t) { return t.adaptive(); });

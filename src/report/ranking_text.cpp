@@ -47,6 +47,24 @@ std::string qualities(const EngineComparison& e) {
       bandwidthText(m.abb), loadModelName(m.model), worstText(m), number(m.shiftMaxLoad), e.meanHops);
 }
 
+/// Equal on every ranking criterion (both analysed).
+bool sameRank(const EngineComparison& a, const EngineComparison& b) {
+  const ModelMetrics& x = *a.rankingModel();
+  const ModelMetrics& y = *b.rankingModel();
+  return x.abb.mean == y.abb.mean && x.worst == y.worst && a.layersUsed == b.layersUsed && a.meanHops == b.meanHops;
+}
+
+/// The other passing engines equal to `best` on every ranking criterion, comma-separated.
+std::string tiedWith(const Comparison& comparison, const EngineComparison& best) {
+  std::string ties;
+  for (const EngineComparison& e : comparison.engines) {
+    if (&e != &best && e.passed() && e.rankingModel() != nullptr && sameRank(e, best)) {
+      ties += (ties.empty() ? "" : ", ") + e.name;
+    }
+  }
+  return ties;
+}
+
 }  // namespace
 
 std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison) {
@@ -81,7 +99,7 @@ std::string recommendation(const Comparison& comparison) {
     if (e.passed() && e.rankingModel() != nullptr) {
       if (best == nullptr) {
         best = &e;
-      } else if (second == nullptr) {
+      } else if (second == nullptr && !sameRank(e, *best)) {
         second = &e;
       }
     } else if (e.refused) {
@@ -100,6 +118,8 @@ std::string recommendation(const Comparison& comparison) {
         "Use {}: {}. It ranks first among the routings that pass verification: highest ABB, then lowest "
         "worst-case load, fewest layers.",
         best->name, qualities(*best));
+    const std::string ties = tiedWith(comparison, *best);
+    if (!ties.empty()) text += " Equal on every ranked criterion (ordered by name): " + ties + ".";
     if (second != nullptr) text += fmt::format(" Runner-up {}: {}.", second->name, qualities(*second));
   }
   if (!prone.empty()) text += " Not recommended (deadlock-prone or not delivering every pair): " + prone + ".";

@@ -74,6 +74,17 @@ TEST(ReportRanking, RecommendationNamesTheWinnerAndWhy) {
   EXPECT_NE(text.find("Refused this fabric: opt"), std::string::npos);
 }
 
+TEST(ReportRanking, TiesAreNamedAndTheRunnerUpDiffers) {
+  Comparison c;
+  c.engines = {analysedEngine("b-engine", 1.0, 1, 1), analysedEngine("a-engine", 1.0, 1, 1),
+               analysedEngine("c-engine", 0.5, 4, 1)};
+  rankEngines(c.engines);
+  EXPECT_EQ(c.engines.front().name, "a-engine");
+  const std::string text = recommendation(c);
+  EXPECT_NE(text.find("Equal on every ranked criterion (ordered by name): b-engine."), std::string::npos) << text;
+  EXPECT_NE(text.find("Runner-up c-engine:"), std::string::npos) << text;
+}
+
 TEST(ReportShifts, EveryShiftWhenFewElseSpreadEvenly) {
   EXPECT_EQ(evaluatedShifts(5, 256), (std::vector<std::int64_t>{1, 2, 3, 4}));
   const auto spread = evaluatedShifts(4096, 256);

@@ -93,9 +93,9 @@ std::string prepareOutput(const std::string& directory) {
 void printConfiguration(const CompareArgs& args, const std::string& reportPath) {
   const CompareOptions& o = args.options;
   std::string engines;
-  for (const std::string& e : o.engines) engines += (engines.empty() ? "" : " ") + e;
-  fmt::print("fabric      {}\nengines     {}\nseed        {}\n", o.spec,
-             engines.empty() ? "every engine of the registry (`routelab list`)" : engines, o.seed);
+  for (const std::string& e : comparedEngines(o)) engines += (engines.empty() ? "" : " ") + e;
+  fmt::print("fabric      {}\nengines     {}{}\nseed        {}\n", o.spec, engines,
+             o.engines.empty() ? " (every engine of the registry but file)" : "", o.seed);
   fmt::print("sampling    ABB/AFPB/ADB until the 99% half-width <= {} x mean, at most {} samples\n", o.precision,
              o.maxSamples);
   fmt::print("all-to-all  at most {} shifts (stage counts over the same pairs)\n", o.maxShifts);

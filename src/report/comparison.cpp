@@ -212,9 +212,9 @@ void analyseRouting(const Network& network, const RoutingResult& routing, const 
   }
 }
 
-/// Engine specs to run: as asked (checked now, so a typo fails before any work), else
-/// every registry row except `file` (it needs a path).
-std::vector<std::string> engineSpecs(const CompareOptions& options) {
+}  // namespace
+
+std::vector<std::string> comparedEngines(const CompareOptions& options) {
   std::vector<std::string> specs = options.engines;
   if (specs.empty()) {
     for (const auto& row : engineRegistry().rows()) {
@@ -228,6 +228,8 @@ std::vector<std::string> engineSpecs(const CompareOptions& options) {
   }
   return specs;
 }
+
+namespace {
 
 void routeAndEvaluate(const Network& network, const std::string& spec, const CompareOptions& options,
                       EngineComparison& out) {
@@ -261,7 +263,7 @@ std::vector<std::int64_t> evaluatedShifts(std::size_t terminals, std::size_t max
 
 Comparison compareEngines(const CompareOptions& options) {
   const auto start = Clock::now();
-  const std::vector<std::string> specs = engineSpecs(options);
+  const std::vector<std::string> specs = comparedEngines(options);
   say(options, fmt::format("fabric {}", options.spec));
   const Fabric fabric = loadFabric(options.spec);
   Comparison result;

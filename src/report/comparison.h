@@ -132,6 +132,10 @@ struct Comparison {
 /// ParseError for an unreadable OpenSM directory. Engines refusing the fabric are listed.
 Comparison compareEngines(const CompareOptions& options);
 
+/// The engine specs compareEngines() runs: options.engines, or every registry row but
+/// `file`. Throws SpecError for an unknown engine or option (call it before any work).
+std::vector<std::string> comparedEngines(const CompareOptions& options);
+
 /// Sort `engines` into ranking order (see the header comment).
 void rankEngines(std::vector<EngineComparison>& engines);
 

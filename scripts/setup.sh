@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # routelab set-up: install Debian packages, build, and either run the main job or the tests.
 #
-#   scripts/setup.sh run    install, build (build/), run the main job on a built-in example
+#   scripts/setup.sh run    install, build the CLI (build/), run the main job: `routelab compare` on the
+#                           built-in example (ROUTELAB_EXAMPLE=<spec>, ROUTELAB_SEED=<n>,
+#                           ROUTELAB_REPORT=<dir>, default routelab-report/)
 #   scripts/setup.sh test   install, build (build/ and build-asan/ with ASan+UBSan), run all tests;
 #                           then the parallel tests under ThreadSanitizer (build-tsan/, clang) and
 #                           every fuzzer for a bounded time (scripts/fuzz.sh, build-fuzz/) and a
@@ -55,13 +57,19 @@ configure_and_build() {  # dir, extra cmake args... (ROUTELAB_BUILD_TARGETS: onl
 
 install_packages
 mkdir -p build
-configure_and_build build
 
 if [ "$mode" = run ]; then
+  # The main job needs the CLI alone (docs/COMPARE.md): every engine on the built-in example
+  # (a 4-ary 3-tree) or ROUTELAB_EXAMPLE, ranked in a table and in routelab-report/index.html.
+  ROUTELAB_BUILD_TARGETS=${ROUTELAB_BUILD_TARGETS:-routelab} configure_and_build build
   echo
-  echo "== routelab main job on the built-in example (build/bin/routelab) =="
-  exec scripts/main_job.sh build/bin/routelab
+  echo "== routelab compare on the built-in example (build/bin/routelab) =="
+  example=()
+  [ -n "${ROUTELAB_EXAMPLE:-}" ] && example=("$ROUTELAB_EXAMPLE")
+  exec build/bin/routelab compare "${example[@]}" --seed "${ROUTELAB_SEED:-1}" \
+    --output "${ROUTELAB_REPORT:-routelab-report}"
 fi
+configure_and_build build
 
 # test
 # The tests that run parallel code (OpenMP): their CTest labels and binaries.

@@ -91,6 +91,7 @@ Command analyzeCommand();              // cmd_analyze.cpp
 Command routeCommand();                // cmd_route.cpp
 Command scheduleCommand();             // cmd_schedule.cpp
 Command simulateCommand();             // cmd_simulate.cpp
+Command compareCommand();              // cmd_compare.cpp
 std::vector<Command> extraCommands();  // commands contributed by later modules
 
 }  // namespace routelab::cli

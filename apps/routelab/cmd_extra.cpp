@@ -5,7 +5,7 @@ namespace routelab::cli {
 
 std::vector<Command> extraCommands() {
   return {
-      routeCommand(), verifyCommand(), analyzeCommand(), scheduleCommand(), simulateCommand(),
+      routeCommand(), verifyCommand(), analyzeCommand(), scheduleCommand(), simulateCommand(), compareCommand(),
   };
 }
 

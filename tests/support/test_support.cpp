@@ -31,16 +31,15 @@ std::string slurp(const std::string& path) {
 }
 }  // namespace
 
-CommandResult runRoutelab(const std::string& arguments) {
+static CommandResult execute(const std::string& command) {
   char outName[] = "/tmp/routelab-test-out-XXXXXX";
   char errName[] = "/tmp/routelab-test-err-XXXXXX";
   const int outFd = mkstemp(outName);
   const int errFd = mkstemp(errName);
   close(outFd);
   close(errFd);
-  const std::string command =
-      "'" + routelabBinary() + "' " + arguments + " >" + outName + " 2>" + errName + " </dev/null";
-  const int status = std::system(command.c_str());
+  const std::string line = command + " >" + outName + " 2>" + errName + " </dev/null";
+  const int status = std::system(line.c_str());
   CommandResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = slurp(outName);
@@ -49,5 +48,9 @@ CommandResult runRoutelab(const std::string& arguments) {
   std::remove(errName);
   return result;
 }
+
+CommandResult runRoutelab(const std::string& arguments) { return execute("'" + routelabBinary() + "' " + arguments); }
+
+CommandResult runCommand(const std::string& command) { return execute("(" + command + ")"); }
 
 }  // namespace routelab::test

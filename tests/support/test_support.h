@@ -19,5 +19,7 @@ struct CommandResult {
 };
 /// Run `routelab <arguments>` (arguments are passed to /bin/sh, quote accordingly).
 CommandResult runRoutelab(const std::string& arguments);
+/// Run a /bin/sh command line (stdin from /dev/null), capturing stdout and stderr.
+CommandResult runCommand(const std::string& command);
 
 }  // namespace routelab::test

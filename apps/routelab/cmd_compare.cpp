@@ -1,0 +1,170 @@
+// routelab compare [SPEC] — the main job: every applicable routing engine on one fabric,
+// verified, analysed and ranked; a table here and a self-contained HTML report in --output
+// (report/comparison.h, report/html.h, docs/COMPARE.md).
+//
+// Exit codes: 0 the comparison was made (whatever the engines' verdicts); 1 bad input (spec,
+// unknown engine, unreadable --opensm-dir, unwritable --output); 2 usage.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <system_error>
+
+#include <unistd.h>
+
+#include "cli.h"
+#include "core/errors.h"
+#include "io/output.h"
+#include "report/comparison.h"
+#include "report/html.h"
+
+namespace routelab::cli {
+
+namespace {
+
+constexpr const char* kDefaultFabric = "kary-ntree:k=4,n=3";
+
+struct CompareArgs {
+  CompareOptions options;
+  std::string output = "routelab-report";
+  bool quiet = false;
+};
+
+/// The command line as typed (Linux /proc/self/cmdline), else the words routelab parsed.
+std::string commandLine(const CompareArgs& args) {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string line;
+  std::string word;
+  for (const char c : raw) {
+    if (c != '\0') {
+      word += c;
+      continue;
+    }
+    const bool plain = !word.empty() && word.find_first_of(" \t'\"$\\;&|<>()*?") == std::string::npos;
+    line += (line.empty() ? "" : " ") + (plain ? word : "'" + word + "'");
+    word.clear();
+  }
+  if (!line.empty()) return line;
+  return "routelab compare " + args.options.spec;
+}
+
+/// Characters on screen of UTF-8 text (continuation bytes do not count).
+std::size_t displayWidth(const std::string& text) {
+  std::size_t width = 0;
+  for (const char c : text) width += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return width;
+}
+
+void printTable(const Comparison& comparison) {
+  const auto rows = rankingTable(comparison);
+  std::vector<std::size_t> widths(rows.front().size(), 0);
+  auto refused = [](const std::vector<std::string>& row) { return row[2] == "refused"; };
+  for (const auto& row : rows) {
+    if (refused(row)) continue;
+    for (std::size_t k = 0; k + 1 < row.size(); ++k) widths[k] = std::max(widths[k], displayWidth(row[k]));
+  }
+  for (const auto& row : rows) {
+    if (refused(row)) {
+      fmt::print("{:<{}}  {}  refused: {}\n", "-", widths[0], row[1], row.back());
+      continue;
+    }
+    std::string line;
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      const std::size_t pad = k + 1 < row.size() ? widths[k] - displayWidth(row[k]) : 0;
+      line += row[k] + std::string(pad, ' ') + (k + 1 < row.size() ? "  " : "");
+    }
+    fmt::print("{}\n", line);
+  }
+}
+
+/// Creates the output directory now, so an unwritable --output fails before the work.
+std::string prepareOutput(const std::string& directory) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error || !std::filesystem::is_directory(directory) || ::access(directory.c_str(), W_OK) != 0) {
+    throw IoError(fmt::format("--output '{}': cannot create or write this directory{}", directory,
+                              error ? " (" + error.message() + ")" : ""));
+  }
+  return (std::filesystem::path(directory) / "index.html").string();
+}
+
+void printConfiguration(const CompareArgs& args, const std::string& reportPath) {
+  const CompareOptions& o = args.options;
+  std::string engines;
+  for (const std::string& e : comparedEngines(o)) engines += (engines.empty() ? "" : " ") + e;
+  fmt::print("fabric      {}\nengines     {}{}\nseed        {}\n", o.spec, engines,
+             o.engines.empty() ? " (every engine of the registry but file)" : "", o.seed);
+  fmt::print("sampling    ABB/AFPB/ADB until the 99% half-width <= {} x mean, at most {} samples\n", o.precision,
+             o.maxSamples);
+  fmt::print("all-to-all  at most {} shifts (stage counts over the same pairs)\n", o.maxShifts);
+  fmt::print(
+      "detail      AFPB, ADB and split load models up to {} terminals; beyond, analysis up to {} addresses "
+      "per terminal\n",
+      o.detailTerminals, o.maxAddressesPerTerminal);
+  if (!o.opensmDirectory.empty()) fmt::print("opensm      {}\n", o.opensmDirectory);
+  fmt::print("report      {}\n\n", reportPath);
+  std::fflush(stdout);
+}
+
+int runCompare(CompareArgs& args) {
+  const std::string reportPath = prepareOutput(args.output);
+  printConfiguration(args, reportPath);
+  if (!args.quiet) {
+    args.options.progress = [](const std::string& message) { std::cerr << "compare: " << message << std::endl; };
+  }
+  Comparison comparison = compareEngines(args.options);
+  comparison.commandLine = commandLine(args);
+  comparison.version = fmt::format("routelab {} (C++ {}, {})", ROUTELAB_VERSION, __cplusplus, __VERSION__);
+  writeFileAtomically(reportPath, [&](std::ostream& out) { writeHtmlReport(comparison, out); });
+  printTable(comparison);
+  fmt::print("\n{}\n\nreport      {} ({:.1f} s)\n", recommendation(comparison), reportPath, comparison.totalSeconds);
+  return 0;
+}
+
+}  // namespace
+
+Command compareCommand() {
+  return {
+      "compare", "the main job: every engine on one fabric, verified, analysed, ranked; HTML report",
+      [](CLI::App& command) {
+        auto args = std::make_shared<CompareArgs>();
+        args->options.spec = kDefaultFabric;
+        command.add_option("spec", args->options.spec, "fabric spec or file (default: kary-ntree:k=4,n=3)");
+        command.add_option("--engine", args->options.engines,
+                           "engine spec to compare (repeatable; default: every engine of the registry)");
+        command.add_option("--output", args->output, "report directory (index.html)")->default_str("routelab-report");
+        command.add_option("--opensm-dir", args->options.opensmDirectory,
+                           "OpenSM routings to rank too: <engine>.lfts [+ <engine>.sl] or <engine>.error");
+        command.add_option("--seed", args->options.seed, "seed of engines and sampled patterns")
+            ->check(unsignedDecimal())
+            ->default_str("1");
+        command.add_option("--precision", args->options.precision, "sampling: 99% half-width <= precision x mean")
+            ->check(CLI::PositiveNumber)
+            ->default_str("0.01");
+        command.add_option("--max-samples", args->options.maxSamples, "sampling: at most this many samples")
+            ->check(unsignedDecimal(2))
+            ->default_str(std::to_string(args->options.maxSamples));
+        command.add_option("--max-shifts", args->options.maxShifts, "all-to-all: at most this many shifts")
+            ->check(unsignedDecimal(1, 1U << 20))
+            ->default_str(std::to_string(args->options.maxShifts));
+        command
+            .add_option("--detail-terminals", args->options.detailTerminals,
+                        "AFPB, ADB and the even-/best-split load models only up to this many terminals")
+            ->check(unsignedDecimal())
+            ->default_str(std::to_string(args->options.detailTerminals));
+        command
+            .add_option("--max-addresses-per-terminal", args->options.maxAddressesPerTerminal,
+                        "above --detail-terminals, analyse routings up to this many addresses per terminal")
+            ->check(unsignedDecimal())
+            ->default_str(std::to_string(args->options.maxAddressesPerTerminal));
+        command.add_option("--threads", args->options.threads, "worker threads (0 = every core)")
+            ->check(CLI::NonNegativeNumber)
+            ->default_str("0");
+        command.add_flag("--quiet", args->quiet, "no progress lines on stderr");
+        return std::function<int()>([args] { return runCompare(*args); });
+      }};
+}
+
+}  // namespace routelab::cli

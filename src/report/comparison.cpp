@@ -1,0 +1,309 @@
+#include "report/comparison.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "analysis/loads.h"
+#include "analysis/sampling.h"
+#include "core/errors.h"
+#include "core/limits.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "report/opensm_directory.h"
+#include "report/sampled_walks.h"
+#include "traffic/pattern.h"
+#include "verify/verify.h"
+
+namespace routelab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Runs `step`, appends its wall time to `out.timings` under `name`, returns its result.
+template <class Step>
+auto timed(EngineComparison& out, const std::string& name, Step step) {
+  const auto start = Clock::now();
+  struct Record {
+    EngineComparison& out;
+    const std::string& name;
+    Clock::time_point start;
+    ~Record() { out.timings.push_back({name, std::chrono::duration<double>(Clock::now() - start).count()}); }
+  } record{out, name, start};
+  return step();
+}
+
+void say(const CompareOptions& options, const std::string& message) {
+  if (options.progress) options.progress(message);
+}
+
+ModelMetrics::Bandwidth bandwidthOf(const SampledBandwidth& b) {
+  return {b.mean, b.ci99HalfWidth, b.samples, b.converged, b.bandwidthUpperBound};
+}
+
+/// Per-stage path counts of every channel (fat-trees) over the evaluated shifts.
+void stagesFromShifts(const Network& network, const ShiftLoads& loads, EngineComparison& out) {
+  const XgftLabels& labels = *network.xgft();
+  std::map<std::pair<std::size_t, bool>, std::vector<std::uint64_t>> byStage;  // (lower level, descending)
+  for (std::size_t c = 0; c < network.channelCount(); ++c) {
+    const ChannelId channel = ChannelId::fromIndex(c);
+    const std::size_t from = labels.level[network.source(channel).index()];
+    const std::size_t to = labels.level[network.target(channel).index()];
+    byStage[{std::min(from, to), to < from}].push_back(loads.channelTotals[c]);
+  }
+  for (const StageCount& stage : groupByStage(network, loads.channelTotals)) {
+    out.stages.push_back({stage, byStage[{stage.lowerLevel, !stage.ascending}]});
+  }
+}
+
+/// The shift loads (max ML, mean 1/ML), mean hops and stage counts from the shift walks.
+void shiftMetrics(const Network& network, const RoutingResult& routing, const CompareOptions& options, ModelMetrics& m,
+                  EngineComparison& out) {
+  const std::size_t n = network.terminalCount();
+  const std::vector<std::int64_t> shifts = evaluatedShifts(n, options.maxShifts);
+  const ShiftLoads shifted =
+      timed(out, "shifts", [&] { return shiftLoads(network, routing, shifts, options.threads); });
+  double sum = 0;
+  for (const std::uint32_t ml : shifted.maxLoads) {
+    m.shiftMaxLoad = std::max(m.shiftMaxLoad, static_cast<double>(ml));
+    sum += 1.0 / ml;
+  }
+  if (!shifts.empty()) m.shiftMeanBandwidth = sum / static_cast<double>(shifts.size());
+  if (shifted.pairs > 0) out.meanHops = static_cast<double>(shifted.hops) / static_cast<double>(shifted.pairs);
+  out.stagesAllPairs = n >= 2 && shifts.size() == n - 1;
+  if (network.xgft() != nullptr) stagesFromShifts(network, shifted, out);
+}
+
+/// WORST, ABB (AFPB, ADB up to detailTerminals) and the shift loads under the first-path
+/// model (table walks, no pair store).
+ModelMetrics firstPathMetrics(const Network& network, const RoutingResult& routing, const CompareOptions& options,
+                              EngineComparison& out) {
+  ModelMetrics m;
+  m.model = LoadModel::FirstPath;
+  const SplitWorstCase worst =
+      timed(out, "worst", [&] { return worstUnderModel(network, routing, LoadModel::FirstPath, options.threads); });
+  m.worst = m.worstLower = worst.value;
+  SamplingOptions sampling;
+  sampling.seed = options.seed;
+  sampling.precision = options.precision;
+  sampling.maxSamples = options.maxSamples;
+  sampling.threads = options.threads;
+  const std::size_t n = network.terminalCount();
+  if (n >= 2 && n % 2 == 0) {
+    m.abb = bandwidthOf(
+        timed(out, "abb", [&] { return sampleByWalks(network, routing, SampledPattern::Bisect, sampling); }));
+    if (n <= options.detailTerminals) {
+      m.afpb = bandwidthOf(timed(
+          out, "afpb", [&] { return sampleByWalks(network, routing, SampledPattern::FullPermutation, sampling); }));
+      m.adb = bandwidthOf(
+          timed(out, "adb", [&] { return sampleByWalks(network, routing, SampledPattern::Dissemination, sampling); }));
+    }
+  } else {
+    out.notes.push_back(fmt::format("ABB/AFPB/ADB need an even number of terminals (this fabric has {})", n));
+  }
+  shiftMetrics(network, routing, options, m, out);
+  return m;
+}
+
+/// The same metrics under a split model (analysis/split.h: fractional loads).
+ModelMetrics splitMetrics(const Network& network, const RoutingResult& routing, LoadModel model,
+                          const CompareOptions& options, EngineComparison& out) {
+  ModelMetrics m;
+  m.model = model;
+  const std::string suffix = model == LoadModel::EvenSplit ? " even-split" : " best-split";
+  const SplitWorstCase worst =
+      timed(out, "worst" + suffix, [&] { return worstUnderModel(network, routing, model, options.threads); });
+  m.worst = worst.value;
+  m.worstLower = worst.lower;
+  SamplingOptions sampling;
+  sampling.seed = options.seed;
+  sampling.precision = options.precision;
+  sampling.maxSamples = options.maxSamples;
+  sampling.threads = options.threads;
+  const std::size_t n = network.terminalCount();
+  if (n >= 2 && n % 2 == 0) {
+    auto sample = [&](SampledPattern pattern, const std::string& name) {
+      return bandwidthOf(timed(out, name + suffix,
+                               [&] { return sampleBandwidthUnderModel(network, routing, pattern, model, sampling); }));
+    };
+    m.abb = sample(SampledPattern::Bisect, "abb");
+    m.afpb = sample(SampledPattern::FullPermutation, "afpb");
+    m.adb = sample(SampledPattern::Dissemination, "adb");
+  }
+  const std::vector<std::int64_t> shifts = evaluatedShifts(n, options.maxShifts);
+  double sum = 0;
+  timed(out, "shifts" + suffix, [&] {
+    for (const std::int64_t s : shifts) {
+      TrafficPattern pattern;
+      pattern.spec = fmt::format("shift:s={}", s);
+      pattern.terminals = n;
+      pattern.pairs = shiftPairs(n, s);
+      const double ml = std::max(1.0, patternLoads(network, routing, pattern, model).maxLoad);
+      m.shiftMaxLoad = std::max(m.shiftMaxLoad, ml);
+      sum += 1.0 / ml;
+    }
+    return 0;
+  });
+  if (!shifts.empty()) m.shiftMeanBandwidth = sum / static_cast<double>(shifts.size());
+  return m;
+}
+
+void analyseRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
+                    EngineComparison& out);
+
+/// Verify and analyse one routing (ours or imported).
+void evaluateRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
+                     EngineComparison& out) {
+  out.effective = routing.engine;
+  out.layers = out.layersUsed = routing.layerCount();
+  const std::size_t n = network.terminalCount();
+  if (n > options.detailTerminals && routing.addresses.count() > options.maxAddressesPerTerminal * n) {
+    out.skipped = true;
+    out.notes.push_back(fmt::format(
+        "routed but not verified or analysed: {} addresses for {} terminals > --max-addresses-per-terminal {} above "
+        "--detail-terminals {} ({} table entries: verification and WORST would take minutes); run routelab verify / "
+        "analyze on it directly",
+        routing.addresses.count(), n, options.maxAddressesPerTerminal, options.detailTerminals,
+        static_cast<std::uint64_t>(routing.addresses.count()) * network.switchCount()));
+    return;
+  }
+  say(options, fmt::format("  {}: verify", out.name));
+  const VerifyResult verified = timed(out, "verify", [&] { return verifyRouting(network, routing); });
+  out.connected = verified.connected;
+  out.loopFree = verified.loopFree;
+  out.deadlockFree = verified.deadlockFree;
+  out.layers = verified.layers;
+  out.layersUsed = verified.layersUsed;
+  out.method = verified.method;
+  if (!out.connected || !out.loopFree) {
+    out.notes.push_back("not analysed: the routing does not deliver every pair (see routelab verify)");
+    return;
+  }
+  try {
+    analyseRouting(network, routing, options, out);
+  } catch (const AnalysisError& e) {  // e.g. a pair the walks cannot deliver: this routing only
+    out.notes.push_back(std::string("analysis stopped: ") + e.what());
+  } catch (const LimitError& e) {
+    out.notes.push_back(std::string("analysis stopped: ") + e.what());
+  }
+}
+
+/// The metrics of a verified routing: first-path, then the split models where they apply.
+void analyseRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
+                    EngineComparison& out) {
+  out.singlePath = isSinglePath(network, routing);
+  out.adaptive =
+      std::any_of(routing.tables.begin(), routing.tables.end(), [](const ForwardingTable& t) { return t.adaptive(); });
+  const bool detail = network.terminalCount() <= options.detailTerminals;
+  say(options, fmt::format("  {}: WORST, ABB{}, shifts (first-path)", out.name, detail ? "/AFPB/ADB" : ""));
+  out.models.push_back(firstPathMetrics(network, routing, options, out));
+  if (!detail) {
+    out.notes.push_back(fmt::format("{} terminals > --detail-terminals {}: AFPB, ADB{} not computed",
+                                    network.terminalCount(), options.detailTerminals,
+                                    out.singlePath ? "" : ", even-split and best-split (ranked on first-path)"));
+  }
+  if (out.singlePath || !detail) return;
+  for (const LoadModel model : {LoadModel::EvenSplit, LoadModel::BestSplit}) {
+    say(options, fmt::format("  {}: WORST, ABB/AFPB/ADB, shifts ({})", out.name, loadModelName(model)));
+    out.models.push_back(splitMetrics(network, routing, model, options, out));
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> comparedEngines(const CompareOptions& options) {
+  std::vector<std::string> specs = options.engines;
+  if (specs.empty()) {
+    for (const auto& row : engineRegistry().rows()) {
+      if (row.name != "file") specs.push_back(row.name);
+    }
+  }
+  for (const std::string& spec : specs) {
+    const ComponentSpec parsed = parseComponentOrFile(spec);
+    const auto& row = engineRegistry().find(parsed.name);
+    (void)Options(parsed.name, row.options, parsed);
+  }
+  return specs;
+}
+
+namespace {
+
+void routeAndEvaluate(const Network& network, const std::string& spec, const CompareOptions& options,
+                      EngineComparison& out) {
+  out.name = spec;
+  out.origin = "routelab";
+  RoutingContext context;
+  context.seed = options.seed;
+  say(options, fmt::format("{}: route", spec));
+  try {
+    const RoutingResult routing = timed(out, "route", [&] { return runEngine(spec, network, context); });
+    evaluateRouting(network, routing, options, out);
+  } catch (const RoutingError& e) {  // UnsupportedTopology included: the engine refuses
+    out.refused = true;
+    out.reason = e.what();
+  } catch (const LimitError& e) {  // beyond the memory budget at this size
+    out.refused = true;
+    out.reason = e.what();
+  }
+}
+
+}  // namespace
+
+std::vector<std::int64_t> evaluatedShifts(std::size_t terminals, std::size_t maxShifts) {
+  std::vector<std::int64_t> shifts;
+  if (terminals < 2 || maxShifts == 0) return shifts;
+  const std::size_t all = terminals - 1;
+  const std::size_t count = std::min(all, maxShifts);
+  for (std::size_t i = 0; i < count; ++i) shifts.push_back(static_cast<std::int64_t>(1 + i * all / count));
+  return shifts;
+}
+
+Comparison compareEngines(const CompareOptions& options) {
+  const auto start = Clock::now();
+  const std::vector<std::string> specs = comparedEngines(options);
+  say(options, fmt::format("fabric {}", options.spec));
+  const Fabric fabric = loadFabric(options.spec);
+  Comparison result;
+  result.options = options;
+  result.options.progress = nullptr;
+  result.options.engines = specs;
+  result.fabricSpec = fabric.spec;
+  result.terminals = fabric.network.terminalCount();
+  result.switches = fabric.network.switchCount();
+  result.channels = fabric.network.channelCount();
+  result.fatTree = fabric.network.xgft() != nullptr;
+  std::vector<ImportedRouting> imported;
+  if (!options.opensmDirectory.empty()) imported = importOpenSmDirectory(options.opensmDirectory, fabric.network);
+  for (const std::string& spec : specs) {
+    routeAndEvaluate(fabric.network, spec, options, result.engines.emplace_back());
+  }
+  for (ImportedRouting& routing : imported) {
+    EngineComparison& out = result.engines.emplace_back();
+    out.name = "opensm:" + routing.engine;
+    out.origin = "OpenSM";
+    out.refused = routing.refused;
+    out.reason = routing.reason;
+    say(options, out.name);
+    if (!out.refused) evaluateRouting(fabric.network, routing.routing, options, out);
+    out.effective = out.name;
+  }
+  rankEngines(result.engines);
+  result.totalSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+void rankEngines(std::vector<EngineComparison>& engines) {
+  auto key = [](const EngineComparison& e) {
+    const ModelMetrics* m = e.rankingModel();
+    const bool analysed = m != nullptr;
+    return std::make_tuple(e.refused, !e.passed(), !analysed, analysed ? -m->abb.mean : 0.0, analysed ? m->worst : 0.0,
+                           e.layersUsed, e.meanHops, e.name);
+  };
+  std::stable_sort(engines.begin(), engines.end(),
+                   [&](const EngineComparison& a, const EngineComparison& b) { return key(a) < key(b); });
+}
+
+}  // namespace routelab

@@ -1,0 +1,153 @@
+// routelab/report/comparison.h — the main job as data: every applicable routing engine on
+// one fabric, routed, verified, analysed and ranked (docs/COMPARE.md).
+//
+// compareEngines() routes the fabric with every engine of the registry (or the ones asked
+// for); an engine that throws UnsupportedTopology or RoutingError is kept as refused with
+// its message. Each routing is verified (verify/verify.h: connected, loop-free,
+// deadlock-free, layers), its worst-case permutation load WORST (analysis/worst.h, split.h),
+// its sampled average bandwidths ABB/AFPB/ADB (Nienaber §II/§IV, the stopping rule of
+// analysis/sampling.h), the maximum channel load of the all-to-all exchange done as N-1
+// shifts (Zahavi 2009), and, on fat-trees, the paths per channel of every stage (Gómez
+// Fig. 3; analysis/stages.h) over the same shifts — every pair when all N-1 are evaluated.
+// Adaptive and multipath engines are measured under every load model (analysis/split.h) up
+// to CompareOptions::detailTerminals terminals and first-path beyond. Routings imported from OpenSM
+// (importOpenSmDirectory) are measured the same way and ranked beside routelab's.
+//
+// Ranking: routings that pass verification (connected, loop-free, deadlock-free) first,
+// then the highest ABB under the ranking model (best-split where computed, else first-path),
+// then the lowest WORST, the fewest layers, the lowest mean hop count, the name.
+//
+// The library never prints: progress goes to CompareOptions::progress. The result is a
+// function of the options (seed included) apart from the timings.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/split.h"
+#include "graph/network.h"
+#include "routing/checks.h"
+#include "routing/routing_result.h"
+
+namespace routelab {
+
+struct CompareOptions {
+  std::string spec = "kary-ntree:k=4,n=3";  ///< fabric spec (fabric/fabric.h)
+  std::vector<std::string> engines;         ///< engine specs; empty = every registry row but `file`
+  std::uint64_t seed = 1;                   ///< engines' tie-breaks and the sampled patterns
+  double precision = 0.01;                  ///< sampled metrics: stop at half-width <= precision x mean
+  std::uint64_t maxSamples = 1ULL << 16;    ///< sampled metrics: at most this many samples
+  std::size_t maxShifts = 256;              ///< all-to-all: evaluate at most this many shifts (spread evenly)
+  /// Up to this many terminals: AFPB, ADB and the even-/best-split load models too; beyond,
+  /// the ranking metrics only (verify, WORST, ABB, shifts, first-path), docs/COMPARE.md.
+  std::size_t detailTerminals = 1024;
+  /// Above detailTerminals, routings with more addresses per terminal are routed but not
+  /// analysed: their verification and WORST take minutes (S-mod-k's address per source
+  /// class: 256 per terminal, 2^30 table entries on 4096 terminals).
+  std::size_t maxAddressesPerTerminal = 8;
+  int threads = 0;              ///< 0 = every core; results do not depend on it
+  std::string opensmDirectory;  ///< OpenSM routings to rank beside ours (empty: none)
+  /// Called with a one-line message before each long step (the CLI prints it on stderr).
+  std::function<void(const std::string&)> progress;
+};
+
+/// WORST and the sampled bandwidths of one routing under one load model.
+struct ModelMetrics {
+  LoadModel model = LoadModel::FirstPath;
+  double worst = 0;       ///< WORST (best-split: the achievable upper bound)
+  double worstLower = 0;  ///< best-split: certified lower bound; else == worst
+  struct Bandwidth {
+    double mean = 0, ci99 = 0;
+    std::uint64_t samples = 0;
+    bool converged = false;
+    double upperBound = 0;  ///< best-split: the exact mean lies in [mean, upperBound]
+  };
+  Bandwidth abb, afpb, adb;
+  double shiftMaxLoad = 0;        ///< max over the evaluated shifts of ML
+  double shiftMeanBandwidth = 0;  ///< mean over the evaluated shifts of 1/ML
+};
+
+/// One stage of the per-stage heat map: the paths of each of its channels, summed over the
+/// evaluated shifts (all ordered pairs when every shift is evaluated: Gómez Fig. 3).
+struct StageHeat {
+  StageCount summary;
+  std::vector<std::uint64_t> paths;  ///< per channel of the stage, in channel id order
+};
+
+struct StageTiming {
+  std::string stage;  ///< "route", "verify", "worst", "abb", ...
+  double seconds = 0;
+};
+
+struct EngineComparison {
+  std::string name;       ///< engine spec as asked (or "opensm:<engine>")
+  std::string origin;     ///< "routelab" or "OpenSM"
+  std::string effective;  ///< effective engine spec (options filled in)
+  bool refused = false;
+  std::string reason;    ///< refused: the engine's message
+  bool skipped = false;  ///< routed, but too large to analyse (CompareOptions::maxAddressesPerTerminal)
+  // Verification.
+  bool connected = false, loopFree = false, deadlockFree = false;
+  std::size_t layers = 0, layersUsed = 0;
+  std::string method;  ///< how deadlock freedom was decided
+  // Routing kind.
+  bool singlePath = true;
+  bool adaptive = false;             ///< several candidates somewhere
+  double meanHops = 0;               ///< channels per terminal pair (all pairs), 0 if not computed
+  std::vector<ModelMetrics> models;  ///< first-path first; split models when computed
+  std::vector<StageHeat> stages;     ///< fat-trees only
+  bool stagesAllPairs = false;       ///< stages count every ordered pair (every shift evaluated)
+  std::vector<std::string> notes;    ///< what was skipped and why
+  std::vector<StageTiming> timings;
+  bool passed() const { return !refused && connected && loopFree && deadlockFree; }
+  /// The model the ranking uses: the last computed (best-split when computed).
+  const ModelMetrics* rankingModel() const { return models.empty() ? nullptr : &models.back(); }
+};
+
+/// One point of a latency–throughput curve (filled by a simulator; empty today).
+struct LatencyPoint {
+  std::string engine;
+  double offered = 0;   ///< offered load, fraction of link bandwidth per terminal
+  double accepted = 0;  ///< accepted (delivered) load
+  double latency = 0;   ///< mean packet latency (cycles)
+};
+
+struct Comparison {
+  CompareOptions options;  ///< effective configuration (progress cleared)
+  std::string fabricSpec;  ///< effective spec
+  std::size_t terminals = 0, switches = 0, channels = 0;
+  bool fatTree = false;                   ///< XGFT labels known (stage heat maps)
+  std::vector<EngineComparison> engines;  ///< in ranking order (refused last)
+  std::vector<LatencyPoint> latency;      ///< latency–throughput points; section omitted when empty
+  std::string commandLine;                ///< as typed (set by the caller)
+  std::string version;                    ///< tool version (set by the caller)
+  double totalSeconds = 0;
+};
+
+/// Route, verify and analyse `options.spec` with every engine; throws SpecError for an
+/// unknown engine name or option, the fabric loader's errors for a bad spec, IoError /
+/// ParseError for an unreadable OpenSM directory. Engines refusing the fabric are listed.
+Comparison compareEngines(const CompareOptions& options);
+
+/// The engine specs compareEngines() runs: options.engines, or every registry row but
+/// `file`. Throws SpecError for an unknown engine or option (call it before any work).
+std::vector<std::string> comparedEngines(const CompareOptions& options);
+
+/// Sort `engines` into ranking order (see the header comment).
+void rankEngines(std::vector<EngineComparison>& engines);
+
+/// The plain-language recommendation: which routing to use and why (one paragraph).
+std::string recommendation(const Comparison& comparison);
+
+/// The ranked table as text cells: a header row, then one row per engine (refused ones say
+/// so). Shared by the terminal output and the HTML report.
+std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison);
+
+/// The shifts the all-to-all load evaluates on `terminals` terminals: every s = 1..N-1 when
+/// that is at most `maxShifts`, else `maxShifts` of them spread evenly (always s = 1).
+std::vector<std::int64_t> evaluatedShifts(std::size_t terminals, std::size_t maxShifts);
+
+}  // namespace routelab

@@ -1,0 +1,162 @@
+#include "report/sampled_walks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "analysis/paths.h"
+#include "core/parallel.h"
+#include "traffic/pattern.h"
+
+namespace routelab {
+
+namespace {
+
+/// ML of one pattern: max(1, the largest switch-to-switch channel load); `load` is all zero
+/// on entry and on exit.
+class PatternWalker {
+ public:
+  PatternWalker(const Network& network, const RoutingResult& routing)
+      : network_(network), routing_(routing), load_(network.channelCount(), 0) {}
+
+  std::uint32_t maxLoad(const std::vector<SourceDestination>& pairs, std::vector<std::uint64_t>* totals = nullptr) {
+    std::uint32_t best = 1;
+    for (const auto& [s, d] : pairs) {
+      routePair(network_, routing_, s, d, walk_);
+      if (totals != nullptr) {
+        for (const ChannelId c : walk_) ++(*totals)[c.index()];
+      }
+      for (std::size_t i = 1; i + 1 < walk_.size(); ++i) {
+        const std::size_t c = walk_[i].index();
+        if (load_[c]++ == 0) touched_.push_back(c);
+        best = std::max(best, load_[c]);
+      }
+    }
+    for (const std::size_t c : touched_) load_[c] = 0;
+    touched_.clear();
+    return best;
+  }
+
+ private:
+  const Network& network_;
+  const RoutingResult& routing_;
+  std::vector<std::uint32_t> load_;
+  std::vector<std::size_t> touched_;
+  std::vector<ChannelId> walk_;
+};
+
+/// The same summary as analysis/sampling.cpp: mean of 1/ML, 99% half-width, mean ML, in
+/// ascending ML order (independent of how samples were split between threads).
+void summarise(const std::vector<std::uint64_t>& histogram, SampledBandwidth& out) {
+  std::uint64_t samples = 0;
+  double sum = 0, sumLoad = 0;
+  for (std::size_t ml = 1; ml < histogram.size(); ++ml) {
+    samples += histogram[ml];
+    sum += static_cast<double>(histogram[ml]) / static_cast<double>(ml);
+    sumLoad += static_cast<double>(histogram[ml]) * static_cast<double>(ml);
+  }
+  out.samples = samples;
+  if (samples == 0) return;
+  const double mean = sum / static_cast<double>(samples);
+  double squares = 0;
+  for (std::size_t ml = 1; ml < histogram.size(); ++ml) {
+    const double deviation = 1.0 / static_cast<double>(ml) - mean;
+    squares += static_cast<double>(histogram[ml]) * deviation * deviation;
+  }
+  const double variance = samples > 1 ? squares / static_cast<double>(samples - 1) : 0.0;
+  out.mean = mean;
+  out.ci99HalfWidth = kZ99 * std::sqrt(variance / static_cast<double>(samples));
+  out.meanMaxLoad = sumLoad / static_cast<double>(samples);
+  out.bandwidthUpperBound = mean;
+  out.maxLoadHistogram.clear();
+  for (std::size_t ml = 1; ml < histogram.size(); ++ml) {
+    if (histogram[ml] != 0) out.maxLoadHistogram[static_cast<std::uint32_t>(ml)] = histogram[ml];
+  }
+}
+
+/// Runs `body(walker, index)` for index in [from, to) on `threads` workers; the first
+/// exception of any worker is rethrown after the loop (none escapes a parallel region).
+template <class Body>
+void parallelWalks(const Network& network, const RoutingResult& routing, std::uint64_t from, std::uint64_t to,
+                   int threads, Body body) {
+  std::exception_ptr failure;
+  const std::int64_t first = static_cast<std::int64_t>(from), last = static_cast<std::int64_t>(to);
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp parallel num_threads(workerThreads(threads))
+#else
+  (void)threads;
+#endif
+  {
+    PatternWalker walker(network, routing);
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 16)
+#endif
+    for (std::int64_t index = first; index < last; ++index) {
+      try {
+        body(walker, static_cast<std::uint64_t>(index));
+      } catch (...) {
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp critical(routelab_report_failure)
+#endif
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+SampledBandwidth sampleByWalks(const Network& network, const RoutingResult& routing, SampledPattern pattern,
+                               const SamplingOptions& options) {
+  const std::size_t n = network.terminalCount();
+  checkSampledPattern(n, pattern);
+  checkSamplingOptions(options);
+  SampledBandwidth result;
+  result.pattern = sampledPatternName(pattern);
+  result.options = options;
+  std::vector<std::uint32_t> maxLoads;
+  std::vector<std::uint64_t> histogram(n + 2, 0);
+  std::uint64_t target = firstSampleTarget(options);
+  while (true) {
+    const std::uint64_t from = maxLoads.size();
+    maxLoads.resize(target, 0);
+    parallelWalks(network, routing, from, target, options.threads, [&](PatternWalker& walker, std::uint64_t index) {
+      thread_local std::vector<std::uint32_t> scratch;
+      thread_local std::vector<SourceDestination> pairs;
+      scratch.resize(n);
+      drawSampledPattern(pattern, options.seed, index, scratch, pairs);
+      maxLoads[index] = walker.maxLoad(pairs);
+    });
+    for (std::uint64_t i = from; i < target; ++i) ++histogram[maxLoads[i]];
+    summarise(histogram, result);
+    if (!continueSampling(result, options, target)) break;
+  }
+  return result;
+}
+
+ShiftLoads shiftLoads(const Network& network, const RoutingResult& routing, const std::vector<std::int64_t>& shifts,
+                      int threads) {
+  ShiftLoads out;
+  out.maxLoads.assign(shifts.size(), 0);
+  out.channelTotals.assign(network.channelCount(), 0);
+  const std::size_t n = network.terminalCount();
+  std::vector<std::vector<std::uint64_t>> perThread(static_cast<std::size_t>(workerThreads(threads)));
+  parallelWalks(network, routing, 0, shifts.size(), threads, [&](PatternWalker& walker, std::uint64_t index) {
+    std::size_t me = 0;
+#ifdef ROUTELAB_HAVE_OPENMP
+    me = static_cast<std::size_t>(omp_get_thread_num());
+#endif
+    std::vector<std::uint64_t>& totals = perThread[me];
+    if (totals.empty()) totals.assign(network.channelCount(), 0);
+    out.maxLoads[index] = walker.maxLoad(shiftPairs(n, shifts[index]), &totals);
+  });
+  for (const auto& totals : perThread) {
+    for (std::size_t c = 0; c < totals.size(); ++c) out.channelTotals[c] += totals[c];
+  }
+  for (const std::uint64_t t : out.channelTotals) out.hops += t;
+  out.pairs = shifts.size() * n;  // s in 1..N-1: N pairs each
+  return out;
+}
+
+}  // namespace routelab

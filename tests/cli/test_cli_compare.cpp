@@ -1,0 +1,140 @@
+// End-to-end tests of `routelab compare` (docs/COMPARE.md): the table, the HTML report, bad
+// input, and the report rendered by headless Chromium.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "test_support.h"
+
+using routelab::test::runCommand;
+using routelab::test::runRoutelab;
+
+namespace {
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class CliCompare : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("routelab-compare-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string report() const { return (dir_ / "index.html").string(); }
+  std::filesystem::path dir_;
+};
+
+TEST_F(CliCompare, DefaultFabricTableAndReport) {
+  // No SPEC: the built-in 4-ary 3-tree, every engine; a few engines keep the test quick.
+  const auto r =
+      runRoutelab("compare --engine dmodk --engine opt --engine updown --seed 5 --output '" + dir_.string() + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("fabric      kary-ntree:k=4,n=3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("seed        5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rank  engine"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("opt  refused: opt needs a 2-level fat-tree"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Use dmodk: deadlock-free with 1 layer"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("compare: dmodk: route"), std::string::npos) << r.err;  // progress on stderr
+  const std::string page = slurp(report());
+  EXPECT_NE(page.find("<table id=\"ranking-table\" data-engines=\"3\">"), std::string::npos);
+  EXPECT_NE(page.find("--seed 5"), std::string::npos);  // the exact command line
+  EXPECT_EQ(page.find(" src="), std::string::npos);
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+    EXPECT_EQ(entry.path().filename(), "index.html");  // no temporary left behind
+  }
+}
+
+TEST_F(CliCompare, BadInputIsAnErrorAndWritesNothing) {
+  auto r = runRoutelab("compare --engine no-such-engine --output '" + dir_.string() + "'");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("unknown routing engine 'no-such-engine'"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(report()));
+  r = runRoutelab("compare kary-ntree:k=2 --output '" + dir_.string() + "'");
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(report()));
+  std::filesystem::create_directories(dir_);
+  std::ofstream(dir_ / "file") << "x";
+  r = runRoutelab("compare --engine dmodk --output '" + (dir_ / "file").string() + "'");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("--output"), std::string::npos) << r.err;
+  r = runRoutelab("compare --opensm-dir '" + (dir_ / "missing").string() + "' --output '" + dir_.string() + "'");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("--opensm-dir"), std::string::npos) << r.err;
+  r = runRoutelab("compare --max-samples 1");
+  EXPECT_EQ(r.exitCode, 2);
+}
+
+// OpenSM's routings of the k4n3 fixture fabric, laid out as --opensm-dir expects, ranked
+// beside routelab's; the refused one is named with OpenSM's text.
+TEST_F(CliCompare, OpenSmDirectoryRankedBesideOurs) {
+  const std::filesystem::path k4n3 = std::filesystem::path(routelab::test::fixturesDir()) / "k4n3";
+  const std::filesystem::path opensm = dir_ / "opensm";
+  std::filesystem::create_directories(opensm);
+  std::filesystem::copy_file(k4n3 / "lfts.lash.dump.gz", opensm / "lash.lfts");
+  std::filesystem::copy_file(k4n3 / "pathsl.lash.txt", opensm / "lash.sl");
+  std::filesystem::copy_file(k4n3 / "lfts.minhop.dump.gz", opensm / "minhop.lfts");
+  std::ofstream(opensm / "dor.error") << "dor: not a mesh\n";
+  const auto r = runRoutelab("compare 'file:" + (k4n3 / "ibnetdiscover.txt").string() +
+                             "' --engine updown --quiet --opensm-dir '" + opensm.string() + "' --output '" +
+                             (dir_ / "report").string() + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("opensm:lash "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("opensm:minhop "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("opensm:dor  refused: dor: not a mesh"), std::string::npos) << r.out;
+  const std::string page = slurp(dir_ / "report" / "index.html");
+  EXPECT_NE(page.find(">opensm:lash<"), std::string::npos);
+  EXPECT_NE(page.find("data-engines=\"4\""), std::string::npos);
+}
+
+std::string chromium() {
+  for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
+    const auto r = runCommand(std::string("command -v ") + name);
+    if (r.exitCode == 0 && !r.out.empty()) return r.out.substr(0, r.out.find('\n'));
+  }
+  return {};
+}
+
+// The report renders in a real browser: its inline check script ran without error and found
+// the table and every figure (data-report-check="ok" in the DOM), no console error, and a
+// screenshot of the page is written.
+TEST_F(CliCompare, ReportRendersInHeadlessChromium) {
+  const std::string browser = chromium();
+  if (browser.empty()) GTEST_SKIP() << "chromium is not installed (scripts/apt-packages.txt)";
+  const auto r = runRoutelab("compare kary-ntree:k=2,n=3 --quiet --output '" + dir_.string() + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string flags =
+      " --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars "
+      "--user-data-dir='" +
+      (dir_ / "profile").string() + "' ";
+  const std::string url = "'file://" + report() + "'";
+  const auto dom =
+      runCommand("timeout 120 '" + browser + "'" + flags + "--enable-logging=stderr --v=0 --dump-dom " + url);
+  ASSERT_EQ(dom.exitCode, 0) << dom.err;
+  EXPECT_NE(dom.out.find("data-report-check=\"ok\""), std::string::npos) << dom.out.substr(0, 400);
+  const std::size_t figures = dom.out.find("data-figures=\"");
+  ASSERT_NE(figures, std::string::npos);
+  EXPECT_GE(std::stoi(dom.out.substr(figures + 14)), 4 + 1);  // ABB, WORST, shifts, layers, a heat map per engine
+  EXPECT_EQ(dom.err.find("Uncaught"), std::string::npos) << dom.err;
+  EXPECT_EQ(dom.err.find(":CONSOLE("), std::string::npos) << dom.err;  // nothing logged by the page
+  const std::string png = (dir_ / "report.png").string();
+  const auto shot =
+      runCommand("timeout 120 '" + browser + "'" + flags + "--window-size=1200,1600 --screenshot='" + png + "' " + url);
+  ASSERT_EQ(shot.exitCode, 0) << shot.err;
+  const std::string image = slurp(png);
+  ASSERT_GT(image.size(), 20000u);  // a blank page compresses to a few KB
+  EXPECT_EQ(image.substr(1, 3), "PNG");
+}
+
+}  // namespace

@@ -1,0 +1,326 @@
+// The comparison behind `routelab compare` (report/comparison.h, report/html.h,
+// report/sampled_walks.h, report/opensm_directory.h).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/loads.h"
+#include "analysis/split.h"
+#include "analysis/stages.h"
+#include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "report/comparison.h"
+#include "report/html.h"
+#include "report/opensm_directory.h"
+#include "report/sampled_walks.h"
+#include "test_support.h"
+#include "traffic/pattern.h"
+
+namespace routelab {
+namespace {
+
+EngineComparison analysedEngine(const std::string& name, double abb, double worst, std::size_t layers,
+                                bool deadlockFree = true) {
+  EngineComparison e;
+  e.name = name;
+  e.origin = "routelab";
+  e.connected = e.loopFree = true;
+  e.deadlockFree = deadlockFree;
+  e.layers = e.layersUsed = layers;
+  e.meanHops = 4;
+  ModelMetrics m;
+  m.abb.mean = abb;
+  m.abb.samples = 1000;
+  m.worst = m.worstLower = worst;
+  e.models.push_back(m);
+  return e;
+}
+
+TEST(ReportRanking, PassingBeforeFailingBeforeRefusedThenAbbWorstLayers) {
+  std::vector<EngineComparison> engines;
+  EngineComparison refused;
+  refused.name = "aaa-refused";
+  refused.refused = true;
+  refused.reason = "needs a 2-level fat-tree";
+  engines.push_back(refused);
+  engines.push_back(analysedEngine("fast-but-deadlocks", 0.9, 1, 1, false));
+  engines.push_back(analysedEngine("two-layers", 0.5, 4, 2));
+  engines.push_back(analysedEngine("one-layer", 0.5, 4, 1));
+  engines.push_back(analysedEngine("lower-worst", 0.5, 3, 3));
+  engines.push_back(analysedEngine("best-abb", 0.6, 8, 4));
+  rankEngines(engines);
+  std::vector<std::string> order;
+  for (const auto& e : engines) order.push_back(e.name);
+  EXPECT_EQ(order, (std::vector<std::string>{"best-abb", "lower-worst", "one-layer", "two-layers", "fast-but-deadlocks",
+                                             "aaa-refused"}));
+}
+
+TEST(ReportRanking, RecommendationNamesTheWinnerAndWhy) {
+  Comparison c;
+  c.engines = {analysedEngine("dmodk", 0.45, 4, 1), analysedEngine("minhop", 0.45, 4, 1, false)};
+  EngineComparison refused;
+  refused.name = "opt";
+  refused.refused = true;
+  c.engines.push_back(refused);
+  rankEngines(c.engines);
+  const std::string text = recommendation(c);
+  EXPECT_EQ(text.rfind("Use dmodk: deadlock-free with 1 layer, ABB 0.450", 0), 0u) << text;
+  EXPECT_NE(text.find("worst-case permutation load 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("Not recommended (deadlock-prone or not delivering every pair): minhop"), std::string::npos);
+  EXPECT_NE(text.find("Refused this fabric: opt"), std::string::npos);
+}
+
+TEST(ReportRanking, TiesAreNamedAndTheRunnerUpDiffers) {
+  Comparison c;
+  c.engines = {analysedEngine("b-engine", 1.0, 1, 1), analysedEngine("a-engine", 1.0, 1, 1),
+               analysedEngine("c-engine", 0.5, 4, 1)};
+  rankEngines(c.engines);
+  EXPECT_EQ(c.engines.front().name, "a-engine");
+  const std::string text = recommendation(c);
+  EXPECT_NE(text.find("Equal on every ranked criterion (ordered by name): b-engine."), std::string::npos) << text;
+  EXPECT_NE(text.find("Runner-up c-engine:"), std::string::npos) << text;
+}
+
+TEST(ReportShifts, EveryShiftWhenFewElseSpreadEvenly) {
+  EXPECT_EQ(evaluatedShifts(5, 256), (std::vector<std::int64_t>{1, 2, 3, 4}));
+  const auto spread = evaluatedShifts(4096, 256);
+  ASSERT_EQ(spread.size(), 256u);
+  EXPECT_EQ(spread.front(), 1);
+  EXPECT_LT(spread.back(), 4096);
+  EXPECT_TRUE(std::is_sorted(spread.begin(), spread.end()));
+  EXPECT_TRUE(evaluatedShifts(1, 256).empty());
+}
+
+// The walk sampler gives analyze's first-path numbers bit for bit (same patterns, same
+// summary), for a single-path and an adaptive routing and any thread count.
+TEST(ReportSampledWalks, EqualsThePairPathSampler) {
+  const Fabric fabric = loadFabric("gft2:n=6,m=4,r=8");
+  for (const std::string engine : {"dmodk", "ftree-adaptive", "smodk"}) {
+    const RoutingResult routing = runEngine(engine, fabric.network);
+    for (const SampledPattern pattern :
+         {SampledPattern::Bisect, SampledPattern::FullPermutation, SampledPattern::Dissemination}) {
+      SamplingOptions options;
+      options.seed = 7;
+      options.threads = 1;
+      const SampledBandwidth reference =
+          sampleBandwidthUnderModel(fabric.network, routing, pattern, LoadModel::FirstPath, options);
+      options.threads = 2;
+      const SampledBandwidth walked = sampleByWalks(fabric.network, routing, pattern, options);
+      EXPECT_EQ(walked.samples, reference.samples) << engine;
+      EXPECT_EQ(walked.mean, reference.mean) << engine;
+      EXPECT_EQ(walked.ci99HalfWidth, reference.ci99HalfWidth) << engine;
+      EXPECT_EQ(walked.maxLoadHistogram, reference.maxLoadHistogram) << engine;
+      EXPECT_EQ(walked.converged, reference.converged) << engine;
+    }
+  }
+}
+
+// Every shift: the ML of each equals patternLoads', and the channel totals are the all-pairs
+// path counts of `routelab analyze --metric stages`.
+TEST(ReportSampledWalks, ShiftLoadsEqualPatternLoadsAndStageCounts) {
+  const Fabric fabric = loadFabric("kary-ntree:k=3,n=3");
+  for (const std::string engine : {"updown", "ftree-adaptive"}) {
+    const RoutingResult routing = runEngine(engine, fabric.network);
+    const auto shifts = evaluatedShifts(fabric.network.terminalCount(), 1000);
+    ASSERT_EQ(shifts.size(), fabric.network.terminalCount() - 1);
+    const ShiftLoads loads = shiftLoads(fabric.network, routing, shifts, 2);
+    ASSERT_EQ(loads.maxLoads.size(), shifts.size());
+    for (std::size_t i = 0; i < shifts.size(); ++i) {
+      const TrafficPattern pattern = makePattern(fmt::format("shift:s={}", shifts[i]), fabric.network, 1);
+      EXPECT_EQ(loads.maxLoads[i], std::max(1.0, patternLoads(fabric.network, routing, pattern).maxLoad)) << shifts[i];
+    }
+    EXPECT_EQ(loads.channelTotals, stagePathCounts(fabric.network, routing).pathsPerChannel) << engine;
+    EXPECT_EQ(loads, shiftLoads(fabric.network, routing, shifts, 1)) << engine;
+  }
+}
+
+/// The report without its timings (every one is inside <span class="t">).
+std::string withoutTimings(const std::string& html) {
+  // (No std::regex: GCC 12 warns about its internals under the sanitizers.)
+  const std::string open = "<span class=\"t\">";
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t found; (found = html.find(open, at)) != std::string::npos;) {
+    out += html.substr(at, found - at) + "T";
+    at = html.find("</span>", found) + 7;
+  }
+  return out + html.substr(at);
+}
+
+std::string html(const Comparison& c) {
+  std::ostringstream out;
+  writeHtmlReport(c, out);
+  return out.str();
+}
+
+CompareOptions smallOptions() {
+  CompareOptions options;
+  options.spec = "kary-ntree:k=2,n=3";
+  options.engines = {"dmodk", "opt", "ftree-adaptive", "minhop", "updown"};
+  options.seed = 3;
+  return options;
+}
+
+TEST(ReportCompare, EveryEngineRankedOrRefusedWithEveryFigure) {
+  std::vector<std::string> progress;
+  CompareOptions options = smallOptions();
+  options.progress = [&](const std::string& line) { progress.push_back(line); };
+  const Comparison c = compareEngines(options);
+  EXPECT_FALSE(progress.empty());
+  ASSERT_EQ(c.engines.size(), 5u);
+  EXPECT_EQ(c.terminals, 8u);
+  EXPECT_TRUE(c.fatTree);
+  const EngineComparison& last = c.engines.back();
+  EXPECT_EQ(last.name, "opt");
+  EXPECT_TRUE(last.refused);
+  EXPECT_NE(last.reason.find("2-level fat-tree"), std::string::npos) << last.reason;
+  for (std::size_t i = 0; i + 1 < c.engines.size(); ++i) {
+    const EngineComparison& e = c.engines[i];
+    EXPECT_TRUE(e.passed()) << e.name;
+    ASSERT_NE(e.rankingModel(), nullptr) << e.name;
+    EXPECT_FALSE(e.stages.empty()) << e.name;
+    EXPECT_GT(e.meanHops, 0) << e.name;
+  }
+  // The adaptive engine under best-split reaches full bisection bandwidth on a k-ary n-tree.
+  EXPECT_EQ(c.engines.front().name, "ftree-adaptive");
+  EXPECT_EQ(c.engines.front().rankingModel()->model, LoadModel::BestSplit);
+  const std::string page = html(c);
+  for (const auto& e : c.engines) EXPECT_NE(page.find(">" + e.name + "<"), std::string::npos) << e.name;
+  for (const char* figure :
+       {"fig-abb", "fig-worst", "fig-shift", "fig-layers", "fig-stages-dmodk", "fig-stages-ftree-adaptive"}) {
+    EXPECT_NE(page.find(std::string("id=\"") + figure + "\""), std::string::npos) << figure;
+  }
+  EXPECT_NE(page.find("refused"), std::string::npos);
+  EXPECT_EQ(page.find("id=\"latency\""), std::string::npos);  // no simulator points: no section
+  // Self-contained: nothing loaded from elsewhere.
+  EXPECT_EQ(page.find(" src="), std::string::npos);
+  EXPECT_EQ(page.find("<link"), std::string::npos);
+  EXPECT_EQ(page.find("@import"), std::string::npos);
+}
+
+TEST(ReportCompare, SameSeedSameReportApartFromTimings) {
+  const Comparison a = compareEngines(smallOptions());
+  CompareOptions options = smallOptions();
+  options.threads = 1;
+  Comparison b = compareEngines(options);
+  b.options.threads = 0;
+  EXPECT_EQ(withoutTimings(html(a)), withoutTimings(html(b)));
+  options.seed = 4;
+  const Comparison other = compareEngines(options);
+  EXPECT_NE(withoutTimings(html(a)), withoutTimings(html(other)));
+}
+
+TEST(ReportCompare, LatencyCurvesAppearWhenThereArePoints) {
+  Comparison c = compareEngines(smallOptions());
+  c.latency = {{"dmodk", 0.1, 0.1, 20}, {"dmodk", 0.5, 0.45, 60}, {"updown", 0.1, 0.1, 22}, {"updown", 0.5, 0.3, 200}};
+  const std::string page = html(c);
+  EXPECT_NE(page.find("id=\"latency\""), std::string::npos);
+  EXPECT_NE(page.find("id=\"fig-latency\""), std::string::npos);
+  EXPECT_NE(page.find("id=\"fig-throughput\""), std::string::npos);
+}
+
+TEST(ReportCompare, UnknownEngineAndBadSpecAreErrors) {
+  CompareOptions options = smallOptions();
+  options.engines = {"dmodk", "no-such-engine"};
+  EXPECT_THROW(compareEngines(options), SpecError);
+  options.engines = {"mroots:layers=99x"};
+  EXPECT_THROW(compareEngines(options), SpecError);
+  options = smallOptions();
+  options.spec = "kary-ntree:k=2";
+  EXPECT_THROW(compareEngines(options), Error);
+}
+
+// The large-fabric defaults, forced on a small fabric: above --detail-terminals only the
+// ranking metrics (no AFPB/ADB, first-path only); beyond --max-addresses-per-terminal the routing is
+// routed, not analysed, and ranked after the analysed ones.
+TEST(ReportCompare, DetailAndAddressThresholdsSkipWithANote) {
+  CompareOptions options = smallOptions();
+  options.engines = {"ftree-adaptive", "smodk", "dmodk"};
+  options.detailTerminals = 4;
+  options.maxAddressesPerTerminal = 1;  // dmodk and ftree-adaptive: 1; smodk: one per source class
+  const Comparison c = compareEngines(options);
+  ASSERT_EQ(c.engines.size(), 3u);
+  EXPECT_EQ(c.engines.back().name, "smodk");
+  EXPECT_TRUE(c.engines.back().skipped);
+  EXPECT_FALSE(c.engines.back().passed());
+  EXPECT_NE(c.engines.back().notes.front().find("--max-addresses-per-terminal 1"), std::string::npos);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const EngineComparison& e = c.engines[i];
+    ASSERT_EQ(e.models.size(), 1u) << e.name;
+    EXPECT_EQ(e.models[0].model, LoadModel::FirstPath);
+    EXPECT_GT(e.models[0].abb.samples, 0u);
+    EXPECT_EQ(e.models[0].afpb.samples, 0u);
+    EXPECT_EQ(e.models[0].adb.samples, 0u);
+  }
+  EXPECT_NE(recommendation(c).find("Too large to analyse at this size (see the notes): smodk"), std::string::npos);
+}
+
+TEST(ReportHtml, EscapesText) {
+  EXPECT_EQ(htmlEscape("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+}
+
+/// A directory laid out as --opensm-dir expects, from the committed k4n3 fixtures.
+class OpenSmDirectory : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("routelab-opensm-dir-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    const std::filesystem::path k4n3 = std::filesystem::path(test::fixturesDir()) / "k4n3";
+    std::filesystem::copy_file(k4n3 / "lfts.ftree.dump.gz", dir_ / "ftree.lfts");
+    std::filesystem::copy_file(k4n3 / "lfts.lash.dump.gz", dir_ / "lash.lfts");
+    std::filesystem::copy_file(k4n3 / "pathsl.lash.txt", dir_ / "lash.sl");
+    std::ofstream(dir_ / "torus-2QoS.error") << "torus-2QoS: no torus found in this fabric\n";
+    fabric_ = "file:" + (k4n3 / "ibnetdiscover.txt").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+  std::string fabric_;
+};
+
+TEST_F(OpenSmDirectory, ImportsDumpsSlsAndRefusals) {
+  const Fabric fabric = loadFabric(fabric_);
+  const auto imported = importOpenSmDirectory(dir_.string(), fabric.network);
+  ASSERT_EQ(imported.size(), 3u);
+  EXPECT_EQ(imported[0].engine, "ftree");
+  EXPECT_FALSE(imported[0].refused);
+  EXPECT_EQ(imported[1].engine, "lash");
+  EXPECT_GE(imported[1].routing.layerCount(), 1u);
+  EXPECT_EQ(imported[2].engine, "torus-2QoS");
+  EXPECT_TRUE(imported[2].refused);
+  EXPECT_EQ(imported[2].reason, "torus-2QoS: no torus found in this fabric");
+}
+
+TEST_F(OpenSmDirectory, RankedBesideOurEngines) {
+  CompareOptions options;
+  options.spec = fabric_;
+  options.engines = {"updown", "lash"};
+  options.opensmDirectory = dir_.string();
+  const Comparison c = compareEngines(options);
+  ASSERT_EQ(c.engines.size(), 5u);
+  std::map<std::string, const EngineComparison*> byName;
+  for (const auto& e : c.engines) byName[e.name] = &e;
+  ASSERT_TRUE(byName.count("opensm:ftree"));
+  ASSERT_TRUE(byName.count("opensm:lash"));
+  EXPECT_EQ(byName["opensm:ftree"]->origin, "OpenSM");
+  EXPECT_TRUE(byName["opensm:ftree"]->passed());
+  EXPECT_TRUE(byName["opensm:lash"]->passed());  // deadlock-free thanks to its SLs
+  EXPECT_TRUE(byName["opensm:torus-2QoS"]->refused);
+  EXPECT_EQ(c.engines.back().name, "opensm:torus-2QoS");
+  EXPECT_NE(html(c).find("no torus found in this fabric"), std::string::npos);
+}
+
+TEST_F(OpenSmDirectory, EmptyOrMissingDirectoryIsAnError) {
+  const Fabric fabric = loadFabric(fabric_);
+  EXPECT_THROW(importOpenSmDirectory((dir_ / "missing").string(), fabric.network), IoError);
+  std::filesystem::create_directories(dir_ / "empty");
+  EXPECT_THROW(importOpenSmDirectory((dir_ / "empty").string(), fabric.network), IoError);
+}
+
+}  // namespace
+}  // namespace routelab

@@ -15,9 +15,12 @@
 
 #include "cli.h"
 #include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
 #include "io/output.h"
 #include "report/comparison.h"
 #include "report/html.h"
+#include "sim/simulator.h"
 
 namespace routelab::cli {
 
@@ -29,7 +32,30 @@ struct CompareArgs {
   CompareOptions options;
   std::string output = "routelab-report";
   bool quiet = false;
+  bool simulate = false;
+  std::string simulateLoads = "0.05:0.5:0.05";
+  std::uint64_t simulateCycles = 5000;
 };
+
+/// --simulate: a latency–throughput curve per engine that passed verification, with the
+/// simulator's default model (docs/SIMULATION.md), uniform traffic, the comparison's seed;
+/// the points of each curve run in parallel. OpenSM routings are not re-simulated.
+void simulateEngines(const CompareArgs& args, Comparison& comparison) {
+  const std::vector<double> loads = parseLoadRange(args.simulateLoads);
+  const Fabric fabric = loadFabric(args.options.spec);
+  SimConfig config;
+  config.seed = args.options.seed;
+  config.measureCycles = args.simulateCycles;
+  RoutingContext context;
+  context.seed = args.options.seed;
+  for (const EngineComparison& engine : comparison.engines) {
+    if (!engine.passed() || engine.skipped || engine.origin != "routelab") continue;
+    if (!args.quiet) std::cerr << "compare: " << engine.name << ": simulate " << loads.size() << " loads" << std::endl;
+    const RoutingResult routing = runEngine(engine.name, fabric.network, context);
+    const std::vector<SimResult> results = simulateLoads(fabric.network, routing, config, loads, args.options.threads);
+    for (const SimResult& r : results) comparison.latency.push_back({engine.name, r.offered, r.accepted, r.latencyAvg});
+  }
+}
 
 /// The command line as typed (Linux /proc/self/cmdline), else the words routelab parsed.
 std::string commandLine(const CompareArgs& args) {
@@ -115,6 +141,7 @@ int runCompare(CompareArgs& args) {
     args.options.progress = [](const std::string& message) { std::cerr << "compare: " << message << std::endl; };
   }
   Comparison comparison = compareEngines(args.options);
+  if (args.simulate) simulateEngines(args, comparison);
   comparison.commandLine = commandLine(args);
   comparison.version = fmt::format("routelab {} (C++ {}, {})", ROUTELAB_VERSION, __cplusplus, __VERSION__);
   writeFileAtomically(reportPath, [&](std::ostream& out) { writeHtmlReport(comparison, out); });
@@ -163,6 +190,13 @@ Command compareCommand() {
             ->check(CLI::NonNegativeNumber)
             ->default_str("0");
         command.add_flag("--quiet", args->quiet, "no progress lines on stderr");
+        command.add_flag("--simulate", args->simulate,
+                         "simulate every verified engine: latency-throughput curves (uniform traffic)");
+        command.add_option("--simulate-loads", args->simulateLoads, "loads of --simulate: FROM:TO:STEP")
+            ->default_str(args->simulateLoads);
+        command.add_option("--simulate-cycles", args->simulateCycles, "measured cycles per --simulate point")
+            ->check(unsignedDecimal(1, std::uint64_t{1} << 32))
+            ->default_str("5000");
         return std::function<int()>([args] { return runCompare(*args); });
       }};
 }

@@ -213,7 +213,8 @@ void latencySection(std::ostream& out, const Comparison& c) {
     maxOffered = std::max({maxOffered, p.offered, p.accepted});
     maxLatency = std::max(maxLatency, p.latency);
   }
-  static const char* const palette[] = {"#3b78c2", "#d9534f", "#2e7d32", "#7b61c4", "#e08a1e", "#1b9aaa", "#8a5a44"};
+  static const char* const palette[] = {"#3b78c2", "#d9534f", "#2e7d32", "#7b61c4", "#e08a1e", "#1b9aaa",
+                                        "#8a5a44", "#c2185b", "#6d7f00", "#455a64", "#f06292", "#00897b"};
   out << "<section id=\"latency\"><h2>Latency and throughput (simulation)</h2>\n";
   for (const bool latency : {true, false}) {
     const double w = 760, h = 300, left = 60, bottom = 40, top = latency ? maxLatency : maxOffered;
@@ -230,10 +231,15 @@ void latencySection(std::ostream& out, const Comparison& c) {
         if (p.engine != engines[k]) continue;
         d += fmt::format("{}{:.1f} {:.1f}", d.empty() ? "M" : "L", x(p.offered), y(latency ? p.latency : p.accepted));
       }
+      // Beyond the palette, lines are dashed; the legend repeats each line's colour and dash.
       const char* color = palette[k % std::size(palette)];
-      out << fmt::format("<path d=\"{}\" stroke=\"{}\" stroke-width=\"2\" fill=\"none\"/>", d, color);
-      out << fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n", w - 140, 20 + 16 * k, color,
-                         esc(engines[k]));
+      const char* dash = k >= std::size(palette) ? "6 3" : "none";
+      out << fmt::format("<path d=\"{}\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"{}\" fill=\"none\"/>", d,
+                         color, dash);
+      out << fmt::format(
+          "<path d=\"M{0} {1}h18\" stroke=\"{2}\" stroke-width=\"3\" stroke-dasharray=\"{3}\"/><text x=\"{4}\" "
+          "y=\"{5}\" style=\"fill:{2}\">{6}</text>\n",
+          w - 140, 16 + 16 * k, color, dash, w - 118, 20 + 16 * k, esc(engines[k]));
     }
     out << fmt::format(
         "<text x=\"{}\" y=\"{}\">offered load (max {:.3g})</text><text x=\"4\" y=\"20\">{} (max "

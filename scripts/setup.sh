@@ -73,8 +73,8 @@ configure_and_build build
 
 # test
 # The tests that run parallel code (OpenMP): their CTest labels and binaries.
-tsan_labels='^(graph|routing|cdg|verify|analysis|schedule)$'
-tsan_tests="test_graph test_routing test_cdg test_verify test_analysis test_schedule"
+tsan_labels='^(graph|routing|cdg|verify|analysis|schedule|sim)$'
+tsan_tests="test_graph test_routing test_cdg test_verify test_analysis test_schedule test_sim"
 status=0
 # The interop tests (ibsim, OpenSM, infiniband-diags) fail rather than skip when a tool is
 # missing, since install_packages has just installed them.

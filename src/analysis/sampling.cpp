@@ -308,8 +308,12 @@ SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern,
   const bool split = options.split.parts > 1 && options.split.sum;
   std::vector<std::uint64_t> round(histogram.size(), 0);
   while (true) {
-    const auto [from, to] = split ? sampleShare(drawn, target, options.split.part, options.split.parts)
-                                  : std::pair<std::uint64_t, std::uint64_t>{drawn, target};
+    // Plain variables, not a structured binding: clang (the TSan build) does not let the
+    // OpenMP region capture structured bindings.
+    const std::pair<std::uint64_t, std::uint64_t> share =
+        split ? sampleShare(drawn, target, options.split.part, options.split.parts)
+              : std::pair<std::uint64_t, std::uint64_t>{drawn, target};
+    const std::uint64_t from = share.first, to = share.second;
     std::fill(round.begin(), round.end(), 0);
 #ifdef ROUTELAB_HAVE_OPENMP
 #pragma omp parallel num_threads(workers)

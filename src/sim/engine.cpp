@@ -17,7 +17,6 @@ namespace {
 constexpr std::uint64_t kKindShift = 60;
 constexpr std::uint64_t kPayloadMask = (std::uint64_t{1} << kKindShift) - 1;
 constexpr std::uint64_t kWarmupWindow = 1000;
-constexpr int kWarmupMaxWindows = 50;
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
 }  // namespace

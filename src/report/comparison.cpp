@@ -21,6 +21,16 @@ namespace routelab {
 
 namespace {
 
+/// The sampling settings of a comparison (ABB/AFPB/ADB under every load model).
+SamplingOptions samplingOptionsOf(const CompareOptions& options) {
+  SamplingOptions sampling;
+  sampling.seed = options.seed;
+  sampling.precision = options.precision;
+  sampling.maxSamples = options.maxSamples;
+  sampling.threads = options.threads;
+  return sampling;
+}
+
 using Clock = std::chrono::steady_clock;
 
 /// Runs `step`, appends its wall time to `out.timings` under `name`, returns its result.
@@ -86,11 +96,7 @@ ModelMetrics firstPathMetrics(const Network& network, const RoutingResult& routi
   const SplitWorstCase worst =
       timed(out, "worst", [&] { return worstUnderModel(network, routing, LoadModel::FirstPath, options.threads); });
   m.worst = m.worstLower = worst.value;
-  SamplingOptions sampling;
-  sampling.seed = options.seed;
-  sampling.precision = options.precision;
-  sampling.maxSamples = options.maxSamples;
-  sampling.threads = options.threads;
+  const SamplingOptions sampling = samplingOptionsOf(options);
   const std::size_t n = network.terminalCount();
   if (n >= 2 && n % 2 == 0) {
     m.abb = bandwidthOf(
@@ -118,11 +124,7 @@ ModelMetrics splitMetrics(const Network& network, const RoutingResult& routing, 
       timed(out, "worst" + suffix, [&] { return worstUnderModel(network, routing, model, options.threads); });
   m.worst = worst.value;
   m.worstLower = worst.lower;
-  SamplingOptions sampling;
-  sampling.seed = options.seed;
-  sampling.precision = options.precision;
-  sampling.maxSamples = options.maxSamples;
-  sampling.threads = options.threads;
+  const SamplingOptions sampling = samplingOptionsOf(options);
   const std::size_t n = network.terminalCount();
   if (n >= 2 && n % 2 == 0) {
     auto sample = [&](SampledPattern pattern, const std::string& name) {

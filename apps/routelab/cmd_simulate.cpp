@@ -15,6 +15,7 @@
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "io/output.h"
+#include "sim/sim_json.h"
 #include "sim/simulator.h"
 
 namespace routelab::cli {
@@ -45,15 +46,6 @@ struct SimulateArgs {
   SimConfig config;
   OutputFormat format = OutputFormat::Text;
 };
-
-template <class T>
-T choose(const std::string& text, const std::map<std::string, T>& names, const char* option) {
-  const auto it = names.find(text);
-  if (it != names.end()) return it->second;
-  std::string known;
-  for (const auto& [name, value] : names) known += (known.empty() ? "" : ", ") + name;
-  throw SpecError(fmt::format("{}: unknown value '{}' ({})", option, text, known));
-}
 
 void addOptions(CLI::App& command, SimulateArgs& args) {
   command.add_option("spec", args.spec, "fabric spec (see `routelab list`)")->required();
@@ -104,40 +96,6 @@ void addOptions(CLI::App& command, SimulateArgs& args) {
   command.add_option("--export-trace", args.exportTrace, "write the (generated) trace as CSV");
   command.add_option("--export-utilization", args.exportUtilization, "per-channel utilization CSV");
   addFormatOption(command, args.format);
-}
-
-nlohmann::json resultJson(const SimResult& r) {
-  nlohmann::json j;
-  j["offered"] = r.offered;
-  j["accepted"] = r.accepted;
-  j["latency_avg"] = r.latencyAvg;
-  j["latency_p50"] = r.latencyP50;
-  j["latency_p99"] = r.latencyP99;
-  j["latency_max"] = r.latencyMax;
-  j["total_latency_avg"] = r.totalLatencyAvg;
-  j["total_latency_p99"] = r.totalLatencyP99;
-  j["reorder_delay_avg"] = r.reorderDelayAvg;
-  j["packets_generated"] = r.packetsGenerated;
-  j["packets_injected"] = r.packetsInjected;
-  j["packets_delivered"] = r.packetsDelivered;
-  j["measured_packets"] = r.measuredPackets;
-  j["measured_delivered"] = r.measuredDelivered;
-  j["out_of_order"] = r.outOfOrder;
-  j["max_reorder_occupancy"] = r.maxReorderOccupancy;
-  j["average_hops"] = r.averageHops;
-  j["cycles"] = r.cycles;
-  j["warmup_cycles"] = r.warmupCycles;
-  j["measure_cycles"] = r.measureCycles;
-  j["last_delivery"] = r.lastDelivery;
-  j["saturated"] = r.saturated;
-  j["deadlock"] = r.deadlock;
-  if (r.deadlock) {
-    j["deadlock_cycle"] = r.deadlockReport.cycle;
-    j["deadlock_last_move"] = r.deadlockReport.lastMove;
-    j["deadlock_channels"] = r.deadlockReport.channels;
-    j["deadlock_packets"] = r.deadlockReport.packets;
-  }
-  return j;
 }
 
 nlohmann::json configJson(const SimulateArgs& args, const Fabric& fabric, const SimResult& any) {
@@ -221,18 +179,9 @@ void writeExports(const SimulateArgs& args, const Fabric& fabric, const std::opt
 }
 
 int runSimulate(SimulateArgs& args) {
-  args.config.selection = choose<Selection>(args.selection,
-                                            {{"ff", Selection::FirstFree},
-                                             {"sadp", Selection::Sadp},
-                                             {"random", Selection::Random},
-                                             {"least-occupied", Selection::LeastOccupied}},
-                                            "--selection");
-  args.config.pathPolicy = choose<PathPolicy>(
-      args.paths,
-      {{"random", PathPolicy::Random}, {"round-robin", PathPolicy::RoundRobin}, {"adaptive", PathPolicy::Adaptive}},
-      "--paths");
-  args.config.injection = choose<Injection>(
-      args.injection, {{"bernoulli", Injection::Bernoulli}, {"poisson", Injection::Poisson}}, "--injection");
+  args.config.selection = parseSelection(args.selection, "--selection");
+  args.config.pathPolicy = parsePathPolicy(args.paths, "--paths");
+  args.config.injection = parseInjection(args.injection, "--injection");
   const int modes =
       int(!args.loads.empty()) + int(args.saturation) + int(!args.traceFile.empty() || !args.traceGenerate.empty());
   if (modes > 1) throw SpecError("--loads, --saturation and --trace/--trace-generate exclude each other");
@@ -275,13 +224,13 @@ int runSimulate(SimulateArgs& args) {
   if (args.format == OutputFormat::Json) {
     nlohmann::json j = config;
     if (results.size() == 1 && loads.empty()) {
-      j.update(resultJson(results.front()));
+      j.update(simResultJson(results.front()));
       if (!trace && !args.saturation) j["load"] = args.load;
       if (args.saturation) j["saturation_throughput"] = results.front().accepted;
     } else {
       j["points"] = nlohmann::json::array();
       for (std::size_t i = 0; i < results.size(); ++i) {
-        nlohmann::json point = resultJson(results[i]);
+        nlohmann::json point = simResultJson(results[i]);
         if (i < loads.size()) point["load"] = loads[i];
         j["points"].push_back(point);
       }

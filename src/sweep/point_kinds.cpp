@@ -1,7 +1,11 @@
-// routelab/sweep/point_kinds.cpp — the `analyze` kind (what `routelab analyze` computes).
+// routelab/sweep/point_kinds.cpp — the `analyze` kind (what `routelab analyze` computes) and
+// the `simulate` kind (one `routelab simulate` run at one offered load).
 #include "sweep/point_kinds.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <limits>
 
 #include "analysis/loads.h"
 #include "analysis/sampling.h"
@@ -10,6 +14,8 @@
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "sim/sim_json.h"
+#include "sim/simulator.h"
 #include "traffic/pattern.h"
 
 #ifndef ROUTELAB_VERSION_STRING
@@ -144,11 +150,118 @@ PointKind analyzeKind() {
   return kind;
 }
 
+// ---- simulate ----
+
+void requireRange(const nlohmann::json& config, const char* key, std::int64_t low, std::int64_t high) {
+  const std::int64_t value = config.at(key).get<std::int64_t>();
+  if (value < low || value > high) {
+    throw SpecError(fmt::format("{} must be in {}..{} (got {})", key, low, high, value));
+  }
+}
+
+void normalizeSimulate(nlohmann::json& config) {
+  const double load = config.at("load").get<double>();
+  if (!(load > 0 && load <= 1))
+    throw SpecError(fmt::format("load must be in (0, 1] flits/terminal/cycle (got {})", load));
+  parseSelection(config.at("selection").get<std::string>());
+  parsePathPolicy(config.at("paths").get<std::string>());
+  parseInjection(config.at("injection").get<std::string>());
+  requireRange(config, "seed", 0, std::numeric_limits<std::int64_t>::max());
+  requireRange(config, "lmc", 0, 7);
+  requireRange(config, "packet_flits", 1, 1 << 16);
+  requireRange(config, "buffer_packets", 1, 1 << 12);
+  requireRange(config, "routing_delay", 0, 1 << 20);
+  requireRange(config, "fly_time", 1, 1 << 20);
+  requireRange(config, "vcs", 0, 64);
+  requireRange(config, "message_packets", 1, 1 << 20);
+  requireRange(config, "in_order", 0, 1);
+  requireRange(config, "warmup", 0, std::int64_t{1} << 40);
+  requireRange(config, "cycles", 1, std::int64_t{1} << 40);
+  requireRange(config, "watchdog", 1, std::int64_t{1} << 40);
+  if (config.at("in_order").get<int>() == 0) {
+    config.erase("reorder_buffer");
+  } else {
+    requireRange(config, "reorder_buffer", 1, 1 << 20);
+  }
+}
+
+SimConfig simConfigOf(const nlohmann::json& config) {
+  SimConfig sim;
+  sim.traffic = config["traffic"].get<std::string>();
+  sim.load = config["load"].get<double>();
+  sim.seed = config["seed"].get<std::uint64_t>();
+  sim.selection = parseSelection(config["selection"].get<std::string>());
+  sim.pathPolicy = parsePathPolicy(config["paths"].get<std::string>());
+  sim.injection = parseInjection(config["injection"].get<std::string>());
+  sim.packetFlits = config["packet_flits"].get<std::uint32_t>();
+  sim.bufferPackets = config["buffer_packets"].get<std::uint32_t>();
+  sim.routingDelay = config["routing_delay"].get<std::uint32_t>();
+  sim.flyTime = config["fly_time"].get<std::uint32_t>();
+  sim.vcs = config["vcs"].get<std::uint32_t>();
+  sim.messagePackets = config["message_packets"].get<std::uint32_t>();
+  sim.inOrder = config["in_order"].get<int>() != 0;
+  if (sim.inOrder) sim.reorderPackets = config["reorder_buffer"].get<std::uint32_t>();
+  sim.warmupCycles = config["warmup"].get<std::uint64_t>();
+  sim.measureCycles = config["cycles"].get<std::uint64_t>();
+  sim.watchdogCycles = config["watchdog"].get<std::uint64_t>();
+  return sim;
+}
+
+nlohmann::json evaluateSimulate(const nlohmann::json& config, const EvaluationContext&) {
+  const Fabric fabric = loadFabric(config["fabric"].get<std::string>());
+  RoutingContext routingContext;
+  routingContext.seed = config["seed"].get<std::uint64_t>();
+  routingContext.addressesPerTerminal = std::uint32_t{1} << config["lmc"].get<std::uint32_t>();
+  const RoutingResult routing = runEngine(config["engine"].get<std::string>(), fabric.network, routingContext);
+  const SimResult sim = simulate(fabric.network, routing, simConfigOf(config));
+  nlohmann::json result = simResultJson(sim);
+  result["value"] = sim.latencyAvg;
+  result["vcs_used"] = sim.vcs;
+  result["terminals"] = fabric.network.terminalCount();
+  result["effective_fabric"] = fabric.spec;
+  result["effective_engine"] = routing.engine;
+  return result;
+}
+
+PointKind simulateKind() {
+  PointKind kind;
+  kind.name = "simulate";
+  kind.summary = "one flit-level simulation at one offered load, as `routelab simulate` (docs/SIMULATION.md)";
+  kind.keys = {
+      {"fabric", KeyType::String, nullptr, "fabric spec (routelab list)"},
+      {"engine", KeyType::String, nullptr, "routing engine spec"},
+      {"traffic", KeyType::String, "uniform", "uniform | uniform-hot-spot:fraction=F | a pattern spec"},
+      {"load", KeyType::Float, 0.1, "offered load, flits per terminal per cycle, in (0, 1]"},
+      {"seed", KeyType::Integer, 1, "seed of the engine, the traffic and the switches' choices"},
+      {"lmc", KeyType::Integer, 0, "2^lmc addresses per terminal"},
+      {"selection", KeyType::String, "sadp", "ff | sadp | random | least-occupied"},
+      {"paths", KeyType::String, "random", "multipath sources: random | round-robin | adaptive"},
+      {"injection", KeyType::String, "bernoulli", "bernoulli | poisson"},
+      {"packet_flits", KeyType::Integer, 8, "flits per packet"},
+      {"buffer_packets", KeyType::Integer, 2, "packets per VC buffer"},
+      {"routing_delay", KeyType::Integer, 20, "cycles"},
+      {"fly_time", KeyType::Integer, 8, "cycles"},
+      {"vcs", KeyType::Integer, 0, "virtual channels; 0 = one per routing layer"},
+      {"message_packets", KeyType::Integer, 1, "packets per message"},
+      {"in_order", KeyType::Integer, 0, "1 = in-order delivery (reorder buffer, end-to-end flow control)"},
+      {"reorder_buffer", KeyType::Integer, 64, "in_order only: reorder buffer per destination, packets"},
+      {"warmup", KeyType::Integer, 0, "warm-up cycles; 0 = automatic"},
+      {"cycles", KeyType::Integer, 10000, "measured cycles"},
+      {"watchdog", KeyType::Integer, 20000, "cycles without movement that mean deadlock"},
+  };
+  kind.normalize = normalizeSimulate;
+  kind.evaluate = evaluateSimulate;
+  kind.plotAxis = "load";
+  kind.plotMeasures = {{"value", "mean packet latency (cycles, injection to delivery)"},
+                       {"accepted", "accepted load (flits per terminal per cycle)"}};
+  return kind;
+}
+
 }  // namespace
 
 const std::vector<PointKind>& pointKinds() {
-  // One row per kind. A `simulate` kind (fabric, engine, pattern, load, seed ...) is one more row.
-  static const std::vector<PointKind> kinds = {analyzeKind()};
+  // One row per kind.
+  static const std::vector<PointKind> kinds = {analyzeKind(), simulateKind()};
   return kinds;
 }
 

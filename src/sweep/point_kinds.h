@@ -7,7 +7,7 @@
 // scalar or a list = an axis of the grid), their types and defaults, how to drop the keys
 // a point does not use (normalize), and how to compute the point (evaluate).
 //
-// Adding a kind (e.g. a `simulate` kind with `loads`) is one more row in pointKinds():
+// Adding a kind (`simulate` is the second) is one more row in pointKinds():
 // the sweep file reader, the runner, the results file, the exports and MPI are generic.
 #pragma once
 
@@ -49,6 +49,14 @@ struct PointKind {
   /// Deterministic: the same configuration gives the same JSON at any thread count.
   /// Throws routelab::Error for a point that cannot be computed (recorded as failed).
   std::function<nlohmann::json(const nlohmann::json& config, const EvaluationContext& context)> evaluate;
+  /// Standard plots (sweep/report.h): the configuration key on the x axis (one line per
+  /// engine), and the result keys drawn on the y axis, each with its axis label.
+  std::string plotAxis = "fabric";
+  struct Measure {
+    std::string key;    ///< result key ("value", "accepted", ...)
+    std::string label;  ///< y axis label; empty = by the point's metric (analyze)
+  };
+  std::vector<Measure> plotMeasures = {{"value", ""}};
 };
 
 /// Every kind, in the order `routelab sweep --help-kinds` lists them.

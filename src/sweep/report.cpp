@@ -39,7 +39,8 @@ void writeResultsCsv(std::ostream& out, const std::vector<PointResult>& results,
   out << "index";
   for (const std::string& key : configKeys) out << ',' << key;
   out << ",status,value";
-  for (const std::string& key : resultKeys) out << ',' << key;
+  // A result key that is also a configuration key (simulate: `cycles`) gets a prefix.
+  for (const std::string& key : resultKeys) out << ',' << (configKeys.count(key) != 0 ? "result." + key : key);
   out << (timings ? ",seconds,worker\n" : "\n");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const PointResult& r = results[i];
@@ -102,43 +103,66 @@ std::string yLabel(const std::string& metric) {
 
 }  // namespace
 
-std::vector<PlotSpec> standardPlots(const std::vector<PointResult>& results) {
-  // Group key (configuration without fabric, engine, seed) -> fabric -> engine -> values.
+namespace {
+
+/// The kind row of a stored point (null for a kind this routelab does not know).
+const PointKind* kindOf(const nlohmann::json& config) {
+  for (const PointKind& kind : pointKinds()) {
+    if (kind.name == config.value("kind", "")) return &kind;
+  }
+  return nullptr;
+}
+
+std::string axisLabel(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+struct PlotBuilder {
   std::map<std::string, std::size_t> groupOrder;
   std::vector<PlotSpec> plots;
   std::vector<std::map<std::pair<std::size_t, std::string>, Accumulator>> cells;
   std::vector<std::vector<std::string>> engines;
-  for (const PointResult& r : results) {
-    const nlohmann::json value = r.result.value("value", nlohmann::json());
-    if (!r.ok || !value.is_number()) continue;
-    nlohmann::json shared = configOf(r);
-    const std::string fabric = shared.value("fabric", "");
-    const std::string engine = shared.value("engine", "");
-    for (const char* key : {"fabric", "engine", "seed"}) shared.erase(key);
-    const auto [it, added] = groupOrder.emplace(shared.dump(), plots.size());
-    if (added) {
-      PlotSpec plot;
-      plot.name =
-          fmt::format("{}-{}-{}", shared.value("kind", "point"), shared.value("metric", "value"), plots.size() + 1);
-      plot.title = plotTitle(shared);
-      plot.yLabel = yLabel(shared.value("metric", "value"));
-      plots.push_back(std::move(plot));
-      cells.emplace_back();
-      engines.emplace_back();
-    }
-    PlotSpec& plot = plots[it->second];
-    auto x = std::find(plot.xLabels.begin(), plot.xLabels.end(), fabric);
-    if (x == plot.xLabels.end()) x = plot.xLabels.insert(plot.xLabels.end(), fabric);
-    auto& names = engines[it->second];
-    if (std::find(names.begin(), names.end(), engine) == names.end()) names.push_back(engine);
-    const double v = value.get<double>();
-    const double ci = r.result.value("ci99_halfwidth", 0.0);
-    Accumulator& cell = cells[it->second][{static_cast<std::size_t>(x - plot.xLabels.begin()), engine}];
-    cell.sum += v;
-    cell.low = std::min(cell.low, v - ci);
-    cell.high = std::max(cell.high, v + ci);
-    ++cell.count;
+
+  void add(const PointResult& r, const nlohmann::json& config, const PointKind& kind,
+           const PointKind::Measure& measure);
+  std::vector<PlotSpec> finish();
+};
+
+void PlotBuilder::add(const PointResult& r, const nlohmann::json& config, const PointKind& kind,
+                      const PointKind::Measure& measure) {
+  const nlohmann::json value = r.result.value(measure.key, nlohmann::json());
+  if (!value.is_number()) return;
+  nlohmann::json shared = config;
+  const std::string x = axisLabel(config.value(kind.plotAxis, nlohmann::json("")));
+  const std::string engine = config.value("engine", "");
+  for (const std::string& key : {kind.plotAxis, std::string("engine"), std::string("seed")}) shared.erase(key);
+  const auto [it, added] = groupOrder.emplace(shared.dump() + "\n" + measure.key, plots.size());
+  if (added) {
+    PlotSpec plot;
+    const std::string what = measure.key == "value" ? shared.value("metric", "value") : measure.key;
+    plot.name = fmt::format("{}-{}-{}", shared.value("kind", "point"), what, plots.size() + 1);
+    plot.title = plotTitle(shared);
+    plot.yLabel = measure.label.empty() ? yLabel(shared.value("metric", "value")) : measure.label;
+    plot.xAxis = kind.plotAxis;
+    plots.push_back(std::move(plot));
+    cells.emplace_back();
+    engines.emplace_back();
   }
+  PlotSpec& plot = plots[it->second];
+  auto column = std::find(plot.xLabels.begin(), plot.xLabels.end(), x);
+  if (column == plot.xLabels.end()) column = plot.xLabels.insert(plot.xLabels.end(), x);
+  auto& names = engines[it->second];
+  if (std::find(names.begin(), names.end(), engine) == names.end()) names.push_back(engine);
+  const double v = value.get<double>();
+  const double ci = measure.key == "value" ? r.result.value("ci99_halfwidth", 0.0) : 0.0;
+  Accumulator& cell = cells[it->second][{static_cast<std::size_t>(column - plot.xLabels.begin()), engine}];
+  cell.sum += v;
+  cell.low = std::min(cell.low, v - ci);
+  cell.high = std::max(cell.high, v + ci);
+  ++cell.count;
+}
+
+std::vector<PlotSpec> PlotBuilder::finish() {
   for (std::size_t p = 0; p < plots.size(); ++p) {
     for (const std::string& engine : engines[p]) {
       PlotSpec::Series series{engine, {}};
@@ -151,7 +175,21 @@ std::vector<PlotSpec> standardPlots(const std::vector<PointResult>& results) {
       plots[p].series.push_back(std::move(series));
     }
   }
-  return plots;
+  return std::move(plots);
+}
+
+}  // namespace
+
+std::vector<PlotSpec> standardPlots(const std::vector<PointResult>& results) {
+  PlotBuilder builder;
+  for (const PointResult& r : results) {
+    if (!r.ok) continue;
+    const nlohmann::json config = configOf(r);
+    const PointKind* kind = kindOf(config);
+    if (kind == nullptr) continue;
+    for (const PointKind::Measure& measure : kind->plotMeasures) builder.add(r, config, *kind, measure);
+  }
+  return builder.finish();
 }
 
 namespace {
@@ -177,8 +215,20 @@ std::string gnuplotScript(const PlotSpec& plot, const std::string& pngPath, cons
     }
     script += "EOD\n";
   }
-  script += "set title " + quoted(plot.title) + " noenhanced\n";
-  script += "set ylabel " + quoted(plot.yLabel) + " noenhanced\nset xlabel 'fabric'\n";
+  // The title in lines of at most ~110 characters, broken after a comma.
+  std::string title;
+  std::size_t lineStart = 0;
+  while (lineStart < plot.title.size()) {
+    std::size_t end = plot.title.size();
+    if (end - lineStart > 110) {
+      const std::size_t comma = plot.title.rfind(", ", lineStart + 110);
+      end = comma != std::string::npos && comma > lineStart ? comma + 2 : lineStart + 110;
+    }
+    title += (title.empty() ? "" : ".\"\\n\".") + quoted(plot.title.substr(lineStart, end - lineStart));
+    lineStart = end;
+  }
+  script += "set title " + (title.empty() ? quoted("") : title) + " noenhanced\n";
+  script += "set ylabel " + quoted(plot.yLabel) + " noenhanced\nset xlabel " + quoted(plot.xAxis) + " noenhanced\n";
   script += "set key outside right top noenhanced\nset grid ytics\nset xtics rotate by -30 noenhanced\n";
   script += fmt::format("set xrange [-0.5:{}]\nset xtics (", static_cast<double>(plot.xLabels.size()) - 0.5);
   for (std::size_t x = 0; x < plot.xLabels.size(); ++x) {

@@ -1,9 +1,9 @@
 // routelab/sweep/report.h — exports (CSV, JSON) and plots of a results file.
 //
 // Both exports list the stored points by sweep index. Columns of the CSV: `index`, every
-// configuration key (sorted), `status`, every scalar result key (sorted, `value` first),
-// then `seconds` and `worker` unless timings are left out — without them, two runs of the
-// same sweep (any thread or rank count, interrupted and resumed or not) export the same
+// configuration key (sorted), `status`, every scalar result key (sorted, `value` first;
+// `result.<key>` where a configuration key has the same name), then `seconds` and `worker` unless timings are left out
+// — without them, two runs of the same sweep (any thread or rank count, interrupted and resumed or not) export the same
 // bytes.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sweep/point_kinds.h"
 #include "sweep/results_store.h"
 
 namespace routelab {
@@ -20,15 +21,18 @@ namespace routelab {
 void writeResultsCsv(std::ostream& out, const std::vector<PointResult>& results, bool timings);
 nlohmann::json resultsJson(const ResultsHeader& header, const std::vector<PointResult>& results, bool timings);
 
-/// One standard plot: the points that share every configuration key but fabric, engine
-/// and seed (e.g. metric abb, load model even-split); x = fabric in sweep order, one line
-/// per engine, y = the mean over seeds of `value`, error bars from the lowest to the
-/// highest value ± its 99% half-width over the seeds.
+/// One standard plot: the points that share every configuration key but the kind's plot
+/// axis (point_kinds.h: `fabric` for analyze, `load` for simulate), engine and seed (e.g.
+/// metric abb, load model even-split); x = the axis's values in sweep order, one line per
+/// engine, y = the mean over seeds of one of the kind's plot measures (`value`; simulate
+/// also `accepted`), error bars from the lowest to the highest value ± its 99% half-width
+/// over the seeds.
 struct PlotSpec {
   std::string name;   ///< file stem, e.g. "analyze-abb-1"
   std::string title;  ///< the shared configuration
   std::string yLabel;
-  std::vector<std::string> xLabels;  ///< fabrics
+  std::string xAxis = "fabric";      ///< the configuration key on the x axis
+  std::vector<std::string> xLabels;  ///< its values
   struct Series {
     std::string label;  ///< engine
     struct Point {

@@ -122,6 +122,11 @@ TEST(SweepFile, BadFilesNameFileLineAndWhat) {
   expectParseError(head + "engine = \"dmodk\"\nmetric = \"pattern\"\n", "bad.toml:1", "needs a pattern");
   expectParseError(head + "engine = \"dmodk\"\nmetric = \"fastest\"\n", "bad.toml:1", "metric 'fastest'");
   expectParseError("[[grid]]\nkind = \"simulate-later\"\n", "bad.toml:2", "unknown point kind");
+  const std::string sim = "[[grid]]\nkind = \"simulate\"\nfabric = \"kary-ntree:k=2,n=2\"\nengine = \"dmodk\"\n";
+  expectParseError(sim + "load = 1.5\n", "bad.toml:1", "load must be in (0, 1]");
+  expectParseError(sim + "selection = \"fastest\"\n", "bad.toml:1", "unknown value 'fastest'");
+  expectParseError(sim + "in_order = 2\n", "bad.toml:1", "in_order must be in 0..1");
+  expectParseError(sim + "packet_flits = 0\n", "bad.toml:1", "packet_flits must be in 1..");
   expectParseError("name = \"x\"\n[[grid]\n", "bad.toml:2", "");
   expectParseError("name = \"x\"\n", "bad.toml:1", "no [[grid]]");
   expectParseError("grids = 3\n", "bad.toml:1", "unknown or mistyped top-level key 'grids'");
@@ -216,6 +221,54 @@ TEST(Report, CsvQuotesSpecsAndJsonCarriesTheConfiguration) {
   EXPECT_EQ(j["results"][0]["config"]["fabric"], "gft2:n=2,m=2,r=4");
   EXPECT_FALSE(j["results"][0].contains("seconds"));
   EXPECT_EQ(j["sweep"]["points"], 9);
+}
+
+const char* kSimulateSweep = R"(name = "curve"
+[[grid]]
+kind = "simulate"
+fabric = "kary-ntree:k=2,n=3"
+engines = ["dmodk", "ftree-adaptive"]
+loads = [0.1, 0.3]
+warmup = 500
+cycles = 1500
+)";
+
+TEST(SimulateKind, PointsAreSimulationsDeterministicAndPlottedAgainstTheLoad) {
+  const Sweep sweep = parseSweep(kSimulateSweep, "curve.toml");
+  ASSERT_EQ(sweep.points.size(), 4U);
+  EXPECT_EQ(sweep.points[1].config["engine"], "dmodk");  // fabric, engine, traffic, load: load fastest
+  EXPECT_DOUBLE_EQ(sweep.points[1].config["load"].get<double>(), 0.3);
+  EXPECT_FALSE(sweep.points[0].config.contains("reorder_buffer"));  // in_order = 0 does not use it
+  const std::string path = temporaryPath("curve.sqlite");
+  RunOptions twoJobs;
+  twoJobs.jobs = 2;
+  EXPECT_EQ(runInto(sweep, path, twoJobs), 4U);
+  const std::string twoJobsCsv = exportCsv(path);
+  const std::string again = temporaryPath("curve-again.sqlite");
+  RunOptions oneJob;
+  oneJob.jobs = 1;
+  EXPECT_EQ(runInto(sweep, again, oneJob), 4U);
+  EXPECT_EQ(exportCsv(again), twoJobsCsv);  // same configuration, same result at any job count
+  const std::vector<PointResult> results = ResultStore::openExisting(path).results();
+  ASSERT_EQ(results.size(), 4U);
+  for (const PointResult& r : results) {
+    ASSERT_TRUE(r.ok) << r.result.dump();
+    // Below saturation the network accepts what is offered, and every packet arrives.
+    EXPECT_NEAR(r.result["accepted"].get<double>(), r.result["offered"].get<double>(), 0.02) << r.key;
+    EXPECT_FALSE(r.result["deadlock"].get<bool>());
+    EXPECT_DOUBLE_EQ(r.result["value"].get<double>(), r.result["latency_avg"].get<double>());
+    EXPECT_GT(r.result["value"].get<double>(), 20.0);  // at least the routing delay
+  }
+  const auto plots = standardPlots(results);
+  ASSERT_EQ(plots.size(), 2U);  // latency and accepted load, x = offered load, a line per engine
+  EXPECT_EQ(plots[0].xAxis, "load");
+  EXPECT_EQ(plots[0].xLabels, (std::vector<std::string>{"0.1", "0.3"}));
+  ASSERT_EQ(plots[0].series.size(), 2U);
+  EXPECT_EQ(plots[1].name, "simulate-accepted-2");
+  EXPECT_LT(plots[0].series[0].points[0].mean, plots[0].series[0].points[1].mean);  // latency grows with load
+  const std::string script = gnuplotScript(plots[0], "o.png", "o.svg");
+  EXPECT_NE(script.find("set xlabel 'load'"), std::string::npos);
+  EXPECT_NE(script.find(".\"\\n\"."), std::string::npos);  // the long title is broken into lines
 }
 
 TEST(Report, PlotsAverageSeedsPerEngineAndFabric) {

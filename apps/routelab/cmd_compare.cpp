@@ -127,8 +127,8 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
   fmt::print("all-to-all  at most {} shifts (stage counts over the same pairs)\n", o.maxShifts);
   fmt::print(
       "detail      AFPB, ADB and split load models up to {} terminals; beyond, analysis up to {} addresses "
-      "per terminal\n",
-      o.detailTerminals, o.maxAddressesPerTerminal);
+      "per terminal; generic engines on fat-trees up to {} switches\n",
+      o.detailTerminals, o.maxAddressesPerTerminal, o.genericEngineSwitches);
   if (!o.opensmDirectory.empty()) fmt::print("opensm      {}\n", o.opensmDirectory);
   fmt::print("report      {}\n\n", reportPath);
   std::fflush(stdout);
@@ -186,6 +186,12 @@ Command compareCommand() {
                         "above --detail-terminals, analyse routings up to this many addresses per terminal")
             ->check(unsignedDecimal())
             ->default_str(std::to_string(args->options.maxAddressesPerTerminal));
+        command
+            .add_option("--generic-engine-switches", args->options.genericEngineSwitches,
+                        "on a fat-tree with more switches, leave the generic engines (minhop, updown, mroots, the "
+                        "LASH family, escape) out of the default list")
+            ->check(unsignedDecimal())
+            ->default_str(std::to_string(args->options.genericEngineSwitches));
         command.add_option("--threads", args->options.threads, "worker threads (0 = every core)")
             ->check(CLI::NonNegativeNumber)
             ->default_str("0");

@@ -10,6 +10,7 @@
 #include "analysis/sampling.h"
 #include "core/errors.h"
 #include "core/limits.h"
+#include "engines/families.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "report/opensm_directory.h"
@@ -233,6 +234,15 @@ std::vector<std::string> comparedEngines(const CompareOptions& options) {
 
 namespace {
 
+/// An engine of the irregular family (engines/families.h): any topology, no closed form.
+bool isGenericEngine(const std::string& spec) {
+  const std::string name = parseComponentOrFile(spec).name;
+  for (const auto& row : irregularEngineRows()) {
+    if (row.name == name) return true;
+  }
+  return false;
+}
+
 void routeAndEvaluate(const Network& network, const std::string& spec, const CompareOptions& options,
                       EngineComparison& out) {
   out.name = spec;
@@ -279,7 +289,21 @@ Comparison compareEngines(const CompareOptions& options) {
   result.fatTree = fabric.network.xgft() != nullptr;
   std::vector<ImportedRouting> imported;
   if (!options.opensmDirectory.empty()) imported = importOpenSmDirectory(options.opensmDirectory, fabric.network);
+  const bool leaveOutGeneric =
+      options.engines.empty() && result.fatTree && result.switches > options.genericEngineSwitches;
   for (const std::string& spec : specs) {
+    if (leaveOutGeneric && isGenericEngine(spec)) {
+      EngineComparison& out = result.engines.emplace_back();
+      out.name = out.effective = spec;
+      out.origin = "routelab";
+      out.notRun = true;
+      out.notes.push_back(fmt::format(
+          "not run: a generic engine; its routing grows with switches x destinations or switch pairs (minutes to "
+          "hours here), and this fat-tree has {} switches > --generic-engine-switches {} (name it with --engine to "
+          "run it)",
+          result.switches, options.genericEngineSwitches));
+      continue;
+    }
     routeAndEvaluate(fabric.network, spec, options, result.engines.emplace_back());
   }
   for (ImportedRouting& routing : imported) {
@@ -301,8 +325,8 @@ void rankEngines(std::vector<EngineComparison>& engines) {
   auto key = [](const EngineComparison& e) {
     const ModelMetrics* m = e.rankingModel();
     const bool analysed = m != nullptr;
-    return std::make_tuple(e.refused, !e.passed(), !analysed, analysed ? -m->abb.mean : 0.0, analysed ? m->worst : 0.0,
-                           e.layersUsed, e.meanHops, e.name);
+    return std::make_tuple(e.refused, e.notRun, !e.passed(), !analysed, analysed ? -m->abb.mean : 0.0,
+                           analysed ? m->worst : 0.0, e.layersUsed, e.meanHops, e.name);
   };
   std::stable_sort(engines.begin(), engines.end(),
                    [&](const EngineComparison& a, const EngineComparison& b) { return key(a) < key(b); });

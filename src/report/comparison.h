@@ -13,6 +13,9 @@
 // to CompareOptions::detailTerminals terminals and first-path beyond. Routings imported from OpenSM
 // (importOpenSmDirectory) are measured the same way and ranked beside routelab's.
 //
+// Above CompareOptions::genericEngineSwitches switches on a fat-tree, the default list leaves
+// the generic engines out (listed as not run, ranked after the routed ones).
+//
 // Ranking: routings that pass verification (connected, loop-free, deadlock-free) first,
 // then the highest ABB under the ranking model (best-split where computed, else first-path),
 // then the lowest WORST, the fewest layers, the lowest mean hop count, the name.
@@ -48,6 +51,13 @@ struct CompareOptions {
   /// analysed: their verification and WORST take minutes (S-mod-k's address per source
   /// class: 256 per terminal, 2^30 table entries on 4096 terminals).
   std::size_t maxAddressesPerTerminal = 8;
+  /// On a fat-tree (XGFT labels) with more switches than this, the default engine list
+  /// leaves out the generic engines of the irregular family (minhop, UpDown, MROOTS, the LASH
+  /// family, Escape: their routing grows with switches x destinations or switch pairs, from
+  /// minutes to hours at 16,384 switches) and keeps the fat-tree engines, which compute the
+  /// same kind of tables in closed form. They are listed as not run; naming one with
+  /// `engines` runs it.
+  std::size_t genericEngineSwitches = 4096;
   int threads = 0;              ///< 0 = every core; results do not depend on it
   std::string opensmDirectory;  ///< OpenSM routings to rank beside ours (empty: none)
   /// Called with a one-line message before each long step (the CLI prints it on stderr).
@@ -89,6 +99,7 @@ struct EngineComparison {
   bool refused = false;
   std::string reason;    ///< refused: the engine's message
   bool skipped = false;  ///< routed, but too large to analyse (CompareOptions::maxAddressesPerTerminal)
+  bool notRun = false;   ///< not routed at this size (CompareOptions::genericEngineSwitches); why in notes
   // Verification.
   bool connected = false, loopFree = false, deadlockFree = false;
   std::size_t layers = 0, layersUsed = 0;

@@ -300,11 +300,13 @@ void configurationSection(std::ostream& out, const Comparison& c) {
              "class=\"l\">stop when 99% half-width ≤ {} × mean, at most {} samples</td></tr><tr><td "
              "class=\"l\">all-to-all</td><td class=\"l\">{} of the {} shifts (--max-shifts {})</td></tr><tr><td "
              "class=\"l\">detail</td><td class=\"l\">AFPB, ADB and split load models up to {} terminals; beyond, "
-             "analysis up to {} addresses per terminal</td></tr><tr><td "
+             "analysis up to {} addresses per terminal; generic engines on fat-trees up to {} "
+             "switches</td></tr><tr><td "
              "class=\"l\">OpenSM directory</td><td class=\"l\">{}</td></tr>",
              esc(c.version), esc(c.fabricSpec), o.seed, esc(engines), o.precision, o.maxSamples,
              evaluatedShifts(c.terminals, o.maxShifts).size(), c.terminals > 0 ? c.terminals - 1 : 0, o.maxShifts,
-             o.detailTerminals, o.maxAddressesPerTerminal, o.opensmDirectory.empty() ? "-" : esc(o.opensmDirectory))
+             o.detailTerminals, o.maxAddressesPerTerminal, o.genericEngineSwitches,
+             o.opensmDirectory.empty() ? "-" : esc(o.opensmDirectory))
       << "</table></section>\n";
 }
 
@@ -356,11 +358,12 @@ void writeHtmlReport(const Comparison& c, std::ostream& out) {
   out << "</tr></thead>\n<tbody>\n";
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const EngineComparison& e = c.engines[i - 1];
-    const char* cls = e.refused ? "refused" : !e.passed() ? "failed" : i == 1 ? "first" : "ok";
+    const char* cls = e.refused || e.notRun ? "refused" : !e.passed() ? "failed" : i == 1 ? "first" : "ok";
     out << "<tr class=\"" << cls << "\">";
-    if (e.refused) {
-      out << fmt::format("<td>-</td><td>{}</td><td>refused</td><td class=\"l reason\" colspan=\"{}\">{}</td></tr>\n",
-                         esc(e.name), rows[i].size() - 3, esc(e.reason));
+    if (e.refused || e.notRun) {
+      out << fmt::format("<td>-</td><td>{}</td><td>{}</td><td class=\"l reason\" colspan=\"{}\">{}</td></tr>\n",
+                         esc(e.name), e.refused ? "refused" : "not run", rows[i].size() - 3,
+                         esc(e.refused ? e.reason : e.notes.front()));
       continue;
     }
     for (const std::string& cell : rows[i]) out << "<td>" << esc(cell) << "</td>";

@@ -28,6 +28,7 @@ std::string kindText(const EngineComparison& e) {
 }
 
 std::string deadlockText(const EngineComparison& e) {
+  if (e.notRun) return "not run";
   if (e.skipped) return "not analysed";
   if (!e.connected || !e.loopFree) return "NOT CONNECTED";
   return e.deadlockFree ? "yes" : "NO";
@@ -78,6 +79,10 @@ std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison)
       rows.push_back({"-", e.name, "refused", "", "", "", "", "", "", "", "", e.reason});
       continue;
     }
+    if (e.notRun) {
+      rows.push_back({"-", e.name, "not run", "", "", "", "", "", "", "", "", "at this size (see the notes)"});
+      continue;
+    }
     const ModelMetrics* m = e.rankingModel();
     if (m == nullptr) {
       rows.push_back(
@@ -94,7 +99,7 @@ std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison)
 std::string recommendation(const Comparison& comparison) {
   const EngineComparison* best = nullptr;
   const EngineComparison* second = nullptr;
-  std::string prone, refused, skipped;
+  std::string prone, refused, skipped, notRun;
   for (const EngineComparison& e : comparison.engines) {
     if (e.passed() && e.rankingModel() != nullptr) {
       if (best == nullptr) {
@@ -104,6 +109,8 @@ std::string recommendation(const Comparison& comparison) {
       }
     } else if (e.refused) {
       refused += (refused.empty() ? "" : ", ") + e.name;
+    } else if (e.notRun) {
+      notRun += (notRun.empty() ? "" : ", ") + e.name;
     } else if (e.skipped) {
       skipped += (skipped.empty() ? "" : ", ") + e.name;
     } else {
@@ -124,6 +131,9 @@ std::string recommendation(const Comparison& comparison) {
   }
   if (!prone.empty()) text += " Not recommended (deadlock-prone or not delivering every pair): " + prone + ".";
   if (!skipped.empty()) text += " Too large to analyse at this size (see the notes): " + skipped + ".";
+  if (!notRun.empty()) {
+    text += " Not run at this size (generic engines; see the notes, name one with --engine to run it): " + notRun + ".";
+  }
   if (!refused.empty()) text += " Refused this fabric: " + refused + ".";
   return text;
 }

@@ -2,6 +2,7 @@
 // report/sampled_walks.h, report/opensm_directory.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -256,6 +257,36 @@ TEST(ReportCompare, DetailAndAddressThresholdsSkipWithANote) {
     EXPECT_EQ(e.models[0].adb.samples, 0u);
   }
   EXPECT_NE(recommendation(c).find("Too large to analyse at this size (see the notes): smodk"), std::string::npos);
+}
+
+// On a fat-tree above --generic-engine-switches, the default list leaves the generic engines
+// out (listed, not run, ranked after the routed ones); naming one runs it.
+TEST(ReportCompare, GenericEnginesAreNotRunOnLargeFatTreesUnlessNamed) {
+  CompareOptions options = smallOptions();  // kary-ntree:k=2,n=3: 12 switches
+  options.engines.clear();
+  options.genericEngineSwitches = 11;
+  options.detailTerminals = 4;  // keep it quick: first-path metrics only
+  const Comparison c = compareEngines(options);
+  std::size_t notRun = 0;
+  for (const EngineComparison& e : c.engines) {
+    const bool generic = e.name == "minhop" || e.name == "updown" || e.name == "updown-dfs" || e.name == "mroots" ||
+                         e.name == "d-mroots" || e.name == "lash" || e.name == "mp-lash" || e.name == "a-lash" ||
+                         e.name == "escape";
+    EXPECT_EQ(e.notRun, generic) << e.name;
+    if (!e.notRun) continue;
+    ++notRun;
+    EXPECT_TRUE(e.timings.empty()) << e.name;  // not even routed
+    ASSERT_EQ(e.notes.size(), 1u);
+    EXPECT_NE(e.notes.front().find("12 switches > --generic-engine-switches 11"), std::string::npos);
+  }
+  EXPECT_EQ(notRun, 9u);
+  EXPECT_TRUE(c.engines.front().passed());  // a fat-tree engine ranks first
+  EXPECT_NE(recommendation(c).find("Not run at this size"), std::string::npos);
+  const auto rows = rankingTable(c);
+  EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [](const auto& row) { return row[2] == "not run"; }), 9);
+  options.engines = {"minhop", "dmodk"};  // named: run whatever the size
+  const Comparison named = compareEngines(options);
+  for (const EngineComparison& e : named.engines) EXPECT_FALSE(e.notRun) << e.name;
 }
 
 TEST(ReportHtml, EscapesText) {

@@ -105,6 +105,39 @@ void printTable(const Comparison& comparison) {
   }
 }
 
+/// Removes the output directory again when compare created it and fails before writing the
+/// report (a bad fabric spec must not leave an empty directory behind).
+class CreatedDirectory {
+ public:
+  explicit CreatedDirectory(std::string path) : path_(std::move(path)) {}
+  CreatedDirectory(const CreatedDirectory&) = delete;
+  CreatedDirectory& operator=(const CreatedDirectory&) = delete;
+  ~CreatedDirectory() {
+    if (path_.empty()) return;
+    std::error_code error;
+    for (std::filesystem::recursive_directory_iterator it(path_, error), end; !error && it != end;
+         it.increment(error)) {
+      if (!it->is_directory(error)) return;  // something was written: keep it all
+    }
+    if (!error) std::filesystem::remove_all(path_, error);
+  }
+  /// The topmost folder of `path` that does not exist yet (empty when `path` exists).
+  static std::string firstMissing(const std::string& path) {
+    std::error_code ignored;
+    std::filesystem::path missing;
+    for (std::filesystem::path p = std::filesystem::absolute(path, ignored);
+         !p.empty() && !std::filesystem::exists(p, ignored); p = p.parent_path()) {
+      missing = p;
+      if (p == p.parent_path()) break;
+    }
+    return missing.string();
+  }
+  void keep() { path_.clear(); }
+
+ private:
+  std::string path_;
+};
+
 /// Creates the output directory now, so an unwritable --output fails before the work.
 std::string prepareOutput(const std::string& directory) {
   std::error_code error;
@@ -135,6 +168,7 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
 }
 
 int runCompare(CompareArgs& args) {
+  CreatedDirectory created(CreatedDirectory::firstMissing(args.output));
   const std::string reportPath = prepareOutput(args.output);
   printConfiguration(args, reportPath);
   if (!args.quiet) {
@@ -145,6 +179,7 @@ int runCompare(CompareArgs& args) {
   comparison.commandLine = commandLine(args);
   comparison.version = fmt::format("routelab {} (C++ {}, {})", ROUTELAB_VERSION, __cplusplus, __VERSION__);
   writeFileAtomically(reportPath, [&](std::ostream& out) { writeHtmlReport(comparison, out); });
+  created.keep();
   printTable(comparison);
   fmt::print("\n{}\n\nreport      {} ({:.1f} s)\n", recommendation(comparison), reportPath, comparison.totalSeconds);
   return 0;

@@ -61,9 +61,9 @@ TEST_F(CliCompare, BadInputIsAnErrorAndWritesNothing) {
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("unknown routing engine 'no-such-engine'"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(report()));
-  r = runRoutelab("compare kary-ntree:k=2 --output '" + dir_.string() + "'");
+  r = runRoutelab("compare kary-ntree:k=2 --output '" + (dir_ / "new" / "report").string() + "'");
   EXPECT_EQ(r.exitCode, 1) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(report()));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "new"));  // the folders it created are gone again
   std::filesystem::create_directories(dir_);
   std::ofstream(dir_ / "file") << "x";
   r = runRoutelab("compare --engine dmodk --output '" + (dir_ / "file").string() + "'");

@@ -43,6 +43,12 @@ std::string stageName(const StageCount& s) {
   return s.ascending ? fmt::format("level {} up", s.fromLevel()) : fmt::format("level {} down", s.fromLevel());
 }
 
+/// An engine statistic as JSON: a number when the whole text is one ("4", "2.5"), else the text.
+nlohmann::json statValue(const std::string& text) {
+  const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+  return parsed.is_number() ? parsed : nlohmann::json(text);
+}
+
 nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const RoutingResult& r,
                            const std::string& reference, const RoutingCheckReport* checks,
                            const std::vector<std::pair<std::string, std::string>>& exported) {
@@ -76,7 +82,7 @@ nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const Ro
                  {"memory_bytes", memory},
                  {"layers", r.layerCount()}};
   nlohmann::json stats = nlohmann::json::object();
-  for (const auto& [key, value] : r.stats) stats[key] = value;
+  for (const auto& [key, value] : r.stats) stats[key] = statValue(value);
   j["stats"] = stats;
   if (checks != nullptr) {
     const RoutingCheckReport& c = *checks;

@@ -107,7 +107,7 @@ TEST(CliVerify, LashFamilyUpDownFallbackLayerIsDeliveredAndDeadlockFree) {
     const auto r = nlohmann::json::parse(route.out);
     EXPECT_EQ(r["stats"]["layers_needed"], ">2");  // first-fit needs more than the budget
     EXPECT_EQ(r["tables"]["layers"], 2);
-    EXPECT_EQ(r["stats"]["updown_layer"], "1");
+    EXPECT_EQ(r["stats"]["updown_layer"], 1);  // numeric statistics are JSON numbers
     EXPECT_EQ(r["checks"]["terminal_pairs_delivered"], r["checks"]["terminal_pairs"]);
     EXPECT_EQ(r["checks"]["passed"], true);
     const auto verify = runRoutelab("verify " + spec + " --engine " + limited + " --format json");

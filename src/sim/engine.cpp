@@ -68,8 +68,8 @@ Partitioning partitionSwitches(const Network& network, std::uint32_t blocks) {
   for (std::size_t t = 0; t < terminals; ++t) {
     const NodeId first = network.target(network.injectionChannel(network.terminalNode(t)));
     home[t] = static_cast<std::uint32_t>(network.kindIndex(first));
-    work[home[t]] += 2;
-    total += 2;
+    work[home[t]] += 1;
+    total += 1;
   }
   partitioning.ofSwitch.assign(switches, 0);
   std::uint64_t before = 0;

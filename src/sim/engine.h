@@ -149,7 +149,6 @@ class Engine {
   void absorb(std::span<Engine* const> engines, std::uint32_t parity);
   struct Control;
   static bool decide(std::span<Engine* const> engines, Control& control);
-  static void jumpIdle(std::span<Engine* const> engines, Control& control);
   static void updateWarmup(std::span<Engine* const> engines, Control& control);
   static bool finished(std::span<Engine* const> engines, const Control& control);
   static void checkInvariants(std::span<Engine* const> engines);
@@ -176,7 +175,7 @@ class Engine {
   /// A packet or credit for another block's engine, due at `time` (at least flyTime ahead).
   struct Message {
     std::uint64_t time = 0;
-    std::uint64_t event = 0;  // kind << kKindShift | payload (the payload of a packet is set on arrival)
+    std::uint64_t event = 0;  // kind << kKindShift | payload (a packet's payload: its id at the receiver)
     Packet packet;
   };
   std::array<std::vector<std::vector<Message>>, 2> outbox_;  // [window parity][target block]

@@ -100,7 +100,8 @@ void addOptions(CLI::App& command, SimulateArgs& args) {
       .add_option("--watchdog", args.config.watchdogCycles,
                   "cycles without movement that mean deadlock (default 20000)")
       ->check(unsignedDecimal(1, std::uint64_t{1} << 40));
-  command.add_flag("--check", args.config.checkInvariants, "check the simulator's invariants every cycle (slow)");
+  command.add_flag("--check", args.config.checkInvariants,
+                   "check the simulator's invariants every cycle (with --threads > 1: between windows; slow)");
   command.add_option("--trace", args.traceFile, "trace CSV (time,source,destination,bytes)");
   command.add_option("--trace-generate", args.traceGenerate, "synthetic trace: io:storage=23,clients=105,...");
   command.add_option("--compression", args.compression, "trace time compression factor (default 1)");

@@ -2,6 +2,9 @@
 // uniform Bernoulli traffic at 0.5 flits/terminal/cycle, 8-flit packets, 4 VCs of two packets
 // (16 flits), random up-port choice, 1-cycle routing and links; a fixed 12,000 cycles
 // (BookSim's 3 warm-up + 3 measured periods of 2000). Counter: simulated cycles per second.
+// The *Threads cases run one simulation on `threads` threads (SimConfig::threads) with a fly
+// time of 1 (BookSim's: the threads meet every cycle) or 8 (the default: every 8 cycles);
+// wall-clock time, since the work is spread over threads.
 #include <benchmark/benchmark.h>
 
 #include "engines/registry.h"
@@ -12,7 +15,7 @@ namespace {
 
 using namespace routelab;
 
-void runBookSimCase(benchmark::State& state, const char* spec) {
+void runBookSimCase(benchmark::State& state, const char* spec, std::uint32_t threads = 1, std::uint32_t flyTime = 1) {
   const Fabric fabric = loadFabric(spec);
   const RoutingResult routing = runEngine("ftree-adaptive", fabric.network);
   SimConfig config;
@@ -21,7 +24,8 @@ void runBookSimCase(benchmark::State& state, const char* spec) {
   config.vcs = 4;
   config.bufferPackets = 2;
   config.routingDelay = 1;
-  config.flyTime = 1;
+  config.flyTime = flyTime;
+  config.threads = threads;
   config.selection = Selection::Random;
   config.warmupCycles = 6000;
   config.measureCycles = 6000;
@@ -40,6 +44,17 @@ BENCHMARK(BM_SimK4n4BookSimCase)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 void BM_SimK4n6BookSimCase(benchmark::State& state) { runBookSimCase(state, "kary-ntree:k=4,n=6"); }
 BENCHMARK(BM_SimK4n6BookSimCase)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_SimK4n4BookSimCaseThreads(benchmark::State& state) {
+  runBookSimCase(state, "kary-ntree:k=4,n=4", static_cast<std::uint32_t>(state.range(0)),
+                 static_cast<std::uint32_t>(state.range(1)));
+}
+BENCHMARK(BM_SimK4n4BookSimCaseThreads)
+    ->ArgsProduct({{1, 2}, {1, 8}})
+    ->ArgNames({"threads", "fly"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 }  // namespace
 

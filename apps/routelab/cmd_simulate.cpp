@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -33,7 +34,7 @@ struct SimulateArgs {
   bool saturation = false;
   std::uint64_t seed = 1;
   unsigned lmc = 0;
-  int threads = 0;
+  int threads = -1;  // not given: every core for --loads, one thread for one simulation
   std::string selection = "sadp";
   std::string paths = "random";
   std::string injection = "bernoulli";
@@ -58,7 +59,11 @@ void addOptions(CLI::App& command, SimulateArgs& args) {
   command.add_option("--seed", args.seed, "seed of every random choice (default 1)")->check(unsignedDecimal());
   command.add_option("--lmc", args.lmc, "addresses per terminal = 2^lmc (multipath engines)")
       ->check(unsignedDecimal(0, 7));
-  command.add_option("--threads", args.threads, "threads for --loads (0 = every core)")->check(CLI::Range(0, 4096));
+  command
+      .add_option("--threads", args.threads,
+                  "--loads: points in parallel (default 0 = every core); one simulation (--load, --saturation, "
+                  "--trace): its switches split over N threads, same result (default 1; 0 = every core)")
+      ->check(CLI::Range(0, 4096));
   command.add_option("--packet-flits", args.config.packetFlits, "flits per packet (default 8)")
       ->check(unsignedDecimal(1, 4096));
   command.add_option("--vcs", args.config.vcs, "virtual channels per link (default: one per routing layer)")
@@ -87,7 +92,8 @@ void addOptions(CLI::App& command, SimulateArgs& args) {
       .add_option("--watchdog", args.config.watchdogCycles,
                   "cycles without movement that mean deadlock (default 20000)")
       ->check(unsignedDecimal(1, std::uint64_t{1} << 40));
-  command.add_flag("--check", args.config.checkInvariants, "check the simulator's invariants every cycle (slow)");
+  command.add_flag("--check", args.config.checkInvariants,
+                   "check the simulator's invariants every cycle (with --threads > 1: between windows; slow)");
   command.add_option("--trace", args.traceFile, "trace CSV (time,source,destination,bytes)");
   command.add_option("--trace-generate", args.traceGenerate, "synthetic trace: io:storage=23,clients=105,...");
   command.add_option("--compression", args.compression, "trace time compression factor (default 1)");
@@ -193,6 +199,7 @@ int runSimulate(SimulateArgs& args) {
   args.config.seed = args.seed;
   args.config.load = args.load;
   args.config.traffic = args.pattern;
+  args.config.threads = args.threads < 0 ? 1 : static_cast<std::uint32_t>(args.threads);
   const Fabric fabric = loadFabric(args.spec);
   RoutingContext context;
   context.seed = args.seed;
@@ -209,7 +216,8 @@ int runSimulate(SimulateArgs& args) {
   std::vector<SimResult> results;
   if (!loads.empty()) {
     std::size_t done = 0;
-    results = simulateLoads(fabric.network, routing, args.config, loads, args.threads,
+    args.config.threads = 1;  // the points are the parallel work
+    results = simulateLoads(fabric.network, routing, args.config, loads, std::max(args.threads, 0),
                             [&](std::size_t) { progressLine(++done, loads.size()); });
   } else if (args.saturation) {
     results.push_back(findSaturation(fabric.network, routing, args.config, 0.01, 1.0, 7,

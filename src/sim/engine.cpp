@@ -16,7 +16,6 @@ namespace {
 
 constexpr std::uint64_t kKindShift = 60;
 constexpr std::uint64_t kPayloadMask = (std::uint64_t{1} << kKindShift) - 1;
-constexpr std::uint64_t kWarmupWindow = 1000;
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
 }  // namespace
@@ -52,12 +51,50 @@ void PairTable::grow() {
   }
 }
 
-Engine::Engine(const Network& network, const RoutingResult& routing, const SimConfig& config, const Trace* trace)
+Partitioning partitionSwitches(const Network& network, std::uint32_t blocks) {
+  const std::size_t switches = network.switchCount();
+  Partitioning partitioning;
+  partitioning.count =
+      static_cast<std::uint32_t>(std::clamp<std::size_t>(blocks, 1, std::max<std::size_t>(1, switches)));
+  // Work of a switch: its ports (crossbar and links) and its terminals (sources, sinks).
+  std::vector<std::uint64_t> work(switches, 0);
+  std::uint64_t total = 0;
+  for (std::size_t s = 0; s < switches; ++s) {
+    work[s] = network.outChannels(network.switchNode(s)).size();
+    total += work[s];
+  }
+  const std::size_t terminals = network.terminalCount();
+  std::vector<std::uint32_t> home(terminals, 0);
+  for (std::size_t t = 0; t < terminals; ++t) {
+    const NodeId first = network.target(network.injectionChannel(network.terminalNode(t)));
+    home[t] = static_cast<std::uint32_t>(network.kindIndex(first));
+    work[home[t]] += 1;
+    total += 1;
+  }
+  partitioning.ofSwitch.assign(switches, 0);
+  std::uint64_t before = 0;
+  for (std::size_t s = 0; s < switches; ++s) {
+    // The block whose share of the total work contains the middle of this switch's work.
+    const std::uint64_t middle = 2 * before + work[s];
+    const auto block = static_cast<std::uint32_t>(middle * partitioning.count / std::max<std::uint64_t>(1, 2 * total));
+    partitioning.ofSwitch[s] = std::min(block, partitioning.count - 1);
+    before += work[s];
+  }
+  partitioning.ofTerminal.resize(terminals);
+  for (std::size_t t = 0; t < terminals; ++t) partitioning.ofTerminal[t] = partitioning.ofSwitch[home[t]];
+  return partitioning;
+}
+
+Engine::Engine(const Network& network, const RoutingSemantics& semantics, const SimConfig& config, const Trace* trace,
+               const Partitioning& partitioning, std::uint32_t block)
     : network_(network),
-      semantics_(network, routing),
+      semantics_(semantics),
       config_(config),
       trace_(trace),
+      partitioning_(partitioning),
+      block_(block),
       destinations_(trace != nullptr ? std::string("uniform") : config.traffic, network, config.seed) {
+  const RoutingResult& routing = semantics.routing();
   if (config_.packetFlits == 0 || config_.packetFlits > 4096) throw SpecError("packet flits must lie in 1..4096");
   if (config_.bufferPackets == 0 || config_.bufferPackets > 1024) {
     throw SpecError("buffer packets must lie in 1..1024");
@@ -100,6 +137,13 @@ void Engine::setUpNetwork() {
     targetIndex_[c] = network_.kindIndex(network_.target(channel));
     sourceIndex_[c] = network_.kindIndex(network_.source(channel));
   }
+  targetBlock_.resize(channels_);
+  sourceBlock_.resize(channels_);
+  for (std::uint32_t c = 0; c < channels_; ++c) {
+    targetBlock_[c] = (targetIsSwitch_[c] ? partitioning_.ofSwitch : partitioning_.ofTerminal)[targetIndex_[c]];
+    sourceBlock_[c] = (sourceIsSwitch_[c] ? partitioning_.ofSwitch : partitioning_.ofTerminal)[sourceIndex_[c]];
+  }
+  for (auto& boxes : outbox_) boxes.resize(partitioning_.count);
   const std::size_t switches = network_.switchCount();
   inPortOffset_.assign(switches + 1, 0);
   for (std::size_t s = 0; s < switches; ++s) {
@@ -159,17 +203,19 @@ void Engine::setUpNetwork() {
 }
 
 void Engine::setUpTraffic() {
-  pairs_ = PairTable(terminals_);
+  // Each engine keeps the pairs of its own sources (next) and destinations (expected).
+  pairs_ = PairTable(terminals_, (std::size_t{1} << 20) / partitioning_.count);
   terminalRng_.reserve(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) terminalRng_.emplace_back(deriveSeed(config_.seed, t));
   sourceQueue_.resize(terminals_);
   sourceHead_.assign(terminals_, 0);
   nextPath_.assign(terminals_, 0);
+  injectedBy_.assign(terminals_, 0);
   held_.resize(terminals_);
   outstanding_.assign(terminals_, 0);
   waiting_.resize(terminals_);
+  stopGenerating_ = kNever;
   if (trace_ != nullptr) {
-    generating_ = true;
     warmupDone_ = true;
     windowStart_ = 0;
     windowEnd_ = kNever;
@@ -178,7 +224,7 @@ void Engine::setUpTraffic() {
   messageRate_ = config_.load / (double(flits_) * config_.messagePackets);
   poissonClock_.assign(terminals_, 0.0);
   for (std::uint32_t t = 0; t < terminals_; ++t) {
-    if (!destinations_.sends(t)) continue;
+    if (partitioning_.ofTerminal[t] != block_ || !destinations_.sends(t)) continue;
     std::uint64_t first = 0;
     if (config_.injection == Injection::Bernoulli) {
       first = nextBernoulli(0, messageRate_, terminalRng_[t]) - 1;
@@ -192,8 +238,8 @@ void Engine::setUpTraffic() {
     warmupDone_ = true;
     windowStart_ = config_.warmupCycles;
     windowEnd_ = windowStart_ + config_.measureCycles;
+    if (config_.drainAll) stopGenerating_ = windowEnd_;
   } else {
-    warmupCheck_ = kWarmupWindow;
     windowStart_ = kNever;
     windowEnd_ = kNever;
   }
@@ -298,7 +344,9 @@ void Engine::release(const Held& packet, std::uint32_t destination) {
     ++measuredDelivered_;
     latencies_.push_back(double(packet.delivered - packet.injected));
     totalLatencies_.push_back(double(now_ - packet.generated));
-    reorderDelaySum_ += double(now_ - packet.delivered);
+    latencySum_ += packet.delivered - packet.injected;
+    totalLatencySum_ += now_ - packet.generated;
+    reorderDelaySum_ += now_ - packet.delivered;
   }
   if (config_.inOrder) {
     --outstanding_[destination];
@@ -316,7 +364,7 @@ void Engine::deliver(std::uint32_t packetId) {
   hopSum_ += packet.hops;
   if (now_ >= windowStart_ && now_ < windowEnd_) windowFlitsDelivered_ += flits_;
   if (!warmupDone_) {
-    warmupSum_ += double(now_ - packet.injected);
+    warmupSum_ += now_ - packet.injected;
     ++warmupCount_;
   }
   Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,
@@ -405,7 +453,11 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   packet.layer = chosen.layer;
   packet.readyAt = now_ + 1;
   lastMove_ = now_;
-  schedule(now_ + flits_ - 1 + config_.flyTime, kPhaseEvents, (kCredit << kKindShift) | queue);
+  if (sourceBlock_[inChannel] == block_) {
+    schedule(now_ + flits_ - 1 + config_.flyTime, kPhaseEvents, (kCredit << kKindShift) | queue);
+  } else {
+    post(sourceBlock_[inChannel], now_ + flits_ - 1 + config_.flyTime, (kCredit << kKindShift) | queue, nullptr);
+  }
   wakeSwitch(switchIndex, now_ + flits_);
   wakeLink(chosen.channel, now_ + 1);
   return true;
@@ -497,12 +549,44 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   lastMove_ = now_;
   if (now_ >= windowStart_ && now_ < windowEnd_) channelFlits_[channel] += flits_;
   wakeLink(channel, now_ + flits_);
+  std::uint64_t time = now_ + config_.flyTime + flits_ - 1, kind = kDeliver;
   if (targetIsSwitch_[channel]) {
     --credits_[std::size_t{channel} * vcs_ + vc];
-    schedule(now_ + config_.flyTime, kPhaseEvents, (kArrive << kKindShift) | packetId);
-  } else {
-    schedule(now_ + config_.flyTime + flits_ - 1, kPhaseEvents, (kDeliver << kKindShift) | packetId);
+    time = now_ + config_.flyTime;
+    kind = kArrive;
   }
+  if (targetBlock_[channel] == block_) {
+    schedule(time, kPhaseEvents, (kind << kKindShift) | packetId);
+  } else {
+    sendPacket(targetBlock_[channel], time, kind, packetId);
+  }
+}
+
+void Engine::sendPacket(std::uint32_t block, std::uint64_t time, std::uint64_t kind, std::uint32_t packetId) {
+  // The packet travels in the message; its id here is free again.
+  post(block, time, kind << kKindShift, &packets_[packetId]);
+  freePackets_.push_back(packetId);
+}
+
+void Engine::post(std::uint32_t block, std::uint64_t time, std::uint64_t event, const Packet* packet) {
+  Message& message = outbox_[parity_][block].emplace_back();
+  message.time = time;
+  message.event = event;
+  if (packet != nullptr) message.packet = *packet;
+}
+
+std::uint32_t Engine::allocatePacket() {
+  std::uint32_t packetId = 0;
+  if (freePackets_.empty()) {
+    packetId = static_cast<std::uint32_t>(packets_.size());
+    packets_.emplace_back();
+    packetCandidates_.resize(packets_.size() * capacity_);
+    packetCandidateCount_.push_back(kNotRouted);
+  } else {
+    packetId = freePackets_.back();
+    freePackets_.pop_back();
+  }
+  return packetId;
 }
 
 void Engine::startLink(std::uint32_t channel) {
@@ -573,18 +657,10 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
   }
   if (bestVc == vcs_) return;  // no credit: a returning credit wakes this link
   if (adaptive) nextPath_[terminal] = (bestPath + 1) % paths;
-  std::uint32_t packetId = 0;
-  if (freePackets_.empty()) {
-    packetId = static_cast<std::uint32_t>(packets_.size());
-    packets_.emplace_back();
-    packetCandidates_.resize(packets_.size() * capacity_);
-    packetCandidateCount_.push_back(kNotRouted);
-  } else {
-    packetId = freePackets_.back();
-    freePackets_.pop_back();
-  }
+  const std::uint32_t packetId = allocatePacket();
   Packet& packet = packets_[packetId];
   packet = Packet{};
+  packet.serial = std::uint64_t{terminal} << 32 | injectedBy_[terminal]++;
   packet.generated = front.generated;
   packet.injected = now_;
   packet.sequence = front.sequence;

@@ -6,10 +6,21 @@
 // change that can enable a grant or a link start schedules a wake at the cycle it takes
 // effect, so a switch or link acts at exactly the cycles where the cycle-by-cycle model
 // (tests/sim/reference_model.*) would.
+//
+// Parallel runs (SimConfig::threads, docs/SIMULATION.md "Parallel engine"): the switches,
+// each with its terminals, are split into contiguous blocks, one Engine per block. An engine
+// touches only the state of its own switches, terminals and the channels they send on (the
+// input queues of a channel belong to its target). Every interaction between blocks — a
+// packet's head arriving over a link, a credit returning — takes at least flyTime cycles, so
+// the engines run windows of flyTime cycles independently and exchange those events through
+// mailboxes between windows (runPartitioned). Every decision that needs the whole network
+// (warm-up, stop, watchdog, idle jumps) is taken between windows, with the same rule for one
+// engine, so the result does not depend on the number of blocks.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <exception>
 #include <queue>
 #include <span>
 #include <vector>
@@ -23,6 +34,7 @@
 namespace routelab::sim {
 
 struct Packet {
+  std::uint64_t serial = 0;  ///< canonical id: source terminal << 32 | its injection count
   std::uint64_t generated = 0;
   std::uint64_t injected = 0;
   std::uint64_t readyAt = 0;  ///< routing done at the current switch / available in the output queue
@@ -84,10 +96,24 @@ class PairTable {
   std::size_t size_ = 0;
 };
 
+/// How the switches (and their terminals) are split over engines: contiguous blocks.
+struct Partitioning {
+  std::uint32_t count = 1;
+  std::vector<std::uint32_t> ofSwitch;    ///< block of each switch
+  std::vector<std::uint32_t> ofTerminal;  ///< block of each terminal (that of its switch)
+};
+
+/// Contiguous blocks of switches of about equal work (ports + terminals), at most `blocks`.
+Partitioning partitionSwitches(const Network& network, std::uint32_t blocks);
+
 class Engine {
  public:
-  Engine(const Network& network, const RoutingResult& routing, const SimConfig& config, const Trace* trace);
-  SimResult run(const SimProgress& progress);
+  /// The engine of block `block` of `partitioning` (both must outlive it, as must semantics).
+  Engine(const Network& network, const RoutingSemantics& semantics, const SimConfig& config, const Trace* trace,
+         const Partitioning& partitioning, std::uint32_t block);
+  /// Runs the engines of every block of one partitioning to the end, one thread per block;
+  /// the result does not depend on how many blocks there are.
+  static SimResult runPartitioned(std::span<Engine* const> engines, const SimProgress& progress);
 
  private:
   enum : std::uint64_t { kArrive = 0, kCredit = 1, kOutFree = 2, kDeliver = 3 };
@@ -113,15 +139,25 @@ class Engine {
   void startInjection(std::uint32_t channel, std::uint32_t terminal);
   void transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32_t vc);
   void runCycle();
-  bool finished();
-  void updateWarmup();
-  void checkInvariants() const;
-  void findDeadlock();
-  SimResult collect();
+  void runWindow(std::uint64_t end);
+  std::uint64_t nextSourceTime() const;
+  std::uint32_t allocatePacket();
+  // Out of line (rare on one block; keeps the hot transmit() small).
+  [[gnu::noinline]] void post(std::uint32_t block, std::uint64_t time, std::uint64_t event, const Packet* packet);
+  [[gnu::noinline]] void sendPacket(std::uint32_t block, std::uint64_t time, std::uint64_t kind,
+                                    std::uint32_t packetId);
+  void absorb(std::span<Engine* const> engines, std::uint32_t parity);
+  struct Control;
+  static bool decide(std::span<Engine* const> engines, Control& control);
+  static void updateWarmup(std::span<Engine* const> engines, Control& control);
+  static bool finished(std::span<Engine* const> engines, const Control& control);
+  static void checkInvariants(std::span<Engine* const> engines);
+  static void findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove);
+  static SimResult collect(std::span<Engine* const> engines, const Control& control);
 
   // ---- the fabric ----
   const Network& network_;
-  RoutingSemantics semantics_;
+  const RoutingSemantics& semantics_;
   SimConfig config_;
   const Trace* trace_;
   std::uint32_t terminals_ = 0, channels_ = 0, vcs_ = 0, layers_ = 0, slots_ = 0, flits_ = 0;
@@ -132,6 +168,18 @@ class Engine {
   std::vector<std::uint32_t> inPortOffset_, inPorts_;  // per switch: channels into it, by port
   std::vector<std::uint32_t> inPortIndex_;             // per channel into a switch: its place in inPorts_
   std::vector<std::uint32_t> injection_;               // per terminal: its injection channel
+  // ---- partitioning ----
+  const Partitioning& partitioning_;
+  std::uint32_t block_ = 0;
+  std::vector<std::uint32_t> targetBlock_, sourceBlock_;  // per channel: block of its target / sender
+  /// A packet or credit for another block's engine, due at `time` (at least flyTime ahead).
+  struct Message {
+    std::uint64_t time = 0;
+    std::uint64_t event = 0;  // kind << kKindShift | payload (a packet's payload: its id at the receiver)
+    Packet packet;
+  };
+  std::array<std::vector<std::vector<Message>>, 2> outbox_;  // [window parity][target block]
+  std::uint32_t parity_ = 0;
   // ---- state per channel and per (channel, VC) ----
   std::vector<std::uint64_t> linkBusy_, crossbarInBusy_, crossbarOutBusy_;
   std::vector<std::uint8_t> linkNextVc_, inputNextVc_;
@@ -166,7 +214,8 @@ class Engine {
   std::vector<Rng> terminalRng_;
   std::vector<std::vector<Pending>> sourceQueue_;
   std::vector<std::size_t> sourceHead_;
-  std::vector<std::uint32_t> nextPath_;  // round-robin path policy, per terminal
+  std::vector<std::uint32_t> nextPath_;    // round-robin path policy, per terminal
+  std::vector<std::uint32_t> injectedBy_;  // per terminal: packets injected (Packet::serial)
   std::vector<double> poissonClock_;
   using Generation = std::pair<std::uint64_t, std::uint32_t>;
   std::priority_queue<Generation, std::vector<Generation>, std::greater<>> generations_;
@@ -185,21 +234,20 @@ class Engine {
   std::vector<std::array<std::vector<std::uint64_t>, 3>> wheel_;
   std::uint64_t pendingEvents_ = 0;
   std::uint64_t lastMove_ = 0;
-  std::uint64_t windowStart_ = 0, windowEnd_ = 0, stopAt_ = 0;
-  bool warmupDone_ = false, generating_ = true, deadlock_ = false;
-  std::uint64_t warmupCheck_ = 0;
-  double warmupSum_ = 0, warmupPrevious_ = -1;
-  std::uint64_t warmupCount_ = 0;
-  int warmupStable_ = 0;
+  // Set between windows, the same in every engine: the measurement window, and the cycle
+  // from which sources stop generating (drainAll).
+  std::uint64_t windowStart_ = 0, windowEnd_ = 0, stopGenerating_ = 0;
+  bool warmupDone_ = false;
+  std::uint64_t warmupSum_ = 0, warmupCount_ = 0;  // latencies delivered since the last check
   // ---- statistics ----
   std::uint64_t generated_ = 0, injected_ = 0, delivered_ = 0, released_ = 0;
   std::uint64_t measuredGenerated_ = 0, measuredDelivered_ = 0, windowFlitsDelivered_ = 0;
   std::uint64_t outOfOrder_ = 0, maxHeld_ = 0, lastDelivery_ = 0, hopSum_ = 0;
   std::vector<double> latencies_, totalLatencies_;
-  double reorderDelaySum_ = 0;
+  std::uint64_t latencySum_ = 0, totalLatencySum_ = 0, reorderDelaySum_ = 0;  // integer: any order adds up alike
   std::vector<std::uint64_t> channelFlits_;
   std::vector<PacketRecord> records_;
-  DeadlockReport deadlockReport_;
+  std::exception_ptr error_;  // what a window of a parallel run threw
 };
 
 }  // namespace routelab::sim

@@ -2,8 +2,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <barrier>
 #include <cmath>
 #include <limits>
+#include <thread>
+#include <tuple>
+#include <utility>
 
 #include "core/errors.h"
 #include "sim/engine.h"
@@ -28,25 +32,22 @@ double percentile(std::vector<double>& values, double fraction) {
   return values[at];
 }
 
-double mean(const std::vector<double>& values) {
-  double sum = 0;
-  for (double v : values) sum += v;
-  return values.empty() ? 0 : sum / double(values.size());
-}
-
 }  // namespace
 
 void Engine::runCycle() {
   if (trace_ != nullptr) {
+    // Every engine walks the whole trace and enqueues the messages of its own sources.
     while (traceNext_ < trace_->messages.size()) {
       const TraceMessage& message = trace_->messages[traceNext_];
       if (static_cast<std::uint64_t>(double(message.cycle) / trace_->compression) > now_) break;
       const std::uint64_t packets =
           std::max<std::uint64_t>(1, (message.bytes + trace_->payloadBytes - 1) / trace_->payloadBytes);
-      enqueueMessage(message.source, message.destination, static_cast<std::uint32_t>(packets), true);
+      if (partitioning_.ofTerminal[message.source] == block_) {
+        enqueueMessage(message.source, message.destination, static_cast<std::uint32_t>(packets), true);
+      }
       ++traceNext_;
     }
-  } else if (generating_) {
+  } else if (now_ < stopGenerating_) {
     while (!generations_.empty() && generations_.top().first <= now_) {
       const std::uint32_t terminal = generations_.top().second;
       generations_.pop();
@@ -69,148 +70,343 @@ void Engine::runCycle() {
   }
 }
 
-void Engine::updateWarmup() {
-  const double average = warmupCount_ == 0 ? 0.0 : warmupSum_ / double(warmupCount_);
-  const int windows = static_cast<int>(now_ / kWarmupWindow);
-  if (warmupCount_ > 0 && warmupPrevious_ > 0 &&
-      std::abs(average - warmupPrevious_) <= kWarmupTolerance * warmupPrevious_) {
-    ++warmupStable_;
-  } else {
-    warmupStable_ = 0;
+std::uint64_t Engine::nextSourceTime() const {
+  if (trace_ != nullptr) {
+    if (traceNext_ == trace_->messages.size()) return kNever;
+    return static_cast<std::uint64_t>(double(trace_->messages[traceNext_].cycle) / trace_->compression);
   }
-  warmupPrevious_ = average;
-  warmupSum_ = 0;
-  warmupCount_ = 0;
-  warmupCheck_ += kWarmupWindow;
-  if ((windows >= kWarmupMinWindows && warmupStable_ >= 2) || windows >= kWarmupMaxWindows) {
-    warmupDone_ = true;
-    windowStart_ = now_;
-    windowEnd_ = now_ + config_.measureCycles;
-  }
+  if (generations_.empty() || generations_.top().first >= stopGenerating_) return kNever;
+  return generations_.top().first;
 }
 
-bool Engine::finished() {
-  if (trace_ != nullptr) return traceNext_ == trace_->messages.size() && released_ == generated_;
-  if (!warmupDone_ || now_ < windowEnd_) return false;
-  if (config_.drainAll) {
-    generating_ = false;
-    return released_ == generated_;
-  }
-  const std::uint64_t drain = config_.drainCycles > 0 ? config_.drainCycles : 4 * config_.measureCycles;
-  return measuredDelivered_ == measuredGenerated_ || now_ >= windowEnd_ + drain;
-}
-
-SimResult Engine::run(const SimProgress& progress) {
-  const std::uint64_t expected =
-      trace_ != nullptr ? 0 : (warmupDone_ ? windowEnd_ : 5 * kWarmupWindow + config_.measureCycles);
-  while (true) {
-    if (!warmupDone_ && now_ >= warmupCheck_) updateWarmup();
-    if (finished()) break;
-    if (pendingEvents_ == 0) {  // nothing moves before the next source acts: jump there
-      std::uint64_t next = kNever;
-      if (trace_ != nullptr && traceNext_ < trace_->messages.size()) {
-        next = static_cast<std::uint64_t>(double(trace_->messages[traceNext_].cycle) / trace_->compression);
-      } else if (trace_ == nullptr && generating_ && !generations_.empty()) {
-        next = generations_.top().first;
-      }
-      if (!warmupDone_) next = std::min(next, warmupCheck_);
-      if (warmupDone_ && windowEnd_ != kNever && now_ < windowEnd_) next = std::min(next, windowEnd_);
-      if (injected_ > delivered_ || released_ < generated_) next = std::min(next, lastMove_ + config_.watchdogCycles);
-      if (next == kNever) break;
+void Engine::runWindow(std::uint64_t end) {
+  Engine* const self = this;
+  while (now_ < end) {
+    if (pendingEvents_ == 0) {  // nothing moves in this block before its next source acts: jump there
+      const std::uint64_t next = nextSourceTime();
+      if (next >= end) break;
       now_ = std::max(now_, next);
-      if (!warmupDone_ && now_ >= warmupCheck_) continue;
-      if (finished()) break;
     }
     runCycle();
-    if (config_.checkInvariants) checkInvariants();
-    if ((injected_ > delivered_ || released_ < generated_) && now_ - lastMove_ >= config_.watchdogCycles) {
-      findDeadlock();
-      break;
-    }
+    if (config_.checkInvariants && partitioning_.count == 1) checkInvariants({&self, 1});
     ++now_;
-    if (progress && (now_ & 4095) == 0) progress(now_, std::max(expected, now_));
   }
-  return collect();
+  now_ = end;
 }
 
-void Engine::checkInvariants() const {
-  const std::size_t queues = std::size_t{channels_} * vcs_;
-  std::vector<std::uint32_t> inFlight(queues, 0), creditsDue(queues, 0);
-  std::vector<std::uint8_t> seen(packets_.size(), 0);
-  std::uint64_t live = 0;
-  auto mark = [&](std::uint32_t packetId, const char* where) {
-    if (seen[packetId]++)
-      throw SimulationError(fmt::format("invariant: packet {} is in two places ({})", packetId, where));
-    ++live;
+void Engine::absorb(std::span<Engine* const> engines, std::uint32_t parity) {
+  for (Engine* sender : engines) {
+    std::vector<Message>& box = sender->outbox_[parity][block_];
+    for (const Message& message : box) {
+      if (message.event >> kKindShift == kCredit) {
+        schedule(message.time, kPhaseEvents, message.event);
+        continue;
+      }
+      const std::uint32_t packetId = allocatePacket();
+      packets_[packetId] = message.packet;
+      schedule(message.time, kPhaseEvents, message.event | packetId);
+    }
+    box.clear();
+  }
+}
+
+/// The decisions that need the whole network, taken between windows (sim/engine.h).
+struct Engine::Control {
+  std::uint64_t now = 0;
+  std::uint32_t parity = 0;  // of the outboxes the last window filled
+  std::uint64_t warmupCheck = kWarmupWindow;
+  double warmupPrevious = -1;
+  int warmupStable = 0;
+  bool deadlock = false;
+  DeadlockReport report;
+  bool stop = false;
+  std::exception_ptr error;
+};
+
+namespace {
+
+struct Totals {
+  std::uint64_t generated = 0, injected = 0, delivered = 0, released = 0, lastMove = 0;
+  std::uint64_t measuredGenerated = 0, measuredDelivered = 0;
+};
+
+}  // namespace
+
+void Engine::updateWarmup(std::span<Engine* const> engines, Control& control) {
+  std::uint64_t sum = 0, count = 0;
+  for (Engine* engine : engines) {
+    sum += std::exchange(engine->warmupSum_, 0);
+    count += std::exchange(engine->warmupCount_, 0);
+  }
+  const double average = count == 0 ? 0.0 : double(sum) / double(count);
+  const int windows = static_cast<int>(control.now / kWarmupWindow);
+  if (count > 0 && control.warmupPrevious > 0 &&
+      std::abs(average - control.warmupPrevious) <= kWarmupTolerance * control.warmupPrevious) {
+    ++control.warmupStable;
+  } else {
+    control.warmupStable = 0;
+  }
+  control.warmupPrevious = average;
+  control.warmupCheck += kWarmupWindow;
+  if ((windows >= kWarmupMinWindows && control.warmupStable >= 2) || windows >= kWarmupMaxWindows) {
+    for (Engine* engine : engines) {
+      engine->warmupDone_ = true;
+      engine->windowStart_ = control.now;
+      engine->windowEnd_ = control.now + engine->config_.measureCycles;
+      if (engine->config_.drainAll) engine->stopGenerating_ = engine->windowEnd_;
+    }
+  }
+}
+
+bool Engine::finished(std::span<Engine* const> engines, const Control& control) {
+  const Engine& first = *engines.front();
+  Totals totals;
+  bool traceDone = true;
+  for (const Engine* engine : engines) {
+    totals.generated += engine->generated_;
+    totals.released += engine->released_;
+    totals.measuredGenerated += engine->measuredGenerated_;
+    totals.measuredDelivered += engine->measuredDelivered_;
+    traceDone = traceDone && (engine->trace_ == nullptr || engine->traceNext_ == engine->trace_->messages.size());
+  }
+  if (first.trace_ != nullptr) return traceDone && totals.released == totals.generated;
+  if (!first.warmupDone_ || control.now < first.windowEnd_) return false;
+  if (first.config_.drainAll) return totals.released == totals.generated;
+  const std::uint64_t drain =
+      first.config_.drainCycles > 0 ? first.config_.drainCycles : 4 * first.config_.measureCycles;
+  return totals.measuredDelivered == totals.measuredGenerated || control.now >= first.windowEnd_ + drain;
+}
+
+// Between windows, on one thread: warm-up, end, watchdog; and when no block has anything
+// in flight, the jump to the next cycle where something happens. True: the run is over.
+bool Engine::decide(std::span<Engine* const> engines, Control& control) {
+  const Engine& first = *engines.front();
+  const SimConfig& config = first.config_;
+  while (true) {
+    while (!first.warmupDone_ && first.trace_ == nullptr && control.now >= control.warmupCheck) {
+      updateWarmup(engines, control);
+    }
+    if (finished(engines, control)) return true;
+    Totals totals;
+    std::uint64_t pending = 0;
+    for (const Engine* engine : engines) {
+      totals.generated += engine->generated_;
+      totals.injected += engine->injected_;
+      totals.delivered += engine->delivered_;
+      totals.released += engine->released_;
+      totals.lastMove = std::max(totals.lastMove, engine->lastMove_);
+      pending += engine->pendingEvents_;
+      for (const auto& box : engine->outbox_[control.parity]) pending += box.size();
+    }
+    const bool busy = totals.injected > totals.delivered || totals.released < totals.generated;
+    if (busy && control.now - totals.lastMove >= config.watchdogCycles) {
+      for (Engine* engine : engines) engine->absorb(engines, control.parity);
+      findDeadlock(engines, control, totals.lastMove);
+      return true;
+    }
+    if (pending > 0) return false;
+    // Nothing in flight anywhere: jump to the next source's cycle or decision point.
+    std::uint64_t next = kNever;
+    for (const Engine* engine : engines) next = std::min(next, engine->nextSourceTime());
+    if (!first.warmupDone_) next = std::min(next, control.warmupCheck);
+    if (first.warmupDone_ && first.windowEnd_ != kNever && control.now < first.windowEnd_) {
+      next = std::min(next, first.windowEnd_);
+    }
+    if (busy) next = std::min(next, totals.lastMove + config.watchdogCycles);
+    if (next == kNever) return true;
+    if (next <= control.now) return false;
+    control.now = next;
+    for (Engine* engine : engines) engine->now_ = next;
+  }
+}
+
+// Long function: the window protocol of both the one-block and the threaded run, kept side
+// by side so that they stay the same algorithm.
+SimResult Engine::runPartitioned(std::span<Engine* const> engines, const SimProgress& progress) {
+  Control control;
+  const Engine& first = *engines.front();
+  const std::uint64_t window = first.config_.flyTime;  // the lookahead: no block affects another sooner
+  const std::uint64_t expected =
+      first.trace_ != nullptr
+          ? 0
+          : (first.warmupDone_ ? first.windowEnd_ : 5 * kWarmupWindow + first.config_.measureCycles);
+  // Between two windows (one thread; the others wait): errors, decisions, progress.
+  auto between = [&]() noexcept {
+    try {
+      const std::uint64_t before = control.now;
+      control.now = engines.front()->now_;
+      for (Engine* engine : engines) {
+        if (engine->error_ && !control.error) control.error = engine->error_;
+      }
+      if (control.error) {
+        control.stop = true;
+        return;
+      }
+      if (first.config_.checkInvariants && engines.size() > 1) {
+        for (Engine* engine : engines) engine->absorb(engines, control.parity);
+        checkInvariants(engines);
+      }
+      control.stop = decide(engines, control);
+      if (progress && (control.now >> 12) != (before >> 12)) progress(control.now, std::max(expected, control.now));
+    } catch (...) {
+      if (!control.error) control.error = std::current_exception();
+      control.stop = true;
+    }
   };
-  for (const auto& bucket : wheel_) {
-    for (std::uint64_t event : bucket[kPhaseEvents]) {
-      const auto payload = static_cast<std::uint32_t>(event & kPayloadMask);
-      const std::uint64_t kind = event >> kKindShift;
-      if (kind == kArrive) {
-        mark(payload, "on a wire");
-        ++inFlight[std::size_t{packets_[payload].channel} * vcs_ + packets_[payload].vc];
-      } else if (kind == kDeliver) {
-        mark(payload, "ejecting");
-      } else if (kind == kCredit) {
-        ++creditsDue[payload];
+  // One block's share of a window: the messages the last window sent it, then its cycles.
+  auto step = [&](Engine& engine) {
+    try {
+      engine.absorb(engines, control.parity);
+      engine.parity_ = control.parity ^ 1U;
+      engine.runWindow(control.now + window);
+    } catch (...) {
+      engine.error_ = std::current_exception();
+      engine.now_ = control.now + window;
+    }
+  };
+  auto flip = [&]() noexcept { control.parity ^= 1U; };
+  between();
+  if (engines.size() == 1) {
+    while (!control.stop) {
+      step(*engines.front());
+      flip();
+      between();
+    }
+  } else {
+    std::barrier sync(static_cast<std::ptrdiff_t>(engines.size()), [&]() noexcept {
+      flip();
+      between();
+    });
+    auto work = [&](std::size_t block) {
+      while (!control.stop) {
+        step(*engines[block]);
+        sync.arrive_and_wait();
+      }
+    };
+    std::vector<std::jthread> workers;
+    for (std::size_t block = 1; block < engines.size(); ++block) workers.emplace_back(work, block);
+    work(0);
+  }
+  if (control.error) std::rethrow_exception(control.error);
+  return collect(engines, control);
+}
+
+// Long function: every invariant of the whole network (queues of every block, messages on
+// their way to another block), in one pass.
+void Engine::checkInvariants(std::span<Engine* const> engines) {
+  const Engine& first = *engines.front();
+  const std::uint32_t vcs = first.vcs_, slots = first.slots_;
+  const std::size_t queues = std::size_t{first.channels_} * vcs;
+  std::vector<std::uint32_t> inFlight(queues, 0), creditsDue(queues, 0);
+  std::uint64_t live = 0, injected = 0, delivered = 0;
+  for (const Engine* engine : engines) {
+    injected += engine->injected_;
+    delivered += engine->delivered_;
+    std::vector<std::uint8_t> seen(engine->packets_.size(), 0);
+    auto mark = [&](std::uint32_t packetId, const char* where) {
+      if (seen[packetId]++) {
+        throw SimulationError(fmt::format("invariant: packet {} is in two places ({})", packetId, where));
+      }
+      ++live;
+    };
+    for (const auto& bucket : engine->wheel_) {
+      for (std::uint64_t event : bucket[kPhaseEvents]) {
+        const auto payload = static_cast<std::uint32_t>(event & kPayloadMask);
+        const std::uint64_t kind = event >> kKindShift;
+        if (kind == kArrive) {
+          mark(payload, "on a wire");
+          const Packet& packet = engine->packets_[payload];
+          ++inFlight[std::size_t{packet.channel} * vcs + packet.vc];
+        } else if (kind == kDeliver) {
+          mark(payload, "ejecting");
+        } else if (kind == kCredit) {
+          ++creditsDue[payload];
+        }
+      }
+    }
+    for (std::size_t q = 0; q < queues; ++q) {
+      const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
+      if (engine->targetBlock_[channel] == engine->block_) {
+        if (engine->inSize_[q] > slots) {
+          throw SimulationError(
+              fmt::format("invariant: input queue bounds broken at channel {} vc {}", channel, q % vcs));
+        }
+        for (std::uint32_t i = 0; i < engine->inSize_[q]; ++i) {
+          mark(engine->inQueue_[q * slots + (engine->inHead_[q] + i) % slots], "input queue");
+        }
+      }
+      if (engine->sourceBlock_[channel] != engine->block_) continue;
+      if (engine->outOccupied_[q] > slots || engine->outSize_[q] > engine->outOccupied_[q] ||
+          engine->credits_[q] > slots) {
+        throw SimulationError(fmt::format("invariant: queue bounds broken at channel {} vc {}", channel, q % vcs));
+      }
+      for (std::uint32_t i = 0; i < engine->outSize_[q]; ++i) {
+        mark(engine->outQueue_[q * slots + (engine->outHead_[q] + i) % slots], "output queue");
       }
     }
   }
   for (std::size_t q = 0; q < queues; ++q) {
-    if (inSize_[q] > slots_ || outOccupied_[q] > slots_ || outSize_[q] > outOccupied_[q] || credits_[q] > slots_) {
-      throw SimulationError(fmt::format("invariant: queue bounds broken at channel {} vc {}", q / vcs_, q % vcs_));
-    }
-    for (std::uint32_t i = 0; i < inSize_[q]; ++i)
-      mark(inQueue_[q * slots_ + (inHead_[q] + i) % slots_], "input queue");
-    for (std::uint32_t i = 0; i < outSize_[q]; ++i)
-      mark(outQueue_[q * slots_ + (outHead_[q] + i) % slots_], "output queue");
+    const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
+    if (!first.targetIsSwitch_[channel]) continue;
     // Every credit of a channel into a switch is at the sender, on its way back, or held by
     // a packet on the wire or in the input queue.
-    if (targetIsSwitch_[q / vcs_] && credits_[q] + creditsDue[q] + inFlight[q] + inSize_[q] != slots_) {
+    const std::uint32_t credits = engines[first.sourceBlock_[channel]]->credits_[q];
+    const std::uint32_t queued = engines[first.targetBlock_[channel]]->inSize_[q];
+    if (credits + creditsDue[q] + inFlight[q] + queued != slots) {
       throw SimulationError(
           fmt::format("invariant: channel {} vc {} has {} credits + {} returning + {} on the wire + "
                       "{} queued != {} slots",
-                      q / vcs_, q % vcs_, credits_[q], creditsDue[q], inFlight[q], inSize_[q], slots_));
+                      channel, q % vcs, credits, creditsDue[q], inFlight[q], queued, slots));
     }
   }
-  if (live != injected_ - delivered_) {
+  if (live != injected - delivered) {
     throw SimulationError(
-        fmt::format("invariant: {} packets in the network, {} injected - {} delivered", live, injected_, delivered_));
+        fmt::format("invariant: {} packets in the network, {} injected - {} delivered", live, injected, delivered));
   }
 }
 
-void Engine::findDeadlock() {
-  deadlock_ = true;
-  deadlockReport_.cycle = now_;
-  deadlockReport_.lastMove = lastMove_;
+// Long function: the wait-for graph of the input queues of every block and the search for
+// a cycle in it.
+void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove) {
+  const Engine& first = *engines.front();
+  const std::uint32_t vcs = first.vcs_, slots = first.slots_;
+  control.deadlock = true;
+  control.report.cycle = control.now;
+  control.report.lastMove = lastMove;
   // Wait-for graph on (channel, VC) queues: the front packet of an input queue waits for
   // every full output queue it may take (all of them are full, or it would have moved).
-  const std::size_t queues = std::size_t{channels_} * vcs_;
+  const std::size_t queues = std::size_t{first.channels_} * vcs;
   std::vector<std::vector<std::uint32_t>> waitsFor(queues);
+  std::vector<HopChoice> choices(first.semantics_.choiceCapacity());
+  auto front = [&](std::size_t q) -> const Packet* {  // the packet at the front of input queue q
+    const Engine& owner = *engines[first.targetBlock_[q / vcs]];
+    if (owner.inSize_[q] == 0) return nullptr;
+    return &owner.packets_[owner.inQueue_[q * slots + owner.inHead_[q]]];
+  };
   for (std::size_t q = 0; q < queues; ++q) {
-    const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs_);
-    if (!targetIsSwitch_[channel] || inSize_[q] == 0) continue;
-    const Packet& packet = packets_[inQueue_[q * slots_ + inHead_[q]]];
-    const NodeId at = network_.switchNode(targetIndex_[channel]);
-    const std::size_t count = semantics_.hopChoices(at, ChannelId::fromIndex(channel), packet.address,
-                                                    LayerId::fromIndex(packet.layer), choices_);
+    const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
+    const Packet* packet = first.targetIsSwitch_[channel] ? front(q) : nullptr;
+    if (packet == nullptr) continue;
+    const NodeId at = first.network_.switchNode(first.targetIndex_[channel]);
+    const std::size_t count = first.semantics_.hopChoices(at, ChannelId::fromIndex(channel), packet->address,
+                                                          LayerId::fromIndex(packet->layer), choices);
     for (std::size_t i = 0; i < count; ++i) {
-      const HopStep step = semantics_.step(at, packet.address, choices_[i].port);
-      if (!step.channel.valid() || !targetIsSwitch_[step.channel.index()]) continue;
-      for (std::uint32_t v = choices_[i].layer.value; v < vcs_; v += layers_) {
-        waitsFor[q].push_back(static_cast<std::uint32_t>(step.channel.index() * vcs_ + v));
+      const HopStep step = first.semantics_.step(at, packet->address, choices[i].port);
+      if (!step.channel.valid() || !first.targetIsSwitch_[step.channel.index()]) continue;
+      for (std::uint32_t v = choices[i].layer.value; v < vcs; v += first.layers_) {
+        waitsFor[q].push_back(static_cast<std::uint32_t>(step.channel.index() * vcs + v));
       }
     }
   }
+  DeadlockReport& report = control.report;
   std::vector<std::uint8_t> state(queues, 0);  // 0 new, 1 on the path, 2 done
   std::vector<std::uint32_t> path;
-  for (std::size_t root = 0; root < queues && deadlockReport_.channels.empty(); ++root) {
+  for (std::size_t root = 0; root < queues && report.channels.empty(); ++root) {
     if (state[root] != 0 || waitsFor[root].empty()) continue;
     std::vector<std::pair<std::uint32_t, std::size_t>> stack{{static_cast<std::uint32_t>(root), 0}};
     state[root] = 1;
     path.assign(1, static_cast<std::uint32_t>(root));
-    while (!stack.empty() && deadlockReport_.channels.empty()) {
+    while (!stack.empty() && report.channels.empty()) {
       auto& [node, next] = stack.back();
       if (next == waitsFor[node].size()) {
         state[node] = 2;
@@ -222,10 +418,10 @@ void Engine::findDeadlock() {
       if (state[to] == 1) {
         const auto begin = std::find(path.begin(), path.end(), to);
         for (auto it = begin; it != path.end(); ++it) {
-          const std::uint32_t channel = *it / vcs_;
-          deadlockReport_.channels.push_back(
-              fmt::format("{} vc {}", network_.describeChannel(ChannelId::fromIndex(channel)), *it % vcs_));
-          if (inSize_[*it] > 0) deadlockReport_.packets.push_back(inQueue_[std::size_t{*it} * slots_ + inHead_[*it]]);
+          const std::uint32_t channel = *it / vcs;
+          report.channels.push_back(
+              fmt::format("{} vc {}", first.network_.describeChannel(ChannelId::fromIndex(channel)), *it % vcs));
+          if (const Packet* packet = front(*it)) report.packets.push_back(packet->serial);
         }
       } else if (state[to] == 0) {
         state[to] = 1;
@@ -236,40 +432,63 @@ void Engine::findDeadlock() {
   }
 }
 
-SimResult Engine::collect() {
+// Long function: the sums, maxima and merged lists of every block, field by field.
+SimResult Engine::collect(std::span<Engine* const> engines, const Control& control) {
+  const Engine& first = *engines.front();
   SimResult result;
-  result.cycles = now_;
-  result.vcs = vcs_;
-  result.warmupCycles = trace_ != nullptr ? 0 : (warmupDone_ ? windowStart_ : now_);
-  const std::uint64_t windowEnd = std::min(windowEnd_, now_);
-  result.measureCycles = warmupDone_ && windowEnd > windowStart_ ? windowEnd - windowStart_ : 0;
-  const double denominator = double(terminals_) * double(std::max<std::uint64_t>(1, result.measureCycles));
-  result.offered = double(measuredGenerated_) * flits_ / denominator;
-  result.accepted = double(windowFlitsDelivered_) / denominator;
-  result.latencyAvg = mean(latencies_);
-  result.totalLatencyAvg = mean(totalLatencies_);
-  result.reorderDelayAvg = latencies_.empty() ? 0 : reorderDelaySum_ / double(latencies_.size());
-  result.latencyMax = latencies_.empty() ? 0 : *std::max_element(latencies_.begin(), latencies_.end());
-  result.latencyP50 = percentile(latencies_, 0.5);
-  result.latencyP99 = percentile(latencies_, 0.99);
-  result.totalLatencyP99 = percentile(totalLatencies_, 0.99);
-  result.packetsGenerated = generated_;
-  result.packetsInjected = injected_;
-  result.packetsDelivered = delivered_;
-  result.measuredPackets = measuredGenerated_;
-  result.measuredDelivered = measuredDelivered_;
-  result.outOfOrder = outOfOrder_;
-  result.maxReorderOccupancy = maxHeld_;
-  result.lastDelivery = lastDelivery_;
-  result.averageHops = delivered_ == 0 ? 0 : double(hopSum_) / double(delivered_);
-  result.deadlock = deadlock_;
-  result.deadlockReport = deadlockReport_;
-  result.saturated = deadlock_ || measuredDelivered_ < measuredGenerated_ || result.accepted < 0.95 * result.offered;
-  result.channelUtilization.resize(channels_);
-  for (std::uint32_t c = 0; c < channels_; ++c) {
-    result.channelUtilization[c] = double(channelFlits_[c]) / double(std::max<std::uint64_t>(1, result.measureCycles));
+  const std::uint64_t now = control.now;
+  result.cycles = now;
+  result.vcs = first.vcs_;
+  result.warmupCycles = first.trace_ != nullptr ? 0 : (first.warmupDone_ ? first.windowStart_ : now);
+  const std::uint64_t windowEnd = std::min(first.windowEnd_, now);
+  result.measureCycles = first.warmupDone_ && windowEnd > first.windowStart_ ? windowEnd - first.windowStart_ : 0;
+  std::uint64_t windowFlits = 0, hopSum = 0, latencySum = 0, totalLatencySum = 0, reorderDelaySum = 0;
+  std::vector<double> latencies, totalLatencies;
+  std::vector<std::uint64_t> channelFlits(first.channels_, 0);
+  for (Engine* engine : engines) {
+    result.packetsGenerated += engine->generated_;
+    result.packetsInjected += engine->injected_;
+    result.packetsDelivered += engine->delivered_;
+    result.measuredPackets += engine->measuredGenerated_;
+    result.measuredDelivered += engine->measuredDelivered_;
+    result.outOfOrder += engine->outOfOrder_;
+    result.maxReorderOccupancy = std::max(result.maxReorderOccupancy, engine->maxHeld_);
+    result.lastDelivery = std::max(result.lastDelivery, engine->lastDelivery_);
+    windowFlits += engine->windowFlitsDelivered_;
+    hopSum += engine->hopSum_;
+    latencySum += engine->latencySum_;
+    totalLatencySum += engine->totalLatencySum_;
+    reorderDelaySum += engine->reorderDelaySum_;
+    latencies.insert(latencies.end(), engine->latencies_.begin(), engine->latencies_.end());
+    totalLatencies.insert(totalLatencies.end(), engine->totalLatencies_.begin(), engine->totalLatencies_.end());
+    for (std::uint32_t c = 0; c < first.channels_; ++c) channelFlits[c] += engine->channelFlits_[c];
+    result.packets.insert(result.packets.end(), engine->records_.begin(), engine->records_.end());
   }
-  result.packets = std::move(records_);
+  const double denominator = double(first.terminals_) * double(std::max<std::uint64_t>(1, result.measureCycles));
+  result.offered = double(result.measuredPackets) * first.flits_ / denominator;
+  result.accepted = double(windowFlits) / denominator;
+  const double measured = double(latencies.size());
+  result.latencyAvg = latencies.empty() ? 0 : double(latencySum) / measured;
+  result.totalLatencyAvg = latencies.empty() ? 0 : double(totalLatencySum) / measured;
+  result.reorderDelayAvg = latencies.empty() ? 0 : double(reorderDelaySum) / measured;
+  result.latencyMax = latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end());
+  result.latencyP50 = percentile(latencies, 0.5);
+  result.latencyP99 = percentile(latencies, 0.99);
+  result.totalLatencyP99 = percentile(totalLatencies, 0.99);
+  result.averageHops = result.packetsDelivered == 0 ? 0 : double(hopSum) / double(result.packetsDelivered);
+  result.deadlock = control.deadlock;
+  result.deadlockReport = control.report;
+  result.saturated =
+      control.deadlock || result.measuredDelivered < result.measuredPackets || result.accepted < 0.95 * result.offered;
+  result.channelUtilization.resize(first.channels_);
+  for (std::uint32_t c = 0; c < first.channels_; ++c) {
+    result.channelUtilization[c] = double(channelFlits[c]) / double(std::max<std::uint64_t>(1, result.measureCycles));
+  }
+  // Release order, ties in a fixed order: the same list whichever block released a packet.
+  std::sort(result.packets.begin(), result.packets.end(), [](const PacketRecord& a, const PacketRecord& b) {
+    return std::tie(a.released, a.destination, a.source, a.sequence) <
+           std::tie(b.released, b.destination, b.source, b.sequence);
+  });
   return result;
 }
 

@@ -100,6 +100,12 @@ struct SimConfig {
   /// Stop generating after `measure` and run until the network is empty (conservation tests
   /// and traces): every generated packet must be delivered.
   bool drainAll = false;
+  // ---- execution ----
+  /// Threads for this one simulation (0 = every hardware thread): the switches, each with
+  /// its terminals, are split into that many contiguous blocks simulated in parallel in
+  /// windows of flyTime cycles (docs/SIMULATION.md "Parallel engine"). The result is the
+  /// same for every value. In-order delivery needs 1 (SpecError otherwise).
+  std::uint32_t threads = 1;
 };
 
 /// One delivered packet (recordPackets).
@@ -121,7 +127,9 @@ struct DeadlockReport {
   std::uint64_t lastMove = 0;
   /// A cycle of (channel, VC) queues, each full and waiting for the next: "channel c vc v".
   std::vector<std::string> channels;
-  std::vector<std::uint64_t> packets;  ///< packet ids at the fronts of those queues
+  /// The packets at the fronts of those queues, by id: source terminal x 2^32 + the number of
+  /// packets that source injected before it.
+  std::vector<std::uint64_t> packets;
 };
 
 struct SimResult {
@@ -152,7 +160,8 @@ struct SimResult {
   std::uint32_t vcs = 0;
   /// Flits sent per channel during the window / window cycles (channel index order).
   std::vector<double> channelUtilization;
-  std::vector<PacketRecord> packets;  ///< recordPackets: in delivery order
+  /// recordPackets: in release order (ties: by destination, source, sequence).
+  std::vector<PacketRecord> packets;
 };
 
 }  // namespace routelab

@@ -6,7 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
+#include <memory>
 #include <mutex>
+#include <thread>
 
 #include "core/errors.h"
 #include "core/parallel.h"
@@ -16,8 +18,23 @@ namespace routelab {
 
 SimResult simulate(const Network& network, const RoutingResult& routing, const SimConfig& config, const Trace* trace,
                    const SimProgress& progress) {
-  sim::Engine engine(network, routing, config, trace);
-  return engine.run(progress);
+  const RoutingSemantics semantics(network, routing);
+  const std::uint32_t threads = config.threads > 0 ? config.threads : std::max(1U, std::thread::hardware_concurrency());
+  const sim::Partitioning partitioning = sim::partitionSwitches(network, threads);
+  std::vector<std::unique_ptr<sim::Engine>> engines;
+  std::vector<sim::Engine*> blocks;
+  for (std::uint32_t block = 0; block < partitioning.count; ++block) {
+    engines.push_back(std::make_unique<sim::Engine>(network, semantics, config, trace, partitioning, block));
+    blocks.push_back(engines.back().get());
+  }
+  if (partitioning.count > 1 && config.inOrder) {
+    // End-to-end flow control couples blocks without delay: a source may inject only while
+    // its destination's reorder buffer, in another block, has room in the same cycle.
+    throw SpecError(
+        "--threads: in-order delivery runs on one thread (its end-to-end flow control lets a source inject "
+        "only on its destination's state of the same cycle, which another thread's block holds)");
+  }
+  return sim::Engine::runPartitioned(blocks, progress);
 }
 
 std::vector<SimResult> simulateLoads(const Network& network, const RoutingResult& routing, const SimConfig& config,

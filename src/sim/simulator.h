@@ -7,6 +7,8 @@
 //    derived from config.seed and the choosing component (terminal, switch), never from a
 //    shared one.
 //  * Routes come only from RoutingSemantics (routing/semantics.h).
+//  * config.threads splits one simulation over threads (docs/SIMULATION.md "Parallel
+//    engine"); the result is bit for bit the same for every thread count.
 //  * Every generated packet is delivered exactly once, or the run ends in a deadlock report
 //    (watchdog) or at the end of the drain limit with the undelivered ones counted.
 //  * Errors: SpecError for impossible parameters (zero sizes, load outside (0, 1], fewer VCs
@@ -74,8 +76,9 @@ Trace generateIoTrace(const Network& network, const IoTraceSpec& spec);
 /// (core/options.h grammar; missing keys keep their defaults; the seed is given apart).
 IoTraceSpec parseIoTraceSpec(const std::string& spec, std::uint64_t seed);
 
-/// Progress of a long run: (cycles done, cycles expected) — called from the simulating
-/// thread every few thousand cycles.
+/// Progress of a long run: (cycles done, cycles expected) — called between two windows of
+/// flyTime cycles, from one of the simulating threads (never two at once) every few
+/// thousand cycles.
 using SimProgress = std::function<void(std::uint64_t, std::uint64_t)>;
 
 /// Run one simulation. With a trace, the traffic comes from it (config.traffic and load are
@@ -84,7 +87,8 @@ SimResult simulate(const Network& network, const RoutingResult& routing, const S
                    const Trace* trace = nullptr, const SimProgress& progress = {});
 
 /// A latency–throughput curve: one simulation per load, the points run in parallel
-/// (`threads`, 0 = every core); results in load order, identical for any thread count.
+/// (`threads`, 0 = every core; each point on config.threads threads); results in load
+/// order, identical for any thread count.
 /// `done(point)` is called as each point finishes (any thread, serialized).
 std::vector<SimResult> simulateLoads(const Network& network, const RoutingResult& routing, const SimConfig& config,
                                      std::span<const double> loads, int threads,

@@ -125,6 +125,16 @@ TEST(Determinism, Schedule) {
       "schedule ft:l=2,m=8,w=8 --scheduler level-wise --permutations 40 --seed 5 --format json");
 }
 
+TEST(Determinism, Simulate) {
+  // One simulation split over 1, 2 and every thread (--threads): byte-identical JSON.
+  expectIdenticalAcrossThreads(
+      "simulate kary-ntree:k=4,n=3 --engine ftree-adaptive --selection random --load 0.6 --warmup 300 --cycles 600 "
+      "--threads @T@ --format json");
+  expectIdenticalAcrossThreads(
+      "simulate random:switches=16,seed=1 --engine lash --pattern random-permutation --load 0.9 --fly-time 2 "
+      "--routing-delay 3 --cycles 800 --threads @T@ --format json");
+}
+
 TEST(Determinism, List) { expectIdenticalAcrossThreads("list --format json"); }
 
 }  // namespace

@@ -207,13 +207,17 @@ SimConfig simConfigOf(const nlohmann::json& config) {
   return sim;
 }
 
-nlohmann::json evaluateSimulate(const nlohmann::json& config, const EvaluationContext&) {
+nlohmann::json evaluateSimulate(const nlohmann::json& config, const EvaluationContext& context) {
   const Fabric fabric = loadFabric(config["fabric"].get<std::string>());
   RoutingContext routingContext;
   routingContext.seed = config["seed"].get<std::uint64_t>();
   routingContext.addressesPerTerminal = std::uint32_t{1} << config["lmc"].get<std::uint32_t>();
   const RoutingResult routing = runEngine(config["engine"].get<std::string>(), fabric.network, routingContext);
-  const SimResult sim = simulate(fabric.network, routing, simConfigOf(config));
+  SimConfig simConfig = simConfigOf(config);
+  // The point's threads split its switches (the result does not depend on it); in-order
+  // delivery runs on one thread (sim/model.h).
+  simConfig.threads = simConfig.inOrder ? 1 : static_cast<std::uint32_t>(std::max(1, context.threads));
+  const SimResult sim = simulate(fabric.network, routing, simConfig);
   nlohmann::json result = simResultJson(sim);
   result["value"] = sim.latencyAvg;
   result["vcs_used"] = sim.vcs;

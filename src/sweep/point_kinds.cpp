@@ -28,6 +28,13 @@ namespace {
 
 const std::vector<std::string> kMetrics = {"worst", "abb", "afpb", "adb", "pattern", "stages"};
 
+/// What every point records of the fabric and routing it really used.
+void addEffectiveConfiguration(nlohmann::json& result, const Fabric& fabric, const RoutingResult& routing) {
+  result["terminals"] = fabric.network.terminalCount();
+  result["effective_fabric"] = fabric.spec;
+  result["effective_engine"] = routing.engine;
+}
+
 bool isSampled(const std::string& metric) { return metric == "abb" || metric == "afpb" || metric == "adb"; }
 
 void normalizeAnalyze(nlohmann::json& config) {
@@ -121,9 +128,7 @@ nlohmann::json evaluateAnalyze(const nlohmann::json& config, const EvaluationCon
     }
     result = {{"value", maxPaths}, {"balanced", balanced}};
   }
-  result["terminals"] = fabric.network.terminalCount();
-  result["effective_fabric"] = fabric.spec;
-  result["effective_engine"] = routing.engine;
+  addEffectiveConfiguration(result, fabric, routing);
   result["single_path"] = isSinglePath(fabric.network, routing);
   return result;
 }
@@ -221,9 +226,7 @@ nlohmann::json evaluateSimulate(const nlohmann::json& config, const EvaluationCo
   nlohmann::json result = simResultJson(sim);
   result["value"] = sim.latencyAvg;
   result["vcs_used"] = sim.vcs;
-  result["terminals"] = fabric.network.terminalCount();
-  result["effective_fabric"] = fabric.spec;
-  result["effective_engine"] = routing.engine;
+  addEffectiveConfiguration(result, fabric, routing);
   return result;
 }
 

@@ -17,6 +17,7 @@
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "reference_model.h"
+#include "ring_fabric.h"
 #include "sim/simulator.h"
 #include "traffic/pattern.h"
 #include "verify/verify.h"
@@ -48,18 +49,6 @@ SimConfig drained(double load, std::uint64_t cycles, std::uint64_t seed) {
   config.checkInvariants = true;
   config.seed = seed;
   return config;
-}
-
-/// A ring of `switches` switches, one terminal each, as an ibsim net file.
-std::string ringFabric(int switches) {
-  const std::string path = ::testing::TempDir() + "ring" + std::to_string(switches) + ".net";
-  std::ofstream out(path);
-  for (int s = 0; s < switches; ++s) {
-    out << "Switch 3 \"s" << s << "\"\n[1] \"h" << s << "\"[1]\n[2] \"s" << (s + 1) % switches << "\"[3]\n[3] \"s"
-        << (s + switches - 1) % switches << "\"[2]\n\n";
-  }
-  for (int s = 0; s < switches; ++s) out << "Hca 1 \"h" << s << "\"\n[1] \"s" << s << "\"[1]\n\n";
-  return "net:" + path;
 }
 
 struct ReferenceCase {
@@ -196,7 +185,7 @@ TEST(Simulator, DeterministicRoutingDeliversInOrderAdaptiveDoesNot) {
 }
 
 TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
-  for (const std::string& fabricSpec : {ringFabric(5), std::string("random:switches=16,seed=1")}) {
+  for (const std::string& fabricSpec : {test::ringFabric(5, "ring"), std::string("random:switches=16,seed=1")}) {
     const Fabric fabric = loadFabric(fabricSpec);
     for (const char* engine : {"minhop", "updown", "lash"}) {
       const RoutingResult routing = route(engine, fabric.network);

@@ -14,6 +14,7 @@
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "ring_fabric.h"
 #include "sim/simulator.h"
 
 namespace routelab {
@@ -154,20 +155,8 @@ TEST(ParallelSimulator, AutomaticWarmupAndDrainAllAgreeAndConserve) {
   }
 }
 
-/// A ring of `switches` switches, one terminal each, as an ibsim net file.
-std::string ringFabric(int switches) {
-  const std::string path = ::testing::TempDir() + "parallel-ring" + std::to_string(switches) + ".net";
-  std::ofstream out(path);
-  for (int s = 0; s < switches; ++s) {
-    out << "Switch 3 \"s" << s << "\"\n[1] \"h" << s << "\"[1]\n[2] \"s" << (s + 1) % switches << "\"[3]\n[3] \"s"
-        << (s + switches - 1) % switches << "\"[2]\n\n";
-  }
-  for (int s = 0; s < switches; ++s) out << "Hca 1 \"h" << s << "\"\n[1] \"s" << s << "\"[1]\n\n";
-  return "net:" + path;
-}
-
 TEST(ParallelSimulator, TheSameDeadlockIsReportedOnAnyThreadCount) {
-  const Fabric fabric = loadFabric(ringFabric(6));
+  const Fabric fabric = loadFabric(test::ringFabric(6, "parallel-ring"));
   const RoutingResult routing = route("minhop", fabric.network);
   SimConfig config;
   config.load = 1.0;
@@ -228,7 +217,7 @@ TEST(ParallelSimulator, InOrderDeliveryIsRefusedOnSeveralThreads) {
 }
 
 TEST(ParallelSimulator, MoreThreadsThanSwitchesAndEveryCoreWork) {
-  const Fabric fabric = loadFabric(ringFabric(3));
+  const Fabric fabric = loadFabric(test::ringFabric(3, "parallel-ring"));
   const RoutingResult routing = route("updown", fabric.network);
   SimConfig config;
   config.load = 0.3;

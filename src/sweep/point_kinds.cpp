@@ -28,6 +28,14 @@ namespace {
 
 const std::vector<std::string> kMetrics = {"worst", "abb", "afpb", "adb", "pattern", "stages"};
 
+/// The point's routing: its engine on `fabric` with its seed and 2^lmc addresses per terminal.
+RoutingResult routeOf(const nlohmann::json& config, const Fabric& fabric) {
+  RoutingContext context;
+  context.seed = config["seed"].get<std::uint64_t>();
+  context.addressesPerTerminal = std::uint32_t{1} << config["lmc"].get<std::uint32_t>();
+  return runEngine(config["engine"].get<std::string>(), fabric.network, context);
+}
+
 /// What every point records of the fabric and routing it really used.
 void addEffectiveConfiguration(nlohmann::json& result, const Fabric& fabric, const RoutingResult& routing) {
   result["terminals"] = fabric.network.terminalCount();
@@ -96,10 +104,7 @@ nlohmann::json sampledResult(const Fabric& fabric, const RoutingResult& routing,
 
 nlohmann::json evaluateAnalyze(const nlohmann::json& config, const EvaluationContext& context) {
   const Fabric fabric = loadFabric(config["fabric"].get<std::string>());
-  RoutingContext routingContext;
-  routingContext.seed = config["seed"].get<std::uint64_t>();
-  routingContext.addressesPerTerminal = std::uint32_t{1} << config["lmc"].get<std::uint32_t>();
-  const RoutingResult routing = runEngine(config["engine"].get<std::string>(), fabric.network, routingContext);
+  const RoutingResult routing = routeOf(config, fabric);
   const std::string metric = config["metric"].get<std::string>();
   const LoadModel model =
       config.contains("load_model") ? parseLoadModel(config["load_model"].get<std::string>()) : LoadModel::FirstPath;
@@ -214,10 +219,7 @@ SimConfig simConfigOf(const nlohmann::json& config) {
 
 nlohmann::json evaluateSimulate(const nlohmann::json& config, const EvaluationContext& context) {
   const Fabric fabric = loadFabric(config["fabric"].get<std::string>());
-  RoutingContext routingContext;
-  routingContext.seed = config["seed"].get<std::uint64_t>();
-  routingContext.addressesPerTerminal = std::uint32_t{1} << config["lmc"].get<std::uint32_t>();
-  const RoutingResult routing = runEngine(config["engine"].get<std::string>(), fabric.network, routingContext);
+  const RoutingResult routing = routeOf(config, fabric);
   SimConfig simConfig = simConfigOf(config);
   // The point's threads split its switches (the result does not depend on it); in-order
   // delivery runs on one thread (sim/model.h).

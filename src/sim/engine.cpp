@@ -14,6 +14,13 @@ namespace routelab::sim {
 
 namespace {
 
+/// Set bits of a (sparse) mask; std::popcount is a library call on the x86-64 baseline.
+int countBits(std::uint64_t mask) {
+  int count = 0;
+  for (; mask != 0; mask &= mask - 1) ++count;
+  return count;
+}
+
 constexpr std::uint64_t kKindShift = 60;
 constexpr std::uint64_t kPayloadMask = (std::uint64_t{1} << kKindShift) - 1;
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
@@ -161,8 +168,8 @@ void Engine::setUpNetwork() {
     }
     narrow_ = narrow_ && inPortOffset_[s + 1] - inPortOffset_[s] <= 64;
   }
-  busyInputs_.assign(switches, 0);
-  busyVcs_.assign(channels_, 0);
+  readyInputs_.assign(switches, 0);
+  readyVcs_.assign(channels_, 0);
   injection_.resize(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) {
     const NodeId terminal = network_.terminalNode(t);
@@ -175,7 +182,10 @@ void Engine::setUpNetwork() {
   const std::size_t queues = std::size_t{channels_} * vcs_;
   linkBusy_.assign(channels_, 0);
   crossbarInBusy_.assign(channels_, 0);
-  crossbarOutBusy_.assign(channels_, 0);
+  const std::uint64_t allVcs = vcs_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs_) - 1;
+  outPorts_.assign(channels_, OutPort{0, allVcs});
+  layerVcs_.assign(layers_, 0);
+  for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
   linkNextVc_.assign(channels_, 0);
   inputNextVc_.assign(channels_, 0);
   credits_.assign(queues, static_cast<std::uint16_t>(slots_));
@@ -194,7 +204,6 @@ void Engine::setUpNetwork() {
   choices_.resize(semantics_.choiceCapacity());
   capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
   overflow_.resize(semantics_.choiceCapacity());
-  free_.reserve(semantics_.choiceCapacity() * vcs_);
   channelFlits_.assign(channels_, 0);
   const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
   const std::uint64_t size = std::bit_ceil(horizon);
@@ -304,20 +313,25 @@ void Engine::generate(std::uint32_t terminal) {
 // ---- phase 1: heads, credits, freed slots, deliveries ---------------------------------
 
 void Engine::processEvent(std::uint64_t event) {
-  const auto payload = static_cast<std::uint32_t>(event & kPayloadMask);
+  const std::uint64_t payload = event & kPayloadMask;
+  const auto channel = static_cast<std::uint32_t>(payload >> kVcBits);
+  const auto vc = static_cast<std::uint32_t>(payload & ((1U << kVcBits) - 1));
   switch (event >> kKindShift) {
-    case kArrive: arrive(payload); break;
+    case kArrive: arrive(static_cast<std::uint32_t>(payload)); break;
     case kCredit: {
-      ++credits_[payload];
-      wakeLink(payload / vcs_, now_);
+      ++credits_[std::size_t{channel} * vcs_ + vc];
+      wakeLink(channel, now_);
       break;
     }
     case kOutFree: {
-      --outOccupied_[payload];
-      wakeSwitch(sourceIndex_[payload / vcs_], now_);
+      --outOccupied_[std::size_t{channel} * vcs_ + vc];
+      outPorts_[channel].freeVcs |= std::uint64_t{1} << vc;
+      wakeSwitch(sourceIndex_[channel], now_);
       break;
     }
-    case kDeliver: deliver(payload); break;
+    case kDeliver: deliver(static_cast<std::uint32_t>(payload)); break;
+    case kReady: headReady(channel, vc); break;
+    case kInFree: inputFree(static_cast<std::uint32_t>(payload)); break;
     default: break;
   }
 }
@@ -327,11 +341,33 @@ void Engine::arrive(std::uint32_t packetId) {
   const std::size_t queue = std::size_t{packet.channel} * vcs_ + packet.vc;
   inQueue_[queue * slots_ + (inHead_[queue] + inSize_[queue]) % slots_] = packetId;
   ++inSize_[queue];
-  busyVcs_[packet.channel] |= std::uint64_t{1} << packet.vc;
-  busyInputs_[targetIndex_[packet.channel]] |= std::uint64_t{1} << (inPortIndex_[packet.channel] & 63);
   packetCandidateCount_[packetId] = kNotRouted;
   packet.readyAt = now_ + config_.routingDelay;
-  wakeSwitch(targetIndex_[packet.channel], packet.readyAt);
+  if (config_.routingDelay == 0) {
+    headReady(packet.channel, packet.vc);
+  } else {
+    schedule(packet.readyAt, kPhaseEvents, (kReady << kKindShift) | queueKey(packet.channel, packet.vc));
+  }
+}
+
+// The routing delay of a packet of input queue (inChannel, vc) is over: if it is the front
+// packet (the queue is FIFO and every packet waits the same delay, so it is unless an
+// earlier one is still there, already ready), the VC can send and the switch acts.
+void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
+  const std::uint32_t switchIndex = targetIndex_[inChannel];
+  readyVcs_[inChannel] |= std::uint64_t{1} << vc;
+  if (crossbarInBusy_[inChannel] <= now_)
+    readyInputs_[switchIndex] |= std::uint64_t{1} << (inPortIndex_[inChannel] & 63);
+  wakeSwitch(switchIndex, now_);
+}
+
+// The crossbar input of inChannel finished its packet: the port may send again, and the
+// output port that packet used is free too — the switch acts (whether or not this input has
+// anything to send).
+void Engine::inputFree(std::uint32_t inChannel) {
+  const std::uint32_t switchIndex = targetIndex_[inChannel];
+  if (readyVcs_[inChannel] != 0) readyInputs_[switchIndex] |= std::uint64_t{1} << (inPortIndex_[inChannel] & 63);
+  wakeSwitch(switchIndex, now_);
 }
 
 void Engine::release(const Held& packet, std::uint32_t destination) {
@@ -402,63 +438,96 @@ void Engine::deliver(std::uint32_t packetId) {
 bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc) {
   const std::size_t queue = std::size_t{inChannel} * vcs_ + vc;
   const std::uint32_t packetId = inQueue_[queue * slots_ + inHead_[queue]];
-  Packet& packet = packets_[packetId];
-  if (packet.readyAt > now_) return false;
   const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
-  free_.clear();
-  for (const Candidate& candidate : candidates) {
-    if (crossbarOutBusy_[candidate.channel] > now_) continue;
-    for (std::uint32_t v = candidate.layer; v < vcs_; v += layers_) {
-      if (outOccupied_[std::size_t{candidate.channel} * vcs_ + v] < slots_) {
-        free_.push_back({candidate.channel, static_cast<std::uint8_t>(v), candidate.layer, candidate.port});
-      }
-    }
-  }
-  if (free_.empty()) return false;
-  std::size_t pick = 0;
+  // The free (candidate, VC) choices, in candidate order and then VC order: a candidate's
+  // output port is idle and an output queue of its layer has a slot.
+  auto freeVcs = [&](const Candidate& candidate) {
+    const OutPort& out = outPorts_[candidate.channel];
+    return out.busyUntil > now_ ? std::uint64_t{0} : out.freeVcs & layerVcs_[candidate.layer];
+  };
+  std::size_t pick = candidates.size();
+  std::uint32_t pickVc = 0;
   switch (config_.selection) {
-    case Selection::Sadp: break;
-    case Selection::FirstFree:
-      for (std::size_t i = 1; i < free_.size(); ++i) {
-        if (free_[i].port < free_[pick].port) pick = i;
-      }
-      break;
-    case Selection::Random:
-      if (free_.size() > 1) pick = static_cast<std::size_t>(switchRng_[switchIndex].below(free_.size()));
-      break;
-    case Selection::LeastOccupied:
-      for (std::size_t i = 1; i < free_.size(); ++i) {
-        if (outOccupied_[std::size_t{free_[i].channel} * vcs_ + free_[i].vc] <
-            outOccupied_[std::size_t{free_[pick].channel} * vcs_ + free_[pick].vc]) {
+    case Selection::Sadp:  // the first free choice
+      for (std::size_t i = 0; i < candidates.size() && pick == candidates.size(); ++i) {
+        if (const std::uint64_t vcs = freeVcs(candidates[i])) {
           pick = i;
+          pickVc = static_cast<std::uint32_t>(std::countr_zero(vcs));
         }
       }
       break;
+    case Selection::FirstFree:  // the free choice on the lowest port (ties: the first)
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const std::uint64_t vcs = freeVcs(candidates[i]);
+        if (vcs != 0 && (pick == candidates.size() || candidates[i].port < candidates[pick].port)) {
+          pick = i;
+          pickVc = static_cast<std::uint32_t>(std::countr_zero(vcs));
+        }
+      }
+      break;
+    case Selection::Random: {  // uniformly among the free choices
+      std::uint64_t total = 0;
+      for (const Candidate& candidate : candidates) total += static_cast<std::uint64_t>(countBits(freeVcs(candidate)));
+      if (total == 0) break;
+      std::uint64_t k = total > 1 ? switchRng_[switchIndex].below(total) : 0;
+      for (std::size_t i = 0; pick == candidates.size(); ++i) {
+        std::uint64_t vcs = freeVcs(candidates[i]);
+        const auto count = static_cast<std::uint64_t>(countBits(vcs));
+        if (k >= count) {
+          k -= count;
+          continue;
+        }
+        for (; k > 0; --k) vcs &= vcs - 1;
+        pick = i;
+        pickVc = static_cast<std::uint32_t>(std::countr_zero(vcs));
+      }
+      break;
+    }
+    case Selection::LeastOccupied: {  // the free choice with the fewest packets queued (ties: the first)
+      std::uint32_t best = 0;
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        for (std::uint64_t vcs = freeVcs(candidates[i]); vcs != 0; vcs &= vcs - 1) {
+          const auto v = static_cast<std::uint32_t>(std::countr_zero(vcs));
+          const std::uint32_t occupied = outOccupied_[std::size_t{candidates[i].channel} * vcs_ + v];
+          if (pick == candidates.size() || occupied < best) {
+            pick = i;
+            pickVc = v;
+            best = occupied;
+          }
+        }
+      }
+      break;
+    }
   }
-  const Candidate chosen = free_[pick];
-  // Grant: the packet leaves the input queue and crosses in flits_ cycles.
-  inHead_[queue] = static_cast<std::uint16_t>((inHead_[queue] + 1) % slots_);
-  if (--inSize_[queue] == 0) {
-    busyVcs_[inChannel] &= ~(std::uint64_t{1} << vc);
-    if (busyVcs_[inChannel] == 0) busyInputs_[switchIndex] &= ~(std::uint64_t{1} << (inPortIndex_[inChannel] & 63));
+  if (pick == candidates.size()) return false;
+  const Candidate chosen{candidates[pick].channel, static_cast<std::uint8_t>(pickVc), candidates[pick].layer,
+                         candidates[pick].port};
+  // Grant: the packet leaves the input queue and crosses in flits_ cycles. The next packet
+  // of the VC is ready now, or its kReady event is still to come.
+  Packet& packet = packets_[packetId];
+  inHead_[queue] = static_cast<std::uint16_t>(inHead_[queue] + 1U == slots_ ? 0 : inHead_[queue] + 1);
+  if (--inSize_[queue] == 0 || packets_[inQueue_[queue * slots_ + inHead_[queue]]].readyAt > now_) {
+    readyVcs_[inChannel] &= ~(std::uint64_t{1} << vc);
   }
+  readyInputs_[switchIndex] &= ~(std::uint64_t{1} << (inPortIndex_[inChannel] & 63));
   crossbarInBusy_[inChannel] = now_ + flits_;
-  crossbarOutBusy_[chosen.channel] = now_ + flits_;
+  outPorts_[chosen.channel].busyUntil = now_ + flits_;
   const std::size_t outQueue = std::size_t{chosen.channel} * vcs_ + chosen.vc;
   outQueue_[outQueue * slots_ + (outHead_[outQueue] + outSize_[outQueue]) % slots_] = packetId;
   ++outSize_[outQueue];
-  ++outOccupied_[outQueue];
+  if (++outOccupied_[outQueue] == slots_) outPorts_[chosen.channel].freeVcs &= ~(std::uint64_t{1} << chosen.vc);
   packet.channel = chosen.channel;
   packet.vc = chosen.vc;
   packet.layer = chosen.layer;
   packet.readyAt = now_ + 1;
   lastMove_ = now_;
+  const std::uint64_t credit = (kCredit << kKindShift) | queueKey(inChannel, vc);
   if (sourceBlock_[inChannel] == block_) {
-    schedule(now_ + flits_ - 1 + config_.flyTime, kPhaseEvents, (kCredit << kKindShift) | queue);
+    schedule(now_ + flits_ - 1 + config_.flyTime, kPhaseEvents, credit);
   } else {
-    post(sourceBlock_[inChannel], now_ + flits_ - 1 + config_.flyTime, (kCredit << kKindShift) | queue, nullptr);
+    post(sourceBlock_[inChannel], now_ + flits_ - 1 + config_.flyTime, credit, nullptr);
   }
-  wakeSwitch(switchIndex, now_ + flits_);
+  schedule(now_ + flits_, kPhaseEvents, (kInFree << kKindShift) | inChannel);
   wakeLink(chosen.channel, now_ + 1);
   return true;
 }
@@ -498,9 +567,9 @@ std::span<const Engine::Candidate> Engine::candidatesOf(std::uint32_t packetId, 
   return {out, kept};
 }
 
+// Called only for an idle crossbar input with a ready VC.
 bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
-  if (crossbarInBusy_[inChannel] > now_) return false;
-  const std::uint64_t busy = busyVcs_[inChannel];
+  const std::uint64_t busy = readyVcs_[inChannel];
   const std::uint32_t firstVc = inputNextVc_[inChannel];
   // VCs in round-robin order from firstVc: the busy ones at or after it, then those before.
   const std::uint64_t high = busy & (~std::uint64_t{0} << firstVc);
@@ -508,7 +577,7 @@ bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
     for (; part != 0; part &= part - 1) {
       const auto vc = static_cast<std::uint32_t>(std::countr_zero(part));
       if (tryGrant(switchIndex, inChannel, vc)) {
-        inputNextVc_[inChannel] = static_cast<std::uint8_t>((vc + 1) % vcs_);
+        inputNextVc_[inChannel] = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
         return true;
       }
     }
@@ -520,21 +589,24 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
   const std::uint32_t begin = inPortOffset_[switchIndex];
   const std::uint32_t ports = inPortOffset_[switchIndex + 1] - begin;
   const std::uint32_t start = nextInputPort_[switchIndex];
-  if (narrow_) {  // only the ports holding packets, in round-robin order from `start`
-    const std::uint64_t busy = busyInputs_[switchIndex];
-    const std::uint64_t high = busy & (~std::uint64_t{0} << start);
-    for (std::uint64_t part : {high, busy & ~high}) {
+  if (narrow_) {  // only the ports that can send, in round-robin order from `start`
+    const std::uint64_t ready = readyInputs_[switchIndex];
+    const std::uint64_t high = ready & (~std::uint64_t{0} << start);
+    for (std::uint64_t part : {high, ready & ~high}) {
       for (; part != 0; part &= part - 1) {
         const auto port = static_cast<std::uint32_t>(std::countr_zero(part));
-        if (allocatePort(switchIndex, inPorts_[begin + port])) nextInputPort_[switchIndex] = (port + 1) % ports;
+        if (allocatePort(switchIndex, inPorts_[begin + port])) {
+          nextInputPort_[switchIndex] = port + 1 == ports ? 0 : port + 1;
+        }
       }
     }
     return;
   }
   for (std::uint32_t k = 0; k < ports; ++k) {
     const std::uint32_t port = (start + k) % ports;
-    if (busyVcs_[inPorts_[begin + port]] == 0) continue;
-    if (allocatePort(switchIndex, inPorts_[begin + port])) nextInputPort_[switchIndex] = (port + 1) % ports;
+    const std::uint32_t inChannel = inPorts_[begin + port];
+    if (readyVcs_[inChannel] == 0 || crossbarInBusy_[inChannel] > now_) continue;
+    if (allocatePort(switchIndex, inChannel)) nextInputPort_[switchIndex] = (port + 1) % ports;
   }
 }
 
@@ -596,17 +668,16 @@ void Engine::startLink(std::uint32_t channel) {
     return;
   }
   const std::uint32_t firstVc = linkNextVc_[channel];
-  for (std::uint32_t j = 0; j < vcs_; ++j) {
-    const std::uint32_t vc = (firstVc + j) % vcs_;
+  for (std::uint32_t j = 0, vc = firstVc; j < vcs_; ++j, vc = vc + 1 == vcs_ ? 0 : vc + 1) {
     const std::size_t queue = std::size_t{channel} * vcs_ + vc;
     if (outSize_[queue] == 0) continue;
     const std::uint32_t packetId = outQueue_[queue * slots_ + outHead_[queue]];
     if (packets_[packetId].readyAt > now_) continue;
     if (targetIsSwitch_[channel] && credits_[queue] == 0) continue;
-    outHead_[queue] = static_cast<std::uint16_t>((outHead_[queue] + 1) % slots_);
+    outHead_[queue] = static_cast<std::uint16_t>(outHead_[queue] + 1U == slots_ ? 0 : outHead_[queue] + 1);
     --outSize_[queue];
-    schedule(now_ + flits_, kPhaseEvents, (kOutFree << kKindShift) | queue);
-    linkNextVc_[channel] = static_cast<std::uint8_t>((vc + 1) % vcs_);
+    schedule(now_ + flits_, kPhaseEvents, (kOutFree << kKindShift) | queueKey(channel, vc));
+    linkNextVc_[channel] = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
     transmit(channel, packetId, vc);
     return;
   }

@@ -116,7 +116,16 @@ class Engine {
   static SimResult runPartitioned(std::span<Engine* const> engines, const SimProgress& progress);
 
  private:
-  enum : std::uint64_t { kArrive = 0, kCredit = 1, kOutFree = 2, kDeliver = 3 };
+  // Event kinds (the top bits of an event; the rest is a packet id, a channel, or a queue
+  // as channel << kVcBits | vc):
+  //  kArrive: a head reaches an input queue; kCredit: a credit reaches the sender; kOutFree:
+  //  an output queue slot is free again; kDeliver: a tail reaches its terminal; kReady: a
+  //  head's routing delay is over; kInFree: a crossbar input is idle again.
+  enum : std::uint64_t { kArrive = 0, kCredit = 1, kOutFree = 2, kDeliver = 3, kReady = 4, kInFree = 5 };
+  static constexpr std::uint32_t kVcBits = 6;  // vcs <= 64
+  static constexpr std::uint64_t queueKey(std::uint32_t channel, std::uint32_t vc) {
+    return std::uint64_t{channel} << kVcBits | vc;
+  }
   static constexpr int kPhaseEvents = 0, kPhaseSwitches = 1, kPhaseLinks = 2;
 
   void setUpNetwork();
@@ -128,6 +137,8 @@ class Engine {
   void enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured);
   void processEvent(std::uint64_t event);
   void arrive(std::uint32_t packetId);
+  void headReady(std::uint32_t inChannel, std::uint32_t vc);
+  void inputFree(std::uint32_t inChannel);
   void deliver(std::uint32_t packetId);
   void release(const Held& packet, std::uint32_t destination);
   void allocateSwitch(std::uint32_t switchIndex);
@@ -152,6 +163,7 @@ class Engine {
   static void updateWarmup(std::span<Engine* const> engines, Control& control);
   static bool finished(std::span<Engine* const> engines, const Control& control);
   static void checkInvariants(std::span<Engine* const> engines);
+  void checkReady(std::uint32_t channel, std::uint32_t vc) const;
   static void findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove);
   static SimResult collect(std::span<Engine* const> engines, const Control& control);
 
@@ -181,7 +193,16 @@ class Engine {
   std::array<std::vector<std::vector<Message>>, 2> outbox_;  // [window parity][target block]
   std::uint32_t parity_ = 0;
   // ---- state per channel and per (channel, VC) ----
-  std::vector<std::uint64_t> linkBusy_, crossbarInBusy_, crossbarOutBusy_;
+  std::vector<std::uint64_t> linkBusy_, crossbarInBusy_;
+  // Per channel out of a switch, what a grant checks of each candidate, side by side (one
+  // cache line): the crossbar output is busy until busyUntil; bit v of freeVcs: the output
+  // queue of VC v has a free slot (outOccupied_ < slots_).
+  struct OutPort {
+    std::uint64_t busyUntil = 0;
+    std::uint64_t freeVcs = 0;
+  };
+  std::vector<OutPort> outPorts_;
+  std::vector<std::uint64_t> layerVcs_;  // per layer: the VCs that serve it (bit per VC)
   std::vector<std::uint8_t> linkNextVc_, inputNextVc_;
   std::vector<std::uint16_t> credits_;             // sender side, per (channel, VC)
   std::vector<std::uint32_t> inQueue_, outQueue_;  // rings of slots_ packet ids per (channel, VC)
@@ -199,15 +220,16 @@ class Engine {
   static constexpr std::uint8_t kNotRouted = 0xff;
   static constexpr std::size_t kCachedCandidates = 16;
   std::vector<Candidate> overflow_;
-  std::vector<Candidate> free_;
   // The candidates of each packet at its current switch, computed once per hop (a blocked
   // packet is retried at every wake of its switch): capacity_ per packet id.
   std::vector<Candidate> packetCandidates_;
   std::vector<std::uint8_t> packetCandidateCount_;  // kNotRouted until computed
   std::size_t capacity_ = 0;
-  // Which input ports of a switch (bit per port, radix <= 64) and which VCs of a channel
-  // hold packets: the allocator visits only those.
-  std::vector<std::uint64_t> busyInputs_, busyVcs_;
+  // The allocator visits only the inputs that can send: readyVcs_ (per channel into a
+  // switch) has bit v when VC v's front packet has finished its routing delay; readyInputs_
+  // (per switch, radix <= 64) has bit p when input port p has a ready VC and its crossbar
+  // input is idle. Both are kept exact at every cycle (checkInvariants).
+  std::vector<std::uint64_t> readyInputs_, readyVcs_;
   bool narrow_ = true;  // every switch has at most 64 ports
   // ---- traffic ----
   DestinationSource destinations_;

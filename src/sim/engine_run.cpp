@@ -320,7 +320,7 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
         } else if (kind == kDeliver) {
           mark(payload, "ejecting");
         } else if (kind == kCredit) {
-          ++creditsDue[payload];
+          ++creditsDue[(payload >> kVcBits) * vcs + (payload & ((1U << kVcBits) - 1))];
         }
       }
     }
@@ -334,10 +334,12 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
         for (std::uint32_t i = 0; i < engine->inSize_[q]; ++i) {
           mark(engine->inQueue_[q * slots + (engine->inHead_[q] + i) % slots], "input queue");
         }
+        engine->checkReady(channel, static_cast<std::uint32_t>(q % vcs));
       }
       if (engine->sourceBlock_[channel] != engine->block_) continue;
+      const bool freeBit = ((engine->outPorts_[channel].freeVcs >> (q % vcs)) & 1) != 0;
       if (engine->outOccupied_[q] > slots || engine->outSize_[q] > engine->outOccupied_[q] ||
-          engine->credits_[q] > slots) {
+          engine->credits_[q] > slots || freeBit != (engine->outOccupied_[q] < slots)) {
         throw SimulationError(fmt::format("invariant: queue bounds broken at channel {} vc {}", channel, q % vcs));
       }
       for (std::uint32_t i = 0; i < engine->outSize_[q]; ++i) {
@@ -362,6 +364,21 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
   if (live != injected - delivered) {
     throw SimulationError(
         fmt::format("invariant: {} packets in the network, {} injected - {} delivered", live, injected, delivered));
+  }
+}
+
+// The allocator's masks (engine.h) against the queues, at the last cycle run.
+void Engine::checkReady(std::uint32_t channel, std::uint32_t vc) const {
+  if (!targetIsSwitch_[channel]) return;
+  const std::uint64_t done = partitioning_.count == 1 ? now_ : now_ - 1;
+  const std::size_t q = std::size_t{channel} * vcs_ + vc;
+  const bool ready = inSize_[q] > 0 && packets_[inQueue_[q * slots_ + inHead_[q]]].readyAt <= done;
+  const bool idle = crossbarInBusy_[channel] <= done;
+  const std::uint64_t port = std::uint64_t{1} << (inPortIndex_[channel] & 63);
+  const bool portBit = (readyInputs_[targetIndex_[channel]] & port) != 0;
+  if (ready != (((readyVcs_[channel] >> vc) & 1) != 0) || (narrow_ && portBit != (idle && readyVcs_[channel] != 0))) {
+    throw SimulationError(
+        fmt::format("invariant: the allocator's ready masks are wrong at channel {} vc {}", channel, vc));
   }
 }
 

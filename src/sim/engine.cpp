@@ -23,7 +23,6 @@ int countBits(std::uint64_t mask) {
 
 constexpr std::uint64_t kKindShift = 60;
 constexpr std::uint64_t kPayloadMask = (std::uint64_t{1} << kKindShift) - 1;
-constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
 }  // namespace
 
@@ -133,43 +132,35 @@ Engine::Engine(const Network& network, const RoutingSemantics& semantics, const 
 void Engine::setUpNetwork() {
   channels_ = static_cast<std::uint32_t>(network_.channelCount());
   terminals_ = static_cast<std::uint32_t>(network_.terminalCount());
-  targetIsSwitch_.resize(channels_);
-  sourceIsSwitch_.resize(channels_);
-  targetIndex_.resize(channels_);
-  sourceIndex_.resize(channels_);
+  ch_.assign(channels_, ChannelState{});
   for (std::uint32_t c = 0; c < channels_; ++c) {
     const ChannelId channel = ChannelId::fromIndex(c);
-    targetIsSwitch_[c] = network_.isSwitch(network_.target(channel)) ? 1 : 0;
-    sourceIsSwitch_[c] = network_.isSwitch(network_.source(channel)) ? 1 : 0;
-    targetIndex_[c] = network_.kindIndex(network_.target(channel));
-    sourceIndex_[c] = network_.kindIndex(network_.source(channel));
+    ch_[c].targetIsSwitch = network_.isSwitch(network_.target(channel)) ? 1 : 0;
+    ch_[c].sourceIsSwitch = network_.isSwitch(network_.source(channel)) ? 1 : 0;
+    ch_[c].targetIndex = network_.kindIndex(network_.target(channel));
+    ch_[c].sourceIndex = network_.kindIndex(network_.source(channel));
   }
   targetBlock_.resize(channels_);
   sourceBlock_.resize(channels_);
   for (std::uint32_t c = 0; c < channels_; ++c) {
-    targetBlock_[c] = (targetIsSwitch_[c] ? partitioning_.ofSwitch : partitioning_.ofTerminal)[targetIndex_[c]];
-    sourceBlock_[c] = (sourceIsSwitch_[c] ? partitioning_.ofSwitch : partitioning_.ofTerminal)[sourceIndex_[c]];
+    targetBlock_[c] = (ch_[c].targetIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[ch_[c].targetIndex];
+    sourceBlock_[c] = (ch_[c].sourceIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[ch_[c].sourceIndex];
   }
   for (auto& boxes : outbox_) boxes.resize(partitioning_.count);
   const std::size_t switches = network_.switchCount();
-  inPortOffset_.assign(switches + 1, 0);
+  sw_.assign(switches, SwitchState{});
+  std::uint32_t at = 0;
   for (std::size_t s = 0; s < switches; ++s) {
-    inPortOffset_[s + 1] =
-        inPortOffset_[s] + static_cast<std::uint32_t>(network_.outChannels(network_.switchNode(s)).size());
-  }
-  inPorts_.resize(inPortOffset_.back());
-  inPortIndex_.assign(channels_, 0);
-  for (std::size_t s = 0; s < switches; ++s) {
-    std::uint32_t at = inPortOffset_[s];
+    sw_[s].portBegin = at;
     for (ChannelId out : network_.outChannels(network_.switchNode(s))) {
       const auto in = static_cast<std::uint32_t>(out.index() ^ 1U);  // the reverse channel comes in
-      inPortIndex_[in] = at - inPortOffset_[s];
-      inPorts_[at++] = in;
+      ch_[in].portBit = static_cast<std::uint8_t>((at - sw_[s].portBegin) & 63);
+      inPorts_.push_back(in);
+      ++at;
     }
-    narrow_ = narrow_ && inPortOffset_[s + 1] - inPortOffset_[s] <= 64;
+    sw_[s].ports = at - sw_[s].portBegin;
+    narrow_ = narrow_ && sw_[s].ports <= 64;
   }
-  readyInputs_.assign(switches, 0);
-  readyVcs_.assign(channels_, 0);
   injection_.resize(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) {
     const NodeId terminal = network_.terminalNode(t);
@@ -180,25 +171,13 @@ void Engine::setUpNetwork() {
     injection_[t] = static_cast<std::uint32_t>(network_.injectionChannel(terminal).index());
   }
   const std::size_t queues = std::size_t{channels_} * vcs_;
-  linkBusy_.assign(channels_, 0);
-  crossbarInBusy_.assign(channels_, 0);
   const std::uint64_t allVcs = vcs_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs_) - 1;
-  outPorts_.assign(channels_, OutPort{0, allVcs});
+  for (ChannelState& channel : ch_) channel.outFreeVcs = allVcs;
   layerVcs_.assign(layers_, 0);
   for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
-  linkNextVc_.assign(channels_, 0);
-  inputNextVc_.assign(channels_, 0);
-  credits_.assign(queues, static_cast<std::uint16_t>(slots_));
-  inQueue_.assign(queues * slots_, 0);
-  outQueue_.assign(queues * slots_, 0);
-  inHead_.assign(queues, 0);
-  inSize_.assign(queues, 0);
-  outHead_.assign(queues, 0);
-  outSize_.assign(queues, 0);
-  outOccupied_.assign(queues, 0);
-  nextInputPort_.assign(switches, 0);
-  switchWake_.assign(switches, kNever);
-  linkWake_.assign(channels_, kNever);
+  vc_.assign(queues, VcState{});
+  for (VcState& queue : vc_) queue.credits = static_cast<std::uint16_t>(slots_);
+  ring_.assign(queues * 2 * slots_, 0);
   switchRng_.reserve(switches);
   for (std::size_t s = 0; s < switches; ++s) switchRng_.emplace_back(deriveSeed(config_.seed, 0x5357ULL << 32 | s));
   choices_.resize(semantics_.choiceCapacity());
@@ -260,14 +239,14 @@ void Engine::schedule(std::uint64_t time, int phase, std::uint64_t event) {
 }
 
 void Engine::wakeSwitch(std::uint32_t switchIndex, std::uint64_t time) {
-  if (switchWake_[switchIndex] == time) return;
-  switchWake_[switchIndex] = time;
+  if (sw_[switchIndex].wake == time) return;
+  sw_[switchIndex].wake = time;
   schedule(time, kPhaseSwitches, switchIndex);
 }
 
 void Engine::wakeLink(std::uint32_t channel, std::uint64_t time) {
-  if (linkWake_[channel] == time) return;
-  linkWake_[channel] = time;
+  if (ch_[channel].linkWake == time) return;
+  ch_[channel].linkWake = time;
   schedule(time, kPhaseLinks, channel);
 }
 
@@ -319,14 +298,14 @@ void Engine::processEvent(std::uint64_t event) {
   switch (event >> kKindShift) {
     case kArrive: arrive(static_cast<std::uint32_t>(payload)); break;
     case kCredit: {
-      ++credits_[std::size_t{channel} * vcs_ + vc];
+      ++vc_[std::size_t{channel} * vcs_ + vc].credits;
       wakeLink(channel, now_);
       break;
     }
     case kOutFree: {
-      --outOccupied_[std::size_t{channel} * vcs_ + vc];
-      outPorts_[channel].freeVcs |= std::uint64_t{1} << vc;
-      wakeSwitch(sourceIndex_[channel], now_);
+      --vc_[std::size_t{channel} * vcs_ + vc].outOccupied;
+      ch_[channel].outFreeVcs |= std::uint64_t{1} << vc;
+      wakeSwitch(ch_[channel].sourceIndex, now_);
       break;
     }
     case kDeliver: deliver(static_cast<std::uint32_t>(payload)); break;
@@ -339,8 +318,8 @@ void Engine::processEvent(std::uint64_t event) {
 void Engine::arrive(std::uint32_t packetId) {
   Packet& packet = packets_[packetId];
   const std::size_t queue = std::size_t{packet.channel} * vcs_ + packet.vc;
-  inQueue_[queue * slots_ + (inHead_[queue] + inSize_[queue]) % slots_] = packetId;
-  ++inSize_[queue];
+  inSlot(queue, (vc_[queue].inHead + vc_[queue].inSize) % slots_) = packetId;
+  ++vc_[queue].inSize;
   packetCandidateCount_[packetId] = kNotRouted;
   packet.readyAt = now_ + config_.routingDelay;
   if (config_.routingDelay == 0) {
@@ -354,10 +333,10 @@ void Engine::arrive(std::uint32_t packetId) {
 // packet (the queue is FIFO and every packet waits the same delay, so it is unless an
 // earlier one is still there, already ready), the VC can send and the switch acts.
 void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
-  const std::uint32_t switchIndex = targetIndex_[inChannel];
-  readyVcs_[inChannel] |= std::uint64_t{1} << vc;
-  if (crossbarInBusy_[inChannel] <= now_)
-    readyInputs_[switchIndex] |= std::uint64_t{1} << (inPortIndex_[inChannel] & 63);
+  const std::uint32_t switchIndex = ch_[inChannel].targetIndex;
+  ch_[inChannel].readyVcs |= std::uint64_t{1} << vc;
+  if (ch_[inChannel].crossbarInBusy <= now_)
+    sw_[switchIndex].readyInputs |= std::uint64_t{1} << (ch_[inChannel].portBit);
   wakeSwitch(switchIndex, now_);
 }
 
@@ -365,8 +344,8 @@ void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
 // output port that packet used is free too — the switch acts (whether or not this input has
 // anything to send).
 void Engine::inputFree(std::uint32_t inChannel) {
-  const std::uint32_t switchIndex = targetIndex_[inChannel];
-  if (readyVcs_[inChannel] != 0) readyInputs_[switchIndex] |= std::uint64_t{1} << (inPortIndex_[inChannel] & 63);
+  const std::uint32_t switchIndex = ch_[inChannel].targetIndex;
+  if (ch_[inChannel].readyVcs != 0) sw_[switchIndex].readyInputs |= std::uint64_t{1} << (ch_[inChannel].portBit);
   wakeSwitch(switchIndex, now_);
 }
 
@@ -435,15 +414,14 @@ void Engine::deliver(std::uint32_t packetId) {
 
 // ---- phase 2: switch allocation -------------------------------------------------------
 
-bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc) {
-  const std::size_t queue = std::size_t{inChannel} * vcs_ + vc;
-  const std::uint32_t packetId = inQueue_[queue * slots_ + inHead_[queue]];
-  const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
-  // The free (candidate, VC) choices, in candidate order and then VC order: a candidate's
-  // output port is idle and an output queue of its layer has a slot.
+// The selection function (model.h) over the free (candidate, VC) choices, in candidate order
+// and then VC order: a candidate's output port is idle and an output queue of its layer has a
+// slot. False: none is free.
+[[gnu::always_inline]] inline bool Engine::select(std::span<const Candidate> candidates, std::uint32_t switchIndex,
+                                                  Candidate& chosen) {
   auto freeVcs = [&](const Candidate& candidate) {
-    const OutPort& out = outPorts_[candidate.channel];
-    return out.busyUntil > now_ ? std::uint64_t{0} : out.freeVcs & layerVcs_[candidate.layer];
+    const ChannelState& out = ch_[candidate.channel];
+    return out.outBusy > now_ ? std::uint64_t{0} : out.outFreeVcs & layerVcs_[candidate.layer];
   };
   std::size_t pick = candidates.size();
   std::uint32_t pickVc = 0;
@@ -488,7 +466,7 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         for (std::uint64_t vcs = freeVcs(candidates[i]); vcs != 0; vcs &= vcs - 1) {
           const auto v = static_cast<std::uint32_t>(std::countr_zero(vcs));
-          const std::uint32_t occupied = outOccupied_[std::size_t{candidates[i].channel} * vcs_ + v];
+          const std::uint32_t occupied = vc_[std::size_t{candidates[i].channel} * vcs_ + v].outOccupied;
           if (pick == candidates.size() || occupied < best) {
             pick = i;
             pickVc = v;
@@ -500,22 +478,30 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
     }
   }
   if (pick == candidates.size()) return false;
-  const Candidate chosen{candidates[pick].channel, static_cast<std::uint8_t>(pickVc), candidates[pick].layer,
-                         candidates[pick].port};
+  chosen = {candidates[pick].channel, static_cast<std::uint8_t>(pickVc), candidates[pick].layer, candidates[pick].port};
+  return true;
+}
+
+bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc) {
+  const std::size_t queue = std::size_t{inChannel} * vcs_ + vc;
+  const std::uint32_t packetId = inSlot(queue, vc_[queue].inHead);
+  const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
+  Candidate chosen{};
+  if (!select(candidates, switchIndex, chosen)) return false;
   // Grant: the packet leaves the input queue and crosses in flits_ cycles. The next packet
   // of the VC is ready now, or its kReady event is still to come.
   Packet& packet = packets_[packetId];
-  inHead_[queue] = static_cast<std::uint16_t>(inHead_[queue] + 1U == slots_ ? 0 : inHead_[queue] + 1);
-  if (--inSize_[queue] == 0 || packets_[inQueue_[queue * slots_ + inHead_[queue]]].readyAt > now_) {
-    readyVcs_[inChannel] &= ~(std::uint64_t{1} << vc);
+  vc_[queue].inHead = static_cast<std::uint16_t>(vc_[queue].inHead + 1U == slots_ ? 0 : vc_[queue].inHead + 1);
+  if (--vc_[queue].inSize == 0 || packets_[inSlot(queue, vc_[queue].inHead)].readyAt > now_) {
+    ch_[inChannel].readyVcs &= ~(std::uint64_t{1} << vc);
   }
-  readyInputs_[switchIndex] &= ~(std::uint64_t{1} << (inPortIndex_[inChannel] & 63));
-  crossbarInBusy_[inChannel] = now_ + flits_;
-  outPorts_[chosen.channel].busyUntil = now_ + flits_;
+  sw_[switchIndex].readyInputs &= ~(std::uint64_t{1} << (ch_[inChannel].portBit));
+  ch_[inChannel].crossbarInBusy = now_ + flits_;
+  ch_[chosen.channel].outBusy = now_ + flits_;
   const std::size_t outQueue = std::size_t{chosen.channel} * vcs_ + chosen.vc;
-  outQueue_[outQueue * slots_ + (outHead_[outQueue] + outSize_[outQueue]) % slots_] = packetId;
-  ++outSize_[outQueue];
-  if (++outOccupied_[outQueue] == slots_) outPorts_[chosen.channel].freeVcs &= ~(std::uint64_t{1} << chosen.vc);
+  outSlot(outQueue, (vc_[outQueue].outHead + vc_[outQueue].outSize) % slots_) = packetId;
+  ++vc_[outQueue].outSize;
+  if (++vc_[outQueue].outOccupied == slots_) ch_[chosen.channel].outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
   packet.channel = chosen.channel;
   packet.vc = chosen.vc;
   packet.layer = chosen.layer;
@@ -569,15 +555,15 @@ std::span<const Engine::Candidate> Engine::candidatesOf(std::uint32_t packetId, 
 
 // Called only for an idle crossbar input with a ready VC.
 bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
-  const std::uint64_t busy = readyVcs_[inChannel];
-  const std::uint32_t firstVc = inputNextVc_[inChannel];
+  const std::uint64_t busy = ch_[inChannel].readyVcs;
+  const std::uint32_t firstVc = ch_[inChannel].inputNextVc;
   // VCs in round-robin order from firstVc: the busy ones at or after it, then those before.
   const std::uint64_t high = busy & (~std::uint64_t{0} << firstVc);
   for (std::uint64_t part : {high, busy & ~high}) {
     for (; part != 0; part &= part - 1) {
       const auto vc = static_cast<std::uint32_t>(std::countr_zero(part));
       if (tryGrant(switchIndex, inChannel, vc)) {
-        inputNextVc_[inChannel] = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+        ch_[inChannel].inputNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
         return true;
       }
     }
@@ -586,17 +572,17 @@ bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
 }
 
 void Engine::allocateSwitch(std::uint32_t switchIndex) {
-  const std::uint32_t begin = inPortOffset_[switchIndex];
-  const std::uint32_t ports = inPortOffset_[switchIndex + 1] - begin;
-  const std::uint32_t start = nextInputPort_[switchIndex];
+  const std::uint32_t begin = sw_[switchIndex].portBegin;
+  const std::uint32_t ports = sw_[switchIndex].ports;
+  const std::uint32_t start = sw_[switchIndex].nextInputPort;
   if (narrow_) {  // only the ports that can send, in round-robin order from `start`
-    const std::uint64_t ready = readyInputs_[switchIndex];
+    const std::uint64_t ready = sw_[switchIndex].readyInputs;
     const std::uint64_t high = ready & (~std::uint64_t{0} << start);
     for (std::uint64_t part : {high, ready & ~high}) {
       for (; part != 0; part &= part - 1) {
         const auto port = static_cast<std::uint32_t>(std::countr_zero(part));
         if (allocatePort(switchIndex, inPorts_[begin + port])) {
-          nextInputPort_[switchIndex] = port + 1 == ports ? 0 : port + 1;
+          sw_[switchIndex].nextInputPort = port + 1 == ports ? 0 : port + 1;
         }
       }
     }
@@ -605,8 +591,8 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
   for (std::uint32_t k = 0; k < ports; ++k) {
     const std::uint32_t port = (start + k) % ports;
     const std::uint32_t inChannel = inPorts_[begin + port];
-    if (readyVcs_[inChannel] == 0 || crossbarInBusy_[inChannel] > now_) continue;
-    if (allocatePort(switchIndex, inChannel)) nextInputPort_[switchIndex] = (port + 1) % ports;
+    if (ch_[inChannel].readyVcs == 0 || ch_[inChannel].crossbarInBusy > now_) continue;
+    if (allocatePort(switchIndex, inChannel)) sw_[switchIndex].nextInputPort = (port + 1) % ports;
   }
 }
 
@@ -617,13 +603,13 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   packet.channel = channel;
   packet.vc = static_cast<std::uint8_t>(vc);
   ++packet.hops;
-  linkBusy_[channel] = now_ + flits_;
+  ch_[channel].linkBusy = now_ + flits_;
   lastMove_ = now_;
   if (now_ >= windowStart_ && now_ < windowEnd_) channelFlits_[channel] += flits_;
   wakeLink(channel, now_ + flits_);
   std::uint64_t time = now_ + config_.flyTime + flits_ - 1, kind = kDeliver;
-  if (targetIsSwitch_[channel]) {
-    --credits_[std::size_t{channel} * vcs_ + vc];
+  if (ch_[channel].targetIsSwitch) {
+    --vc_[std::size_t{channel} * vcs_ + vc].credits;
     time = now_ + config_.flyTime;
     kind = kArrive;
   }
@@ -662,22 +648,22 @@ std::uint32_t Engine::allocatePacket() {
 }
 
 void Engine::startLink(std::uint32_t channel) {
-  if (linkBusy_[channel] > now_) return;
-  if (!sourceIsSwitch_[channel]) {
-    startInjection(channel, sourceIndex_[channel]);
+  if (ch_[channel].linkBusy > now_) return;
+  if (!ch_[channel].sourceIsSwitch) {
+    startInjection(channel, ch_[channel].sourceIndex);
     return;
   }
-  const std::uint32_t firstVc = linkNextVc_[channel];
+  const std::uint32_t firstVc = ch_[channel].linkNextVc;
   for (std::uint32_t j = 0, vc = firstVc; j < vcs_; ++j, vc = vc + 1 == vcs_ ? 0 : vc + 1) {
     const std::size_t queue = std::size_t{channel} * vcs_ + vc;
-    if (outSize_[queue] == 0) continue;
-    const std::uint32_t packetId = outQueue_[queue * slots_ + outHead_[queue]];
+    if (vc_[queue].outSize == 0) continue;
+    const std::uint32_t packetId = outSlot(queue, vc_[queue].outHead);
     if (packets_[packetId].readyAt > now_) continue;
-    if (targetIsSwitch_[channel] && credits_[queue] == 0) continue;
-    outHead_[queue] = static_cast<std::uint16_t>(outHead_[queue] + 1U == slots_ ? 0 : outHead_[queue] + 1);
-    --outSize_[queue];
+    if (ch_[channel].targetIsSwitch && vc_[queue].credits == 0) continue;
+    vc_[queue].outHead = static_cast<std::uint16_t>(vc_[queue].outHead + 1U == slots_ ? 0 : vc_[queue].outHead + 1);
+    --vc_[queue].outSize;
     schedule(now_ + flits_, kPhaseEvents, (kOutFree << kKindShift) | queueKey(channel, vc));
-    linkNextVc_[channel] = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+    ch_[channel].linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
     transmit(channel, packetId, vc);
     return;
   }
@@ -712,7 +698,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
     std::uint32_t pathVc = vcs_, pathCredits = 0;
     for (std::size_t i = 0; i < count && pathCredits == 0; ++i) {
       for (std::uint32_t v = layers[i].value; v < vcs_; v += layers_) {
-        const std::uint32_t available = credits_[std::size_t{channel} * vcs_ + v];
+        const std::uint32_t available = vc_[std::size_t{channel} * vcs_ + v].credits;
         if (available > pathCredits) {
           pathCredits = available;
           pathVc = v;

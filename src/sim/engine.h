@@ -136,6 +136,7 @@ class Engine {
   void generate(std::uint32_t terminal);
   void enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured);
   void processEvent(std::uint64_t event);
+  void prefetchEvent(std::uint64_t event) const;
   void arrive(std::uint32_t packetId);
   void headReady(std::uint32_t inChannel, std::uint32_t vc);
   void inputFree(std::uint32_t inChannel);
@@ -146,6 +147,7 @@ class Engine {
   struct Candidate;
   std::span<const Candidate> candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex, std::uint32_t inChannel);
   bool tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc);
+  bool select(std::span<const Candidate> candidates, std::uint32_t switchIndex, Candidate& chosen);
   void startLink(std::uint32_t channel);
   void startInjection(std::uint32_t channel, std::uint32_t terminal);
   void transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32_t vc);
@@ -173,13 +175,8 @@ class Engine {
   SimConfig config_;
   const Trace* trace_;
   std::uint32_t terminals_ = 0, channels_ = 0, vcs_ = 0, layers_ = 0, slots_ = 0, flits_ = 0;
-  std::vector<std::uint8_t> targetIsSwitch_;  // per channel
-  std::vector<std::uint32_t> targetIndex_;    // per channel: switch or terminal index of its target
-  std::vector<std::uint32_t> sourceIndex_;    // per channel: switch or terminal index of its source
-  std::vector<std::uint8_t> sourceIsSwitch_;
-  std::vector<std::uint32_t> inPortOffset_, inPorts_;  // per switch: channels into it, by port
-  std::vector<std::uint32_t> inPortIndex_;             // per channel into a switch: its place in inPorts_
-  std::vector<std::uint32_t> injection_;               // per terminal: its injection channel
+  std::vector<std::uint32_t> inPorts_;    // per switch (SwitchState::portBegin, ports): channels into it, by port
+  std::vector<std::uint32_t> injection_;  // per terminal: its injection channel
   // ---- partitioning ----
   const Partitioning& partitioning_;
   std::uint32_t block_ = 0;
@@ -192,23 +189,47 @@ class Engine {
   };
   std::array<std::vector<std::vector<Message>>, 2> outbox_;  // [window parity][target block]
   std::uint32_t parity_ = 0;
-  // ---- state per channel and per (channel, VC) ----
-  std::vector<std::uint64_t> linkBusy_, crossbarInBusy_;
-  // Per channel out of a switch, what a grant checks of each candidate, side by side (one
-  // cache line): the crossbar output is busy until busyUntil; bit v of freeVcs: the output
-  // queue of VC v has a free slot (outOccupied_ < slots_).
-  struct OutPort {
-    std::uint64_t busyUntil = 0;
-    std::uint64_t freeVcs = 0;
+  // ---- state per channel, per (channel, VC) and per switch ----
+  // Laid out for the memory system (a 4096-terminal fabric's state does not fit in the
+  // caches): what one step of a packet reads of a channel is in one cache line, and the
+  // queues of one channel lie side by side.
+  struct alignas(64) ChannelState {
+    std::uint64_t linkBusy = 0;        ///< the link is busy until (sender side)
+    std::uint64_t linkWake = kNever;   ///< last cycle a link wake was scheduled for
+    std::uint64_t crossbarInBusy = 0;  ///< its crossbar input (at the target switch) is busy until
+    std::uint64_t outBusy = 0;         ///< the crossbar output into it (at the source switch) is busy until
+    std::uint64_t outFreeVcs = 0;      ///< bit v: the output queue of VC v has a free slot
+    std::uint64_t readyVcs = 0;        ///< bit v: the front packet of input queue v finished its routing delay
+    std::uint32_t sourceIndex = 0;     ///< switch or terminal index of its source
+    std::uint32_t targetIndex = 0;     ///< switch or terminal index of its target
+    std::uint8_t linkNextVc = 0;       ///< round-robin start of the link (output queues)
+    std::uint8_t inputNextVc = 0;      ///< round-robin start of the crossbar input (input queues)
+    std::uint8_t sourceIsSwitch = 0;
+    std::uint8_t targetIsSwitch = 0;
+    std::uint8_t portBit = 0;  ///< its input port at the target switch, mod 64 (SwitchState::readyInputs)
   };
-  std::vector<OutPort> outPorts_;
+  struct VcState {
+    std::uint16_t inHead = 0, inSize = 0;  ///< input queue (at the target)
+    std::uint16_t outHead = 0, outSize = 0,
+                  outOccupied = 0;  ///< output queue (at the source); occupied: until the slot frees
+    std::uint16_t credits = 0;      ///< sender side
+  };
+  struct SwitchState {
+    std::uint64_t readyInputs = 0;  ///< bit p: input port p has a ready VC and an idle crossbar input (radix <= 64)
+    std::uint64_t wake = kNever;    ///< last cycle a wake was scheduled for
+    std::uint32_t portBegin = 0, ports = 0;  ///< its input channels: inPorts_[portBegin, +ports)
+    std::uint32_t nextInputPort = 0;         ///< round-robin start of the allocator
+  };
+  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
+  std::vector<ChannelState> ch_;
+  std::vector<VcState> vc_;          // per (channel, VC): channel * vcs_ + vc
+  std::vector<std::uint32_t> ring_;  // per (channel, VC): slots_ input then slots_ output packet ids
+  std::vector<SwitchState> sw_;
+  std::uint32_t& inSlot(std::size_t queue, std::uint32_t i) { return ring_[queue * 2 * slots_ + i]; }
+  std::uint32_t& outSlot(std::size_t queue, std::uint32_t i) { return ring_[queue * 2 * slots_ + slots_ + i]; }
+  std::uint32_t inSlot(std::size_t queue, std::uint32_t i) const { return ring_[queue * 2 * slots_ + i]; }
+  std::uint32_t outSlot(std::size_t queue, std::uint32_t i) const { return ring_[queue * 2 * slots_ + slots_ + i]; }
   std::vector<std::uint64_t> layerVcs_;  // per layer: the VCs that serve it (bit per VC)
-  std::vector<std::uint8_t> linkNextVc_, inputNextVc_;
-  std::vector<std::uint16_t> credits_;             // sender side, per (channel, VC)
-  std::vector<std::uint32_t> inQueue_, outQueue_;  // rings of slots_ packet ids per (channel, VC)
-  std::vector<std::uint16_t> inHead_, inSize_, outHead_, outSize_, outOccupied_;
-  std::vector<std::uint32_t> nextInputPort_;          // per switch
-  std::vector<std::uint64_t> switchWake_, linkWake_;  // last cycle a wake was scheduled for
   std::vector<Rng> switchRng_;
   std::vector<HopChoice> choices_;
   struct Candidate {
@@ -225,11 +246,8 @@ class Engine {
   std::vector<Candidate> packetCandidates_;
   std::vector<std::uint8_t> packetCandidateCount_;  // kNotRouted until computed
   std::size_t capacity_ = 0;
-  // The allocator visits only the inputs that can send: readyVcs_ (per channel into a
-  // switch) has bit v when VC v's front packet has finished its routing delay; readyInputs_
-  // (per switch, radix <= 64) has bit p when input port p has a ready VC and its crossbar
-  // input is idle. Both are kept exact at every cycle (checkInvariants).
-  std::vector<std::uint64_t> readyInputs_, readyVcs_;
+  // The allocator visits only the inputs that can send: ChannelState::readyVcs and
+  // SwitchState::readyInputs, kept exact at every cycle (checkInvariants).
   bool narrow_ = true;  // every switch has at most 64 ports
   // ---- traffic ----
   DestinationSource destinations_;

@@ -23,6 +23,7 @@ constexpr int kWarmupMinWindows = 3;
 constexpr int kWarmupMaxWindows = 10;
 constexpr double kWarmupTolerance = 0.05;
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+constexpr std::size_t kPrefetch = 8;  // work items ahead (runCycle)
 
 double percentile(std::vector<double>& values, double fraction) {
   if (values.empty()) return 0;
@@ -54,19 +55,47 @@ void Engine::runCycle() {
       generate(terminal);
     }
   }
+  // Each phase's work items are independent reads of scattered state: the state of the
+  // item kPrefetch places ahead is requested while this one runs (memory-level parallelism;
+  // on large fabrics the run is bound by cache misses).
   auto& bucket = wheel_[now_ & mask_];
-  for (std::size_t i = 0; i < bucket[kPhaseEvents].size(); ++i) processEvent(bucket[kPhaseEvents][i]);
-  for (std::size_t i = 0; i < bucket[kPhaseSwitches].size(); ++i) {
-    allocateSwitch(static_cast<std::uint32_t>(bucket[kPhaseSwitches][i]));
+  auto& events = bucket[kPhaseEvents];
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
+    processEvent(events[i]);
+  }
+  auto& switches = bucket[kPhaseSwitches];
+  for (std::size_t i = 0; i < switches.size(); ++i) {
+    if (i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
+    allocateSwitch(static_cast<std::uint32_t>(switches[i]));
   }
   // Links act in channel order: only the in-order sources share state (the destinations'
   // outstanding counts), and the order among them is the model's.
   auto& links = bucket[kPhaseLinks];
   if (config_.inOrder && links.size() > 1) std::sort(links.begin(), links.end());
-  for (std::size_t i = 0; i < links.size(); ++i) startLink(static_cast<std::uint32_t>(links[i]));
-  for (auto& events : bucket) {
-    pendingEvents_ -= events.size();
-    events.clear();
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    if (i + kPrefetch < links.size()) {
+      __builtin_prefetch(&ch_[links[i + kPrefetch]]);
+      __builtin_prefetch(&vc_[links[i + kPrefetch] * vcs_]);
+    }
+    startLink(static_cast<std::uint32_t>(links[i]));
+  }
+  for (auto& phase : bucket) {
+    pendingEvents_ -= phase.size();
+    phase.clear();
+  }
+}
+
+void Engine::prefetchEvent(std::uint64_t event) const {
+  const std::uint64_t payload = event & kPayloadMask;
+  switch (event >> kKindShift) {
+    case kArrive:
+    case kDeliver: __builtin_prefetch(&packets_[payload]); break;
+    case kInFree: __builtin_prefetch(&ch_[payload]); break;
+    default:  // (channel, VC) events
+      __builtin_prefetch(&ch_[payload >> kVcBits]);
+      __builtin_prefetch(&vc_[(payload >> kVcBits) * vcs_ + (payload & ((1U << kVcBits) - 1))]);
+      break;
   }
 }
 
@@ -327,33 +356,33 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
     for (std::size_t q = 0; q < queues; ++q) {
       const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
       if (engine->targetBlock_[channel] == engine->block_) {
-        if (engine->inSize_[q] > slots) {
+        if (engine->vc_[q].inSize > slots) {
           throw SimulationError(
               fmt::format("invariant: input queue bounds broken at channel {} vc {}", channel, q % vcs));
         }
-        for (std::uint32_t i = 0; i < engine->inSize_[q]; ++i) {
-          mark(engine->inQueue_[q * slots + (engine->inHead_[q] + i) % slots], "input queue");
+        for (std::uint32_t i = 0; i < engine->vc_[q].inSize; ++i) {
+          mark(engine->inSlot(q, (engine->vc_[q].inHead + i) % slots), "input queue");
         }
         engine->checkReady(channel, static_cast<std::uint32_t>(q % vcs));
       }
       if (engine->sourceBlock_[channel] != engine->block_) continue;
-      const bool freeBit = ((engine->outPorts_[channel].freeVcs >> (q % vcs)) & 1) != 0;
-      if (engine->outOccupied_[q] > slots || engine->outSize_[q] > engine->outOccupied_[q] ||
-          engine->credits_[q] > slots || freeBit != (engine->outOccupied_[q] < slots)) {
+      const bool freeBit = ((engine->ch_[channel].outFreeVcs >> (q % vcs)) & 1) != 0;
+      if (engine->vc_[q].outOccupied > slots || engine->vc_[q].outSize > engine->vc_[q].outOccupied ||
+          engine->vc_[q].credits > slots || freeBit != (engine->vc_[q].outOccupied < slots)) {
         throw SimulationError(fmt::format("invariant: queue bounds broken at channel {} vc {}", channel, q % vcs));
       }
-      for (std::uint32_t i = 0; i < engine->outSize_[q]; ++i) {
-        mark(engine->outQueue_[q * slots + (engine->outHead_[q] + i) % slots], "output queue");
+      for (std::uint32_t i = 0; i < engine->vc_[q].outSize; ++i) {
+        mark(engine->outSlot(q, (engine->vc_[q].outHead + i) % slots), "output queue");
       }
     }
   }
   for (std::size_t q = 0; q < queues; ++q) {
     const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
-    if (!first.targetIsSwitch_[channel]) continue;
+    if (!first.ch_[channel].targetIsSwitch) continue;
     // Every credit of a channel into a switch is at the sender, on its way back, or held by
     // a packet on the wire or in the input queue.
-    const std::uint32_t credits = engines[first.sourceBlock_[channel]]->credits_[q];
-    const std::uint32_t queued = engines[first.targetBlock_[channel]]->inSize_[q];
+    const std::uint32_t credits = engines[first.sourceBlock_[channel]]->vc_[q].credits;
+    const std::uint32_t queued = engines[first.targetBlock_[channel]]->vc_[q].inSize;
     if (credits + creditsDue[q] + inFlight[q] + queued != slots) {
       throw SimulationError(
           fmt::format("invariant: channel {} vc {} has {} credits + {} returning + {} on the wire + "
@@ -369,14 +398,15 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
 
 // The allocator's masks (engine.h) against the queues, at the last cycle run.
 void Engine::checkReady(std::uint32_t channel, std::uint32_t vc) const {
-  if (!targetIsSwitch_[channel]) return;
+  if (!ch_[channel].targetIsSwitch) return;
   const std::uint64_t done = partitioning_.count == 1 ? now_ : now_ - 1;
   const std::size_t q = std::size_t{channel} * vcs_ + vc;
-  const bool ready = inSize_[q] > 0 && packets_[inQueue_[q * slots_ + inHead_[q]]].readyAt <= done;
-  const bool idle = crossbarInBusy_[channel] <= done;
-  const std::uint64_t port = std::uint64_t{1} << (inPortIndex_[channel] & 63);
-  const bool portBit = (readyInputs_[targetIndex_[channel]] & port) != 0;
-  if (ready != (((readyVcs_[channel] >> vc) & 1) != 0) || (narrow_ && portBit != (idle && readyVcs_[channel] != 0))) {
+  const bool ready = vc_[q].inSize > 0 && packets_[inSlot(q, vc_[q].inHead)].readyAt <= done;
+  const bool idle = ch_[channel].crossbarInBusy <= done;
+  const std::uint64_t port = std::uint64_t{1} << (ch_[channel].portBit);
+  const bool portBit = (sw_[ch_[channel].targetIndex].readyInputs & port) != 0;
+  if (ready != (((ch_[channel].readyVcs >> vc) & 1) != 0) ||
+      (narrow_ && portBit != (idle && ch_[channel].readyVcs != 0))) {
     throw SimulationError(
         fmt::format("invariant: the allocator's ready masks are wrong at channel {} vc {}", channel, vc));
   }
@@ -386,7 +416,7 @@ void Engine::checkReady(std::uint32_t channel, std::uint32_t vc) const {
 // a cycle in it.
 void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove) {
   const Engine& first = *engines.front();
-  const std::uint32_t vcs = first.vcs_, slots = first.slots_;
+  const std::uint32_t vcs = first.vcs_;
   control.deadlock = true;
   control.report.cycle = control.now;
   control.report.lastMove = lastMove;
@@ -397,19 +427,19 @@ void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, st
   std::vector<HopChoice> choices(first.semantics_.choiceCapacity());
   auto front = [&](std::size_t q) -> const Packet* {  // the packet at the front of input queue q
     const Engine& owner = *engines[first.targetBlock_[q / vcs]];
-    if (owner.inSize_[q] == 0) return nullptr;
-    return &owner.packets_[owner.inQueue_[q * slots + owner.inHead_[q]]];
+    if (owner.vc_[q].inSize == 0) return nullptr;
+    return &owner.packets_[owner.inSlot(q, owner.vc_[q].inHead)];
   };
   for (std::size_t q = 0; q < queues; ++q) {
     const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
-    const Packet* packet = first.targetIsSwitch_[channel] ? front(q) : nullptr;
+    const Packet* packet = first.ch_[channel].targetIsSwitch ? front(q) : nullptr;
     if (packet == nullptr) continue;
-    const NodeId at = first.network_.switchNode(first.targetIndex_[channel]);
+    const NodeId at = first.network_.switchNode(first.ch_[channel].targetIndex);
     const std::size_t count = first.semantics_.hopChoices(at, ChannelId::fromIndex(channel), packet->address,
                                                           LayerId::fromIndex(packet->layer), choices);
     for (std::size_t i = 0; i < count; ++i) {
       const HopStep step = first.semantics_.step(at, packet->address, choices[i].port);
-      if (!step.channel.valid() || !first.targetIsSwitch_[step.channel.index()]) continue;
+      if (!step.channel.valid() || !first.ch_[step.channel.index()].targetIsSwitch) continue;
       for (std::uint32_t v = choices[i].layer.value; v < vcs; v += first.layers_) {
         waitsFor[q].push_back(static_cast<std::uint32_t>(step.channel.index() * vcs + v));
       }

@@ -119,6 +119,10 @@ Engine::Engine(const Network& network, const RoutingSemantics& semantics, const 
     throw SpecError(fmt::format("offered load {} must lie in (0, 1] flits per terminal per cycle", config_.load));
   }
   if (config_.messagePackets == 0) throw SpecError("message packets must be at least 1");
+  if (std::uint64_t{vcs_} * config_.bufferPackets > 65535) {
+    throw SpecError(
+        fmt::format("--vcs {} x --buffer-packets {}: at most 65535 packets per port", vcs_, config_.bufferPackets));
+  }
   if (config_.inOrder && config_.reorderPackets == 0) throw SpecError("--reorder-buffer must be at least 1 packet");
   if (config_.measureCycles == 0 && trace_ == nullptr) throw SpecError("--cycles must be at least 1");
   if (trace_ != nullptr && !(trace_->compression > 0)) throw SpecError("trace compression must be positive");
@@ -146,6 +150,7 @@ void Engine::setUpNetwork() {
     targetBlock_[c] = (ch_[c].targetIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[ch_[c].targetIndex];
     sourceBlock_[c] = (ch_[c].sourceIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[ch_[c].sourceIndex];
   }
+  single_ = partitioning_.count == 1;
   for (auto& boxes : outbox_) boxes.resize(partitioning_.count);
   const std::size_t switches = network_.switchCount();
   sw_.assign(switches, SwitchState{});
@@ -297,15 +302,16 @@ void Engine::processEvent(std::uint64_t event) {
   const auto vc = static_cast<std::uint32_t>(payload & ((1U << kVcBits) - 1));
   switch (event >> kKindShift) {
     case kArrive: arrive(static_cast<std::uint32_t>(payload)); break;
-    case kCredit: {
-      ++vc_[std::size_t{channel} * vcs_ + vc].credits;
-      wakeLink(channel, now_);
+    case kCredit: {  // the link acts if a packet waits for this credit
+      VcState& queue = vc_[std::size_t{channel} * vcs_ + vc];
+      ++queue.credits;
+      if (queue.outSize > 0 || !ch_[channel].sourceIsSwitch) wakeLink(channel, now_);
       break;
     }
-    case kOutFree: {
+    case kOutFree: {  // the switch acts if an input could use the slot
       --vc_[std::size_t{channel} * vcs_ + vc].outOccupied;
       ch_[channel].outFreeVcs |= std::uint64_t{1} << vc;
-      wakeSwitch(ch_[channel].sourceIndex, now_);
+      wakeSwitchIfReady(ch_[channel].sourceIndex);
       break;
     }
     case kDeliver: deliver(static_cast<std::uint32_t>(payload)); break;
@@ -331,22 +337,31 @@ void Engine::arrive(std::uint32_t packetId) {
 
 // The routing delay of a packet of input queue (inChannel, vc) is over: if it is the front
 // packet (the queue is FIFO and every packet waits the same delay, so it is unless an
-// earlier one is still there, already ready), the VC can send and the switch acts.
+// earlier one is still there, already ready), the VC can send, and the switch acts unless
+// the crossbar input is still busy (its kInFree will wake the switch).
 void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
   const std::uint32_t switchIndex = ch_[inChannel].targetIndex;
   ch_[inChannel].readyVcs |= std::uint64_t{1} << vc;
-  if (ch_[inChannel].crossbarInBusy <= now_)
+  if (ch_[inChannel].crossbarInBusy <= now_) {
     sw_[switchIndex].readyInputs |= std::uint64_t{1} << (ch_[inChannel].portBit);
-  wakeSwitch(switchIndex, now_);
+    wakeSwitch(switchIndex, now_);
+  } else if (!narrow_) {
+    wakeSwitch(switchIndex, now_);
+  }
 }
 
 // The crossbar input of inChannel finished its packet: the port may send again, and the
-// output port that packet used is free too — the switch acts (whether or not this input has
-// anything to send).
+// output port that packet used is free too — the switch acts if any input can send.
 void Engine::inputFree(std::uint32_t inChannel) {
   const std::uint32_t switchIndex = ch_[inChannel].targetIndex;
   if (ch_[inChannel].readyVcs != 0) sw_[switchIndex].readyInputs |= std::uint64_t{1} << (ch_[inChannel].portBit);
-  wakeSwitch(switchIndex, now_);
+  wakeSwitchIfReady(switchIndex);
+}
+
+// A freed output or crossbar input matters only to inputs that can send (readyInputs;
+// without the mask, on switches of more than 64 ports, the switch always acts).
+void Engine::wakeSwitchIfReady(std::uint32_t switchIndex) {
+  if (!narrow_ || sw_[switchIndex].readyInputs != 0) wakeSwitch(switchIndex, now_);
 }
 
 void Engine::release(const Held& packet, std::uint32_t destination) {
@@ -508,13 +523,14 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   packet.readyAt = now_ + 1;
   lastMove_ = now_;
   const std::uint64_t credit = (kCredit << kKindShift) | queueKey(inChannel, vc);
-  if (sourceBlock_[inChannel] == block_) {
+  if (single_ || sourceBlock_[inChannel] == block_) {
     schedule(now_ + flits_ - 1 + config_.flyTime, kPhaseEvents, credit);
   } else {
     post(sourceBlock_[inChannel], now_ + flits_ - 1 + config_.flyTime, credit, nullptr);
   }
   schedule(now_ + flits_, kPhaseEvents, (kInFree << kKindShift) | inChannel);
-  wakeLink(chosen.channel, now_ + 1);
+  ++ch_[chosen.channel].outQueued;
+  wakeLink(chosen.channel, std::max(now_ + 1, ch_[chosen.channel].linkBusy));  // available from the next cycle
   return true;
 }
 
@@ -606,14 +622,13 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   ch_[channel].linkBusy = now_ + flits_;
   lastMove_ = now_;
   if (now_ >= windowStart_ && now_ < windowEnd_) channelFlits_[channel] += flits_;
-  wakeLink(channel, now_ + flits_);
   std::uint64_t time = now_ + config_.flyTime + flits_ - 1, kind = kDeliver;
   if (ch_[channel].targetIsSwitch) {
     --vc_[std::size_t{channel} * vcs_ + vc].credits;
     time = now_ + config_.flyTime;
     kind = kArrive;
   }
-  if (targetBlock_[channel] == block_) {
+  if (single_ || targetBlock_[channel] == block_) {
     schedule(time, kPhaseEvents, (kind << kKindShift) | packetId);
   } else {
     sendPacket(targetBlock_[channel], time, kind, packetId);
@@ -647,8 +662,14 @@ std::uint32_t Engine::allocatePacket() {
   return packetId;
 }
 
+// Every change that lets a link start wakes it at the cycle the start may happen: a grant
+// into its output queue (the next cycle, or when the link is free), a credit a queued packet
+// waits for, a new message at a source, the end of the packet on the link while others wait.
 void Engine::startLink(std::uint32_t channel) {
-  if (ch_[channel].linkBusy > now_) return;
+  if (ch_[channel].linkBusy > now_) {
+    wakeLink(channel, ch_[channel].linkBusy);
+    return;
+  }
   if (!ch_[channel].sourceIsSwitch) {
     startInjection(channel, ch_[channel].sourceIndex);
     return;
@@ -664,6 +685,7 @@ void Engine::startLink(std::uint32_t channel) {
     --vc_[queue].outSize;
     schedule(now_ + flits_, kPhaseEvents, (kOutFree << kKindShift) | queueKey(channel, vc));
     ch_[channel].linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+    if (--ch_[channel].outQueued > 0) wakeLink(channel, now_ + flits_);
     transmit(channel, packetId, vc);
     return;
   }
@@ -735,6 +757,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
     queue.erase(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(head));
     head = 0;
   }
+  if (head != queue.size()) wakeLink(channel, now_ + flits_);  // more messages wait
   transmit(channel, packetId, bestVc);
 }
 

@@ -133,6 +133,7 @@ class Engine {
   void schedule(std::uint64_t time, int phase, std::uint64_t event);
   void wakeSwitch(std::uint32_t switchIndex, std::uint64_t time);
   void wakeLink(std::uint32_t channel, std::uint64_t time);
+  void wakeSwitchIfReady(std::uint32_t switchIndex);
   void generate(std::uint32_t terminal);
   void enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured);
   void processEvent(std::uint64_t event);
@@ -181,6 +182,7 @@ class Engine {
   const Partitioning& partitioning_;
   std::uint32_t block_ = 0;
   std::vector<std::uint32_t> targetBlock_, sourceBlock_;  // per channel: block of its target / sender
+  bool single_ = true;                                    // one block: every channel is local
   /// A packet or credit for another block's engine, due at `time` (at least flyTime ahead).
   struct Message {
     std::uint64_t time = 0;
@@ -206,8 +208,10 @@ class Engine {
     std::uint8_t inputNextVc = 0;      ///< round-robin start of the crossbar input (input queues)
     std::uint8_t sourceIsSwitch = 0;
     std::uint8_t targetIsSwitch = 0;
-    std::uint8_t portBit = 0;  ///< its input port at the target switch, mod 64 (SwitchState::readyInputs)
+    std::uint8_t portBit = 0;     ///< its input port at the target switch, mod 64 (SwitchState::readyInputs)
+    std::uint16_t outQueued = 0;  ///< packets in its output queues (all VCs; vcs x slots <= 65535)
   };
+  static_assert(sizeof(ChannelState) == 64);
   struct VcState {
     std::uint16_t inHead = 0, inSize = 0;  ///< input queue (at the target)
     std::uint16_t outHead = 0, outSize = 0,

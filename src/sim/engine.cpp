@@ -137,6 +137,7 @@ void Engine::setUpNetwork() {
   channels_ = static_cast<std::uint32_t>(network_.channelCount());
   terminals_ = static_cast<std::uint32_t>(network_.terminalCount());
   ch_.assign(channels_, ChannelState{});
+  prefetch_ = ch_.size() * sizeof(ChannelState) > (std::size_t{1} << 21);
   for (std::uint32_t c = 0; c < channels_; ++c) {
     const ChannelId channel = ChannelId::fromIndex(c);
     ch_[c].targetIsSwitch = network_.isSwitch(network_.target(channel)) ? 1 : 0;
@@ -315,30 +316,26 @@ void Engine::processEvent(std::uint64_t event) {
       break;
     }
     case kDeliver: deliver(static_cast<std::uint32_t>(payload)); break;
-    case kReady: headReady(channel, vc); break;
     case kInFree: inputFree(static_cast<std::uint32_t>(payload)); break;
     default: break;
   }
 }
 
+// A head that reached an input queue routingDelay cycles ago (transmit() schedules kArrive
+// at the end of the routing delay): the queue is FIFO and every packet waits the same
+// delay, so nothing can tell a packet in its routing delay from one still on the wire, and
+// every packet in an input queue has finished routing.
 void Engine::arrive(std::uint32_t packetId) {
   Packet& packet = packets_[packetId];
   const std::size_t queue = std::size_t{packet.channel} * vcs_ + packet.vc;
   inSlot(queue, (vc_[queue].inHead + vc_[queue].inSize) % slots_) = packetId;
-  ++vc_[queue].inSize;
   packetCandidateCount_[packetId] = kNotRouted;
-  packet.readyAt = now_ + config_.routingDelay;
-  if (config_.routingDelay == 0) {
-    headReady(packet.channel, packet.vc);
-  } else {
-    schedule(packet.readyAt, kPhaseEvents, (kReady << kKindShift) | queueKey(packet.channel, packet.vc));
-  }
+  packet.readyAt = now_;
+  if (vc_[queue].inSize++ == 0) headReady(packet.channel, packet.vc);
 }
 
-// The routing delay of a packet of input queue (inChannel, vc) is over: if it is the front
-// packet (the queue is FIFO and every packet waits the same delay, so it is unless an
-// earlier one is still there, already ready), the VC can send, and the switch acts unless
-// the crossbar input is still busy (its kInFree will wake the switch).
+// Input queue (inChannel, vc) has a front packet again: the VC can send, and the switch acts
+// unless the crossbar input is still busy (its kInFree will wake the switch).
 void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
   const std::uint32_t switchIndex = ch_[inChannel].targetIndex;
   ch_[inChannel].readyVcs |= std::uint64_t{1} << vc;
@@ -503,13 +500,11 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
   Candidate chosen{};
   if (!select(candidates, switchIndex, chosen)) return false;
-  // Grant: the packet leaves the input queue and crosses in flits_ cycles. The next packet
-  // of the VC is ready now, or its kReady event is still to come.
+  // Grant: the packet leaves the input queue and crosses in flits_ cycles; the next packet
+  // of the VC, if any, is ready (arrive()).
   Packet& packet = packets_[packetId];
   vc_[queue].inHead = static_cast<std::uint16_t>(vc_[queue].inHead + 1U == slots_ ? 0 : vc_[queue].inHead + 1);
-  if (--vc_[queue].inSize == 0 || packets_[inSlot(queue, vc_[queue].inHead)].readyAt > now_) {
-    ch_[inChannel].readyVcs &= ~(std::uint64_t{1} << vc);
-  }
+  if (--vc_[queue].inSize == 0) ch_[inChannel].readyVcs &= ~(std::uint64_t{1} << vc);
   sw_[switchIndex].readyInputs &= ~(std::uint64_t{1} << (ch_[inChannel].portBit));
   ch_[inChannel].crossbarInBusy = now_ + flits_;
   ch_[chosen.channel].outBusy = now_ + flits_;
@@ -625,7 +620,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   std::uint64_t time = now_ + config_.flyTime + flits_ - 1, kind = kDeliver;
   if (ch_[channel].targetIsSwitch) {
     --vc_[std::size_t{channel} * vcs_ + vc].credits;
-    time = now_ + config_.flyTime;
+    time = now_ + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
   }
   if (single_ || targetBlock_[channel] == block_) {

@@ -118,10 +118,10 @@ class Engine {
  private:
   // Event kinds (the top bits of an event; the rest is a packet id, a channel, or a queue
   // as channel << kVcBits | vc):
-  //  kArrive: a head reaches an input queue; kCredit: a credit reaches the sender; kOutFree:
-  //  an output queue slot is free again; kDeliver: a tail reaches its terminal; kReady: a
-  //  head's routing delay is over; kInFree: a crossbar input is idle again.
-  enum : std::uint64_t { kArrive = 0, kCredit = 1, kOutFree = 2, kDeliver = 3, kReady = 4, kInFree = 5 };
+  //  kArrive: a head that reached an input queue finished its routing delay; kCredit: a
+  //  credit reaches the sender; kOutFree: an output queue slot is free again; kDeliver: a
+  //  tail reaches its terminal; kInFree: a crossbar input is idle again.
+  enum : std::uint64_t { kArrive = 0, kCredit = 1, kOutFree = 2, kDeliver = 3, kInFree = 5 };
   static constexpr std::uint32_t kVcBits = 6;  // vcs <= 64
   static constexpr std::uint64_t queueKey(std::uint32_t channel, std::uint32_t vc) {
     return std::uint64_t{channel} << kVcBits | vc;
@@ -252,7 +252,8 @@ class Engine {
   std::size_t capacity_ = 0;
   // The allocator visits only the inputs that can send: ChannelState::readyVcs and
   // SwitchState::readyInputs, kept exact at every cycle (checkInvariants).
-  bool narrow_ = true;  // every switch has at most 64 ports
+  bool narrow_ = true;     // every switch has at most 64 ports
+  bool prefetch_ = false;  // the channel state is larger than a core's cache (runCycle)
   // ---- traffic ----
   DestinationSource destinations_;
   std::vector<Rng> terminalRng_;

@@ -55,18 +55,19 @@ void Engine::runCycle() {
       generate(terminal);
     }
   }
-  // Each phase's work items are independent reads of scattered state: the state of the
-  // item kPrefetch places ahead is requested while this one runs (memory-level parallelism;
-  // on large fabrics the run is bound by cache misses).
+  // Each phase's work items are independent reads of scattered state: on fabrics whose
+  // state outgrows the caches (prefetch_), the state of the item kPrefetch places ahead is
+  // requested while this one runs (memory-level parallelism: such runs are bound by cache
+  // misses).
   auto& bucket = wheel_[now_ & mask_];
   auto& events = bucket[kPhaseEvents];
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
+    if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
     processEvent(events[i]);
   }
   auto& switches = bucket[kPhaseSwitches];
   for (std::size_t i = 0; i < switches.size(); ++i) {
-    if (i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
+    if (prefetch_ && i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
     allocateSwitch(static_cast<std::uint32_t>(switches[i]));
   }
   // Links act in channel order: only the in-order sources share state (the destinations'
@@ -74,7 +75,7 @@ void Engine::runCycle() {
   auto& links = bucket[kPhaseLinks];
   if (config_.inOrder && links.size() > 1) std::sort(links.begin(), links.end());
   for (std::size_t i = 0; i < links.size(); ++i) {
-    if (i + kPrefetch < links.size()) {
+    if (prefetch_ && i + kPrefetch < links.size()) {
       __builtin_prefetch(&ch_[links[i + kPrefetch]]);
       __builtin_prefetch(&vc_[links[i + kPrefetch] * vcs_]);
     }

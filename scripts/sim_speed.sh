@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# scripts/sim_speed.sh — the simulator's speed on BookSim2's reference cases (issue 9, Deliver
+# 9; docs/PERFORMANCE.md "Simulation speed"), optionally side by side with BookSim2.
+#
+# usage: scripts/sim_speed.sh [--routelab BIN] [--booksim BIN] [--terminals 256|4096|65536 ...]
+#                             [--threads "1 2 4"] [--repeat N] [--booksim-period CYCLES]
+# (BookSim's sample period: 2000 cycles for 256 terminals, 200 for 4096, 100 for 65,536.)
+#
+# Every case is a k-ary n-tree (4-ary 4-tree: 256 terminals, 4-ary 6-tree: 4096, 16-ary
+# 4-tree: 65,536) with uniform traffic at 0.5 flits/node/cycle, 8-flit packets, 4 VCs of two
+# packets (BookSim: 16 flits), random up-port choice, routing delay 1 and fly time 1 — the
+# configuration of BookSim's fat-tree example router that our speed targets are set against.
+# BookSim (built by anyone from github:booksim/booksim2, not part of routelab) runs the same
+# case from the configuration below.
+#
+# Prints one CSV row per run on stdout:
+#   tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib
+# cycles are the simulated cycles (routelab: the JSON "cycles"; BookSim: "Time taken is N
+# cycles"); cpu_s is user + system time of the whole process, routing and set-up included.
+# Exit: 0 ok; 2 usage; 1 a run failed.
+set -euo pipefail
+
+routelab=build/bin/routelab booksim='' threads='1' repeat=1 period=''
+terminals=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --routelab) routelab=$2; shift 2 ;;
+    --booksim) booksim=$2; shift 2 ;;
+    --terminals) terminals+=("$2"); shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --booksim-period) period=$2; shift 2 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "sim_speed: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[ ${#terminals[@]} -gt 0 ] || terminals=(256 4096)
+for n in "${terminals[@]}"; do
+  case $n in 256 | 4096 | 65536) ;; *) echo "sim_speed: --terminals must be 256, 4096 or 65536, not '$n'" >&2; exit 2 ;; esac
+done
+[ -x "$routelab" ] || { echo "sim_speed: no routelab binary at '$routelab' (--routelab)" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fabric_of() {  # terminals -> "fabric k n warmup measure booksim-sample-period"
+  case $1 in
+    256) echo "kary-ntree:k=4,n=4 4 4 6000 24000 2000" ;;
+    4096) echo "kary-ntree:k=4,n=6 4 6 600 600 200" ;;
+    65536) echo "kary-ntree:k=16,n=4 16 4 200 200 100" ;;
+  esac
+}
+
+# BookSim's fat-tree example router (k, n and the sample period are set per case).
+cat >"$tmp/booksim.cfg" <<'EOF'
+topology = fattree; k = 4; n = 4; routing_function = nca; router = iq;
+num_vcs = 4; vc_buf_size = 16; wait_for_tail_credit = 0; hold_switch_for_packet = 1;
+vc_allocator = separable_input_first; sw_allocator = separable_input_first; alloc_iters = 1;
+credit_delay = 2; routing_delay = 0; vc_alloc_delay = 1; sw_alloc_delay = 1; st_final_delay = 1;
+input_speedup = 1; output_speedup = 1; internal_speedup = 1.0;
+traffic = uniform; injection_process = bernoulli; packet_size = 8;
+injection_rate_uses_flits = 1; injection_rate = 0.5;
+sim_type = latency; warmup_periods = 3; sample_period = 2000; max_samples = 10;
+stopping_thres = -1.0; acc_stopping_thres = -1.0; seed = 1; print_csv_results = 1;
+EOF
+
+row() {  # tool terminals threads cycles timefile
+  read -r user sys wall rss < <(tail -1 "$5")
+  awk -v t="$1" -v n="$2" -v th="$3" -v c="$4" -v u="$user" -v s="$sys" -v w="$wall" -v r="$rss" 'BEGIN {
+    cpu = u + s; printf "%s,%s,%s,%s,%.2f,%.2f,%.0f,%.0f,%s\n", t, n, th, c, cpu, w,
+      (cpu > 0 ? c / cpu : 0), (w > 0 ? c / w : 0), r }'
+}
+
+echo "tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib"
+for n in "${terminals[@]}"; do
+  read -r fabric k levels warmup measure case_period <<<"$(fabric_of "$n")"
+  for t in $threads; do
+    for _ in $(seq "$repeat"); do
+      /usr/bin/time -f '%U %S %e %M' -o "$tmp/time" "$routelab" simulate "$fabric" --engine ftree-adaptive \
+        --selection random --vcs 4 --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 \
+        --load 0.5 --warmup "$warmup" --cycles "$measure" --threads "$t" --format json >"$tmp/out.json" ||
+        { echo "sim_speed: routelab failed on $fabric" >&2; exit 1; }
+      cycles=$(sed -n 's/^ *"cycles": \([0-9]*\),*$/\1/p' "$tmp/out.json")
+      row routelab "$n" "$t" "$cycles" "$tmp/time"
+    done
+  done
+  if [ -n "$booksim" ]; then
+    for _ in $(seq "$repeat"); do
+      /usr/bin/time -f '%U %S %e %M' -o "$tmp/time" "$booksim" "$tmp/booksim.cfg" k="$k" n="$levels" \
+        sample_period="${period:-$case_period}" >"$tmp/booksim.out" 2>&1 || true  # BookSim exits non-zero on success
+      cycles=$(awk '/Time taken is/ { c = $4 } END { print c }' "$tmp/booksim.out")
+      [ -n "$cycles" ] || { echo "sim_speed: BookSim printed no cycle count" >&2; tail -5 "$tmp/booksim.out" >&2; exit 1; }
+      row booksim "$n" 1 "$cycles" "$tmp/time"
+    done
+  fi
+done

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# scripts/sim_speed.sh: one CSV row per run with the simulated cycles and the time, usage
+# errors exit 2, a BookSim that prints no cycle count exits 1.
+# usage: sim_speed_test.sh ROUTELAB SCRIPT
+set -u
+routelab=$1 script=$2
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$script" --routelab "$routelab" --terminals 1000 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--terminals 1000 should exit 2"
+"$script" --bogus >/dev/null 2>&1
+[ $? -eq 2 ] || fail "an unknown argument should exit 2"
+
+out=$("$script" --routelab "$routelab" --terminals 256) || fail "the 256-terminal run failed"
+[ "$(echo "$out" | head -1)" = "tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib" ] ||
+  fail "header: $(echo "$out" | head -1)"
+row=$(echo "$out" | sed -n 2p)
+echo "$row" | grep -Eq '^routelab,256,1,[0-9]{5,},[0-9.]+,[0-9.]+,[0-9]+,[0-9]+,[0-9]+$' || fail "row: $row"
+[ "$(echo "$out" | wc -l)" -eq 2 ] || fail "expected one row: $out"
+
+"$script" --routelab "$routelab" --terminals 256 --booksim /bin/false >/dev/null 2>&1
+[ $? -eq 1 ] || fail "a BookSim without a cycle count should exit 1"
+echo "ok"

@@ -105,7 +105,10 @@ INSTANTIATE_TEST_SUITE_P(
         ReferenceCase{"random:switches=8,seed=5", "escape", Selection::Random, 0.5, false, 0, 1, PathPolicy::Random},
         ReferenceCase{"random:switches=8,seed=5", "mp-lash", Selection::Sadp, 0.5, true, 0, 1, PathPolicy::Random},
         ReferenceCase{"kary-ntree:k=2,n=3", "dmodk", Selection::Sadp, 0.6, true, 0, 4, PathPolicy::Adaptive},
-        ReferenceCase{"kary-ntree:k=2,n=3", "dmodk", Selection::Sadp, 0.5, false, 0, 4, PathPolicy::RoundRobin}));
+        ReferenceCase{"kary-ntree:k=2,n=3", "dmodk", Selection::Sadp, 0.5, false, 0, 4, PathPolicy::RoundRobin},
+        // Leaf switches of 66 ports: the allocator's path for switches wider than its 64-bit masks.
+        ReferenceCase{"gft2:n=33,m=33,r=2", "ftree-adaptive", Selection::Random, 0.6, false, 0, 1, PathPolicy::Random},
+        ReferenceCase{"gft2:n=33,m=33,r=2", "dmodk", Selection::Sadp, 0.8, false, 2, 1, PathPolicy::Random}));
 
 TEST(Simulator, EveryInjectedPacketIsDeliveredExactlyOnce) {
   int runs = 0;

@@ -22,7 +22,6 @@ constexpr std::uint64_t kWarmupWindow = 1000;
 constexpr int kWarmupMinWindows = 3;
 constexpr int kWarmupMaxWindows = 10;
 constexpr double kWarmupTolerance = 0.05;
-constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 constexpr std::size_t kPrefetch = 8;  // work items ahead (runCycle)
 
 double percentile(std::vector<double>& values, double fraction) {

@@ -237,112 +237,139 @@ class Run {
 
   /// levelWiseFirstFit one request at a time, all levels fused; `Levels` > 0 fixes the
   /// height at compile time (the loop over levels unrolls, the per-level bases are const
-  /// locals), 0 = any height.
-  /// Long function: the hot kernel of the Table 1 benchmark (docs/PERFORMANCE.md); its
-  /// locals must stay in registers across the fused levels, which helper calls with
-  /// reference parameters would defeat. Tested against naiveLevelWise, a plain scheduler on
-  /// the cables (tests/schedule/test_scheduler.cpp, LevelWise.FusedKernelAgrees...).
+  /// locals), 0 = any height. The hot kernel of the Table 1 benchmark (docs/PERFORMANCE.md):
+  /// each of the two loops below keeps its per-level locals in registers across the fused
+  /// levels. Tested against naiveLevelWise, a plain scheduler on the cables
+  /// (tests/schedule/test_scheduler.cpp, LevelWise.FusedKernelAgrees...).
+  template <std::uint32_t Levels>
+  using LevelBases = std::array<LevelBase, (Levels > 0 ? Levels : kMaxLevels)>;
   template <std::uint32_t Levels>
   void levelWiseFirstFitFused() {
     const auto h = Levels > 0 ? Levels : static_cast<std::uint32_t>(h_);
-    std::array<LevelBase, (Levels > 0 ? Levels : kMaxLevels)> bases{};
+    LevelBases<Levels> bases{};
     for (std::uint32_t k = 0; k < h; ++k) {
       bases[k] = {fabric_.groups(k).data(), fabric_.weight(k), state_.up(k, 0), state_.down(k, 0), masks_[k][0]};
     }
-    const auto levels = bases;
+    if (h > 0 && fabric_.upPorts(0) == 1) {
+      fusedOnPackedTerminals<Levels>(bases);
+    } else {
+      fusedOnAnyPorts<Levels>(bases);
+    }
+  }
+
+  // Terminal links (level 0, one up port per node, as in FT(l, m, w)): work on a packed
+  // copy, one byte per node (an eighth of a word per terminal; bytes rather than bits so
+  // consecutive requests do not chain through one shared word), and write it back at the
+  // end. Same decisions: the only port is 0.
+  template <std::uint32_t Levels>
+  void fusedOnPackedTerminals(const LevelBases<Levels> levels) {
+    const auto h = Levels > 0 ? Levels : static_cast<std::uint32_t>(h_);  // a constant when Levels > 0
     const std::size_t n = requests_.size();
     const SourceDestination* request = requests_.data();
     std::uint8_t* ancestor = out_.ancestor.data();
     std::uint16_t* ports = out_.ports.data();
-    // Terminal links (level 0, one up port per node, as in FT(l, m, w)): work on a packed
-    // copy, one byte per node (an eighth of a word per terminal; bytes rather than bits so
-    // consecutive requests do not chain through one shared word), and write it back at the
-    // end. Same decisions: the only port is 0.
-    if (h > 0 && fabric_.upPorts(0) == 1) {
-      const auto nodes = static_cast<std::uint32_t>(fabric_.nodesAt(0));
-      packedUp_.resize(nodes);
-      packedDown_.resize(nodes);
-      std::uint64_t* up0 = state_.up(0, 0);
-      std::uint64_t* down0 = state_.down(0, 0);
-      for (std::uint32_t i = 0; i < nodes; ++i) {
-        packedUp_[i] = static_cast<std::uint8_t>(up0[i] & 1U);
-        packedDown_[i] = static_cast<std::uint8_t>(down0[i] & 1U);
-      }
-      std::uint8_t* pu = packedUp_.data();
-      std::uint8_t* pd = packedDown_.data();
-      constexpr std::size_t kSlots = Levels > 0 ? Levels : kMaxLevels;
-      std::array<std::uint32_t, kSlots> weightAt{};
-      std::array<std::uint64_t*, kSlots> upAt{}, downAt{};
-      std::array<std::uint64_t, kSlots> maskAt{};
-      for (std::uint32_t k = 0; k < h; ++k) {
-        weightAt[k] = static_cast<std::uint32_t>(levels[k].weight);
-        upAt[k] = levels[k].up;
-        downAt[k] = levels[k].down;
-        maskAt[k] = levels[k].mask;
-      }
-      std::array<std::uint32_t, kSlots> shiftAt{};
-      for (std::uint32_t k = 0; k < h; ++k) shiftAt[k] = fabric_.shiftGroups() ? fabric_.groupShift(k) : 0;
-      std::size_t grantedCount = 0;
-      auto requestsLoop = [&]<bool Shift>(std::bool_constant<Shift>) {
-        for (std::size_t r = 0; r < n; ++r) {
-          const std::uint32_t source = request[r].source, destination = request[r].destination;
-          const std::uint32_t* sourceGroups = Shift ? nullptr : fabric_.groupsOf(source);
-          const std::uint32_t* destinationGroups = Shift ? nullptr : fabric_.groupsOf(destination);
-          auto sourceGroup = [&](std::uint32_t k) { return Shift ? source >> shiftAt[k] : sourceGroups[k]; };
-          auto destinationGroup = [&](std::uint32_t k) {
-            return Shift ? destination >> shiftAt[k] : destinationGroups[k];
-          };
-          const std::uint32_t sigma0 = sourceGroup(0), delta0 = destinationGroup(0);
-          std::uint32_t k = 0;
-          bool granted = true;
-          if ((pu[sigma0] | pd[delta0]) != 0) {
-            granted = false;
-          } else {
-            pu[sigma0] = 1;
-            pd[delta0] = 1;  // port 0: ports[r * h] is already 0
-            std::uint32_t low = 0;
+    packTerminalLinks();
+    std::uint8_t* pu = packedUp_.data();
+    std::uint8_t* pd = packedDown_.data();
+    constexpr std::size_t kSlots = Levels > 0 ? Levels : kMaxLevels;
+    std::array<std::uint32_t, kSlots> weightAt{};
+    std::array<std::uint64_t*, kSlots> upAt{}, downAt{};
+    std::array<std::uint64_t, kSlots> maskAt{};
+    for (std::uint32_t k = 0; k < h; ++k) {
+      weightAt[k] = static_cast<std::uint32_t>(levels[k].weight);
+      upAt[k] = levels[k].up;
+      downAt[k] = levels[k].down;
+      maskAt[k] = levels[k].mask;
+    }
+    std::array<std::uint32_t, kSlots> shiftAt{};
+    for (std::uint32_t k = 0; k < h; ++k) shiftAt[k] = fabric_.shiftGroups() ? fabric_.groupShift(k) : 0;
+    std::size_t grantedCount = 0;
+    auto requestsLoop = [&]<bool Shift>(std::bool_constant<Shift>) {
+      for (std::size_t r = 0; r < n; ++r) {
+        const std::uint32_t source = request[r].source, destination = request[r].destination;
+        const std::uint32_t* sourceGroups = Shift ? nullptr : fabric_.groupsOf(source);
+        const std::uint32_t* destinationGroups = Shift ? nullptr : fabric_.groupsOf(destination);
+        auto sourceGroup = [&](std::uint32_t k) { return Shift ? source >> shiftAt[k] : sourceGroups[k]; };
+        auto destinationGroup = [&](std::uint32_t k) {
+          return Shift ? destination >> shiftAt[k] : destinationGroups[k];
+        };
+        const std::uint32_t sigma0 = sourceGroup(0), delta0 = destinationGroup(0);
+        std::uint32_t k = 0;
+        bool granted = true;
+        if ((pu[sigma0] | pd[delta0]) != 0) {
+          granted = false;
+        } else {
+          pu[sigma0] = 1;
+          pd[delta0] = 1;  // port 0: ports[r * h] is already 0
+          std::uint32_t low = 0;
 #pragma GCC unroll 8
-            for (k = 1; k < h; ++k) {
-              if (sourceGroup(k) == destinationGroup(k)) break;
-              const std::uint32_t sigma = sourceGroup(k) * weightAt[k] + low;
-              const std::uint32_t delta = destinationGroup(k) * weightAt[k] + low;
-              const std::uint64_t avail = ~(upAt[k][sigma] | downAt[k][delta]) & maskAt[k];
-              if (avail == 0) {
-                granted = false;
-                break;
-              }
-              const auto b = static_cast<std::uint32_t>(std::countr_zero(avail));
-              const std::uint64_t bit = std::uint64_t{1} << b;
-              upAt[k][sigma] |= bit;
-              downAt[k][delta] |= bit;
-              ports[r * h + k] = static_cast<std::uint16_t>(b);
-              low += b * weightAt[k];
+          for (k = 1; k < h; ++k) {
+            if (sourceGroup(k) == destinationGroup(k)) break;
+            const std::uint32_t sigma = sourceGroup(k) * weightAt[k] + low;
+            const std::uint32_t delta = destinationGroup(k) * weightAt[k] + low;
+            const std::uint64_t avail = ~(upAt[k][sigma] | downAt[k][delta]) & maskAt[k];
+            if (avail == 0) {
+              granted = false;
+              break;
             }
-          }
-          if (granted) {
-            ancestor[r] = static_cast<std::uint8_t>(k);
-            ++grantedCount;
-          } else {
-            fail(r, k, CircuitStatus::NoCommonPort);
-            // fabric_.ancestorLevel: levels 1 .. k had different groups.
-            std::uint32_t top = k + 1;
-            while (top < h && sourceGroup(top) != destinationGroup(top)) ++top;
-            ancestor[r] = static_cast<std::uint8_t>(std::min<std::uint32_t>(top, h));
+            const auto b = static_cast<std::uint32_t>(std::countr_zero(avail));
+            const std::uint64_t bit = std::uint64_t{1} << b;
+            upAt[k][sigma] |= bit;
+            downAt[k][delta] |= bit;
+            ports[r * h + k] = static_cast<std::uint16_t>(b);
+            low += b * weightAt[k];
           }
         }
-      };
-      if (fabric_.shiftGroups()) {
-        requestsLoop(std::true_type{});
-      } else {
-        requestsLoop(std::false_type{});
+        if (granted) {
+          ancestor[r] = static_cast<std::uint8_t>(k);
+          ++grantedCount;
+        } else {
+          fail(r, k, CircuitStatus::NoCommonPort);
+          // fabric_.ancestorLevel: levels 1 .. k had different groups.
+          std::uint32_t top = k + 1;
+          while (top < h && sourceGroup(top) != destinationGroup(top)) ++top;
+          ancestor[r] = static_cast<std::uint8_t>(std::min<std::uint32_t>(top, h));
+        }
       }
-      granted_ = grantedCount;
-      for (std::uint32_t i = 0; i < nodes; ++i) {
-        up0[i] = pu[i];
-        down0[i] = pd[i];
-      }
-      return;
+    };
+    if (fabric_.shiftGroups()) {
+      requestsLoop(std::true_type{});
+    } else {
+      requestsLoop(std::false_type{});
     }
+    granted_ = grantedCount;
+    unpackTerminalLinks();
+  }
+
+  void packTerminalLinks() {
+    const auto nodes = static_cast<std::uint32_t>(fabric_.nodesAt(0));
+    packedUp_.resize(nodes);
+    packedDown_.resize(nodes);
+    const std::uint64_t* up0 = state_.up(0, 0);
+    const std::uint64_t* down0 = state_.down(0, 0);
+    for (std::uint32_t i = 0; i < nodes; ++i) {
+      packedUp_[i] = static_cast<std::uint8_t>(up0[i] & 1U);
+      packedDown_[i] = static_cast<std::uint8_t>(down0[i] & 1U);
+    }
+  }
+
+  void unpackTerminalLinks() {
+    std::uint64_t* up0 = state_.up(0, 0);
+    std::uint64_t* down0 = state_.down(0, 0);
+    for (std::size_t i = 0; i < packedUp_.size(); ++i) {
+      up0[i] = packedUp_[i];
+      down0[i] = packedDown_[i];
+    }
+  }
+
+  // Any number of up ports at every level: the per-level bases straight from `levels`.
+  template <std::uint32_t Levels>
+  void fusedOnAnyPorts(const LevelBases<Levels> levels) {
+    const auto h = Levels > 0 ? Levels : static_cast<std::uint32_t>(h_);  // a constant when Levels > 0
+    const std::size_t n = requests_.size();
+    const SourceDestination* request = requests_.data();
+    std::uint8_t* ancestor = out_.ancestor.data();
+    std::uint16_t* ports = out_.ports.data();
     for (std::size_t r = 0; r < n; ++r) {
       const std::uint32_t source = request[r].source, destination = request[r].destination;
       std::uint64_t low = 0;

@@ -134,6 +134,10 @@ class RoutingSemantics {
   std::span<const PortNumber> candidates(NodeId at, Address a, LayerId layer) const {
     return routing_.table(layer).candidates(network_.switchIndex(at), a);
   }
+  /// The same, by switch index (Network::switchIndex): for callers that keep switch indices.
+  std::span<const PortNumber> candidatesAt(std::uint32_t switchIndex, Address a, LayerId layer) const {
+    return routing_.table(layer).candidates(switchIndex, a);
+  }
   /// Buffer size hopChoices() may need.
   std::size_t choiceCapacity() const { return capacity_; }
   /// The (port, layer) choices of a packet for `a` in `layer` at switch `at`, arrived on

@@ -164,8 +164,20 @@ void Engine::setUpNetwork() {
       inPorts_.push_back(in);
       ++at;
     }
-    sw_[s].ports = at - sw_[s].portBegin;
+    sw_[s].ports = static_cast<std::uint16_t>(at - sw_[s].portBegin);
     narrow_ = narrow_ && sw_[s].ports <= 64;
+    sw_[s].exitBegin = static_cast<std::uint32_t>(exits_.size());
+    sw_[s].rng = Rng(deriveSeed(config_.seed, 0x5357ULL << 32 | s));
+    const NodeId node = network_.switchNode(s);
+    for (PortNumber port = 1; port <= network_.portCount(node); ++port) {
+      Exit& exit = exits_.emplace_back();
+      const ChannelId channel = network_.channelAt(node, port);
+      if (!channel.valid()) continue;
+      exit.channel = static_cast<std::uint32_t>(channel.index());
+      const NodeId next = network_.target(channel);
+      if (!network_.isSwitch(next)) exit.terminal = network_.terminalIndex(next);
+    }
+    sw_[s].portCount = network_.portCount(node);
   }
   injection_.resize(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) {
@@ -184,8 +196,6 @@ void Engine::setUpNetwork() {
   vc_.assign(queues, VcState{});
   for (VcState& queue : vc_) queue.credits = static_cast<std::uint16_t>(slots_);
   ring_.assign(queues * 2 * slots_, 0);
-  switchRng_.reserve(switches);
-  for (std::size_t s = 0; s < switches; ++s) switchRng_.emplace_back(deriveSeed(config_.seed, 0x5357ULL << 32 | s));
   choices_.resize(semantics_.choiceCapacity());
   capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
   overflow_.resize(semantics_.choiceCapacity());
@@ -459,7 +469,7 @@ void Engine::deliver(std::uint32_t packetId) {
       std::uint64_t total = 0;
       for (const Candidate& candidate : candidates) total += static_cast<std::uint64_t>(countBits(freeVcs(candidate)));
       if (total == 0) break;
-      std::uint64_t k = total > 1 ? switchRng_[switchIndex].below(total) : 0;
+      std::uint64_t k = total > 1 ? sw_[switchIndex].rng.below(total) : 0;
       for (std::size_t i = 0; pick == candidates.size(); ++i) {
         std::uint64_t vcs = freeVcs(candidates[i]);
         const auto count = static_cast<std::uint64_t>(countBits(vcs));
@@ -534,34 +544,52 @@ std::span<const Engine::Candidate> Engine::candidatesOf(std::uint32_t packetId, 
   Candidate* cached = &packetCandidates_[std::size_t{packetId} * capacity_];
   if (packetCandidateCount_[packetId] != kNotRouted) return {cached, packetCandidateCount_[packetId]};
   const Packet& packet = packets_[packetId];
-  const NodeId at = network_.switchNode(switchIndex);
-  const std::size_t count = semantics_.hopChoices(at, ChannelId::fromIndex(inChannel), packet.address,
-                                                  LayerId::fromIndex(packet.layer), choices_);
+  // The core's choices (RoutingSemantics::hopChoices); without an escape layer they are the
+  // packet's layer's table entry, read in place.
+  std::size_t count = 0;
+  if (semantics_.escape()) {
+    count = semantics_.hopChoices(network_.switchNode(switchIndex), ChannelId::fromIndex(inChannel), packet.address,
+                                  LayerId::fromIndex(packet.layer), choices_);
+  } else {
+    const LayerId layer = LayerId::fromIndex(packet.layer);
+    for (PortNumber port : semantics_.candidatesAt(switchIndex, packet.address, layer))
+      choices_[count++] = {port, layer};
+  }
   // Up to capacity_ candidates are kept with the packet; longer lists (escape routings with
   // many layers) are recomputed at every attempt.
   Candidate* out = count <= capacity_ ? cached : overflow_.data();
+  const Exit* exits = &exits_[sw_[switchIndex].exitBegin];
+  const std::uint32_t portCount = sw_[switchIndex].portCount;
   std::uint32_t kept = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const HopChoice choice = choices_[i];
-    const HopStep step = semantics_.step(at, packet.address, choice.port);
-    if (step.status != PathStatus::Delivered || !step.channel.valid()) {
-      if (count == 1) {
-        throw SimulationError(
-            fmt::format("the routing does not deliver terminal {} -> {}: {} at switch '{}' (port {})", packet.source,
-                        packet.destination,
-                        pathStatusText(step.status == PathStatus::Delivered ? PathStatus::NoRoute : step.status),
-                        network_.name(at), unsigned(choice.port)));
-      }
+    // RoutingSemantics::step, from the cached exits: a usable port has a cable and leads to a
+    // switch or to the packet's destination.
+    const bool usable =
+        choice.port != kSelfPort && choice.port <= portCount && exits[choice.port - 1].channel != kNoChannel &&
+        (exits[choice.port - 1].terminal == kNoTerminal || exits[choice.port - 1].terminal == packet.destination);
+    if (!usable) {
+      if (count == 1) unusableChoice(packet, switchIndex, choice.port);
       continue;
     }
-    out[kept++] = {static_cast<std::uint32_t>(step.channel.index()), 0, choice.layer.value, choice.port};
+    out[kept++] = {exits[choice.port - 1].channel, 0, choice.layer.value, choice.port};
   }
   if (kept == 0) {
     throw SimulationError(fmt::format("the routing offers terminal {} -> {} no usable port at switch '{}'",
-                                      packet.source, packet.destination, network_.name(at)));
+                                      packet.source, packet.destination,
+                                      network_.name(network_.switchNode(switchIndex))));
   }
   if (out == cached) packetCandidateCount_[packetId] = static_cast<std::uint8_t>(kept);
   return {out, kept};
+}
+
+void Engine::unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const {
+  const NodeId at = network_.switchNode(switchIndex);
+  const HopStep step = semantics_.step(at, packet.address, port);
+  throw SimulationError(fmt::format(
+      "the routing does not deliver terminal {} -> {}: {} at switch '{}' (port {})", packet.source, packet.destination,
+      pathStatusText(step.status == PathStatus::Delivered ? PathStatus::NoRoute : step.status), network_.name(at),
+      unsigned(port)));
 }
 
 // Called only for an idle crossbar input with a ready VC.
@@ -593,7 +621,7 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
       for (; part != 0; part &= part - 1) {
         const auto port = static_cast<std::uint32_t>(std::countr_zero(part));
         if (allocatePort(switchIndex, inPorts_[begin + port])) {
-          sw_[switchIndex].nextInputPort = port + 1 == ports ? 0 : port + 1;
+          sw_[switchIndex].nextInputPort = static_cast<std::uint16_t>(port + 1 == ports ? 0 : port + 1);
         }
       }
     }
@@ -603,7 +631,8 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
     const std::uint32_t port = (start + k) % ports;
     const std::uint32_t inChannel = inPorts_[begin + port];
     if (ch_[inChannel].readyVcs == 0 || ch_[inChannel].crossbarInBusy > now_) continue;
-    if (allocatePort(switchIndex, inChannel)) sw_[switchIndex].nextInputPort = (port + 1) % ports;
+    if (allocatePort(switchIndex, inChannel))
+      sw_[switchIndex].nextInputPort = static_cast<std::uint16_t>((port + 1) % ports);
   }
 }
 

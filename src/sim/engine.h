@@ -147,6 +147,7 @@ class Engine {
   bool allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel);
   struct Candidate;
   std::span<const Candidate> candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex, std::uint32_t inChannel);
+  [[noreturn]] void unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const;
   bool tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc);
   bool select(std::span<const Candidate> candidates, std::uint32_t switchIndex, Candidate& chosen);
   void startLink(std::uint32_t channel);
@@ -218,12 +219,24 @@ class Engine {
                   outOccupied = 0;  ///< output queue (at the source); occupied: until the slot frees
     std::uint16_t credits = 0;      ///< sender side
   };
-  struct SwitchState {
-    std::uint64_t readyInputs = 0;  ///< bit p: input port p has a ready VC and an idle crossbar input (radix <= 64)
-    std::uint64_t wake = kNever;    ///< last cycle a wake was scheduled for
-    std::uint32_t portBegin = 0, ports = 0;  ///< its input channels: inPorts_[portBegin, +ports)
-    std::uint32_t nextInputPort = 0;         ///< round-robin start of the allocator
+  struct alignas(64) SwitchState {
+    std::uint64_t readyInputs = 0;    ///< bit p: input port p has a ready VC and an idle crossbar input (radix <= 64)
+    std::uint64_t wake = kNever;      ///< last cycle a wake was scheduled for
+    std::uint32_t portBegin = 0;      ///< its input channels: inPorts_[portBegin, +ports)
+    std::uint32_t exitBegin = 0;      ///< its ports' exits: exits_[exitBegin + port - 1], port 1..portCount
+    std::uint16_t ports = 0;          ///< connected ports (input channels)
+    std::uint16_t nextInputPort = 0;  ///< round-robin start of the allocator
+    std::uint16_t portCount = 0;      ///< hardware ports (Network::portCount)
+    Rng rng{0};                       ///< the random selection function's stream
   };
+  static_assert(sizeof(SwitchState) == 64);
+  static constexpr std::uint32_t kNoChannel = ~std::uint32_t{0}, kNoTerminal = ~std::uint32_t{0};
+  /// Where a switch's port leads (Network::channelAt and the target, cached for the hop).
+  struct Exit {
+    std::uint32_t channel = kNoChannel;    ///< the channel out of the port (kNoChannel: no cable)
+    std::uint32_t terminal = kNoTerminal;  ///< the terminal it leads to (kNoTerminal: a switch)
+  };
+  std::vector<Exit> exits_;
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   std::vector<ChannelState> ch_;
   std::vector<VcState> vc_;          // per (channel, VC): channel * vcs_ + vc
@@ -234,7 +247,6 @@ class Engine {
   std::uint32_t inSlot(std::size_t queue, std::uint32_t i) const { return ring_[queue * 2 * slots_ + i]; }
   std::uint32_t outSlot(std::size_t queue, std::uint32_t i) const { return ring_[queue * 2 * slots_ + slots_ + i]; }
   std::vector<std::uint64_t> layerVcs_;  // per layer: the VCs that serve it (bit per VC)
-  std::vector<Rng> switchRng_;
   std::vector<HopChoice> choices_;
   struct Candidate {
     std::uint32_t channel;

@@ -4,7 +4,10 @@
 // static analysis on channel loads.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -281,6 +284,52 @@ TEST(Simulator, BadTracesAndParametersAreRefusedWithTheirPlace) {
   EXPECT_THROW(simulate(fabric.network, routing, config), SpecError);
   EXPECT_THROW(parseLoadRange("0.5:0.1:0.1"), SpecError);
   EXPECT_EQ(parseLoadRange("0.1:0.5:0.1").size(), 5U);
+}
+
+// The engine checks each hop's choices against its cached port table (RoutingSemantics::step
+// rules): a port into the wrong terminal is skipped among several choices, and is an error
+// naming the pair, the switch and the port when it is the only one.
+TEST(Simulator, ChoicesIntoTheWrongTerminalAreSkippedOrRefused) {
+  const Fabric fabric = loadFabric("kary-ntree:k=4,n=2");
+  const Network& network = fabric.network;
+  RoutingResult routing = route("dmodk", network);
+  ForwardingTable& table = routing.tables[routing.tableOfLayer[0]];
+  // A leaf switch's entry for one of its own terminals, and another terminal's port there.
+  const NodeId leaf = network.target(network.injectionChannel(network.terminalNode(0)));
+  const std::uint32_t leafIndex = network.switchIndex(leaf);
+  const Address a = routing.addressFor(network.terminalNode(1), network.terminalNode(0));
+  const PortNumber right = table.port(leafIndex, a);
+  ASSERT_EQ(network.target(network.channelAt(leaf, right)), network.terminalNode(0));
+  PortNumber wrong = kNoRoute;
+  for (PortNumber port = 1; port <= network.portCount(leaf) && wrong == kNoRoute; ++port) {
+    const ChannelId channel = network.channelAt(leaf, port);
+    if (channel.valid() && network.isTerminal(network.target(channel)) && port != right) wrong = port;
+  }
+  ASSERT_NE(wrong, kNoRoute);
+  SimConfig config = drained(0.3, 2000, 1);
+  const std::array<PortNumber, 2> wrongFirst{wrong, right};
+  table.setCandidates(leafIndex, a, wrongFirst);
+  const SimResult skipped = simulate(network, routing, config);
+  EXPECT_FALSE(skipped.deadlock);
+  EXPECT_EQ(skipped.packetsDelivered, skipped.packetsGenerated);
+  table.setCandidates(leafIndex, a, std::array<PortNumber, 1>{wrong});
+  try {
+    simulate(network, routing, config);
+    FAIL() << "a routing into the wrong terminal was simulated";
+  } catch (const SimulationError& e) {
+    const std::string text = e.what();
+    EXPECT_NE(text.find("does not deliver terminal"), std::string::npos) << text;
+    EXPECT_NE(text.find(fmt::format("(port {})", wrong)), std::string::npos) << text;
+    EXPECT_NE(text.find(network.name(leaf)), std::string::npos) << text;
+  }
+  const std::array<PortNumber, 2> bothWrong{wrong, static_cast<PortNumber>(network.portCount(leaf) + 1)};
+  table.setCandidates(leafIndex, a, bothWrong);
+  try {
+    simulate(network, routing, config);
+    FAIL() << "a routing with no usable port was simulated";
+  } catch (const SimulationError& e) {
+    EXPECT_NE(std::string(e.what()).find("no usable port"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Simulator, HotSpotSendsItsFractionToTheTarget) {

@@ -136,20 +136,19 @@ Engine::Engine(const Network& network, const RoutingSemantics& semantics, const 
 void Engine::setUpNetwork() {
   channels_ = static_cast<std::uint32_t>(network_.channelCount());
   terminals_ = static_cast<std::uint32_t>(network_.terminalCount());
-  ch_.assign(channels_, ChannelState{});
-  prefetch_ = ch_.size() * sizeof(ChannelState) > (std::size_t{1} << 21);
+  setUpRecords();
   for (std::uint32_t c = 0; c < channels_; ++c) {
     const ChannelId channel = ChannelId::fromIndex(c);
-    ch_[c].targetIsSwitch = network_.isSwitch(network_.target(channel)) ? 1 : 0;
-    ch_[c].sourceIsSwitch = network_.isSwitch(network_.source(channel)) ? 1 : 0;
-    ch_[c].targetIndex = network_.kindIndex(network_.target(channel));
-    ch_[c].sourceIndex = network_.kindIndex(network_.source(channel));
+    chan(c).targetIsSwitch = network_.isSwitch(network_.target(channel)) ? 1 : 0;
+    chan(c).sourceIsSwitch = network_.isSwitch(network_.source(channel)) ? 1 : 0;
+    chan(c).targetIndex = network_.kindIndex(network_.target(channel));
+    chan(c).sourceIndex = network_.kindIndex(network_.source(channel));
   }
   targetBlock_.resize(channels_);
   sourceBlock_.resize(channels_);
   for (std::uint32_t c = 0; c < channels_; ++c) {
-    targetBlock_[c] = (ch_[c].targetIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[ch_[c].targetIndex];
-    sourceBlock_[c] = (ch_[c].sourceIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[ch_[c].sourceIndex];
+    targetBlock_[c] = (chan(c).targetIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[chan(c).targetIndex];
+    sourceBlock_[c] = (chan(c).sourceIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[chan(c).sourceIndex];
   }
   single_ = partitioning_.count == 1;
   for (auto& boxes : outbox_) boxes.resize(partitioning_.count);
@@ -160,7 +159,7 @@ void Engine::setUpNetwork() {
     sw_[s].portBegin = at;
     for (ChannelId out : network_.outChannels(network_.switchNode(s))) {
       const auto in = static_cast<std::uint32_t>(out.index() ^ 1U);  // the reverse channel comes in
-      ch_[in].portBit = static_cast<std::uint8_t>((at - sw_[s].portBegin) & 63);
+      chan(in).portBit = static_cast<std::uint8_t>((at - sw_[s].portBegin) & 63);
       inPorts_.push_back(in);
       ++at;
     }
@@ -188,14 +187,10 @@ void Engine::setUpNetwork() {
     }
     injection_[t] = static_cast<std::uint32_t>(network_.injectionChannel(terminal).index());
   }
-  const std::size_t queues = std::size_t{channels_} * vcs_;
   const std::uint64_t allVcs = vcs_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs_) - 1;
-  for (ChannelState& channel : ch_) channel.outFreeVcs = allVcs;
+  for (std::uint32_t c = 0; c < channels_; ++c) chan(c).outFreeVcs = allVcs;
   layerVcs_.assign(layers_, 0);
   for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
-  vc_.assign(queues, VcState{});
-  for (VcState& queue : vc_) queue.credits = static_cast<std::uint16_t>(slots_);
-  ring_.assign(queues * 2 * slots_, 0);
   choices_.resize(semantics_.choiceCapacity());
   capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
   overflow_.resize(semantics_.choiceCapacity());
@@ -204,6 +199,24 @@ void Engine::setUpNetwork() {
   const std::uint64_t size = std::bit_ceil(horizon);
   mask_ = size - 1;
   wheel_.resize(size);
+}
+
+// The channel records (engine.h): ChannelState, then per VC its VcState and rings.
+void Engine::setUpRecords() {
+  vcBytes_ = static_cast<std::uint32_t>(sizeof(VcState) + 2 * std::size_t{slots_} * sizeof(std::uint32_t));
+  vcBytes_ = vcBytes_ <= 64 ? std::bit_ceil(vcBytes_) : (vcBytes_ + 63) / 64 * 64;  // a block within few lines
+  recordLines_ = static_cast<std::uint32_t>((sizeof(ChannelState) + std::size_t{vcs_} * vcBytes_ + 63) / 64);
+  lines_.assign(std::size_t{channels_} * recordLines_, Line{});
+  prefetch_ = lines_.size() * sizeof(Line) > (std::size_t{1} << 21);
+  for (std::uint32_t c = 0; c < channels_; ++c) {
+    ::new (recordOf(c)) ChannelState{};
+    for (std::uint32_t v = 0; v < vcs_; ++v) {
+      std::byte* block = recordOf(c) + sizeof(ChannelState) + v * vcBytes_;
+      ::new (block) VcState{};
+      vcAt(c, v).credits = static_cast<std::uint16_t>(slots_);
+      ::new (block + sizeof(VcState)) std::uint32_t[2 * std::size_t{slots_}]{};
+    }
+  }
 }
 
 void Engine::setUpTraffic() {
@@ -261,8 +274,8 @@ void Engine::wakeSwitch(std::uint32_t switchIndex, std::uint64_t time) {
 }
 
 void Engine::wakeLink(std::uint32_t channel, std::uint64_t time) {
-  if (ch_[channel].linkWake == time) return;
-  ch_[channel].linkWake = time;
+  if (chan(channel).linkWake == time) return;
+  chan(channel).linkWake = time;
   schedule(time, kPhaseLinks, channel);
 }
 
@@ -314,15 +327,15 @@ void Engine::processEvent(std::uint64_t event) {
   switch (event >> kKindShift) {
     case kArrive: arrive(static_cast<std::uint32_t>(payload)); break;
     case kCredit: {  // the link acts if a packet waits for this credit
-      VcState& queue = vc_[std::size_t{channel} * vcs_ + vc];
+      VcState& queue = vcAt(channel, vc);
       ++queue.credits;
-      if (queue.outSize > 0 || !ch_[channel].sourceIsSwitch) wakeLink(channel, now_);
+      if (queue.outSize > 0 || !chan(channel).sourceIsSwitch) wakeLink(channel, now_);
       break;
     }
     case kOutFree: {  // the switch acts if an input could use the slot
-      --vc_[std::size_t{channel} * vcs_ + vc].outOccupied;
-      ch_[channel].outFreeVcs |= std::uint64_t{1} << vc;
-      wakeSwitchIfReady(ch_[channel].sourceIndex);
+      --vcAt(channel, vc).outOccupied;
+      chan(channel).outFreeVcs |= std::uint64_t{1} << vc;
+      wakeSwitchIfReady(chan(channel).sourceIndex);
       break;
     }
     case kDeliver: deliver(static_cast<std::uint32_t>(payload)); break;
@@ -337,20 +350,20 @@ void Engine::processEvent(std::uint64_t event) {
 // every packet in an input queue has finished routing.
 void Engine::arrive(std::uint32_t packetId) {
   Packet& packet = packets_[packetId];
-  const std::size_t queue = std::size_t{packet.channel} * vcs_ + packet.vc;
-  inSlot(queue, (vc_[queue].inHead + vc_[queue].inSize) % slots_) = packetId;
+  VcState& queue = vcAt(packet.channel, packet.vc);
+  ringAt(packet.channel, packet.vc)[ringIndex(queue.inHead, queue.inSize)] = packetId;
   packetCandidateCount_[packetId] = kNotRouted;
   packet.readyAt = now_;
-  if (vc_[queue].inSize++ == 0) headReady(packet.channel, packet.vc);
+  if (queue.inSize++ == 0) headReady(packet.channel, packet.vc);
 }
 
 // Input queue (inChannel, vc) has a front packet again: the VC can send, and the switch acts
 // unless the crossbar input is still busy (its kInFree will wake the switch).
 void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
-  const std::uint32_t switchIndex = ch_[inChannel].targetIndex;
-  ch_[inChannel].readyVcs |= std::uint64_t{1} << vc;
-  if (ch_[inChannel].crossbarInBusy <= now_) {
-    sw_[switchIndex].readyInputs |= std::uint64_t{1} << (ch_[inChannel].portBit);
+  const std::uint32_t switchIndex = chan(inChannel).targetIndex;
+  chan(inChannel).readyVcs |= std::uint64_t{1} << vc;
+  if (chan(inChannel).crossbarInBusy <= now_) {
+    sw_[switchIndex].readyInputs |= std::uint64_t{1} << (chan(inChannel).portBit);
     wakeSwitch(switchIndex, now_);
   } else if (!narrow_) {
     wakeSwitch(switchIndex, now_);
@@ -360,8 +373,8 @@ void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
 // The crossbar input of inChannel finished its packet: the port may send again, and the
 // output port that packet used is free too — the switch acts if any input can send.
 void Engine::inputFree(std::uint32_t inChannel) {
-  const std::uint32_t switchIndex = ch_[inChannel].targetIndex;
-  if (ch_[inChannel].readyVcs != 0) sw_[switchIndex].readyInputs |= std::uint64_t{1} << (ch_[inChannel].portBit);
+  const std::uint32_t switchIndex = chan(inChannel).targetIndex;
+  if (chan(inChannel).readyVcs != 0) sw_[switchIndex].readyInputs |= std::uint64_t{1} << (chan(inChannel).portBit);
   wakeSwitchIfReady(switchIndex);
 }
 
@@ -442,7 +455,7 @@ void Engine::deliver(std::uint32_t packetId) {
 [[gnu::always_inline]] inline bool Engine::select(std::span<const Candidate> candidates, std::uint32_t switchIndex,
                                                   Candidate& chosen) {
   auto freeVcs = [&](const Candidate& candidate) {
-    const ChannelState& out = ch_[candidate.channel];
+    const ChannelState& out = chan(candidate.channel);
     return out.outBusy > now_ ? std::uint64_t{0} : out.outFreeVcs & layerVcs_[candidate.layer];
   };
   std::size_t pick = candidates.size();
@@ -488,7 +501,7 @@ void Engine::deliver(std::uint32_t packetId) {
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         for (std::uint64_t vcs = freeVcs(candidates[i]); vcs != 0; vcs &= vcs - 1) {
           const auto v = static_cast<std::uint32_t>(std::countr_zero(vcs));
-          const std::uint32_t occupied = vc_[std::size_t{candidates[i].channel} * vcs_ + v].outOccupied;
+          const std::uint32_t occupied = vcAt(candidates[i].channel, v).outOccupied;
           if (pick == candidates.size() || occupied < best) {
             pick = i;
             pickVc = v;
@@ -505,23 +518,23 @@ void Engine::deliver(std::uint32_t packetId) {
 }
 
 bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc) {
-  const std::size_t queue = std::size_t{inChannel} * vcs_ + vc;
-  const std::uint32_t packetId = inSlot(queue, vc_[queue].inHead);
+  VcState& queue = vcAt(inChannel, vc);
+  const std::uint32_t packetId = ringAt(inChannel, vc)[queue.inHead];
   const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
   Candidate chosen{};
   if (!select(candidates, switchIndex, chosen)) return false;
   // Grant: the packet leaves the input queue and crosses in flits_ cycles; the next packet
   // of the VC, if any, is ready (arrive()).
   Packet& packet = packets_[packetId];
-  vc_[queue].inHead = static_cast<std::uint16_t>(vc_[queue].inHead + 1U == slots_ ? 0 : vc_[queue].inHead + 1);
-  if (--vc_[queue].inSize == 0) ch_[inChannel].readyVcs &= ~(std::uint64_t{1} << vc);
-  sw_[switchIndex].readyInputs &= ~(std::uint64_t{1} << (ch_[inChannel].portBit));
-  ch_[inChannel].crossbarInBusy = now_ + flits_;
-  ch_[chosen.channel].outBusy = now_ + flits_;
-  const std::size_t outQueue = std::size_t{chosen.channel} * vcs_ + chosen.vc;
-  outSlot(outQueue, (vc_[outQueue].outHead + vc_[outQueue].outSize) % slots_) = packetId;
-  ++vc_[outQueue].outSize;
-  if (++vc_[outQueue].outOccupied == slots_) ch_[chosen.channel].outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
+  queue.inHead = static_cast<std::uint16_t>(ringIndex(queue.inHead, 1));
+  if (--queue.inSize == 0) chan(inChannel).readyVcs &= ~(std::uint64_t{1} << vc);
+  sw_[switchIndex].readyInputs &= ~(std::uint64_t{1} << (chan(inChannel).portBit));
+  chan(inChannel).crossbarInBusy = now_ + flits_;
+  chan(chosen.channel).outBusy = now_ + flits_;
+  VcState& outQueue = vcAt(chosen.channel, chosen.vc);
+  ringAt(chosen.channel, chosen.vc)[slots_ + ringIndex(outQueue.outHead, outQueue.outSize)] = packetId;
+  ++outQueue.outSize;
+  if (++outQueue.outOccupied == slots_) chan(chosen.channel).outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
   packet.channel = chosen.channel;
   packet.vc = chosen.vc;
   packet.layer = chosen.layer;
@@ -534,8 +547,8 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
     post(sourceBlock_[inChannel], now_ + flits_ - 1 + config_.flyTime, credit, nullptr);
   }
   schedule(now_ + flits_, kPhaseEvents, (kInFree << kKindShift) | inChannel);
-  ++ch_[chosen.channel].outQueued;
-  wakeLink(chosen.channel, std::max(now_ + 1, ch_[chosen.channel].linkBusy));  // available from the next cycle
+  ++chan(chosen.channel).outQueued;
+  wakeLink(chosen.channel, std::max(now_ + 1, chan(chosen.channel).linkBusy));  // available from the next cycle
   return true;
 }
 
@@ -594,15 +607,15 @@ void Engine::unusableChoice(const Packet& packet, std::uint32_t switchIndex, Por
 
 // Called only for an idle crossbar input with a ready VC.
 bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
-  const std::uint64_t busy = ch_[inChannel].readyVcs;
-  const std::uint32_t firstVc = ch_[inChannel].inputNextVc;
+  const std::uint64_t busy = chan(inChannel).readyVcs;
+  const std::uint32_t firstVc = chan(inChannel).inputNextVc;
   // VCs in round-robin order from firstVc: the busy ones at or after it, then those before.
   const std::uint64_t high = busy & (~std::uint64_t{0} << firstVc);
   for (std::uint64_t part : {high, busy & ~high}) {
     for (; part != 0; part &= part - 1) {
       const auto vc = static_cast<std::uint32_t>(std::countr_zero(part));
       if (tryGrant(switchIndex, inChannel, vc)) {
-        ch_[inChannel].inputNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+        chan(inChannel).inputNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
         return true;
       }
     }
@@ -630,7 +643,7 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
   for (std::uint32_t k = 0; k < ports; ++k) {
     const std::uint32_t port = (start + k) % ports;
     const std::uint32_t inChannel = inPorts_[begin + port];
-    if (ch_[inChannel].readyVcs == 0 || ch_[inChannel].crossbarInBusy > now_) continue;
+    if (chan(inChannel).readyVcs == 0 || chan(inChannel).crossbarInBusy > now_) continue;
     if (allocatePort(switchIndex, inChannel))
       sw_[switchIndex].nextInputPort = static_cast<std::uint16_t>((port + 1) % ports);
   }
@@ -643,12 +656,12 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   packet.channel = channel;
   packet.vc = static_cast<std::uint8_t>(vc);
   ++packet.hops;
-  ch_[channel].linkBusy = now_ + flits_;
+  chan(channel).linkBusy = now_ + flits_;
   lastMove_ = now_;
   if (now_ >= windowStart_ && now_ < windowEnd_) channelFlits_[channel] += flits_;
   std::uint64_t time = now_ + config_.flyTime + flits_ - 1, kind = kDeliver;
-  if (ch_[channel].targetIsSwitch) {
-    --vc_[std::size_t{channel} * vcs_ + vc].credits;
+  if (chan(channel).targetIsSwitch) {
+    --vcAt(channel, vc).credits;
     time = now_ + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
   }
@@ -690,26 +703,26 @@ std::uint32_t Engine::allocatePacket() {
 // into its output queue (the next cycle, or when the link is free), a credit a queued packet
 // waits for, a new message at a source, the end of the packet on the link while others wait.
 void Engine::startLink(std::uint32_t channel) {
-  if (ch_[channel].linkBusy > now_) {
-    wakeLink(channel, ch_[channel].linkBusy);
+  if (chan(channel).linkBusy > now_) {
+    wakeLink(channel, chan(channel).linkBusy);
     return;
   }
-  if (!ch_[channel].sourceIsSwitch) {
-    startInjection(channel, ch_[channel].sourceIndex);
+  if (!chan(channel).sourceIsSwitch) {
+    startInjection(channel, chan(channel).sourceIndex);
     return;
   }
-  const std::uint32_t firstVc = ch_[channel].linkNextVc;
+  const std::uint32_t firstVc = chan(channel).linkNextVc;
   for (std::uint32_t j = 0, vc = firstVc; j < vcs_; ++j, vc = vc + 1 == vcs_ ? 0 : vc + 1) {
-    const std::size_t queue = std::size_t{channel} * vcs_ + vc;
-    if (vc_[queue].outSize == 0) continue;
-    const std::uint32_t packetId = outSlot(queue, vc_[queue].outHead);
+    VcState& queue = vcAt(channel, vc);
+    if (queue.outSize == 0) continue;
+    const std::uint32_t packetId = ringAt(channel, vc)[slots_ + queue.outHead];
     if (packets_[packetId].readyAt > now_) continue;
-    if (ch_[channel].targetIsSwitch && vc_[queue].credits == 0) continue;
-    vc_[queue].outHead = static_cast<std::uint16_t>(vc_[queue].outHead + 1U == slots_ ? 0 : vc_[queue].outHead + 1);
-    --vc_[queue].outSize;
+    if (chan(channel).targetIsSwitch && queue.credits == 0) continue;
+    queue.outHead = static_cast<std::uint16_t>(ringIndex(queue.outHead, 1));
+    --queue.outSize;
     schedule(now_ + flits_, kPhaseEvents, (kOutFree << kKindShift) | queueKey(channel, vc));
-    ch_[channel].linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
-    if (--ch_[channel].outQueued > 0) wakeLink(channel, now_ + flits_);
+    chan(channel).linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+    if (--chan(channel).outQueued > 0) wakeLink(channel, now_ + flits_);
     transmit(channel, packetId, vc);
     return;
   }
@@ -744,7 +757,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
     std::uint32_t pathVc = vcs_, pathCredits = 0;
     for (std::size_t i = 0; i < count && pathCredits == 0; ++i) {
       for (std::uint32_t v = layers[i].value; v < vcs_; v += layers_) {
-        const std::uint32_t available = vc_[std::size_t{channel} * vcs_ + v].credits;
+        const std::uint32_t available = vcAt(channel, v).credits;
         if (available > pathCredits) {
           pathCredits = available;
           pathVc = v;

@@ -19,8 +19,10 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <new>
 #include <queue>
 #include <span>
 #include <vector>
@@ -129,6 +131,7 @@ class Engine {
   static constexpr int kPhaseEvents = 0, kPhaseSwitches = 1, kPhaseLinks = 2;
 
   void setUpNetwork();
+  void setUpRecords();
   void setUpTraffic();
   void schedule(std::uint64_t time, int phase, std::uint64_t event);
   void wakeSwitch(std::uint32_t switchIndex, std::uint64_t time);
@@ -213,7 +216,7 @@ class Engine {
     std::uint16_t outQueued = 0;  ///< packets in its output queues (all VCs; vcs x slots <= 65535)
   };
   static_assert(sizeof(ChannelState) == 64);
-  struct VcState {
+  struct alignas(4) VcState {
     std::uint16_t inHead = 0, inSize = 0;  ///< input queue (at the target)
     std::uint16_t outHead = 0, outSize = 0,
                   outOccupied = 0;  ///< output queue (at the source); occupied: until the slot frees
@@ -238,14 +241,40 @@ class Engine {
   };
   std::vector<Exit> exits_;
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
-  std::vector<ChannelState> ch_;
-  std::vector<VcState> vc_;          // per (channel, VC): channel * vcs_ + vc
-  std::vector<std::uint32_t> ring_;  // per (channel, VC): slots_ input then slots_ output packet ids
+  // One record per channel, recordLines_ cache lines long: its ChannelState, then per VC a
+  // block of vcBytes_ with the VcState and the rings (slots_ input then slots_ output packet
+  // ids) — what one event reads of a channel lies in one or two neighbouring lines.
+  struct alignas(64) Line {
+    std::byte bytes[64];
+  };
+  std::vector<Line> lines_;
+  std::uint32_t recordLines_ = 0, vcBytes_ = 0;
+  std::byte* recordOf(std::uint32_t c) { return lines_[std::size_t{c} * recordLines_].bytes; }
+  const std::byte* recordOf(std::uint32_t c) const { return lines_[std::size_t{c} * recordLines_].bytes; }
+  ChannelState& chan(std::uint32_t c) { return *std::launder(reinterpret_cast<ChannelState*>(recordOf(c))); }
+  const ChannelState& chan(std::uint32_t c) const {
+    return *std::launder(reinterpret_cast<const ChannelState*>(recordOf(c)));
+  }
+  VcState& vcAt(std::uint32_t c, std::uint32_t v) {
+    return *std::launder(reinterpret_cast<VcState*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_));
+  }
+  const VcState& vcAt(std::uint32_t c, std::uint32_t v) const {
+    return *std::launder(reinterpret_cast<const VcState*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_));
+  }
+  /// The rings of (c, v): [0, slots_) the input queue, [slots_, 2 slots_) the output queue.
+  std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) {
+    return std::launder(
+        reinterpret_cast<std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
+  }
+  const std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) const {
+    return std::launder(
+        reinterpret_cast<const std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
+  }
+  /// Position `i` places after `head` in a ring of slots_ (i <= slots_).
+  std::uint32_t ringIndex(std::uint32_t head, std::uint32_t i) const {
+    return head + i >= slots_ ? head + i - slots_ : head + i;
+  }
   std::vector<SwitchState> sw_;
-  std::uint32_t& inSlot(std::size_t queue, std::uint32_t i) { return ring_[queue * 2 * slots_ + i]; }
-  std::uint32_t& outSlot(std::size_t queue, std::uint32_t i) { return ring_[queue * 2 * slots_ + slots_ + i]; }
-  std::uint32_t inSlot(std::size_t queue, std::uint32_t i) const { return ring_[queue * 2 * slots_ + i]; }
-  std::uint32_t outSlot(std::size_t queue, std::uint32_t i) const { return ring_[queue * 2 * slots_ + slots_ + i]; }
   std::vector<std::uint64_t> layerVcs_;  // per layer: the VCs that serve it (bit per VC)
   std::vector<HopChoice> choices_;
   struct Candidate {

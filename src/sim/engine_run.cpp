@@ -75,8 +75,8 @@ void Engine::runCycle() {
   if (config_.inOrder && links.size() > 1) std::sort(links.begin(), links.end());
   for (std::size_t i = 0; i < links.size(); ++i) {
     if (prefetch_ && i + kPrefetch < links.size()) {
-      __builtin_prefetch(&ch_[links[i + kPrefetch]]);
-      __builtin_prefetch(&vc_[links[i + kPrefetch] * vcs_]);
+      __builtin_prefetch(recordOf(static_cast<std::uint32_t>(links[i + kPrefetch])));
+      __builtin_prefetch(recordOf(static_cast<std::uint32_t>(links[i + kPrefetch])) + 64);
     }
     startLink(static_cast<std::uint32_t>(links[i]));
   }
@@ -91,10 +91,11 @@ void Engine::prefetchEvent(std::uint64_t event) const {
   switch (event >> kKindShift) {
     case kArrive:
     case kDeliver: __builtin_prefetch(&packets_[payload]); break;
-    case kInFree: __builtin_prefetch(&ch_[payload]); break;
+    case kInFree: __builtin_prefetch(&chan(payload)); break;
     default:  // (channel, VC) events
-      __builtin_prefetch(&ch_[payload >> kVcBits]);
-      __builtin_prefetch(&vc_[(payload >> kVcBits) * vcs_ + (payload & ((1U << kVcBits) - 1))]);
+      __builtin_prefetch(&chan(static_cast<std::uint32_t>(payload >> kVcBits)));
+      __builtin_prefetch(&vcAt(static_cast<std::uint32_t>(payload >> kVcBits),
+                               static_cast<std::uint32_t>(payload & ((1U << kVcBits) - 1))));
       break;
   }
 }
@@ -355,34 +356,36 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
     }
     for (std::size_t q = 0; q < queues; ++q) {
       const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
+      const auto vc = static_cast<std::uint32_t>(q % vcs);
+      const VcState& queue = engine->vcAt(channel, vc);
+      const std::uint32_t* ring = engine->ringAt(channel, vc);
       if (engine->targetBlock_[channel] == engine->block_) {
-        if (engine->vc_[q].inSize > slots) {
+        if (queue.inSize > slots) {
           throw SimulationError(
               fmt::format("invariant: input queue bounds broken at channel {} vc {}", channel, q % vcs));
         }
-        for (std::uint32_t i = 0; i < engine->vc_[q].inSize; ++i) {
-          mark(engine->inSlot(q, (engine->vc_[q].inHead + i) % slots), "input queue");
-        }
+        for (std::uint32_t i = 0; i < queue.inSize; ++i) mark(ring[(queue.inHead + i) % slots], "input queue");
         engine->checkReady(channel, static_cast<std::uint32_t>(q % vcs));
       }
       if (engine->sourceBlock_[channel] != engine->block_) continue;
-      const bool freeBit = ((engine->ch_[channel].outFreeVcs >> (q % vcs)) & 1) != 0;
-      if (engine->vc_[q].outOccupied > slots || engine->vc_[q].outSize > engine->vc_[q].outOccupied ||
-          engine->vc_[q].credits > slots || freeBit != (engine->vc_[q].outOccupied < slots)) {
+      const bool freeBit = ((engine->chan(channel).outFreeVcs >> (q % vcs)) & 1) != 0;
+      if (queue.outOccupied > slots || queue.outSize > queue.outOccupied || queue.credits > slots ||
+          freeBit != (queue.outOccupied < slots)) {
         throw SimulationError(fmt::format("invariant: queue bounds broken at channel {} vc {}", channel, q % vcs));
       }
-      for (std::uint32_t i = 0; i < engine->vc_[q].outSize; ++i) {
-        mark(engine->outSlot(q, (engine->vc_[q].outHead + i) % slots), "output queue");
+      for (std::uint32_t i = 0; i < queue.outSize; ++i) {
+        mark(ring[slots + (queue.outHead + i) % slots], "output queue");
       }
     }
   }
   for (std::size_t q = 0; q < queues; ++q) {
     const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
-    if (!first.ch_[channel].targetIsSwitch) continue;
+    if (!first.chan(channel).targetIsSwitch) continue;
     // Every credit of a channel into a switch is at the sender, on its way back, or held by
     // a packet on the wire or in the input queue.
-    const std::uint32_t credits = engines[first.sourceBlock_[channel]]->vc_[q].credits;
-    const std::uint32_t queued = engines[first.targetBlock_[channel]]->vc_[q].inSize;
+    const auto vc = static_cast<std::uint32_t>(q % vcs);
+    const std::uint32_t credits = engines[first.sourceBlock_[channel]]->vcAt(channel, vc).credits;
+    const std::uint32_t queued = engines[first.targetBlock_[channel]]->vcAt(channel, vc).inSize;
     if (credits + creditsDue[q] + inFlight[q] + queued != slots) {
       throw SimulationError(
           fmt::format("invariant: channel {} vc {} has {} credits + {} returning + {} on the wire + "
@@ -398,15 +401,15 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
 
 // The allocator's masks (engine.h) against the queues, at the last cycle run.
 void Engine::checkReady(std::uint32_t channel, std::uint32_t vc) const {
-  if (!ch_[channel].targetIsSwitch) return;
+  if (!chan(channel).targetIsSwitch) return;
   const std::uint64_t done = partitioning_.count == 1 ? now_ : now_ - 1;
-  const std::size_t q = std::size_t{channel} * vcs_ + vc;
-  const bool ready = vc_[q].inSize > 0 && packets_[inSlot(q, vc_[q].inHead)].readyAt <= done;
-  const bool idle = ch_[channel].crossbarInBusy <= done;
-  const std::uint64_t port = std::uint64_t{1} << (ch_[channel].portBit);
-  const bool portBit = (sw_[ch_[channel].targetIndex].readyInputs & port) != 0;
-  if (ready != (((ch_[channel].readyVcs >> vc) & 1) != 0) ||
-      (narrow_ && portBit != (idle && ch_[channel].readyVcs != 0))) {
+  const VcState& queue = vcAt(channel, vc);
+  const bool ready = queue.inSize > 0 && packets_[ringAt(channel, vc)[queue.inHead]].readyAt <= done;
+  const bool idle = chan(channel).crossbarInBusy <= done;
+  const std::uint64_t port = std::uint64_t{1} << (chan(channel).portBit);
+  const bool portBit = (sw_[chan(channel).targetIndex].readyInputs & port) != 0;
+  if (ready != (((chan(channel).readyVcs >> vc) & 1) != 0) ||
+      (narrow_ && portBit != (idle && chan(channel).readyVcs != 0))) {
     throw SimulationError(
         fmt::format("invariant: the allocator's ready masks are wrong at channel {} vc {}", channel, vc));
   }
@@ -427,19 +430,20 @@ void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, st
   std::vector<HopChoice> choices(first.semantics_.choiceCapacity());
   auto front = [&](std::size_t q) -> const Packet* {  // the packet at the front of input queue q
     const Engine& owner = *engines[first.targetBlock_[q / vcs]];
-    if (owner.vc_[q].inSize == 0) return nullptr;
-    return &owner.packets_[owner.inSlot(q, owner.vc_[q].inHead)];
+    const auto channel = static_cast<std::uint32_t>(q / vcs), vc = static_cast<std::uint32_t>(q % vcs);
+    if (owner.vcAt(channel, vc).inSize == 0) return nullptr;
+    return &owner.packets_[owner.ringAt(channel, vc)[owner.vcAt(channel, vc).inHead]];
   };
   for (std::size_t q = 0; q < queues; ++q) {
     const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
-    const Packet* packet = first.ch_[channel].targetIsSwitch ? front(q) : nullptr;
+    const Packet* packet = first.chan(channel).targetIsSwitch ? front(q) : nullptr;
     if (packet == nullptr) continue;
-    const NodeId at = first.network_.switchNode(first.ch_[channel].targetIndex);
+    const NodeId at = first.network_.switchNode(first.chan(channel).targetIndex);
     const std::size_t count = first.semantics_.hopChoices(at, ChannelId::fromIndex(channel), packet->address,
                                                           LayerId::fromIndex(packet->layer), choices);
     for (std::size_t i = 0; i < count; ++i) {
       const HopStep step = first.semantics_.step(at, packet->address, choices[i].port);
-      if (!step.channel.valid() || !first.ch_[step.channel.index()].targetIsSwitch) continue;
+      if (!step.channel.valid() || !first.chan(step.channel.index()).targetIsSwitch) continue;
       for (std::uint32_t v = choices[i].layer.value; v < vcs; v += first.layers_) {
         waitsFor[q].push_back(static_cast<std::uint32_t>(step.channel.index() * vcs + v));
       }

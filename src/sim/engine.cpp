@@ -21,9 +21,6 @@ int countBits(std::uint64_t mask) {
   return count;
 }
 
-constexpr std::uint64_t kKindShift = 60;
-constexpr std::uint64_t kPayloadMask = (std::uint64_t{1} << kKindShift) - 1;
-
 }  // namespace
 
 PairTable::PairTable(std::size_t terminals, std::size_t denseLimit)
@@ -136,6 +133,10 @@ Engine::Engine(const Network& network, const RoutingSemantics& semantics, const 
 void Engine::setUpNetwork() {
   channels_ = static_cast<std::uint32_t>(network_.channelCount());
   terminals_ = static_cast<std::uint32_t>(network_.terminalCount());
+  if (std::uint64_t{channels_} << kVcBits > kPayloadMask) {
+    throw SimulationError(
+        fmt::format("{} channels: the simulator handles at most {}", channels_, kPayloadMask >> kVcBits));
+  }
   setUpRecords();
   for (std::uint32_t c = 0; c < channels_; ++c) {
     const ChannelId channel = ChannelId::fromIndex(c);
@@ -151,7 +152,34 @@ void Engine::setUpNetwork() {
     sourceBlock_[c] = (chan(c).sourceIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[chan(c).sourceIndex];
   }
   single_ = partitioning_.count == 1;
+  setUpGrouping();
   for (auto& boxes : outbox_) boxes.resize(partitioning_.count);
+  setUpSwitches();
+  injection_.resize(terminals_);
+  for (std::uint32_t t = 0; t < terminals_; ++t) {
+    const NodeId terminal = network_.terminalNode(t);
+    if (!semantics_.hasAddress(terminal)) {
+      throw SimulationError(
+          fmt::format("terminal '{}' owns no address: it can neither send nor receive", network_.name(terminal)));
+    }
+    injection_[t] = static_cast<std::uint32_t>(network_.injectionChannel(terminal).index());
+  }
+  const std::uint64_t allVcs = vcs_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs_) - 1;
+  for (std::uint32_t c = 0; c < channels_; ++c) chan(c).outFreeVcs = allVcs;
+  layerVcs_.assign(layers_, 0);
+  for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
+  choices_.resize(semantics_.choiceCapacity());
+  capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
+  overflow_.resize(semantics_.choiceCapacity());
+  channelFlits_.assign(channels_, 0);
+  const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
+  const std::uint64_t size = std::bit_ceil(horizon);
+  mask_ = size - 1;
+  wheel_.resize(size);
+}
+
+// Each switch's input ports (SwitchState::portBegin), port exits and selection stream.
+void Engine::setUpSwitches() {
   const std::size_t switches = network_.switchCount();
   sw_.assign(switches, SwitchState{});
   std::uint32_t at = 0;
@@ -178,27 +206,19 @@ void Engine::setUpNetwork() {
     }
     sw_[s].portCount = network_.portCount(node);
   }
-  injection_.resize(terminals_);
-  for (std::uint32_t t = 0; t < terminals_; ++t) {
-    const NodeId terminal = network_.terminalNode(t);
-    if (!semantics_.hasAddress(terminal)) {
-      throw SimulationError(
-          fmt::format("terminal '{}' owns no address: it can neither send nor receive", network_.name(terminal)));
-    }
-    injection_[t] = static_cast<std::uint32_t>(network_.injectionChannel(terminal).index());
+}
+
+void Engine::setUpGrouping() {
+  switchCount_ = static_cast<std::uint32_t>(network_.switchCount());
+  const std::uint64_t keys = std::uint64_t{switchCount_} + terminals_;
+  // Every engine of a partitioned run decides alike (the owner bits of their messages).
+  grouped_ = keys < kOwnerLimit && (config_.grouping == SimConfig::Grouping::Always ||
+                                    (config_.grouping == SimConfig::Grouping::Auto && prefetch_));
+  if (grouped_) {
+    const auto width = static_cast<std::uint32_t>(std::bit_width(keys - 1));
+    bucketShift_ = width > kBucketBits ? width - kBucketBits : 0;
+    bucketStart_.assign(((keys - 1) >> bucketShift_) + 2, 0);
   }
-  const std::uint64_t allVcs = vcs_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs_) - 1;
-  for (std::uint32_t c = 0; c < channels_; ++c) chan(c).outFreeVcs = allVcs;
-  layerVcs_.assign(layers_, 0);
-  for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
-  choices_.resize(semantics_.choiceCapacity());
-  capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
-  overflow_.resize(semantics_.choiceCapacity());
-  channelFlits_.assign(channels_, 0);
-  const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
-  const std::uint64_t size = std::bit_ceil(horizon);
-  mask_ = size - 1;
-  wheel_.resize(size);
 }
 
 // The channel records (engine.h): ChannelState, then per VC its VcState and rings.
@@ -321,10 +341,10 @@ void Engine::generate(std::uint32_t terminal) {
 // ---- phase 1: heads, credits, freed slots, deliveries ---------------------------------
 
 void Engine::processEvent(std::uint64_t event) {
-  const std::uint64_t payload = event & kPayloadMask;
+  const std::uint64_t payload = payloadOf(event);
   const auto channel = static_cast<std::uint32_t>(payload >> kVcBits);
   const auto vc = static_cast<std::uint32_t>(payload & ((1U << kVcBits) - 1));
-  switch (event >> kKindShift) {
+  switch (kindOf(event)) {
     case kArrive: arrive(static_cast<std::uint32_t>(payload)); break;
     case kCredit: {  // the link acts if a packet waits for this credit
       VcState& queue = vcAt(channel, vc);
@@ -540,13 +560,13 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   packet.layer = chosen.layer;
   packet.readyAt = now_ + 1;
   lastMove_ = now_;
-  const std::uint64_t credit = (kCredit << kKindShift) | queueKey(inChannel, vc);
+  const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
   if (single_ || sourceBlock_[inChannel] == block_) {
     schedule(now_ + flits_ - 1 + config_.flyTime, kPhaseEvents, credit);
   } else {
     post(sourceBlock_[inChannel], now_ + flits_ - 1 + config_.flyTime, credit, nullptr);
   }
-  schedule(now_ + flits_, kPhaseEvents, (kInFree << kKindShift) | inChannel);
+  schedule(now_ + flits_, kPhaseEvents, makeEvent(kInFree, switchIndex, inChannel));
   ++chan(chosen.channel).outQueued;
   wakeLink(chosen.channel, std::max(now_ + 1, chan(chosen.channel).linkBusy));  // available from the next cycle
   return true;
@@ -660,21 +680,24 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   lastMove_ = now_;
   if (now_ >= windowStart_ && now_ < windowEnd_) channelFlits_[channel] += flits_;
   std::uint64_t time = now_ + config_.flyTime + flits_ - 1, kind = kDeliver;
+  std::uint64_t owner = grouped_ ? switchCount_ + chan(channel).targetIndex : 0;
   if (chan(channel).targetIsSwitch) {
+    owner = chan(channel).targetIndex;
     --vcAt(channel, vc).credits;
     time = now_ + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
   }
   if (single_ || targetBlock_[channel] == block_) {
-    schedule(time, kPhaseEvents, (kind << kKindShift) | packetId);
+    schedule(time, kPhaseEvents, makeEvent(kind, owner, packetId));
   } else {
-    sendPacket(targetBlock_[channel], time, kind, packetId);
+    sendPacket(targetBlock_[channel], time, makeEvent(kind, owner, 0), packetId);
   }
 }
 
-void Engine::sendPacket(std::uint32_t block, std::uint64_t time, std::uint64_t kind, std::uint32_t packetId) {
-  // The packet travels in the message; its id here is free again.
-  post(block, time, kind << kKindShift, &packets_[packetId]);
+void Engine::sendPacket(std::uint32_t block, std::uint64_t time, std::uint64_t event, std::uint32_t packetId) {
+  // The packet travels in the message (its id at the receiver joins the event); its id here
+  // is free again.
+  post(block, time, event, &packets_[packetId]);
   freePackets_.push_back(packetId);
 }
 
@@ -720,7 +743,7 @@ void Engine::startLink(std::uint32_t channel) {
     if (chan(channel).targetIsSwitch && queue.credits == 0) continue;
     queue.outHead = static_cast<std::uint16_t>(ringIndex(queue.outHead, 1));
     --queue.outSize;
-    schedule(now_ + flits_, kPhaseEvents, (kOutFree << kKindShift) | queueKey(channel, vc));
+    schedule(now_ + flits_, kPhaseEvents, makeEvent(kOutFree, chan(channel).sourceIndex, queueKey(channel, vc)));
     chan(channel).linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
     if (--chan(channel).outQueued > 0) wakeLink(channel, now_ + flits_);
     transmit(channel, packetId, vc);

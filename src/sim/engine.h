@@ -118,20 +118,44 @@ class Engine {
   static SimResult runPartitioned(std::span<Engine* const> engines, const SimProgress& progress);
 
  private:
-  // Event kinds (the top bits of an event; the rest is a packet id, a channel, or a queue
-  // as channel << kVcBits | vc):
+  // An event is kind << kKindShift | owner << kOwnerShift | payload. Kinds:
   //  kArrive: a head that reached an input queue finished its routing delay; kCredit: a
   //  credit reaches the sender; kOutFree: an output queue slot is free again; kDeliver: a
   //  tail reaches its terminal; kInFree: a crossbar input is idle again.
+  // The payload is a packet id, a channel, or a queue as channel << kVcBits | vc. The owner
+  // is the key of the switch (its index) or terminal (switches + its index) whose state the
+  // event changes; runCycle() handles a cycle's events grouped by owner (0 for all when the
+  // keys do not fit: one group).
   enum : std::uint64_t { kArrive = 0, kCredit = 1, kOutFree = 2, kDeliver = 3, kInFree = 5 };
+  static constexpr std::uint64_t kKindShift = 60, kOwnerShift = 36;
+  static constexpr std::uint64_t kPayloadMask = (std::uint64_t{1} << kOwnerShift) - 1;
+  static constexpr std::uint64_t kOwnerLimit = std::uint64_t{1} << (kKindShift - kOwnerShift);
   static constexpr std::uint32_t kVcBits = 6;  // vcs <= 64
   static constexpr std::uint64_t queueKey(std::uint32_t channel, std::uint32_t vc) {
     return std::uint64_t{channel} << kVcBits | vc;
+  }
+  /// The event of `kind` for `payload`, owned by switch (or terminal key) `owner`.
+  std::uint64_t makeEvent(std::uint64_t kind, std::uint64_t owner, std::uint64_t payload) const {
+    return kind << kKindShift | (grouped_ ? owner << kOwnerShift : 0) | payload;
+  }
+  static constexpr std::uint64_t payloadOf(std::uint64_t event) { return event & kPayloadMask; }
+  static constexpr std::uint64_t kindOf(std::uint64_t event) { return event >> kKindShift; }
+  /// The owner key of the sender of `channel` (a switch, or a terminal for an injection channel).
+  std::uint64_t senderKey(std::uint32_t channel) const {
+    return chan(channel).sourceIsSwitch ? chan(channel).sourceIndex : switchCount_ + chan(channel).sourceIndex;
+  }
+  void groupEvents(std::vector<std::uint64_t>& events);
+  void runGrouped(std::vector<std::uint64_t>& events, const std::vector<std::uint64_t>& switches);
+  /// The counting-sort bucket of an event's owner.
+  std::uint64_t bucketOf(std::uint64_t event) const {
+    return ((event >> kOwnerShift) & (kOwnerLimit - 1)) >> bucketShift_;
   }
   static constexpr int kPhaseEvents = 0, kPhaseSwitches = 1, kPhaseLinks = 2;
 
   void setUpNetwork();
   void setUpRecords();
+  void setUpSwitches();
+  void setUpGrouping();
   void setUpTraffic();
   void schedule(std::uint64_t time, int phase, std::uint64_t event);
   void wakeSwitch(std::uint32_t switchIndex, std::uint64_t time);
@@ -162,7 +186,7 @@ class Engine {
   std::uint32_t allocatePacket();
   // Out of line (rare on one block; keeps the hot transmit() small).
   [[gnu::noinline]] void post(std::uint32_t block, std::uint64_t time, std::uint64_t event, const Packet* packet);
-  [[gnu::noinline]] void sendPacket(std::uint32_t block, std::uint64_t time, std::uint64_t kind,
+  [[gnu::noinline]] void sendPacket(std::uint32_t block, std::uint64_t time, std::uint64_t event,
                                     std::uint32_t packetId);
   void absorb(std::span<Engine* const> engines, std::uint32_t parity);
   struct Control;
@@ -293,6 +317,14 @@ class Engine {
   std::size_t capacity_ = 0;
   // The allocator visits only the inputs that can send: ChannelState::readyVcs and
   // SwitchState::readyInputs, kept exact at every cycle (checkInvariants).
+  // Grouping of a cycle's events by owner (runCycle): a switch allocates right after its
+  // own events, while its state is still in the cache. Owner keys are bucketed
+  // (key >> bucketShift_) into at most kBuckets counting-sort buckets.
+  static constexpr std::uint32_t kBucketBits = 8;
+  bool grouped_ = false;
+  std::uint32_t switchCount_ = 0, bucketShift_ = 0;
+  std::vector<std::uint32_t> bucketStart_;
+  std::vector<std::uint64_t> groupScratch_;
   bool narrow_ = true;     // every switch has at most 64 ports
   bool prefetch_ = false;  // the channel state is larger than a core's cache (runCycle)
   // ---- traffic ----

@@ -16,8 +16,6 @@ namespace routelab::sim {
 
 namespace {
 
-constexpr std::uint64_t kKindShift = 60;
-constexpr std::uint64_t kPayloadMask = (std::uint64_t{1} << kKindShift) - 1;
 constexpr std::uint64_t kWarmupWindow = 1000;
 constexpr int kWarmupMinWindows = 3;
 constexpr int kWarmupMaxWindows = 10;
@@ -59,15 +57,19 @@ void Engine::runCycle() {
   // requested while this one runs (memory-level parallelism: such runs are bound by cache
   // misses).
   auto& bucket = wheel_[now_ & mask_];
-  auto& events = bucket[kPhaseEvents];
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
-    processEvent(events[i]);
-  }
-  auto& switches = bucket[kPhaseSwitches];
-  for (std::size_t i = 0; i < switches.size(); ++i) {
-    if (prefetch_ && i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
-    allocateSwitch(static_cast<std::uint32_t>(switches[i]));
+  if (grouped_) {
+    runGrouped(bucket[kPhaseEvents], bucket[kPhaseSwitches]);
+  } else {
+    auto& events = bucket[kPhaseEvents];
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
+      processEvent(events[i]);
+    }
+    auto& switches = bucket[kPhaseSwitches];
+    for (std::size_t i = 0; i < switches.size(); ++i) {
+      if (prefetch_ && i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
+      allocateSwitch(static_cast<std::uint32_t>(switches[i]));
+    }
   }
   // Links act in channel order: only the in-order sources share state (the destinations'
   // outstanding counts), and the order among them is the model's.
@@ -86,9 +88,37 @@ void Engine::runCycle() {
   }
 }
 
+// The events of one owner group change only the state of its switches and terminals, and a
+// switch's allocation reads only its own state: each group's woken switches allocate right
+// after the group's events — the model's result, as if every event came first, with the
+// switch's state still in the cache.
+void Engine::runGrouped(std::vector<std::uint64_t>& events, const std::vector<std::uint64_t>& switches) {
+  if (events.size() > 1) groupEvents(events);
+  std::size_t allocated = 0;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
+    processEvent(events[i]);
+    if (i + 1 < events.size() && bucketOf(events[i + 1]) == bucketOf(events[i])) continue;
+    for (; allocated < switches.size(); ++allocated) allocateSwitch(static_cast<std::uint32_t>(switches[allocated]));
+  }
+  for (; allocated < switches.size(); ++allocated) allocateSwitch(static_cast<std::uint32_t>(switches[allocated]));
+}
+
+// Stable counting sort of a cycle's events by owner bucket (engine.h: grouped_).
+void Engine::groupEvents(std::vector<std::uint64_t>& events) {
+  std::fill(bucketStart_.begin(), bucketStart_.end(), 0U);
+  for (std::uint64_t event : events) ++bucketStart_[bucketOf(event) + 1];
+  for (std::size_t b = 1; b < bucketStart_.size(); ++b) bucketStart_[b] += bucketStart_[b - 1];
+  groupScratch_.resize(events.size());
+  for (std::uint64_t event : events) {
+    groupScratch_[bucketStart_[bucketOf(event)]++] = event;
+  }
+  events.swap(groupScratch_);
+}
+
 void Engine::prefetchEvent(std::uint64_t event) const {
-  const std::uint64_t payload = event & kPayloadMask;
-  switch (event >> kKindShift) {
+  const std::uint64_t payload = payloadOf(event);
+  switch (kindOf(event)) {
     case kArrive:
     case kDeliver: __builtin_prefetch(&packets_[payload]); break;
     case kInFree: __builtin_prefetch(&chan(payload)); break;
@@ -128,7 +158,7 @@ void Engine::absorb(std::span<Engine* const> engines, std::uint32_t parity) {
   for (Engine* sender : engines) {
     std::vector<Message>& box = sender->outbox_[parity][block_];
     for (const Message& message : box) {
-      if (message.event >> kKindShift == kCredit) {
+      if (kindOf(message.event) == kCredit) {
         schedule(message.time, kPhaseEvents, message.event);
         continue;
       }
@@ -341,8 +371,8 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
     };
     for (const auto& bucket : engine->wheel_) {
       for (std::uint64_t event : bucket[kPhaseEvents]) {
-        const auto payload = static_cast<std::uint32_t>(event & kPayloadMask);
-        const std::uint64_t kind = event >> kKindShift;
+        const auto payload = static_cast<std::uint32_t>(payloadOf(event));
+        const std::uint64_t kind = kindOf(event);
         if (kind == kArrive) {
           mark(payload, "on a wire");
           const Packet& packet = engine->packets_[payload];

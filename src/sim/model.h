@@ -106,6 +106,12 @@ struct SimConfig {
   /// windows of flyTime cycles (docs/SIMULATION.md "Parallel engine"). The result is the
   /// same for every value. In-order delivery needs 1 (SpecError otherwise).
   std::uint32_t threads = 1;
+  /// Whether the engine handles a cycle's events grouped by switch, each switch allocating
+  /// right after its own events (docs/SIMULATION.md "How the engine computes it"): Auto does
+  /// so on fabrics whose state outgrows the caches. Never changes a result (the tests run
+  /// both ways).
+  enum class Grouping { Auto, Always, Never };
+  Grouping grouping = Grouping::Auto;
 };
 
 /// One delivered packet (recordPackets).

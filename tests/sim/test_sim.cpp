@@ -79,6 +79,7 @@ TEST_P(ReferenceEquality, EveryPacketHasTheReferenceModelsTimes) {
     config.vcs = c.vcs;
     config.pathPolicy = c.paths;
     config.bufferPackets = 1 + static_cast<std::uint32_t>(seed % 2);
+    config.grouping = seed == 2 ? SimConfig::Grouping::Always : SimConfig::Grouping::Never;
     const SimResult fast = simulate(fabric.network, routing, config);
     ASSERT_FALSE(fast.deadlock);
     const std::vector<PacketRecord> reference = test::referenceSimulate(fabric.network, routing, config, 200000);

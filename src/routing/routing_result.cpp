@@ -143,22 +143,6 @@ void ForwardingTable::setCandidateList(std::uint32_t switchIndex, Address a, Lis
   listOf_[e] = list;
 }
 
-std::span<const PortNumber> ForwardingTable::candidates(std::uint32_t switchIndex, Address a) const {
-  const std::size_t e = entry(switchIndex, a);
-  if (!listOf_.empty() && listOf_[e] != UINT32_MAX) {
-    const std::uint32_t id = listOf_[e];
-    return {listPorts_.data() + listStart_[id], listPorts_.data() + listStart_[id + 1]};
-  }
-  if (primary_[e] == kNoRoute) return {};
-  // Deterministic entry: a one-element view into a static table of port numbers.
-  static const std::vector<PortNumber> kPorts = [] {
-    std::vector<PortNumber> ports(256);
-    for (std::size_t i = 0; i < ports.size(); ++i) ports[i] = static_cast<PortNumber>(i);
-    return ports;
-  }();
-  return {kPorts.data() + primary_[e], 1};
-}
-
 std::size_t ForwardingTable::memoryBytes() const {
   return primary_.size() + listOf_.size() * sizeof(std::uint32_t) + listStart_.size() * sizeof(std::uint32_t) +
          listPorts_.size() * sizeof(PortNumber) + listHash_.size() * sizeof(listHash_[0]);

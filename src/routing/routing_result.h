@@ -14,6 +14,7 @@
 // The simulator consumes exactly this: candidates per destination, layers as VCs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -93,8 +94,16 @@ class ForwardingTable {
 
   /// Preferred port, or kNoRoute.
   PortNumber port(std::uint32_t switchIndex, Address a) const { return primary_[entry(switchIndex, a)]; }
-  /// All candidates (empty if none).
-  std::span<const PortNumber> candidates(std::uint32_t switchIndex, Address a) const;
+  /// All candidates (empty if none). Inline: the simulator reads one per packet hop.
+  std::span<const PortNumber> candidates(std::uint32_t switchIndex, Address a) const {
+    const std::size_t e = entry(switchIndex, a);
+    if (!listOf_.empty() && listOf_[e] != UINT32_MAX) {
+      const std::uint32_t id = listOf_[e];
+      return {listPorts_.data() + listStart_[id], listPorts_.data() + listStart_[id + 1]};
+    }
+    if (primary_[e] == kNoRoute) return {};
+    return {kPortNumbers.data() + primary_[e], 1};  // deterministic: a view into 0..255
+  }
   /// True when some entry has more than one candidate.
   bool adaptive() const { return !listOf_.empty(); }
 
@@ -113,6 +122,11 @@ class ForwardingTable {
 
  private:
   std::size_t entry(std::uint32_t s, Address a) const { return static_cast<std::size_t>(s) * addresses_ + a; }
+  static constexpr std::array<PortNumber, 256> kPortNumbers = [] {
+    std::array<PortNumber, 256> ports{};
+    for (std::size_t i = 0; i < ports.size(); ++i) ports[i] = static_cast<PortNumber>(i);
+    return ports;
+  }();
   std::uint32_t intern(std::span<const PortNumber> ports);
 
   std::size_t switches_ = 0;

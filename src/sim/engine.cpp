@@ -577,35 +577,40 @@ std::span<const Engine::Candidate> Engine::candidatesOf(std::uint32_t packetId, 
   Candidate* cached = &packetCandidates_[std::size_t{packetId} * capacity_];
   if (packetCandidateCount_[packetId] != kNotRouted) return {cached, packetCandidateCount_[packetId]};
   const Packet& packet = packets_[packetId];
-  // The core's choices (RoutingSemantics::hopChoices); without an escape layer they are the
-  // packet's layer's table entry, read in place.
-  std::size_t count = 0;
-  if (semantics_.escape()) {
-    count = semantics_.hopChoices(network_.switchNode(switchIndex), ChannelId::fromIndex(inChannel), packet.address,
-                                  LayerId::fromIndex(packet.layer), choices_);
-  } else {
-    const LayerId layer = LayerId::fromIndex(packet.layer);
-    for (PortNumber port : semantics_.candidatesAt(switchIndex, packet.address, layer))
-      choices_[count++] = {port, layer};
-  }
-  // Up to capacity_ candidates are kept with the packet; longer lists (escape routings with
-  // many layers) are recomputed at every attempt.
-  Candidate* out = count <= capacity_ ? cached : overflow_.data();
   const Exit* exits = &exits_[sw_[switchIndex].exitBegin];
   const std::uint32_t portCount = sw_[switchIndex].portCount;
+  // RoutingSemantics::step, from the cached exits: a usable port has a cable and leads to a
+  // switch or to the packet's destination.
+  auto usable = [&](PortNumber port) {
+    return port != kSelfPort && port <= portCount && exits[port - 1].channel != kNoChannel &&
+           (exits[port - 1].terminal == kNoTerminal || exits[port - 1].terminal == packet.destination);
+  };
+  // Up to capacity_ candidates are kept with the packet; longer lists (escape routings with
+  // many layers) are recomputed at every attempt.
+  Candidate* out = cached;
   std::uint32_t kept = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const HopChoice choice = choices_[i];
-    // RoutingSemantics::step, from the cached exits: a usable port has a cable and leads to a
-    // switch or to the packet's destination.
-    const bool usable =
-        choice.port != kSelfPort && choice.port <= portCount && exits[choice.port - 1].channel != kNoChannel &&
-        (exits[choice.port - 1].terminal == kNoTerminal || exits[choice.port - 1].terminal == packet.destination);
-    if (!usable) {
-      if (count == 1) unusableChoice(packet, switchIndex, choice.port);
-      continue;
+  if (!semantics_.escape()) {  // the packet's layer's table entry, read in place
+    const std::span<const PortNumber> ports =
+        semantics_.candidatesAt(switchIndex, packet.address, LayerId::fromIndex(packet.layer));
+    if (ports.size() > capacity_) out = overflow_.data();
+    for (PortNumber port : ports) {
+      if (usable(port)) {
+        out[kept++] = {exits[port - 1].channel, 0, packet.layer, port};
+      } else if (ports.size() == 1) {
+        unusableChoice(packet, switchIndex, port);
+      }
     }
-    out[kept++] = {exits[choice.port - 1].channel, 0, choice.layer.value, choice.port};
+  } else {  // the core's choices over every layer (RoutingSemantics::hopChoices)
+    const std::size_t count = semantics_.hopChoices(network_.switchNode(switchIndex), ChannelId::fromIndex(inChannel),
+                                                    packet.address, LayerId::fromIndex(packet.layer), choices_);
+    if (count > capacity_) out = overflow_.data();
+    for (std::size_t i = 0; i < count; ++i) {
+      if (usable(choices_[i].port)) {
+        out[kept++] = {exits[choices_[i].port - 1].channel, 0, choices_[i].layer.value, choices_[i].port};
+      } else if (count == 1) {
+        unusableChoice(packet, switchIndex, choices_[i].port);
+      }
+    }
   }
   if (kept == 0) {
     throw SimulationError(fmt::format("the routing offers terminal {} -> {} no usable port at switch '{}'",

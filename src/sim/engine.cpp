@@ -634,15 +634,13 @@ void Engine::unusableChoice(const Packet& packet, std::uint32_t switchIndex, Por
 bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
   const std::uint64_t busy = chan(inChannel).readyVcs;
   const std::uint32_t firstVc = chan(inChannel).inputNextVc;
-  // VCs in round-robin order from firstVc: the busy ones at or after it, then those before.
-  const std::uint64_t high = busy & (~std::uint64_t{0} << firstVc);
-  for (std::uint64_t part : {high, busy & ~high}) {
-    for (; part != 0; part &= part - 1) {
-      const auto vc = static_cast<std::uint32_t>(std::countr_zero(part));
-      if (tryGrant(switchIndex, inChannel, vc)) {
-        chan(inChannel).inputNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
-        return true;
-      }
+  // VCs in round-robin order from firstVc — the busy ones at or after it, then those before:
+  // the set bits of the mask rotated right by firstVc, lowest first.
+  for (std::uint64_t part = std::rotr(busy, static_cast<int>(firstVc)); part != 0; part &= part - 1) {
+    const auto vc = static_cast<std::uint32_t>((std::countr_zero(part) + firstVc) & 63);
+    if (tryGrant(switchIndex, inChannel, vc)) {
+      chan(inChannel).inputNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+      return true;
     }
   }
   return false;
@@ -653,14 +651,11 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
   const std::uint32_t ports = sw_[switchIndex].ports;
   const std::uint32_t start = sw_[switchIndex].nextInputPort;
   if (narrow_) {  // only the ports that can send, in round-robin order from `start`
-    const std::uint64_t ready = sw_[switchIndex].readyInputs;
-    const std::uint64_t high = ready & (~std::uint64_t{0} << start);
-    for (std::uint64_t part : {high, ready & ~high}) {
-      for (; part != 0; part &= part - 1) {
-        const auto port = static_cast<std::uint32_t>(std::countr_zero(part));
-        if (allocatePort(switchIndex, inPorts_[begin + port])) {
-          sw_[switchIndex].nextInputPort = static_cast<std::uint16_t>(port + 1 == ports ? 0 : port + 1);
-        }
+    const std::uint64_t ready = sw_[switchIndex].readyInputs;  // (as allocatePort's VCs)
+    for (std::uint64_t part = std::rotr(ready, static_cast<int>(start)); part != 0; part &= part - 1) {
+      const auto port = static_cast<std::uint32_t>((std::countr_zero(part) + start) & 63);
+      if (allocatePort(switchIndex, inPorts_[begin + port])) {
+        sw_[switchIndex].nextInputPort = static_cast<std::uint16_t>(port + 1 == ports ? 0 : port + 1);
       }
     }
     return;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -14,8 +15,16 @@ namespace routelab::sim {
 
 namespace {
 
-/// Set bits of a (sparse) mask; std::popcount is a library call on the x86-64 baseline.
+/// Set bits of the masks of up to 8 VCs, by table.
+constexpr std::array<std::uint8_t, 256> kBitsOfByte = [] {
+  std::array<std::uint8_t, 256> bits{};
+  for (std::size_t i = 1; i < bits.size(); ++i) bits[i] = static_cast<std::uint8_t>(bits[i / 2] + (i & 1));
+  return bits;
+}();
+
+/// Set bits of a VC mask; std::popcount is a library call on the x86-64 baseline.
 int countBits(std::uint64_t mask) {
+  if (mask < kBitsOfByte.size()) return kBitsOfByte[mask];
   int count = 0;
   for (; mask != 0; mask &= mask - 1) ++count;
   return count;
@@ -546,15 +555,17 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   // Grant: the packet leaves the input queue and crosses in flits_ cycles; the next packet
   // of the VC, if any, is ready (arrive()).
   Packet& packet = packets_[packetId];
+  ChannelState& in = chan(inChannel);
+  ChannelState& out = chan(chosen.channel);
   queue.inHead = static_cast<std::uint16_t>(ringIndex(queue.inHead, 1));
-  if (--queue.inSize == 0) chan(inChannel).readyVcs &= ~(std::uint64_t{1} << vc);
-  sw_[switchIndex].readyInputs &= ~(std::uint64_t{1} << (chan(inChannel).portBit));
-  chan(inChannel).crossbarInBusy = now_ + flits_;
-  chan(chosen.channel).outBusy = now_ + flits_;
+  if (--queue.inSize == 0) in.readyVcs &= ~(std::uint64_t{1} << vc);
+  sw_[switchIndex].readyInputs &= ~(std::uint64_t{1} << in.portBit);
+  in.crossbarInBusy = now_ + flits_;
+  out.outBusy = now_ + flits_;
   VcState& outQueue = vcAt(chosen.channel, chosen.vc);
   ringAt(chosen.channel, chosen.vc)[slots_ + ringIndex(outQueue.outHead, outQueue.outSize)] = packetId;
   ++outQueue.outSize;
-  if (++outQueue.outOccupied == slots_) chan(chosen.channel).outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
+  if (++outQueue.outOccupied == slots_) out.outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
   packet.channel = chosen.channel;
   packet.vc = chosen.vc;
   packet.layer = chosen.layer;
@@ -567,8 +578,8 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
     post(sourceBlock_[inChannel], now_ + flits_ - 1 + config_.flyTime, credit, nullptr);
   }
   schedule(now_ + flits_, kPhaseEvents, makeEvent(kInFree, switchIndex, inChannel));
-  ++chan(chosen.channel).outQueued;
-  wakeLink(chosen.channel, std::max(now_ + 1, chan(chosen.channel).linkBusy));  // available from the next cycle
+  ++out.outQueued;
+  wakeLink(chosen.channel, std::max(now_ + 1, out.linkBusy));  // available from the next cycle
   return true;
 }
 
@@ -673,16 +684,17 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
 
 void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32_t vc) {
   Packet& packet = packets_[packetId];
+  ChannelState& link = chan(channel);
   packet.channel = channel;
   packet.vc = static_cast<std::uint8_t>(vc);
   ++packet.hops;
-  chan(channel).linkBusy = now_ + flits_;
+  link.linkBusy = now_ + flits_;
   lastMove_ = now_;
   if (now_ >= windowStart_ && now_ < windowEnd_) channelFlits_[channel] += flits_;
   std::uint64_t time = now_ + config_.flyTime + flits_ - 1, kind = kDeliver;
-  std::uint64_t owner = grouped_ ? switchCount_ + chan(channel).targetIndex : 0;
-  if (chan(channel).targetIsSwitch) {
-    owner = chan(channel).targetIndex;
+  std::uint64_t owner = grouped_ ? switchCount_ + link.targetIndex : 0;
+  if (link.targetIsSwitch) {
+    owner = link.targetIndex;
     --vcAt(channel, vc).credits;
     time = now_ + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
@@ -726,26 +738,27 @@ std::uint32_t Engine::allocatePacket() {
 // into its output queue (the next cycle, or when the link is free), a credit a queued packet
 // waits for, a new message at a source, the end of the packet on the link while others wait.
 void Engine::startLink(std::uint32_t channel) {
-  if (chan(channel).linkBusy > now_) {
-    wakeLink(channel, chan(channel).linkBusy);
+  ChannelState& link = chan(channel);
+  if (link.linkBusy > now_) {
+    wakeLink(channel, link.linkBusy);
     return;
   }
-  if (!chan(channel).sourceIsSwitch) {
-    startInjection(channel, chan(channel).sourceIndex);
+  if (!link.sourceIsSwitch) {
+    startInjection(channel, link.sourceIndex);
     return;
   }
-  const std::uint32_t firstVc = chan(channel).linkNextVc;
+  const std::uint32_t firstVc = link.linkNextVc;
+  const bool needsCredit = link.targetIsSwitch != 0;
   for (std::uint32_t j = 0, vc = firstVc; j < vcs_; ++j, vc = vc + 1 == vcs_ ? 0 : vc + 1) {
     VcState& queue = vcAt(channel, vc);
-    if (queue.outSize == 0) continue;
+    if (queue.outSize == 0 || (needsCredit && queue.credits == 0)) continue;
     const std::uint32_t packetId = ringAt(channel, vc)[slots_ + queue.outHead];
     if (packets_[packetId].readyAt > now_) continue;
-    if (chan(channel).targetIsSwitch && queue.credits == 0) continue;
     queue.outHead = static_cast<std::uint16_t>(ringIndex(queue.outHead, 1));
     --queue.outSize;
-    schedule(now_ + flits_, kPhaseEvents, makeEvent(kOutFree, chan(channel).sourceIndex, queueKey(channel, vc)));
-    chan(channel).linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
-    if (--chan(channel).outQueued > 0) wakeLink(channel, now_ + flits_);
+    schedule(now_ + flits_, kPhaseEvents, makeEvent(kOutFree, link.sourceIndex, queueKey(channel, vc)));
+    link.linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+    if (--link.outQueued > 0) wakeLink(channel, now_ + flits_);
     transmit(channel, packetId, vc);
     return;
   }

@@ -562,6 +562,7 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   sw_[switchIndex].readyInputs &= ~(std::uint64_t{1} << in.portBit);
   in.crossbarInBusy = now_ + flits_;
   out.outBusy = now_ + flits_;
+  out.lastGrantVc = chosen.vc;
   VcState& outQueue = vcAt(chosen.channel, chosen.vc);
   ringAt(chosen.channel, chosen.vc)[slots_ + ringIndex(outQueue.outHead, outQueue.outSize)] = packetId;
   ++outQueue.outSize;
@@ -749,11 +750,14 @@ void Engine::startLink(std::uint32_t channel) {
   }
   const std::uint32_t firstVc = link.linkNextVc;
   const bool needsCredit = link.targetIsSwitch != 0;
+  // A packet granted this cycle (at most one per output: the crossbar output is busy for
+  // flits_ cycles) is available from the next; it is the front only if alone in its queue.
+  const std::uint32_t grantedNow = link.outBusy == now_ + flits_ ? link.lastGrantVc : vcs_;
   for (std::uint32_t j = 0, vc = firstVc; j < vcs_; ++j, vc = vc + 1 == vcs_ ? 0 : vc + 1) {
     VcState& queue = vcAt(channel, vc);
     if (queue.outSize == 0 || (needsCredit && queue.credits == 0)) continue;
+    if (vc == grantedNow && queue.outSize == 1) continue;
     const std::uint32_t packetId = ringAt(channel, vc)[slots_ + queue.outHead];
-    if (packets_[packetId].readyAt > now_) continue;
     queue.outHead = static_cast<std::uint16_t>(ringIndex(queue.outHead, 1));
     --queue.outSize;
     schedule(now_ + flits_, kPhaseEvents, makeEvent(kOutFree, link.sourceIndex, queueKey(channel, vc)));

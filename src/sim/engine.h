@@ -236,8 +236,9 @@ class Engine {
     std::uint8_t inputNextVc = 0;      ///< round-robin start of the crossbar input (input queues)
     std::uint8_t sourceIsSwitch = 0;
     std::uint8_t targetIsSwitch = 0;
-    std::uint8_t portBit = 0;     ///< its input port at the target switch, mod 64 (SwitchState::readyInputs)
-    std::uint16_t outQueued = 0;  ///< packets in its output queues (all VCs; vcs x slots <= 65535)
+    std::uint8_t portBit = 0;      ///< its input port at the target switch, mod 64 (SwitchState::readyInputs)
+    std::uint8_t lastGrantVc = 0;  ///< the output VC of the latest grant into it (at outBusy - flits)
+    std::uint16_t outQueued = 0;   ///< packets in its output queues (all VCs; vcs x slots <= 65535)
   };
   static_assert(sizeof(ChannelState) == 64);
   struct alignas(4) VcState {

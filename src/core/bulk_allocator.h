@@ -1,5 +1,6 @@
 // routelab/core/bulk_allocator.h — the allocator of the library's largest arrays
-// (forwarding tables: one byte per switch x address, 1 GiB on a 65,536-terminal fat-tree).
+// (forwarding tables: one byte per switch x address, 1 GiB on a 65,536-terminal fat-tree, and
+// their candidate-list ids; the simulator's channel records).
 //
 // Two differences from std::allocator, both about the cost of touching a gigabyte:
 //   * value-less construction (`vector.resize(n)`, `vector(n)`) default-initialises, so
@@ -29,8 +30,11 @@ template <class T>
 class BulkAllocator {
  public:
   using value_type = T;
-  /// Blocks at least this large are 2 MiB aligned and advised as huge pages.
-  static constexpr std::size_t kBulkBytes = std::size_t{32} << 20;
+  /// Blocks at least this large are 2 MiB aligned and advised as huge pages (at most half a
+  /// huge page of rounding per block). Huge pages also spare the TLB misses of random access
+  /// to tables of many megabytes: filling the 125 MB adaptive table of a 4096-terminal
+  /// fat-tree took half the CPU time (docs/PERFORMANCE.md "Simulation speed").
+  static constexpr std::size_t kBulkBytes = std::size_t{4} << 20;
   static constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
   BulkAllocator() noexcept = default;

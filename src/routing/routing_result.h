@@ -131,9 +131,9 @@ class ForwardingTable {
 
   std::size_t switches_ = 0;
   std::size_t addresses_ = 0;
-  std::vector<std::uint8_t, BulkAllocator<std::uint8_t>> primary_;  // one byte per entry (port or kNoRoute)
-  std::vector<std::uint32_t> listOf_;                               // per entry: candidate list id (adaptive only)
-  std::vector<std::uint32_t> listStart_;                            // CSR of interned lists
+  std::vector<std::uint8_t, BulkAllocator<std::uint8_t>> primary_;   // one byte per entry (port or kNoRoute)
+  std::vector<std::uint32_t, BulkAllocator<std::uint32_t>> listOf_;  // per entry: candidate list id (adaptive only)
+  std::vector<std::uint32_t> listStart_;                             // CSR of interned lists
   std::vector<PortNumber> listPorts_;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> listHash_;  // sorted (hash, id)
 };

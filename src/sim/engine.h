@@ -27,6 +27,7 @@
 #include <span>
 #include <vector>
 
+#include "core/bulk_allocator.h"
 #include "core/random.h"
 #include "routing/semantics.h"
 #include "sim/model.h"
@@ -272,7 +273,7 @@ class Engine {
   struct alignas(64) Line {
     std::byte bytes[64];
   };
-  std::vector<Line> lines_;
+  std::vector<Line, BulkAllocator<Line>> lines_;  // huge pages when large
   std::uint32_t recordLines_ = 0, vcBytes_ = 0;
   std::byte* recordOf(std::uint32_t c) { return lines_[std::size_t{c} * recordLines_].bytes; }
   const std::byte* recordOf(std::uint32_t c) const { return lines_[std::size_t{c} * recordLines_].bytes; }

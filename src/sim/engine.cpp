@@ -268,12 +268,13 @@ void Engine::setUpTraffic() {
     return;
   }
   messageRate_ = config_.load / (double(flits_) * config_.messagePackets);
+  gaps_ = BernoulliGaps(messageRate_);
   poissonClock_.assign(terminals_, 0.0);
   for (std::uint32_t t = 0; t < terminals_; ++t) {
     if (partitioning_.ofTerminal[t] != block_ || !destinations_.sends(t)) continue;
     std::uint64_t first = 0;
     if (config_.injection == Injection::Bernoulli) {
-      first = nextBernoulli(0, messageRate_, terminalRng_[t]) - 1;
+      first = gaps_.next(0, terminalRng_[t]) - 1;
     } else {
       poissonClock_[t] = nextPoisson(0, messageRate_, terminalRng_[t]);
       first = static_cast<std::uint64_t>(poissonClock_[t]);
@@ -339,7 +340,7 @@ void Engine::generate(std::uint32_t terminal) {
   enqueueMessage(terminal, destination, config_.messagePackets, measured);
   std::uint64_t next = 0;
   if (config_.injection == Injection::Bernoulli) {
-    next = nextBernoulli(now_, messageRate_, rng);
+    next = gaps_.next(now_, rng);
   } else {
     poissonClock_[terminal] = nextPoisson(poissonClock_[terminal], messageRate_, rng);
     next = static_cast<std::uint64_t>(poissonClock_[terminal]);

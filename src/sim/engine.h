@@ -340,6 +340,7 @@ class Engine {
   using Generation = std::pair<std::uint64_t, std::uint32_t>;
   std::priority_queue<Generation, std::vector<Generation>, std::greater<>> generations_;
   double messageRate_ = 0;
+  BernoulliGaps gaps_;  // Bernoulli injection at messageRate_
   std::size_t traceNext_ = 0;
   PairTable pairs_{0};
   std::vector<std::vector<Held>> held_;              // per destination

@@ -86,11 +86,15 @@ std::uint32_t DestinationSource::draw(std::uint32_t source, Rng& rng) const {
   return kNoDestination;
 }
 
-std::uint64_t nextBernoulli(std::uint64_t now, double rate, Rng& rng) {
-  if (rate >= 1) return now + 1;
+std::uint64_t nextBernoulli(std::uint64_t now, double rate, Rng& rng) { return BernoulliGaps(rate).next(now, rng); }
+
+BernoulliGaps::BernoulliGaps(double rate) : rate_(rate), logMiss_(rate < 1 ? std::log1p(-rate) : 0) {}
+
+std::uint64_t BernoulliGaps::next(std::uint64_t now, Rng& rng) const {
+  if (rate_ >= 1) return now + 1;
   // Gap G >= 1 with P(G = g) = (1 - rate)^(g-1) rate: one draw per message.
   const double u = 1.0 - rng.uniform();  // (0, 1]
-  const double gap = std::floor(std::log(u) / std::log1p(-rate));
+  const double gap = std::floor(std::log(u) / logMiss_);
   if (!(gap < 1e15)) return std::numeric_limits<std::uint64_t>::max() / 2;
   return now + 1 + static_cast<std::uint64_t>(gap);
 }

@@ -53,4 +53,15 @@ class DestinationSource {
 std::uint64_t nextBernoulli(std::uint64_t now, double rate, Rng& rng);
 double nextPoisson(double clock, double rate, Rng& rng);
 
+/// nextBernoulli() for one rate, its logarithm computed once (the same gaps, bit for bit).
+class BernoulliGaps {
+ public:
+  explicit BernoulliGaps(double rate = 1);
+  std::uint64_t next(std::uint64_t now, Rng& rng) const;
+
+ private:
+  double rate_ = 1;
+  double logMiss_ = 0;  // log(1 - rate)
+};
+
 }  // namespace routelab::sim

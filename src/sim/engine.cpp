@@ -575,11 +575,11 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   lastMove_ = now_;
   const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
   if (single_ || sourceBlock_[inChannel] == block_) {
-    schedule(now_ + flits_ - 1 + config_.flyTime, kPhaseEvents, credit);
+    scheduleEvent(now_ + flits_ - 1 + config_.flyTime, credit);
   } else {
     post(sourceBlock_[inChannel], now_ + flits_ - 1 + config_.flyTime, credit, nullptr);
   }
-  schedule(now_ + flits_, kPhaseEvents, makeEvent(kInFree, switchIndex, inChannel));
+  scheduleEvent(now_ + flits_, makeEvent(kInFree, switchIndex, inChannel));
   ++out.outQueued;
   wakeLink(chosen.channel, std::max(now_ + 1, out.linkBusy));  // available from the next cycle
   return true;
@@ -702,7 +702,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
     kind = kArrive;
   }
   if (single_ || targetBlock_[channel] == block_) {
-    schedule(time, kPhaseEvents, makeEvent(kind, owner, packetId));
+    scheduleEvent(time, makeEvent(kind, owner, packetId));
   } else {
     sendPacket(targetBlock_[channel], time, makeEvent(kind, owner, 0), packetId);
   }
@@ -761,7 +761,7 @@ void Engine::startLink(std::uint32_t channel) {
     const std::uint32_t packetId = ringAt(channel, vc)[slots_ + queue.outHead];
     queue.outHead = static_cast<std::uint16_t>(ringIndex(queue.outHead, 1));
     --queue.outSize;
-    schedule(now_ + flits_, kPhaseEvents, makeEvent(kOutFree, link.sourceIndex, queueKey(channel, vc)));
+    scheduleEvent(now_ + flits_, makeEvent(kOutFree, link.sourceIndex, queueKey(channel, vc)));
     link.linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
     if (--link.outQueued > 0) wakeLink(channel, now_ + flits_);
     transmit(channel, packetId, vc);

@@ -151,7 +151,14 @@ class Engine {
   std::uint64_t bucketOf(std::uint64_t event) const {
     return ((event >> kOwnerShift) & (kOwnerLimit - 1)) >> bucketShift_;
   }
-  static constexpr int kPhaseEvents = 0, kPhaseSwitches = 1, kPhaseLinks = 2;
+  // A wheel bucket's lists: the events by kind (all in list kPhaseEvents when grouped_), the
+  // switches to allocate, the links to start. Ungrouped, a cycle's events run kind by kind:
+  // events commute, and one kind at a time keeps processEvent's branches predictable.
+  static constexpr int kPhaseEvents = 0, kPhaseSwitches = 6, kPhaseLinks = 7, kLists = 8;
+  static constexpr std::array<int, 5> kEventLists = {kArrive, kCredit, kOutFree, kDeliver, kInFree};
+  void scheduleEvent(std::uint64_t time, std::uint64_t event) {
+    schedule(time, grouped_ ? kPhaseEvents : static_cast<int>(kindOf(event)), event);
+  }
 
   void setUpNetwork();
   void setUpRecords();
@@ -352,7 +359,7 @@ class Engine {
   // ---- time ----
   std::uint64_t now_ = 0;
   std::uint64_t mask_ = 0;
-  std::vector<std::array<std::vector<std::uint64_t>, 3>> wheel_;
+  std::vector<std::array<std::vector<std::uint64_t>, kLists>> wheel_;
   std::uint64_t pendingEvents_ = 0;
   std::uint64_t lastMove_ = 0;
   // Set between windows, the same in every engine: the measurement window, and the cycle

@@ -5,6 +5,7 @@
 #include <barrier>
 #include <cmath>
 #include <limits>
+#include <ranges>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -60,10 +61,12 @@ void Engine::runCycle() {
   if (grouped_) {
     runGrouped(bucket[kPhaseEvents], bucket[kPhaseSwitches]);
   } else {
-    auto& events = bucket[kPhaseEvents];
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
-      processEvent(events[i]);
+    for (const int kind : kEventLists) {
+      const auto& events = bucket[static_cast<std::size_t>(kind)];
+      for (std::size_t i = 0; i < events.size(); ++i) {
+        if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
+        processEvent(events[i]);
+      }
     }
     auto& switches = bucket[kPhaseSwitches];
     for (std::size_t i = 0; i < switches.size(); ++i) {
@@ -159,12 +162,12 @@ void Engine::absorb(std::span<Engine* const> engines, std::uint32_t parity) {
     std::vector<Message>& box = sender->outbox_[parity][block_];
     for (const Message& message : box) {
       if (kindOf(message.event) == kCredit) {
-        schedule(message.time, kPhaseEvents, message.event);
+        scheduleEvent(message.time, message.event);
         continue;
       }
       const std::uint32_t packetId = allocatePacket();
       packets_[packetId] = message.packet;
-      schedule(message.time, kPhaseEvents, message.event | packetId);
+      scheduleEvent(message.time, message.event | packetId);
     }
     box.clear();
   }
@@ -370,7 +373,7 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
       ++live;
     };
     for (const auto& bucket : engine->wheel_) {
-      for (std::uint64_t event : bucket[kPhaseEvents]) {
+      for (std::uint64_t event : std::span(bucket.begin(), bucket.begin() + kPhaseSwitches) | std::views::join) {
         const auto payload = static_cast<std::uint32_t>(payloadOf(event));
         const std::uint64_t kind = kindOf(event);
         if (kind == kArrive) {

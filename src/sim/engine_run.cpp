@@ -5,7 +5,6 @@
 #include <barrier>
 #include <cmath>
 #include <limits>
-#include <ranges>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -373,17 +372,19 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
       ++live;
     };
     for (const auto& bucket : engine->wheel_) {
-      for (std::uint64_t event : std::span(bucket.begin(), bucket.begin() + kPhaseSwitches) | std::views::join) {
-        const auto payload = static_cast<std::uint32_t>(payloadOf(event));
-        const std::uint64_t kind = kindOf(event);
-        if (kind == kArrive) {
-          mark(payload, "on a wire");
-          const Packet& packet = engine->packets_[payload];
-          ++inFlight[std::size_t{packet.channel} * vcs + packet.vc];
-        } else if (kind == kDeliver) {
-          mark(payload, "ejecting");
-        } else if (kind == kCredit) {
-          ++creditsDue[(payload >> kVcBits) * vcs + (payload & ((1U << kVcBits) - 1))];
+      for (auto list = bucket.begin(); list != bucket.begin() + kPhaseSwitches; ++list) {  // the event lists
+        for (std::uint64_t event : *list) {
+          const auto payload = static_cast<std::uint32_t>(payloadOf(event));
+          const std::uint64_t kind = kindOf(event);
+          if (kind == kArrive) {
+            mark(payload, "on a wire");
+            const Packet& packet = engine->packets_[payload];
+            ++inFlight[std::size_t{packet.channel} * vcs + packet.vc];
+          } else if (kind == kDeliver) {
+            mark(payload, "ejecting");
+          } else if (kind == kCredit) {
+            ++creditsDue[(payload >> kVcBits) * vcs + (payload & ((1U << kVcBits) - 1))];
+          }
         }
       }
     }

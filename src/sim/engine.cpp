@@ -592,38 +592,31 @@ std::span<const Engine::Candidate> Engine::candidatesOf(std::uint32_t packetId, 
   const Packet& packet = packets_[packetId];
   const Exit* exits = &exits_[sw_[switchIndex].exitBegin];
   const std::uint32_t portCount = sw_[switchIndex].portCount;
-  // RoutingSemantics::step, from the cached exits: a usable port has a cable and leads to a
-  // switch or to the packet's destination.
-  auto usable = [&](PortNumber port) {
-    return port != kSelfPort && port <= portCount && exits[port - 1].channel != kNoChannel &&
-           (exits[port - 1].terminal == kNoTerminal || exits[port - 1].terminal == packet.destination);
-  };
   // Up to capacity_ candidates are kept with the packet; longer lists (escape routings with
   // many layers) are recomputed at every attempt.
   Candidate* out = cached;
   std::uint32_t kept = 0;
+  // RoutingSemantics::step, from the cached exits: a usable port has a cable and leads to a
+  // switch or to the packet's destination; an unusable one is skipped, or refused when it is
+  // the only choice (`count`).
+  auto take = [&](PortNumber port, std::uint8_t layer, std::size_t count) {
+    if (port != kSelfPort && port <= portCount && exits[port - 1].channel != kNoChannel &&
+        (exits[port - 1].terminal == kNoTerminal || exits[port - 1].terminal == packet.destination)) {
+      out[kept++] = {exits[port - 1].channel, 0, layer, port};
+    } else if (count == 1) {
+      unusableChoice(packet, switchIndex, port);
+    }
+  };
   if (!semantics_.escape()) {  // the packet's layer's table entry, read in place
     const std::span<const PortNumber> ports =
         semantics_.candidatesAt(switchIndex, packet.address, LayerId::fromIndex(packet.layer));
     if (ports.size() > capacity_) out = overflow_.data();
-    for (PortNumber port : ports) {
-      if (usable(port)) {
-        out[kept++] = {exits[port - 1].channel, 0, packet.layer, port};
-      } else if (ports.size() == 1) {
-        unusableChoice(packet, switchIndex, port);
-      }
-    }
+    for (PortNumber port : ports) take(port, packet.layer, ports.size());
   } else {  // the core's choices over every layer (RoutingSemantics::hopChoices)
     const std::size_t count = semantics_.hopChoices(network_.switchNode(switchIndex), ChannelId::fromIndex(inChannel),
                                                     packet.address, LayerId::fromIndex(packet.layer), choices_);
     if (count > capacity_) out = overflow_.data();
-    for (std::size_t i = 0; i < count; ++i) {
-      if (usable(choices_[i].port)) {
-        out[kept++] = {exits[choices_[i].port - 1].channel, 0, choices_[i].layer.value, choices_[i].port};
-      } else if (count == 1) {
-        unusableChoice(packet, switchIndex, choices_[i].port);
-      }
-    }
+    for (std::size_t i = 0; i < count; ++i) take(choices_[i].port, choices_[i].layer.value, count);
   }
   if (kept == 0) {
     throw SimulationError(fmt::format("the routing offers terminal {} -> {} no usable port at switch '{}'",

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <atomic>
 
 #include "core/errors.h"
 #include "core/limits.h"
@@ -62,7 +63,7 @@ AddressMap AddressMap::fromBlocks(const Network& network, std::vector<std::pair<
 namespace {
 
 /// switches x addresses, checked against the memory budget before the table is allocated
-/// (one byte per entry; adaptive tables add four, checked when the first list is stored).
+/// (one byte per entry; codes that widen to two or four bytes are checked when they widen).
 std::size_t checkedEntries(std::size_t switches, std::size_t addresses, std::uint64_t bytesEach) {
   checkMemory(fmt::format("forwarding table of {} switches x {} addresses", switches, addresses),
               saturatingBytes(switches, addresses), "entries", bytesEach);
@@ -72,80 +73,115 @@ std::size_t checkedEntries(std::size_t switches, std::size_t addresses, std::uin
 }  // namespace
 
 ForwardingTable::ForwardingTable(std::size_t switches, std::size_t addresses)
-    : switches_(switches), addresses_(addresses), primary_(checkedEntries(switches, addresses, 1), kNoRoute) {}
+    : switches_(switches), addresses_(addresses), bytes_(checkedEntries(switches, addresses, 1), kNoRoute) {}
 
 ForwardingTable::ForwardingTable(std::size_t switches, std::size_t addresses, Unfilled)
-    : switches_(switches), addresses_(addresses), primary_(checkedEntries(switches, addresses, 1)) {}
+    : switches_(switches), addresses_(addresses), bytes_(checkedEntries(switches, addresses, 1)) {}
 
 std::span<std::uint8_t> ForwardingTable::mutableRow(std::uint32_t switchIndex) {
-  if (!listOf_.empty()) throw RoutingError("a forwarding table with candidate lists cannot be written by rows");
-  return {primary_.data() + entry(switchIndex, 0), addresses_};
+  if (lists_ > 0) throw RoutingError("a forwarding table with candidate lists cannot be written by rows");
+  std::atomic_ref<bool>(rowsHandedOut_).store(true, std::memory_order_relaxed);  // rows are written concurrently
+  return {bytes_.data() + entry(switchIndex, 0), addresses_};
+}
+
+// Keeps portCeiling_ above every single port stored at width 1. The common case (a port
+// below the ceiling) only reads it; raising it is atomic, and it widens the codes first
+// when the port meets a list code (not thread-safe: reservePorts() prevents it).
+void ForwardingTable::notePort(PortNumber port) {
+  std::atomic_ref<std::uint32_t> ceiling(portCeiling_);
+  std::uint32_t seen = ceiling.load(std::memory_order_relaxed);
+  if (port < seen || port == kNoRoute) return;
+  if (port >= listBase_) widen(2);
+  while (port >= seen && !ceiling.compare_exchange_weak(seen, port + 1U, std::memory_order_relaxed)) {
+  }
 }
 
 void ForwardingTable::set(std::uint32_t switchIndex, Address a, PortNumber port) {
-  const std::size_t e = entry(switchIndex, a);
-  primary_[e] = static_cast<std::uint8_t>(port);
-  if (!listOf_.empty()) listOf_[e] = UINT32_MAX;
+  if (port > kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", port));
+  if (width_ == 1) notePort(port);
+  store(entry(switchIndex, a), port);
+}
+
+void ForwardingTable::reservePorts(PortNumber maxPort) {
+  if (maxPort >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", maxPort));
+  if (width_ == 1) notePort(maxPort);
+}
+
+// Re-stores every entry with `width` bytes (not thread-safe). Called when a one-byte list
+// code would meet a port (width 2) or the lists outgrow two-byte codes (width 4).
+void ForwardingTable::widen(std::uint32_t width) {
+  const std::size_t entries = checkedEntries(switches_, addresses_, width);
+  auto wide = [&](std::size_t e) -> std::uint32_t {
+    if (width_ == 2) return words_[e];
+    const std::uint8_t code = bytes_[e];
+    return code < listBase_ || code == kNoRoute ? code : kWideListBase + (kNoRoute - 1U - code);
+  };
+  if (width == 2) {
+    words_.resize(entries);
+    for (std::size_t e = 0; e < entries; ++e) words_[e] = static_cast<std::uint16_t>(wide(e));
+    bytes_ = {};
+  } else {
+    longs_.resize(entries);
+    for (std::size_t e = 0; e < entries; ++e) longs_[e] = wide(e);
+    bytes_ = {};
+    words_ = {};
+  }
+  width_ = width;
+  listBase_ = kNoRoute;
 }
 
 std::uint32_t ForwardingTable::intern(std::span<const PortNumber> ports) {
+  for (PortNumber p : ports) {
+    if (p >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", p));
+  }
   std::uint64_t hash = 1469598103934665603ULL;
   for (PortNumber p : ports) hash = (hash ^ p) * 1099511628211ULL;
   hash = (hash ^ ports.size()) * 1099511628211ULL;
-  auto it = std::lower_bound(listHash_.begin(), listHash_.end(), std::pair(hash, 0U));
-  for (; it != listHash_.end() && it->first == hash; ++it) {
-    const std::uint32_t id = it->second;
-    if (std::equal(ports.begin(), ports.end(), listPorts_.begin() + listStart_[id],
-                   listPorts_.begin() + listStart_[id + 1])) {
-      return id;
-    }
+  const auto [first, last] = listHash_.equal_range(hash);
+  for (auto it = first; it != last; ++it) {
+    if (std::ranges::equal(ports, listPorts(it->second))) return it->second;
   }
+  // A new list: its code must stay clear of the stored ports (width 1) and of the code range.
+  if (width_ == 1) {
+    if (lists_ == 0 && std::atomic_ref<bool>(rowsHandedOut_).load(std::memory_order_relaxed)) {
+      for (std::uint8_t code : bytes_) {
+        if (code != kNoRoute) portCeiling_ = std::max<std::uint32_t>(portCeiling_, code + 1U);
+      }
+    }
+    if (lists_ + portCeiling_ >= kNoRoute) widen(2);  // the new code, 254 - lists_, would meet a port
+  }
+  if (width_ == 2 && lists_ == kWordLists) widen(4);
   if (listStart_.empty()) listStart_.push_back(0);
-  const auto id = static_cast<std::uint32_t>(listStart_.size() - 1);
+  const std::uint32_t id = lists_++;
+  if (width_ == 1) listBase_ = kNoRoute - lists_;
   listPorts_.insert(listPorts_.end(), ports.begin(), ports.end());
   listStart_.push_back(static_cast<std::uint32_t>(listPorts_.size()));
-  listHash_.insert(std::lower_bound(listHash_.begin(), listHash_.end(), std::pair(hash, id)), std::pair(hash, id));
+  listHash_.emplace(hash, id);
   return id;
 }
 
 void ForwardingTable::setCandidates(std::uint32_t switchIndex, Address a, std::span<const PortNumber> ports) {
-  const std::size_t e = entry(switchIndex, a);
   if (ports.size() <= 1) {
     set(switchIndex, a, ports.empty() ? kNoRoute : ports[0]);
     return;
   }
-  for (PortNumber p : ports) {
-    if (p >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", p));
-  }
-  if (listOf_.empty()) {
-    checkedEntries(switches_, addresses_, 1 + sizeof(std::uint32_t));
-    listOf_.assign(primary_.size(), UINT32_MAX);
-  }
-  primary_[e] = static_cast<std::uint8_t>(ports[0]);
-  listOf_[e] = intern(ports);
+  const std::uint32_t id = intern(ports);
+  store(entry(switchIndex, a), listCode(id));
 }
 
 ForwardingTable::ListId ForwardingTable::addCandidateList(std::span<const PortNumber> ports) {
   if (ports.size() < 2) throw RoutingError("a candidate list needs at least two ports");
-  for (PortNumber p : ports) {
-    if (p >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", p));
-  }
-  if (listOf_.empty()) {
-    checkedEntries(switches_, addresses_, 1 + sizeof(std::uint32_t));
-    listOf_.assign(primary_.size(), UINT32_MAX);
-  }
   return intern(ports);
 }
 
 void ForwardingTable::setCandidateList(std::uint32_t switchIndex, Address a, ListId list) {
-  const std::size_t e = entry(switchIndex, a);
-  primary_[e] = static_cast<std::uint8_t>(listPorts_[listStart_[list]]);
-  listOf_[e] = list;
+  store(entry(switchIndex, a), listCode(list));
 }
 
 std::size_t ForwardingTable::memoryBytes() const {
-  return primary_.size() + listOf_.size() * sizeof(std::uint32_t) + listStart_.size() * sizeof(std::uint32_t) +
-         listPorts_.size() * sizeof(PortNumber) + listHash_.size() * sizeof(listHash_[0]);
+  return bytes_.size() + words_.size() * sizeof(std::uint16_t) + longs_.size() * sizeof(std::uint32_t) +
+         listStart_.size() * sizeof(std::uint32_t) + listPorts_.size() * sizeof(PortNumber) +
+         listHash_.size() * (sizeof(std::uint64_t) + sizeof(std::uint32_t) + 2 * sizeof(void*));
 }
 
 PathStatus RoutingResult::walk(const Network& network, NodeId source, Address a, LayerId layer,

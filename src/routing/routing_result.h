@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -70,8 +71,15 @@ class AddressMap {
 };
 
 /// Per (switch index, address) ordered candidate ports.
-/// Deterministic entries cost one byte; adaptive entries one 32-bit id of an interned
-/// candidate list (fat-tree and escape routings have few distinct lists).
+///
+/// Every entry is one code, one byte wide while it fits: a code below listBase() is a
+/// single port (deterministic, like an InfiniBand LFT byte), kNoRoute is no route, and a
+/// code in [listBase(), kNoRoute) names an interned candidate list (fat-tree and escape
+/// routings have few distinct lists; list i has code 254 - i). The codes widen to two bytes
+/// (ports 0..255 as themselves, list i as 256 + i) when a list's code would meet a stored
+/// port, and to four beyond 65,279 lists. A 4096-terminal adaptive fat-tree's table is
+/// 25 MB (it was 125 MB with a 4-byte list id beside every port byte), and the simulator's
+/// hop reads one byte of it.
 class ForwardingTable {
  public:
   ForwardingTable() = default;
@@ -87,34 +95,50 @@ class ForwardingTable {
   std::size_t switchCount() const { return switches_; }
   std::size_t addressCount() const { return addresses_; }
 
-  /// Single candidate (deterministic). `kNoRoute` clears the entry.
+  /// Single candidate (deterministic). `kNoRoute` clears the entry; a port above kNoRoute
+  /// throws RoutingError. Concurrent calls for distinct entries are safe for ports below
+  /// the reservePorts() limit (a larger port may widen the codes).
   void set(std::uint32_t switchIndex, Address a, PortNumber port);
   /// Ordered candidates; the first is the preferred one. An empty list clears the entry.
   void setCandidates(std::uint32_t switchIndex, Address a, std::span<const PortNumber> ports);
+  /// Promise that single ports up to `maxPort` may be stored (not thread-safe): the codes
+  /// widen now if needed, so that later concurrent set() calls never have to.
+  void reservePorts(PortNumber maxPort);
 
   /// Preferred port, or kNoRoute.
-  PortNumber port(std::uint32_t switchIndex, Address a) const { return primary_[entry(switchIndex, a)]; }
+  PortNumber port(std::uint32_t switchIndex, Address a) const {
+    const std::span<const PortNumber> c = candidates(switchIndex, a);
+    return c.empty() ? kNoRoute : c.front();
+  }
   /// All candidates (empty if none). Inline: the simulator reads one per packet hop.
   std::span<const PortNumber> candidates(std::uint32_t switchIndex, Address a) const {
     const std::size_t e = entry(switchIndex, a);
-    if (!listOf_.empty() && listOf_[e] != UINT32_MAX) {
-      const std::uint32_t id = listOf_[e];
-      return {listPorts_.data() + listStart_[id], listPorts_.data() + listStart_[id + 1]};
+    if (width_ == 1) [[likely]] {
+      const std::uint8_t code = bytes_[e];
+      if (code < listBase_) return {kPortNumbers.data() + code, 1};
+      if (code == kNoRoute) return {};
+      return listPorts(kNoRoute - 1U - code);
     }
-    if (primary_[e] == kNoRoute) return {};
-    return {kPortNumbers.data() + primary_[e], 1};  // deterministic: a view into 0..255
+    const std::uint32_t code = width_ == 2 ? std::uint32_t{words_[e]} : longs_[e];
+    if (code < kNoRoute) return {kPortNumbers.data() + code, 1};
+    if (code == kNoRoute) return {};
+    return listPorts(code - kWideListBase);
   }
   /// True when some entry has more than one candidate.
-  bool adaptive() const { return !listOf_.empty(); }
+  bool adaptive() const { return lists_ > 0; }
+  /// Bytes per entry (1, 2 or 4).
+  std::uint32_t codeWidth() const { return width_; }
+  /// The one-byte codes at and above this (up to kNoRoute) are candidate lists.
+  std::uint32_t listBase() const { return listBase_; }
 
   /// Bulk interface for engines that write the same few candidate lists many times (fat-tree
   /// engines): intern a list once (size >= 2; not thread-safe), then store it by id with
   /// setCandidateList(), which is O(1) and safe to call concurrently for distinct entries.
   using ListId = std::uint32_t;
   ListId addCandidateList(std::span<const PortNumber> ports);
-  /// The preferred-port bytes of one switch, one per address (kNoRoute = no route), for
-  /// engines that fill whole rows; writing a byte is set() with that port. Only for tables
-  /// without candidate lists (throws RoutingError otherwise). Distinct rows may be written
+  /// The port bytes of one switch, one per address (kNoRoute = no route), for engines that
+  /// fill whole rows; writing a byte is set() with that port. Only for tables without
+  /// candidate lists (throws RoutingError otherwise). Distinct rows may be written
   /// concurrently.
   std::span<std::uint8_t> mutableRow(std::uint32_t switchIndex);
   void setCandidateList(std::uint32_t switchIndex, Address a, ListId list);
@@ -127,15 +151,39 @@ class ForwardingTable {
     for (std::size_t i = 0; i < ports.size(); ++i) ports[i] = static_cast<PortNumber>(i);
     return ports;
   }();
+  static constexpr std::uint32_t kWideListBase = 256;  ///< list i is code 256 + i at widths 2 and 4
+  static constexpr std::uint32_t kWordLists = 65536 - kWideListBase;
+  std::span<const PortNumber> listPorts(std::uint32_t id) const {
+    return {listPorts_.data() + listStart_[id], listPorts_.data() + listStart_[id + 1]};
+  }
+  std::uint32_t listCode(ListId id) const { return width_ == 1 ? kNoRoute - 1U - id : kWideListBase + id; }
+  void store(std::size_t e, std::uint32_t code) {
+    if (width_ == 1)
+      bytes_[e] = static_cast<std::uint8_t>(code);
+    else if (width_ == 2)
+      words_[e] = static_cast<std::uint16_t>(code);
+    else
+      longs_[e] = code;
+  }
   std::uint32_t intern(std::span<const PortNumber> ports);
+  void notePort(PortNumber port);
+  void widen(std::uint32_t width);
 
   std::size_t switches_ = 0;
   std::size_t addresses_ = 0;
-  std::vector<std::uint8_t, BulkAllocator<std::uint8_t>> primary_;   // one byte per entry (port or kNoRoute)
-  std::vector<std::uint32_t, BulkAllocator<std::uint32_t>> listOf_;  // per entry: candidate list id (adaptive only)
-  std::vector<std::uint32_t> listStart_;                             // CSR of interned lists
+  std::uint32_t width_ = 1;
+  std::uint32_t lists_ = 0;
+  std::uint32_t listBase_ = kNoRoute;  ///< width 1: kNoRoute - lists_
+  /// Width 1: every single port stored (or reserved) is below it; raised only by a port at
+  /// or above it, so reserved concurrent writers never touch it.
+  std::uint32_t portCeiling_ = 0;
+  bool rowsHandedOut_ = false;  ///< mutableRow() was called: ports unknown to portCeiling_
+  std::vector<std::uint8_t, BulkAllocator<std::uint8_t>> bytes_;    // width 1
+  std::vector<std::uint16_t, BulkAllocator<std::uint16_t>> words_;  // width 2
+  std::vector<std::uint32_t, BulkAllocator<std::uint32_t>> longs_;  // width 4
+  std::vector<std::uint32_t> listStart_;                            // CSR of interned lists
   std::vector<PortNumber> listPorts_;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> listHash_;  // sorted (hash, id)
+  std::unordered_multimap<std::uint64_t, std::uint32_t> listHash_;  // hash -> list ids
 };
 
 /// Outcome of following a routing from a source to an address.

@@ -175,6 +175,11 @@ void fillAdaptiveEntries(const XgftModel& model, const RoutingContext& context, 
   ForwardingTable& table = result.tables.front();
   const std::uint32_t block = context.addressesPerTerminal * classes;
   const std::size_t h = model.height();
+  // Every port the fill may store, reserved before the concurrent writes (set() would
+  // otherwise widen the table's codes under them).
+  PortNumber maxPort = 0;
+  for (NodeId s : network.switches()) maxPort = std::max(maxPort, network.portCount(s));
+  table.reservePorts(maxPort);
   const std::vector<std::vector<ForwardingTable::ListId>> lists = internUpPortLists(model, table);
   auto setUp = [&](std::uint32_t s, std::size_t level, Address a, std::uint32_t b) {
     if (!lists[level].empty())

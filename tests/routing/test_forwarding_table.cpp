@@ -1,0 +1,175 @@
+// ForwardingTable's codes (routing/routing_result.h): one byte per entry while the ports and
+// the interned lists fit beside each other, two or four bytes when they do not. Every test
+// checks the table against a plain model (a vector of candidate lists per entry) after the
+// operations that widen, so a code that meets a port, or a widening that loses a list, fails.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "core/errors.h"
+#include "engines/fattree/fat_tree.h"
+#include "routing/routing_result.h"
+#include "topology/xgft.h"
+
+using namespace routelab;
+
+namespace {
+
+constexpr std::uint32_t kSwitches = 5, kAddresses = 11;
+
+/// The table and a model of it, kept in step.
+struct Checked {
+  ForwardingTable table{kSwitches, kAddresses};
+  std::vector<std::vector<PortNumber>> model = std::vector<std::vector<PortNumber>>(kSwitches * kAddresses);
+
+  void set(std::uint32_t s, Address a, PortNumber port) {
+    table.set(s, a, port);
+    model[s * kAddresses + a] = port == kNoRoute ? std::vector<PortNumber>{} : std::vector<PortNumber>{port};
+  }
+  void setList(std::uint32_t s, Address a, const std::vector<PortNumber>& ports) {
+    table.setCandidates(s, a, ports);
+    const bool none = ports.size() == 1 && ports[0] == kNoRoute;
+    model[s * kAddresses + a] = none ? std::vector<PortNumber>{} : ports;
+  }
+  void expectSame() const {
+    for (std::uint32_t s = 0; s < kSwitches; ++s) {
+      for (Address a = 0; a < kAddresses; ++a) {
+        const std::vector<PortNumber>& want = model[s * kAddresses + a];
+        const auto got = table.candidates(s, a);
+        ASSERT_EQ(std::vector<PortNumber>(got.begin(), got.end()), want) << "switch " << s << " address " << a;
+        ASSERT_EQ(table.port(s, a), want.empty() ? kNoRoute : want.front());
+      }
+    }
+  }
+};
+
+}  // namespace
+
+TEST(ForwardingTable, SmallPortsAndFewListsTakeOneByteAnEntry) {
+  Checked c;
+  c.set(0, 0, 3);
+  c.set(1, 2, kSelfPort);
+  c.setList(2, 3, {5, 6, 7});
+  c.setList(2, 4, {6, 7, 5});
+  c.setList(3, 3, {5, 6, 7});  // interned once
+  c.set(2, 4, 1);              // a list entry made single again
+  c.expectSame();
+  EXPECT_EQ(c.table.codeWidth(), 1u);
+  EXPECT_EQ(c.table.listBase(), 253u);  // two lists: codes 254, 253
+  EXPECT_TRUE(c.table.adaptive());
+  EXPECT_LT(c.table.memoryBytes(), kSwitches * kAddresses + 512);
+}
+
+TEST(ForwardingTable, AListCodeThatWouldMeetAStoredPortWidensTheCodes) {
+  Checked c;
+  c.set(0, 0, 250);
+  c.set(4, 10, 1);
+  for (PortNumber i = 0; i < 4; ++i) c.setList(1, i, {1, PortNumber(2 + i)});  // codes 254..251
+  EXPECT_EQ(c.table.codeWidth(), 1u);
+  c.setList(1, 4, {1, 9});  // code 250 is port 250's
+  EXPECT_EQ(c.table.codeWidth(), 2u);
+  c.expectSame();
+  c.set(3, 3, 254);
+  c.setList(3, 4, {254, 1});
+  c.expectSame();
+}
+
+TEST(ForwardingTable, APortThatWouldMeetAListCodeWidensTheCodes) {
+  Checked c;
+  c.setList(0, 0, {1, 2});  // code 254
+  c.setList(0, 1, {2, 1});  // code 253
+  c.set(2, 2, 252);         // below every list code: stays one byte
+  EXPECT_EQ(c.table.codeWidth(), 1u);
+  c.set(2, 3, 253);  // would read as the second list
+  EXPECT_EQ(c.table.codeWidth(), 2u);
+  c.expectSame();
+}
+
+TEST(ForwardingTable, ReservedPortsKeepListCodesClearOfThem) {
+  Checked c;
+  c.table.reservePorts(249);
+  for (PortNumber i = 0; i < 5; ++i) c.setList(0, i, {1, PortNumber(10 + i)});  // codes 254..250
+  EXPECT_EQ(c.table.codeWidth(), 1u);
+  c.setList(0, 5, {1, 20});  // code 249 is reserved
+  EXPECT_EQ(c.table.codeWidth(), 2u);
+  c.set(1, 1, 249);
+  c.expectSame();
+  EXPECT_THROW(c.table.reservePorts(255), RoutingError);
+}
+
+TEST(ForwardingTable, RowsWrittenInPlaceAreSeenByTheFirstList) {
+  ForwardingTable table(2, 4);
+  table.mutableRow(1)[2] = 253;
+  const ForwardingTable::ListId first = table.addCandidateList(std::vector<PortNumber>{1, 2});  // code 254
+  EXPECT_EQ(table.codeWidth(), 1u);
+  const ForwardingTable::ListId second = table.addCandidateList(std::vector<PortNumber>{2, 1});  // would be 253
+  EXPECT_EQ(table.codeWidth(), 2u);
+  table.setCandidateList(0, 0, second);
+  table.setCandidateList(0, 1, first);
+  EXPECT_EQ(table.port(1, 2), 253);
+  EXPECT_EQ(table.candidates(0, 0).size(), 2u);
+  EXPECT_EQ(table.port(0, 0), 2);
+  EXPECT_EQ(table.port(0, 1), 1);
+  EXPECT_THROW(table.mutableRow(0), RoutingError);
+}
+
+TEST(ForwardingTable, MoreListsThanTwoByteCodesHoldWidenToFour) {
+  Checked c;
+  c.set(0, 0, 200);
+  std::vector<std::vector<PortNumber>> lists;
+  for (PortNumber last = 7; last <= 8; ++last) {
+    for (PortNumber a = 1; a < 200 && lists.size() < 65'400; ++a) {
+      for (PortNumber b = 1; b < 200 && lists.size() < 65'400; ++b) {
+        if (a != b) lists.push_back({a, b, last});
+      }
+    }
+  }
+  ASSERT_EQ(lists.size(), 65'400u);
+  for (const auto& list : lists) c.table.addCandidateList(list);
+  EXPECT_EQ(c.table.codeWidth(), 4u);
+  for (std::uint32_t s = 0; s < kSwitches; ++s) {
+    for (Address a = 1; a < kAddresses; ++a) c.setList(s, a, lists[(s * kAddresses + a) * 1187 % lists.size()]);
+  }
+  c.setList(4, 0, lists.back());
+  c.expectSame();
+}
+
+TEST(ForwardingTable, RandomOperationsAgreeWithTheModelAtEveryWidth) {
+  for (const PortNumber maxPort : {PortNumber{8}, PortNumber{120}, PortNumber{254}}) {
+    std::mt19937 rng(maxPort);
+    Checked c;
+    // Few distinct lists with small ports (at most 9 x 9 of two): the codes stay one byte.
+    std::uniform_int_distribution<int> port(0, maxPort), entry(0, kSwitches * kAddresses - 1),
+        length(0, maxPort == 8 ? 2 : 4);
+    for (int step = 0; step < 3000; ++step) {
+      const auto e = static_cast<std::uint32_t>(entry(rng));
+      std::vector<PortNumber> ports(static_cast<std::size_t>(length(rng)));
+      for (PortNumber& p : ports) p = static_cast<PortNumber>(port(rng));
+      if (ports.size() == 1 && step % 7 == 0) ports[0] = kNoRoute;
+      c.setList(e / kAddresses, e % kAddresses, ports);
+    }
+    c.expectSame();
+    if (maxPort == 8) {
+      EXPECT_EQ(c.table.codeWidth(), 1u);
+    } else if (maxPort == 254) {
+      EXPECT_GT(c.table.codeWidth(), 1u);
+    }
+  }
+}
+
+TEST(ForwardingTable, PortsAboveTheByteAreRefused) {
+  ForwardingTable table(1, 1);
+  EXPECT_THROW(table.set(0, 0, 256), RoutingError);
+  EXPECT_THROW(table.setCandidates(0, 0, std::vector<PortNumber>{1, 255}), RoutingError);
+}
+
+TEST(ForwardingTable, AnAdaptiveFatTreeTableTakesOneByteAnEntry) {
+  // 4-ary 3-tree, Gómez's adaptive routing: 3 levels x 4 rotations of the up ports at most.
+  const Network net = makeKaryNtree(4, 3);
+  const RoutingResult r = routeFtreeAdaptive(net, {});
+  const ForwardingTable& t = r.table();
+  ASSERT_TRUE(t.adaptive());
+  EXPECT_EQ(t.codeWidth(), 1u);
+  EXPECT_LT(t.memoryBytes(), t.switchCount() * t.addressCount() + 1024);
+}

@@ -84,6 +84,12 @@ std::span<std::uint8_t> ForwardingTable::mutableRow(std::uint32_t switchIndex) {
   return {bytes_.data() + entry(switchIndex, 0), addresses_};
 }
 
+std::span<std::uint8_t> ForwardingTable::mutableCodeRow(std::uint32_t switchIndex) {
+  if (width_ != 1)
+    throw RoutingError("the forwarding table's codes are wider than a byte: it cannot be written by rows");
+  return {bytes_.data() + entry(switchIndex, 0), addresses_};
+}
+
 // Keeps portCeiling_ above every single port stored at width 1. The common case (a port
 // below the ceiling) only reads it; raising it is atomic, and it widens the codes first
 // when the port meets a list code (not thread-safe: reservePorts() prevents it).

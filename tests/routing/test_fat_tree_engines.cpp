@@ -171,10 +171,10 @@ std::vector<Network> rowFillerFabrics() {
 
 }  // namespace
 
-// The deterministic engines write whole rows in closed form (one template per level, the
-// subtree's down ports as runs); ftree-adaptive stores entry by entry through candidate
-// lists whose first port is the same digit selection. Their preferred ports agree on every
-// entry — terminal addresses, LMC paths and switch addresses alike.
+// D-mod-k writes ports in whole rows in closed form (one template per level, the subtree's
+// down ports as runs); ftree-adaptive writes candidate-list codes whose first port is the
+// same digit selection. Their preferred ports agree on every entry — terminal addresses,
+// LMC paths and switch addresses alike.
 TEST(FatTreeEngines, RowFillerEqualsTheEntryByEntryFiller) {
   for (const Network& net : rowFillerFabrics()) {
     for (const std::uint32_t paths : {1u, 2u, 4u}) {
@@ -189,6 +189,56 @@ TEST(FatTreeEngines, RowFillerEqualsTheEntryByEntryFiller) {
       }
     }
   }
+}
+
+// ftree-adaptive writes one-byte list codes row by row; the entry-by-entry filler, kept for
+// tables whose codes are wider than a byte, must store the same candidate lists everywhere.
+TEST(FatTreeEngines, AdaptiveRowsEqualTheEntryByEntryFiller) {
+  for (const Network& net : rowFillerFabrics()) {
+    for (const std::uint32_t paths : {1u, 2u}) {
+      for (const bool switchAddresses : {false, true}) {
+        RoutingContext context;
+        context.addressesPerTerminal = paths;
+        context.routeSwitches = switchAddresses;
+        const RoutingResult rows = routeFtreeAdaptive(net, context);
+        ASSERT_EQ(rows.table().codeWidth(), 1u);
+        const xgft_detail::XgftModel model(net, "test");
+        RoutingResult entries;
+        entries.addresses = rows.addresses;
+        ForwardingTable& table = entries.tables.emplace_back(net.switchCount(), rows.addresses.count());
+        const auto digit = [&model](std::size_t level, std::uint64_t, std::uint64_t d, std::uint32_t path,
+                                    std::uint32_t) {
+          return static_cast<std::uint32_t>((d / model.wProduct(level) + path) % model.upCount(level));
+        };
+        xgft_detail::fillAdaptiveEntries(model, context, 1, digit, entries,
+                                         xgft_detail::internUpPortLists(model, table));
+        for (std::uint32_t s = 0; s < net.switchCount(); ++s) {
+          for (Address a = 0; a < table.addressCount(); ++a) {
+            const auto want = table.candidates(s, a);
+            const auto got = rows.table().candidates(s, a);
+            ASSERT_TRUE(std::ranges::equal(want, got))
+                << net.origin() << " paths " << paths << " switch " << net.name(net.switchNode(s)) << " address " << a;
+          }
+        }
+      }
+    }
+  }
+}
+
+// A level-1 switch of 200 terminals and 50 up ports: its 50 rotations and its ports do not
+// fit in one-byte codes together, so ftree-adaptive fills two-byte codes entry by entry.
+TEST(FtreeAdaptive, PortsNearTheByteLimitWidenTheCodes) {
+  const Network net = makeXgft({{200, 2}, {1, 50}});
+  const RoutingResult adaptive = routeFtreeAdaptive(net, {});
+  ASSERT_EQ(adaptive.table().codeWidth(), 2u);
+  expectSameEntries(net, adaptive.table(), routeDmodk(net, {}).table(), "preferred ports");
+  // Leaf 0 towards terminal 200 (the other leaf): every up port 201..250, the digit's first.
+  const auto candidates = adaptive.table().candidates(0, 200);
+  ASSERT_EQ(candidates.size(), 50u);
+  EXPECT_EQ(candidates.front(), adaptive.table().port(0, 200));
+  EXPECT_EQ(*std::ranges::min_element(candidates), 201);
+  EXPECT_EQ(*std::ranges::max_element(candidates), 250);
+  EXPECT_EQ(adaptive.table().candidates(0, 5).size(), 1u);  // its own terminal: one down port
 }
 
 // A climb that reads only (level, destination, path, class) may be computed once per level

@@ -63,19 +63,30 @@ inline std::vector<std::vector<ForwardingTable::ListId>> internUpPortLists(const
 /// `Switch` — also the switch's index in its level (OPT's per-leaf assignment).
 enum class ClimbScope { Level, Switch };
 
+/// The byte a climbing entry stores for up-port choice b of a level-l switch: the up port
+/// (deterministic tables), or the one-byte code of the adaptive list that starts at b
+/// (ForwardingTable::listCodeByte; a level without lists stores the port).
+struct ClimbCodes {
+  const std::vector<std::vector<ForwardingTable::ListId>>* lists = nullptr;  ///< null: deterministic
+  const ForwardingTable* table = nullptr;
+  std::uint8_t operator()(const XgftModel& model, std::size_t level, std::uint32_t b) const {
+    if (lists != nullptr && !(*lists)[level].empty()) return table->listCodeByte((*lists)[level][b]);
+    return static_cast<std::uint8_t>(model.upPort(level, b));
+  }
+};
+
 /// The climbing entries of a level-`level` switch with index `index`: for every terminal
-/// index d, path p and class c, the up port of parent(level, index, d, p, c) at address
+/// index d, path p and class c, the code of choice parent(level, index, d, p, c) at address
 /// baseOfIndex[d] + p · classes + c (subtree entries are overwritten afterwards).
 template <class Parent>
 void fillUpEntries(const XgftModel& model, std::span<std::uint8_t> row, std::size_t level, std::uint64_t index,
                    std::span<const Address> baseOfIndex, std::uint32_t block, std::uint32_t classes,
-                   const Parent& parent) {
+                   const Parent& parent, const ClimbCodes& codes) {
   const std::uint32_t paths = block / classes;
   for (std::uint64_t d = 0; d < baseOfIndex.size(); ++d) {
     for (std::uint32_t p = 0; p < paths; ++p) {
       for (std::uint32_t c = 0; c < classes; ++c) {
-        row[baseOfIndex[d] + p * classes + c] =
-            static_cast<std::uint8_t>(model.upPort(level, parent(level, index, d, p, c)));
+        row[baseOfIndex[d] + p * classes + c] = codes(model, level, parent(level, index, d, p, c));
       }
     }
   }
@@ -90,7 +101,7 @@ void fillUpEntries(const XgftModel& model, std::span<std::uint8_t> row, std::siz
 template <class Parent>
 void fillTerminalRow(const XgftModel& model, std::span<std::uint8_t> row, std::uint32_t switchIndex,
                      std::span<const Address> baseOfIndex, bool contiguous, std::uint32_t block, std::uint32_t classes,
-                     std::span<const std::uint8_t> levelTemplate, const Parent& parent) {
+                     std::span<const std::uint8_t> levelTemplate, const Parent& parent, const ClimbCodes& codes) {
   const std::size_t level = model.switchLevel(switchIndex);
   const std::uint64_t index = model.switchIndexInLevel(switchIndex);
   const std::uint64_t terminals = baseOfIndex.size();
@@ -99,7 +110,7 @@ void fillTerminalRow(const XgftModel& model, std::span<std::uint8_t> row, std::u
   } else if (!levelTemplate.empty()) {
     std::copy(levelTemplate.begin(), levelTemplate.end(), row.begin());
   } else {
-    fillUpEntries(model, row, level, index, baseOfIndex, block, classes, parent);
+    fillUpEntries(model, row, level, index, baseOfIndex, block, classes, parent, codes);
   }
   // The subtree below this switch is the terminal range [first, first + M_level).
   const std::uint64_t first = index / model.wProduct(level) * model.mProduct(level);
@@ -116,14 +127,17 @@ void fillTerminalRow(const XgftModel& model, std::span<std::uint8_t> row, std::u
   }
 }
 
-/// The deterministic filler: every row written whole (ForwardingTable::Unfilled, no kNoRoute
-/// pass; one template per level when the climb has ClimbScope::Level). Same entries as the
-/// entry-by-entry path; O(S · A) byte writes, mostly block copies.
+/// The row filler: every row written whole (ForwardingTable::Unfilled, no kNoRoute pass; one
+/// template per level when the climb has ClimbScope::Level). Same entries as the
+/// entry-by-entry path; O(S · A) byte writes, mostly block copies. Deterministic tables
+/// store ports; adaptive ones (`lists`, the table's codes one byte wide) the list codes.
 template <class Parent>
-void fillDeterministicRows(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
-                           ClimbScope scope, const Parent& parent, RoutingResult& result) {
+void fillRows(const XgftModel& model, const RoutingContext& context, std::uint32_t classes, ClimbScope scope,
+              const Parent& parent, RoutingResult& result,
+              const std::vector<std::vector<ForwardingTable::ListId>>* lists = nullptr) {
   const Network& network = model.network();
   ForwardingTable& table = result.tables.front();
+  const ClimbCodes codes{lists, &table};
   const std::uint32_t block = context.addressesPerTerminal * classes;
   std::vector<Address> baseOfIndex(network.terminalCount());
   bool contiguous = true;
@@ -138,7 +152,8 @@ void fillDeterministicRows(const XgftModel& model, const RoutingContext& context
   if (scope == ClimbScope::Level) {
     for (std::size_t level = 1; level < h; ++level) {
       templates[level].resize(terminalAddresses);
-      fillUpEntries(model, std::span<std::uint8_t>(templates[level]), level, 0, baseOfIndex, block, classes, parent);
+      fillUpEntries(model, std::span<std::uint8_t>(templates[level]), level, 0, baseOfIndex, block, classes, parent,
+                    codes);
     }
   }
   const auto switches = static_cast<std::int64_t>(network.switchCount());
@@ -147,8 +162,9 @@ void fillDeterministicRows(const XgftModel& model, const RoutingContext& context
 #endif
   for (std::int64_t sw = 0; sw < switches; ++sw) {
     const auto s = static_cast<std::uint32_t>(sw);
-    const std::span<std::uint8_t> row = table.mutableRow(s);
-    fillTerminalRow(model, row, s, baseOfIndex, contiguous, block, classes, templates[model.switchLevel(s)], parent);
+    const std::span<std::uint8_t> row = lists != nullptr ? table.mutableCodeRow(s) : table.mutableRow(s);
+    fillTerminalRow(model, row, s, baseOfIndex, contiguous, block, classes, templates[model.switchLevel(s)], parent,
+                    codes);
     std::fill(row.begin() + terminalAddresses, row.end(), kNoRoute);
     if (!context.routeSwitches) continue;
     const std::size_t level = model.switchLevel(s);
@@ -160,27 +176,23 @@ void fillDeterministicRows(const XgftModel& model, const RoutingContext& context
           model.towardsSwitch(level, index, model.switchLevel(xs), model.switchIndexInLevel(xs), freeUp);
       const Address a = result.addresses.base(x);
       if (freeUp)
-        row[a] = static_cast<std::uint8_t>(model.upPort(level, 0));  // the first up port, as OpenSM's ftree
+        row[a] = codes(model, level, 0);  // the first up port, as OpenSM's ftree
       else if (port != kNoRoute)
         row[a] = static_cast<std::uint8_t>(port);
     }
   }
 }
 
-/// The adaptive filler: entry by entry (candidate lists), parallel over switches.
+/// The adaptive filler entry by entry over a kNoRoute table, parallel over switches: for
+/// tables whose codes are wider than a byte (fillRows writes one-byte codes).
 template <class Parent>
 void fillAdaptiveEntries(const XgftModel& model, const RoutingContext& context, std::uint32_t classes,
-                         const Parent& parent, RoutingResult& result) {
+                         const Parent& parent, RoutingResult& result,
+                         const std::vector<std::vector<ForwardingTable::ListId>>& lists) {
   const Network& network = model.network();
   ForwardingTable& table = result.tables.front();
   const std::uint32_t block = context.addressesPerTerminal * classes;
   const std::size_t h = model.height();
-  // Every port the fill may store, reserved before the concurrent writes (set() would
-  // otherwise widen the table's codes under them).
-  PortNumber maxPort = 0;
-  for (NodeId s : network.switches()) maxPort = std::max(maxPort, network.portCount(s));
-  table.reservePorts(maxPort);
-  const std::vector<std::vector<ForwardingTable::ListId>> lists = internUpPortLists(model, table);
   auto setUp = [&](std::uint32_t s, std::size_t level, Address a, std::uint32_t b) {
     if (!lists[level].empty())
       table.setCandidateList(s, a, lists[level][b]);
@@ -234,12 +246,24 @@ RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& cont
   RoutingResult result;
   result.addresses = AddressMap::build(network, block, context.routeSwitches);
   result.sourceClasses = classes;
+  ForwardingTable& filled =
+      result.tables.emplace_back(network.switchCount(), result.addresses.count(), ForwardingTable::Unfilled{});
   if (adaptive) {
-    result.tables.emplace_back(network.switchCount(), result.addresses.count());
-    fillAdaptiveEntries(model, context, classes, parent, result);
+    // Every port the fill may store is reserved before the lists are interned and the rows
+    // written concurrently: the list codes stay clear of the ports.
+    PortNumber maxPort = 0;
+    for (NodeId s : network.switches()) maxPort = std::max(maxPort, network.portCount(s));
+    filled.reservePorts(maxPort);
+    const std::vector<std::vector<ForwardingTable::ListId>> lists = internUpPortLists(model, filled);
+    if (filled.codeWidth() == 1) {
+      fillRows(model, context, classes, scope, parent, result, &lists);
+    } else {  // ports and lists do not fit in a byte together (radix near 255)
+      filled = ForwardingTable(network.switchCount(), result.addresses.count());
+      filled.reservePorts(maxPort);
+      fillAdaptiveEntries(model, context, classes, parent, result, internUpPortLists(model, filled));
+    }
   } else {
-    result.tables.emplace_back(network.switchCount(), result.addresses.count(), ForwardingTable::Unfilled{});
-    fillDeterministicRows(model, context, classes, scope, parent, result);
+    fillRows(model, context, classes, scope, parent, result);
   }
   const ForwardingTable& table = result.tables.front();
   result.deterministic = !adaptive || !table.adaptive();

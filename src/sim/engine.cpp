@@ -382,7 +382,7 @@ void Engine::arrive(std::uint32_t packetId) {
   Packet& packet = packets_[packetId];
   VcState& queue = vcAt(packet.channel, packet.vc);
   ringAt(packet.channel, packet.vc)[ringIndex(queue.inHead, queue.inSize)] = packetId;
-  packetCandidateCount_[packetId] = kNotRouted;
+  packet.candidateCount = kNotRouted;
   packet.readyAt = now_;
   if (queue.inSize++ == 0) headReady(packet.channel, packet.vc);
 }
@@ -588,8 +588,8 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
 std::span<const Engine::Candidate> Engine::candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex,
                                                         std::uint32_t inChannel) {
   Candidate* cached = &packetCandidates_[std::size_t{packetId} * capacity_];
-  if (packetCandidateCount_[packetId] != kNotRouted) return {cached, packetCandidateCount_[packetId]};
-  const Packet& packet = packets_[packetId];
+  Packet& packet = packets_[packetId];
+  if (packet.candidateCount != kNotRouted) return {cached, packet.candidateCount};
   const Exit* exits = &exits_[sw_[switchIndex].exitBegin];
   const std::uint32_t portCount = sw_[switchIndex].portCount;
   // Up to capacity_ candidates are kept with the packet; longer lists (escape routings with
@@ -623,7 +623,7 @@ std::span<const Engine::Candidate> Engine::candidatesOf(std::uint32_t packetId, 
                                       packet.source, packet.destination,
                                       network_.name(network_.switchNode(switchIndex))));
   }
-  if (out == cached) packetCandidateCount_[packetId] = static_cast<std::uint8_t>(kept);
+  if (out == cached) packet.candidateCount = static_cast<std::uint8_t>(kept);
   return {out, kept};
 }
 
@@ -721,7 +721,6 @@ std::uint32_t Engine::allocatePacket() {
     packetId = static_cast<std::uint32_t>(packets_.size());
     packets_.emplace_back();
     packetCandidates_.resize(packets_.size() * capacity_);
-    packetCandidateCount_.push_back(kNotRouted);
   } else {
     packetId = freePackets_.back();
     freePackets_.pop_back();

@@ -36,7 +36,8 @@
 
 namespace routelab::sim {
 
-struct Packet {
+/// One cache line: a hop reads and writes a packet once.
+struct alignas(64) Packet {
   std::uint64_t serial = 0;  ///< canonical id: source terminal << 32 | its injection count
   std::uint64_t generated = 0;
   std::uint64_t injected = 0;
@@ -50,7 +51,9 @@ struct Packet {
   std::uint8_t layer = 0;
   std::uint8_t vc = 0;
   bool measured = false;
+  std::uint8_t candidateCount = 0xff;  ///< candidates kept at its current switch (Engine::kNotRouted: not yet)
 };
+static_assert(sizeof(Packet) == 64);
 
 /// A message waiting at its source (one entry per packet).
 struct Pending {
@@ -322,7 +325,6 @@ class Engine {
   // The candidates of each packet at its current switch, computed once per hop (a blocked
   // packet is retried at every wake of its switch): capacity_ per packet id.
   std::vector<Candidate> packetCandidates_;
-  std::vector<std::uint8_t> packetCandidateCount_;  // kNotRouted until computed
   std::size_t capacity_ = 0;
   // The allocator visits only the inputs that can send: ChannelState::readyVcs and
   // SwitchState::readyInputs, kept exact at every cycle (checkInvariants).

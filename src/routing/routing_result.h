@@ -143,9 +143,10 @@ class ForwardingTable {
   std::span<std::uint8_t> mutableRow(std::uint32_t switchIndex);
   void setCandidateList(std::uint32_t switchIndex, Address a, ListId list);
   /// The one-byte codes of one switch, one per address, for engines that fill whole rows of
-  /// an adaptive table: a port (below listBase(), see reservePorts()) or kNoRoute as itself,
-  /// list `id` as listCodeByte(id). Only while codeWidth() is 1 (throws RoutingError
-  /// otherwise). Distinct rows may be written concurrently.
+  /// an adaptive table: a port reserved with reservePorts() before the lists were interned
+  /// (so below listBase() for good) or kNoRoute as itself, list `id` as listCodeByte(id).
+  /// Only while codeWidth() is 1 (throws RoutingError otherwise). Distinct rows may be
+  /// written concurrently.
   std::span<std::uint8_t> mutableCodeRow(std::uint32_t switchIndex);
   /// The one-byte code of list `id` (codeWidth() 1).
   std::uint8_t listCodeByte(ListId id) const { return static_cast<std::uint8_t>(kNoRoute - 1U - id); }

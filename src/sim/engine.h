@@ -36,6 +36,9 @@
 
 namespace routelab::sim {
 
+/// Packet::candidateCount of a packet not yet routed at its current switch.
+inline constexpr std::uint8_t kNotRouted = 0xff;
+
 /// One cache line: a hop reads and writes a packet once.
 struct alignas(64) Packet {
   std::uint64_t serial = 0;  ///< canonical id: source terminal << 32 | its injection count
@@ -51,7 +54,7 @@ struct alignas(64) Packet {
   std::uint8_t layer = 0;
   std::uint8_t vc = 0;
   bool measured = false;
-  std::uint8_t candidateCount = 0xff;  ///< candidates kept at its current switch (Engine::kNotRouted: not yet)
+  std::uint8_t candidateCount = kNotRouted;  ///< candidates kept at its current switch
 };
 static_assert(sizeof(Packet) == 64);
 
@@ -319,7 +322,6 @@ class Engine {
     std::uint8_t layer;
     PortNumber port;
   };
-  static constexpr std::uint8_t kNotRouted = 0xff;
   static constexpr std::size_t kCachedCandidates = 16;
   std::vector<Candidate> overflow_;
   // The candidates of each packet at its current switch, computed once per hop (a blocked

@@ -253,14 +253,16 @@ RoutingResult fillXgftRouting(const XgftModel& model, const RoutingContext& cont
     // written concurrently: the list codes stay clear of the ports.
     PortNumber maxPort = 0;
     for (NodeId s : network.switches()) maxPort = std::max(maxPort, network.portCount(s));
-    filled.reservePorts(maxPort);
-    const std::vector<std::vector<ForwardingTable::ListId>> lists = internUpPortLists(model, filled);
+    const auto prepare = [&](ForwardingTable& table) {
+      table.reservePorts(maxPort);
+      return internUpPortLists(model, table);
+    };
+    const std::vector<std::vector<ForwardingTable::ListId>> lists = prepare(filled);
     if (filled.codeWidth() == 1) {
       fillRows(model, context, classes, scope, parent, result, &lists);
-    } else {  // ports and lists do not fit in a byte together (radix near 255)
+    } else {  // ports and lists do not fit in a byte together (radix near 255): over kNoRoute
       filled = ForwardingTable(network.switchCount(), result.addresses.count());
-      filled.reservePorts(maxPort);
-      fillAdaptiveEntries(model, context, classes, parent, result, internUpPortLists(model, filled));
+      fillAdaptiveEntries(model, context, classes, parent, result, prepare(filled));
     }
   } else {
     fillRows(model, context, classes, scope, parent, result);

@@ -84,6 +84,7 @@ TEST(ForwardingTable, APortThatWouldMeetAListCodeWidensTheCodes) {
   c.set(2, 3, 253);  // would read as the second list
   EXPECT_EQ(c.table.codeWidth(), 2u);
   c.expectSame();
+  EXPECT_THROW(c.table.mutableCodeRow(0), RoutingError);  // no one-byte rows any more
 }
 
 TEST(ForwardingTable, ReservedPortsKeepListCodesClearOfThem) {

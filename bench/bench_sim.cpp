@@ -7,6 +7,10 @@
 // wall-clock time, since the work is spread over threads.
 #include <benchmark/benchmark.h>
 
+#include <utility>
+#include <vector>
+
+#include "core/random.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "sim/simulator.h"
@@ -55,6 +59,35 @@ BENCHMARK(BM_SimK4n4BookSimCaseThreads)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
+
+// The machine, not routelab: the time of one dependent load from a working set of
+// `state.range(0)` KiB (a random cycle over 64-byte lines). The simulator's speed on a large
+// fabric is bound by these loads (docs/PERFORMANCE.md, "What the 4096-terminal case is
+// bound by"): its state outgrows the cache from which a load costs a few nanoseconds.
+void BM_MachineLoadLatency(benchmark::State& state) {
+  struct alignas(64) Line {
+    std::size_t next = 0;
+  };
+  const auto lines = static_cast<std::size_t>(state.range(0)) * 1024 / sizeof(Line);
+  std::vector<std::size_t> order(lines);
+  for (std::size_t i = 0; i < lines; ++i) order[i] = i;
+  Rng rng(1);
+  for (std::size_t i = lines - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
+  std::vector<Line> memory(lines);
+  for (std::size_t i = 0; i < lines; ++i) memory[order[i]].next = order[(i + 1) % lines];
+  constexpr std::size_t kLoads = 1 << 22;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < lines; ++i) at = memory[at].next;  // warm the caches and pages
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < kLoads; ++i) at = memory[at].next;
+    benchmark::DoNotOptimize(at);
+  }
+  state.counters["ns_per_load"] = benchmark::Counter(double(state.iterations()) * kLoads,
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_MachineLoadLatency)
+    ->ArgsProduct({{256, 1024, 2048, 4096, 8192, 16384, 32768, 262144}})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

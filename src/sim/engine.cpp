@@ -297,13 +297,13 @@ void Engine::schedule(std::uint64_t time, int phase, std::uint64_t event) {
   ++pendingEvents_;
 }
 
-void Engine::wakeSwitch(std::uint32_t switchIndex, std::uint64_t time) {
+[[gnu::always_inline]] inline void Engine::wakeSwitch(std::uint32_t switchIndex, std::uint64_t time) {
   if (sw_[switchIndex].wake == time) return;
   sw_[switchIndex].wake = time;
   schedule(time, kPhaseSwitches, switchIndex);
 }
 
-void Engine::wakeLink(std::uint32_t channel, std::uint64_t time) {
+[[gnu::always_inline]] inline void Engine::wakeLink(std::uint32_t channel, std::uint64_t time) {
   if (chan(channel).linkWake == time) return;
   chan(channel).linkWake = time;
   schedule(time, kPhaseLinks, channel);
@@ -585,11 +585,10 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   return true;
 }
 
-std::span<const Engine::Candidate> Engine::candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex,
-                                                        std::uint32_t inChannel) {
+std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std::uint32_t switchIndex,
+                                                     std::uint32_t inChannel) {
   Candidate* cached = &packetCandidates_[std::size_t{packetId} * capacity_];
   Packet& packet = packets_[packetId];
-  if (packet.candidateCount != kNotRouted) return {cached, packet.candidateCount};
   const Exit* exits = &exits_[sw_[switchIndex].exitBegin];
   const std::uint32_t portCount = sw_[switchIndex].portCount;
   // Up to capacity_ candidates are kept with the packet; longer lists (escape routings with

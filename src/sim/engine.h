@@ -187,7 +187,17 @@ class Engine {
   void allocateSwitch(std::uint32_t switchIndex);
   bool allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel);
   struct Candidate;
-  std::span<const Candidate> candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex, std::uint32_t inChannel);
+  /// The candidates of a packet at its current switch: those kept with it, or routeHere().
+  std::span<const Candidate> candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex, std::uint32_t inChannel) {
+    const Packet& packet = packets_[packetId];
+    if (packet.candidateCount != kNotRouted) {
+      return {&packetCandidates_[std::size_t{packetId} * capacity_], packet.candidateCount};
+    }
+    return routeHere(packetId, switchIndex, inChannel);
+  }
+  /// Asks the routing for the packet's candidates at this switch (kept with it when they fit).
+  [[gnu::noinline]] std::span<const Candidate> routeHere(std::uint32_t packetId, std::uint32_t switchIndex,
+                                                         std::uint32_t inChannel);
   [[noreturn]] void unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const;
   bool tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc);
   bool select(std::span<const Candidate> candidates, std::uint32_t switchIndex, Candidate& chosen);

@@ -60,8 +60,7 @@ class Inputs {
  public:
   Inputs() {
     static int counter = 0;
-    dir_ = fs::temp_directory_path() /
-           ("routelab-bad-input-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    dir_ = routelab::test::scratchDir() / ("bad-input-" + std::to_string(counter++));
     fs::create_directories(dir_);
     const std::string fx = fixturesDir() + "/k4n2/";
     const std::string net = slurp(fx + "topology.net");

@@ -15,10 +15,7 @@ using routelab::test::runRoutelab;
 
 namespace {
 
-std::string tempPath(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("routelab-route-" + std::to_string(::getpid()) + "-" + name))
-      .string();
-}
+std::string tempPath(const std::string& name) { return (routelab::test::scratchDir() / name).string(); }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path);

@@ -26,7 +26,7 @@ precision = 0.1
 
 /// A fresh folder for one test.
 std::string folder(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("routelab-cli-sweep-" + std::to_string(getpid())) / name;
+  const auto dir = routelab::test::scratchDir() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

@@ -23,6 +23,27 @@ std::string routelabBinary() {
 }
 
 namespace {
+struct Scratch {
+  std::filesystem::path path = std::filesystem::temp_directory_path() / ("routelab-test-" + std::to_string(::getpid()));
+  Scratch() {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() {
+    std::error_code ignored;  // (a test may have left a file it made unreadable: removed all the same)
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+}  // namespace
+
+const std::filesystem::path& scratchDir() {
+  static const Scratch scratch;
+  return scratch.path;
+}
+
+namespace {
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
   std::ostringstream s;

@@ -1,6 +1,7 @@
 // Helpers shared by the tests: where the fixtures are, running the CLI.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 namespace routelab::test {
@@ -11,6 +12,10 @@ std::string sourceDir();
 std::string fixturesDir();
 /// Path of the built routelab CLI (env ROUTELAB_BINARY).
 std::string routelabBinary();
+/// A folder of this test process's own in the system's temporary folder (routelab-test-<pid>),
+/// created empty on first use and removed, with everything in it, when the process exits:
+/// tests write their scratch files there and leave nothing behind.
+const std::filesystem::path& scratchDir();
 
 struct CommandResult {
   int exitCode = -1;

@@ -15,6 +15,7 @@
 #include "sweep/results_store.h"
 #include "sweep/runner.h"
 #include "sweep/sweep_file.h"
+#include "test_support.h"
 
 namespace routelab {
 namespace {
@@ -32,9 +33,7 @@ precision = 0.1
 
 /// A fresh results path in the test's temporary folder.
 std::string temporaryPath(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("routelab-sweep-test-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  const auto path = dir / name;
+  const auto path = test::scratchDir() / name;
   std::filesystem::remove(path);
   return path.string();
 }

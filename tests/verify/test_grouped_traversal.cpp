@@ -185,7 +185,7 @@ TEST(GroupedTraversal, SameAsPerSourceOnOpenSmDumps) {
   EXPECT_EQ(compared, 8u);  // rnd16_s1 has no ftree dump
   // The k4n2 minhop dump without host kt-h01's LID (every pair from and to it fails).
   std::ifstream in(dir + "/k4n2/lfts.minhop.dump");
-  const std::filesystem::path without = std::filesystem::temp_directory_path() / "routelab-grouped-no-lid.dump";
+  const std::filesystem::path without = test::scratchDir() / "grouped-no-lid.dump";
   std::ofstream out(without);
   for (std::string line; std::getline(in, line);) {
     if (line.find("'kt-h01'") == std::string::npos) out << line << '\n';

@@ -26,7 +26,7 @@ namespace {
 std::string dumpWithout(const std::string& host) {
   const std::string source = test::sourceDir() + "/tests/data/opensm/k4n2/lfts.minhop.dump";
   std::ifstream in(source);
-  const fs::path out = fs::temp_directory_path() / ("routelab-missing-lid-" + host + ".dump");
+  const fs::path out = test::scratchDir() / ("missing-lid-" + host + ".dump");
   std::ofstream dump(out);
   std::string line;
   std::size_t dropped = 0;

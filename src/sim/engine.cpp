@@ -352,8 +352,8 @@ void Engine::generate(std::uint32_t terminal) {
 
 void Engine::processEvent(std::uint64_t event) {
   const std::uint64_t payload = payloadOf(event);
-  const auto channel = static_cast<std::uint32_t>(payload >> kVcBits);
-  const auto vc = static_cast<std::uint32_t>(payload & ((1U << kVcBits) - 1));
+  const std::uint32_t channel = channelOfKey(payload);
+  const std::uint32_t vc = vcOfKey(payload);
   switch (kindOf(event)) {
     case kArrive: arrive(static_cast<std::uint32_t>(payload)); break;
     case kCredit: {  // the link acts if a packet waits for this credit

@@ -141,6 +141,11 @@ class Engine {
   static constexpr std::uint64_t queueKey(std::uint32_t channel, std::uint32_t vc) {
     return std::uint64_t{channel} << kVcBits | vc;
   }
+  /// The channel and the VC of a queueKey().
+  static constexpr std::uint32_t channelOfKey(std::uint64_t key) { return static_cast<std::uint32_t>(key >> kVcBits); }
+  static constexpr std::uint32_t vcOfKey(std::uint64_t key) {
+    return static_cast<std::uint32_t>(key & ((std::uint64_t{1} << kVcBits) - 1));
+  }
   /// The event of `kind` for `payload`, owned by switch (or terminal key) `owner`.
   std::uint64_t makeEvent(std::uint64_t kind, std::uint64_t owner, std::uint64_t payload) const {
     return kind << kKindShift | (grouped_ ? owner << kOwnerShift : 0) | payload;
@@ -153,6 +158,7 @@ class Engine {
   }
   void groupEvents(std::vector<std::uint64_t>& events);
   void runGrouped(std::vector<std::uint64_t>& events, const std::vector<std::uint64_t>& switches);
+  std::size_t allocateWoken(const std::vector<std::uint64_t>& switches, std::size_t from);
   /// The counting-sort bucket of an event's owner.
   std::uint64_t bucketOf(std::uint64_t event) const {
     return ((event >> kOwnerShift) & (kOwnerLimit - 1)) >> bucketShift_;

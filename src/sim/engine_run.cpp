@@ -67,11 +67,7 @@ void Engine::runCycle() {
         processEvent(events[i]);
       }
     }
-    auto& switches = bucket[kPhaseSwitches];
-    for (std::size_t i = 0; i < switches.size(); ++i) {
-      if (prefetch_ && i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
-      allocateSwitch(static_cast<std::uint32_t>(switches[i]));
-    }
+    allocateWoken(bucket[kPhaseSwitches], 0);
   }
   // Links act in channel order: only the in-order sources share state (the destinations'
   // outstanding counts), and the order among them is the model's.
@@ -101,9 +97,19 @@ void Engine::runGrouped(std::vector<std::uint64_t>& events, const std::vector<st
     if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
     processEvent(events[i]);
     if (i + 1 < events.size() && bucketOf(events[i + 1]) == bucketOf(events[i])) continue;
-    for (; allocated < switches.size(); ++allocated) allocateSwitch(static_cast<std::uint32_t>(switches[allocated]));
+    allocated = allocateWoken(switches, allocated);
   }
-  for (; allocated < switches.size(); ++allocated) allocateSwitch(static_cast<std::uint32_t>(switches[allocated]));
+  allocateWoken(switches, allocated);
+}
+
+// The woken switches switches[from, end) allocate in wake order (the state of the one
+// kPrefetch places ahead requested first, as in runCycle); returns the end.
+std::size_t Engine::allocateWoken(const std::vector<std::uint64_t>& switches, std::size_t from) {
+  for (std::size_t i = from; i < switches.size(); ++i) {
+    if (prefetch_ && i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
+    allocateSwitch(static_cast<std::uint32_t>(switches[i]));
+  }
+  return switches.size();
 }
 
 // Stable counting sort of a cycle's events by owner bucket (engine.h: grouped_).
@@ -125,9 +131,8 @@ void Engine::prefetchEvent(std::uint64_t event) const {
     case kDeliver: __builtin_prefetch(&packets_[payload]); break;
     case kInFree: __builtin_prefetch(&chan(payload)); break;
     default:  // (channel, VC) events
-      __builtin_prefetch(&chan(static_cast<std::uint32_t>(payload >> kVcBits)));
-      __builtin_prefetch(&vcAt(static_cast<std::uint32_t>(payload >> kVcBits),
-                               static_cast<std::uint32_t>(payload & ((1U << kVcBits) - 1))));
+      __builtin_prefetch(&chan(channelOfKey(payload)));
+      __builtin_prefetch(&vcAt(channelOfKey(payload), vcOfKey(payload)));
       break;
   }
 }
@@ -383,7 +388,7 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
           } else if (kind == kDeliver) {
             mark(payload, "ejecting");
           } else if (kind == kCredit) {
-            ++creditsDue[(payload >> kVcBits) * vcs + (payload & ((1U << kVcBits) - 1))];
+            ++creditsDue[std::size_t{channelOfKey(payload)} * vcs + vcOfKey(payload)];
           }
         }
       }

@@ -24,7 +24,8 @@ std::string routelabBinary() {
 
 namespace {
 struct Scratch {
-  std::filesystem::path path = std::filesystem::temp_directory_path() / ("routelab-test-" + std::to_string(::getpid()));
+  pid_t owner = ::getpid();  // a forked child leaves its parent's folder alone
+  std::filesystem::path path = std::filesystem::temp_directory_path() / ("routelab-test-" + std::to_string(owner));
   Scratch() {
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
@@ -32,6 +33,7 @@ struct Scratch {
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
   ~Scratch() {
+    if (::getpid() != owner) return;
     std::error_code ignored;  // (a test may have left a file it made unreadable: removed all the same)
     std::filesystem::remove_all(path, ignored);
   }

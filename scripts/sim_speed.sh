@@ -13,7 +13,8 @@
 # BookSim (built by anyone from github:booksim/booksim2, not part of routelab) runs the same
 # case from the configuration below.
 #
-# Prints one CSV row per run on stdout:
+# With --booksim, each case ends with the ratio of the medians (routelab's one-thread runs
+# over BookSim's) on stderr. Prints one CSV row per run on stdout:
 #   tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib
 # cycles are the simulated cycles (routelab: the JSON "cycles"; BookSim: "Time taken is N
 # cycles"); cpu_s is user + system time of the whole process, routing and set-up included.
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --booksim-period) period=$2; shift 2 ;;
-    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "sim_speed: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -71,6 +72,20 @@ row() {  # tool terminals threads cycles timefile
       (cpu > 0 ? c / cpu : 0), (w > 0 ? c / w : 0), r }'
 }
 
+median() {  # tool terminals -> the median cycles/CPU-s of its one-thread rows
+  awk -F, -v t="$1" -v n="$2" '$1 == t && $2 == n && $3 == 1 { print $7 }' "$tmp/rows.csv" | sort -n |
+    awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+summary() {  # terminals: the ratio of the medians, on stderr (the CSV stays on stdout)
+  local ours theirs
+  ours=$(median routelab "$1") theirs=$(median booksim "$1")
+  awk -v n="$1" -v r="$repeat" -v a="$ours" -v b="$theirs" 'BEGIN {
+    printf "sim_speed: %s terminals, one thread, medians of %s: routelab %.0f, BookSim2 %.1f cycles/CPU-s: ", n, r, a, b
+    if (a == 0) printf "no ratio (no one-thread routelab run: --threads)\n"
+    else if (b > 0) printf "%.1fx\n", a / b; else printf "no ratio (BookSim took no measurable time)\n" }' >&2
+}
+
+: >"$tmp/rows.csv"
 echo "tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib"
 for n in "${terminals[@]}"; do
   read -r fabric k levels warmup measure case_period <<<"$(fabric_of "$n")"
@@ -81,7 +96,7 @@ for n in "${terminals[@]}"; do
         --load 0.5 --warmup "$warmup" --cycles "$measure" --threads "$t" --format json >"$tmp/out.json" ||
         { echo "sim_speed: routelab failed on $fabric" >&2; exit 1; }
       cycles=$(sed -n 's/^ *"cycles": \([0-9]*\),*$/\1/p' "$tmp/out.json")
-      row routelab "$n" "$t" "$cycles" "$tmp/time"
+      row routelab "$n" "$t" "$cycles" "$tmp/time" | tee -a "$tmp/rows.csv"
     done
   done
   if [ -n "$booksim" ]; then
@@ -90,7 +105,8 @@ for n in "${terminals[@]}"; do
         sample_period="${period:-$case_period}" >"$tmp/booksim.out" 2>&1 || true  # BookSim exits non-zero on success
       cycles=$(awk '/Time taken is/ { c = $4 } END { print c }' "$tmp/booksim.out")
       [ -n "$cycles" ] || { echo "sim_speed: BookSim printed no cycle count" >&2; tail -5 "$tmp/booksim.out" >&2; exit 1; }
-      row booksim "$n" 1 "$cycles" "$tmp/time"
+      row booksim "$n" 1 "$cycles" "$tmp/time" | tee -a "$tmp/rows.csv"
     done
+    summary "$n"
   fi
 done

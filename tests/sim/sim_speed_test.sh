@@ -20,4 +20,21 @@ echo "$row" | grep -Eq '^routelab,256,1,[0-9]{5,},[0-9.]+,[0-9.]+,[0-9]+,[0-9]+,
 
 "$script" --routelab "$routelab" --terminals 256 --booksim /bin/false >/dev/null 2>&1
 [ $? -eq 1 ] || fail "a BookSim without a cycle count should exit 1"
+
+# A stand-in for BookSim that prints its cycle count after some CPU time: one row per tool
+# and run, and the ratio of the medians on stderr.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cat >"$dir/booksim" <<'FAKE'
+#!/usr/bin/env bash
+i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done
+echo "Time taken is 1000 cycles"
+FAKE
+chmod +x "$dir/booksim"
+out=$("$script" --routelab "$routelab" --terminals 256 --booksim "$dir/booksim" --repeat 2 2>"$dir/err") ||
+  fail "the run with a BookSim failed: $(cat "$dir/err")"
+[ "$(echo "$out" | grep -c '^routelab,256,1,')" -eq 2 ] || fail "routelab rows: $out"
+[ "$(echo "$out" | grep -Ec '^booksim,256,1,1000,[0-9.]+,')" -eq 2 ] || fail "booksim rows: $out"
+grep -Eq '^sim_speed: 256 terminals, one thread, medians of 2: routelab [0-9]+, BookSim2 [0-9.]+ cycles/CPU-s: [0-9.]+x$' \
+  "$dir/err" || fail "ratio line: $(cat "$dir/err")"
 echo "ok"

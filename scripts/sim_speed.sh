@@ -40,6 +40,8 @@ for n in "${terminals[@]}"; do
   case $n in 256 | 4096 | 65536) ;; *) echo "sim_speed: --terminals must be 256, 4096 or 65536, not '$n'" >&2; exit 2 ;; esac
 done
 [ -x "$routelab" ] || { echo "sim_speed: no routelab binary at '$routelab' (--routelab)" >&2; exit 2; }
+[ -z "$booksim" ] || [ -x "$booksim" ] || { echo "sim_speed: no BookSim binary at '$booksim' (--booksim)" >&2; exit 2; }
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "sim_speed: --repeat must be a positive whole number, not '$repeat'" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -10,6 +10,12 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [ $? -eq 2 ] || fail "--terminals 1000 should exit 2"
 "$script" --bogus >/dev/null 2>&1
 [ $? -eq 2 ] || fail "an unknown argument should exit 2"
+for bad in "--repeat 0" "--repeat abc" "--booksim /nonexistent/booksim"; do
+  # shellcheck disable=SC2086 # (the option and its value are two words)
+  err=$("$script" --routelab "$routelab" --terminals 256 $bad 2>&1 >/dev/null)
+  [ $? -eq 2 ] || fail "$bad should exit 2"
+  echo "$err" | grep -q "^sim_speed: " || fail "$bad: message '$err'"
+done
 
 out=$("$script" --routelab "$routelab" --terminals 256) || fail "the 256-terminal run failed"
 [ "$(echo "$out" | head -1)" = "tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib" ] ||

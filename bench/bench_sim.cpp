@@ -62,8 +62,8 @@ BENCHMARK(BM_SimK4n4BookSimCaseThreads)
 
 // The machine, not routelab: the time of one dependent load from a working set of
 // `state.range(0)` KiB (a random cycle over 64-byte lines). The simulator's speed on a large
-// fabric is bound by these loads (docs/PERFORMANCE.md, "What the 4096-terminal case is
-// bound by"): its state outgrows the cache from which a load costs a few nanoseconds.
+// fabric is bound by these loads (docs/PERFORMANCE.md, "Session 11: what the 4096-terminal
+// case is bound by"): its state outgrows the cache from which a load costs a few nanoseconds.
 void BM_MachineLoadLatency(benchmark::State& state) {
   struct alignas(64) Line {
     std::size_t next = 0;

@@ -7,8 +7,6 @@
 #include <fstream>
 #include <sstream>
 
-#include <unistd.h>
-
 #include "test_support.h"
 
 using routelab::test::runRoutelab;

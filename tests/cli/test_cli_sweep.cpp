@@ -1,6 +1,5 @@
 // End-to-end tests of `routelab sweep`, `results` and `plot` (docs/SWEEPS.md).
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <csignal>

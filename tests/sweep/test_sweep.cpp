@@ -1,6 +1,5 @@
 // Sweeps: the sweep file, the results file, resuming and the exports (src/sweep/).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <barrier>
 #include <filesystem>

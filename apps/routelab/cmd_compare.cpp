@@ -88,12 +88,14 @@ void printTable(const Comparison& comparison) {
   std::vector<std::size_t> widths(rows.front().size(), 0);
   auto refused = [](const std::vector<std::string>& row) { return row[2] == "refused"; };
   for (const auto& row : rows) {
-    if (refused(row)) continue;
-    for (std::size_t k = 0; k + 1 < row.size(); ++k) widths[k] = std::max(widths[k], displayWidth(row[k]));
+    // A refused row fills the rank and engine columns; its reason starts in the kind column.
+    const std::size_t columns = refused(row) ? 2 : row.size() - 1;
+    for (std::size_t k = 0; k < columns; ++k) widths[k] = std::max(widths[k], displayWidth(row[k]));
   }
   for (const auto& row : rows) {
     if (refused(row)) {
-      fmt::print("{:<{}}  {}  refused: {}\n", "-", widths[0], row[1], row.back());
+      fmt::print("{}{}  {}{}  refused: {}\n", row[0], std::string(widths[0] - displayWidth(row[0]), ' '), row[1],
+                 std::string(widths[1] - displayWidth(row[1]), ' '), row.back());
       continue;
     }
     std::string line;

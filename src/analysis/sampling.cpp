@@ -216,9 +216,9 @@ class SampleWorker {
   std::vector<std::int32_t> load_;
 };
 
-/// Mean, half-width and mean ML from the ML histogram (count per ML value), in ascending ML
-/// order so the floating-point result is independent of how samples were split.
-void summarise(const std::vector<std::uint64_t>& histogram, SampledBandwidth& out) {
+}  // namespace
+
+void summariseMaxLoads(const std::vector<std::uint64_t>& histogram, SampledBandwidth& out) {
   std::uint64_t samples = 0;
   double sum = 0, sumLoad = 0;
   for (std::size_t ml = 1; ml < histogram.size(); ++ml) {
@@ -243,8 +243,6 @@ void summarise(const std::vector<std::uint64_t>& histogram, SampledBandwidth& ou
     if (histogram[ml] != 0) out.maxLoadHistogram[static_cast<std::uint32_t>(ml)] = histogram[ml];
   }
 }
-
-}  // namespace
 
 void checkSampledPattern(std::size_t terminals, SampledPattern pattern) {
   if (terminals < 2) {
@@ -338,7 +336,7 @@ SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern,
     }
     for (std::size_t i = 0; i < round.size(); ++i) histogram[i] += round[i];
     drawn = target;
-    summarise(histogram, result);
+    summariseMaxLoads(histogram, result);
     if (!continueSampling(result, options, target)) break;
   }
   return result;

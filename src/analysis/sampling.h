@@ -103,6 +103,11 @@ void checkSamplingOptions(const SamplingOptions& options);
 /// `target` would pass maxSamples, and otherwise doubles `target` and returns true.
 std::uint64_t firstSampleTarget(const SamplingOptions& options);
 bool continueSampling(SampledBandwidth& result, const SamplingOptions& options, std::uint64_t& target);
+/// The summary of integer-ML samples from their histogram (`histogram[ml]` samples had max
+/// load ml; index 0 unused): samples, mean of 1/ML, its 99% half-width, mean ML and
+/// maxLoadHistogram. Summed in ascending ML order, so the floating-point result does not
+/// depend on how the samples were split between threads. Other fields are left as they are.
+void summariseMaxLoads(const std::vector<std::uint64_t>& histogram, SampledBandwidth& out);
 
 /// Run the stopping rule. Throws AnalysisError for patterns impossible on this terminal
 /// count (odd N for bisect and dissemination, N < 2) and SpecError for precision <= 0 or

@@ -1,7 +1,6 @@
 #include "report/sampled_walks.h"
 
 #include <algorithm>
-#include <cmath>
 #include <exception>
 
 #include "analysis/paths.h"
@@ -44,35 +43,6 @@ class PatternWalker {
   std::vector<std::size_t> touched_;
   std::vector<ChannelId> walk_;
 };
-
-/// The same summary as analysis/sampling.cpp: mean of 1/ML, 99% half-width, mean ML, in
-/// ascending ML order (independent of how samples were split between threads).
-void summarise(const std::vector<std::uint64_t>& histogram, SampledBandwidth& out) {
-  std::uint64_t samples = 0;
-  double sum = 0, sumLoad = 0;
-  for (std::size_t ml = 1; ml < histogram.size(); ++ml) {
-    samples += histogram[ml];
-    sum += static_cast<double>(histogram[ml]) / static_cast<double>(ml);
-    sumLoad += static_cast<double>(histogram[ml]) * static_cast<double>(ml);
-  }
-  out.samples = samples;
-  if (samples == 0) return;
-  const double mean = sum / static_cast<double>(samples);
-  double squares = 0;
-  for (std::size_t ml = 1; ml < histogram.size(); ++ml) {
-    const double deviation = 1.0 / static_cast<double>(ml) - mean;
-    squares += static_cast<double>(histogram[ml]) * deviation * deviation;
-  }
-  const double variance = samples > 1 ? squares / static_cast<double>(samples - 1) : 0.0;
-  out.mean = mean;
-  out.ci99HalfWidth = kZ99 * std::sqrt(variance / static_cast<double>(samples));
-  out.meanMaxLoad = sumLoad / static_cast<double>(samples);
-  out.bandwidthUpperBound = mean;
-  out.maxLoadHistogram.clear();
-  for (std::size_t ml = 1; ml < histogram.size(); ++ml) {
-    if (histogram[ml] != 0) out.maxLoadHistogram[static_cast<std::uint32_t>(ml)] = histogram[ml];
-  }
-}
 
 /// Runs `body(walker, index)` for index in [from, to) on `threads` workers; the first
 /// exception of any worker is rethrown after the loop (none escapes a parallel region).
@@ -129,7 +99,8 @@ SampledBandwidth sampleByWalks(const Network& network, const RoutingResult& rout
       maxLoads[index] = walker.maxLoad(pairs);
     });
     for (std::uint64_t i = from; i < target; ++i) ++histogram[maxLoads[i]];
-    summarise(histogram, result);
+    summariseMaxLoads(histogram, result);
+    result.bandwidthUpperBound = result.mean;  // integer ML: the mean is exact
     if (!continueSampling(result, options, target)) break;
   }
   return result;

@@ -13,8 +13,10 @@
 # BookSim (built by anyone from github:booksim/booksim2, not part of routelab) runs the same
 # case from the configuration below.
 #
-# With --booksim, each case ends with the ratio of the medians (routelab's one-thread runs
-# over BookSim's) on stderr. Prints one CSV row per run on stdout:
+# It names the machine first on stderr (processor, family, CPUs, L3 cache, load average): the
+# ratio moves with the processor (docs/PERFORMANCE.md, session 12). With --booksim, each case
+# ends with the ratio of the medians (routelab's one-thread runs over BookSim's) on stderr.
+# Prints one CSV row per run on stdout:
 #   tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib
 # cycles are the simulated cycles (routelab: the JSON "cycles"; BookSim: "Time taken is N
 # cycles"); cpu_s is user + system time of the whole process, routing and set-up included.
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --booksim-period) period=$2; shift 2 ;;
-    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "sim_speed: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -75,7 +77,8 @@ row() {  # tool terminals threads cycles timefile
 }
 
 median() {  # tool terminals -> the median cycles/CPU-s of its one-thread rows
-  awk -F, -v t="$1" -v n="$2" '$1 == t && $2 == n && $3 == 1 { print $7 }' "$tmp/rows.csv" | sort -n |
+  # cycles / cpu_s, not the rounded column: BookSim's 13.6 cycles/CPU-s at 4096 terminals reads 14 there.
+  awk -F, -v t="$1" -v n="$2" '$1 == t && $2 == n && $3 == 1 { printf "%.6f\n", ($5 > 0 ? $4 / $5 : 0) }' "$tmp/rows.csv" | sort -g |
     awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 summary() {  # terminals: the ratio of the medians, on stderr (the CSV stays on stdout)
@@ -87,6 +90,17 @@ summary() {  # terminals: the ratio of the medians, on stderr (the CSV stays on 
     else if (b > 0) printf "%.1fx\n", a / b; else printf "no ratio (BookSim took no measurable time)\n" }' >&2
 }
 
+machine() {  # the processor, its cache and the load: a ratio holds for the machine it was measured on
+  local model family l3
+  model=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+  family=$(lscpu 2>/dev/null | sed -n 's/^CPU family: *//p' | head -1)
+  l3=$(lscpu 2>/dev/null | sed -n 's/^L3 cache: *//p' | head -1)
+  [ -n "$model" ] || model=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -1)
+  echo "sim_speed: machine: ${model:-unknown processor}${family:+ (family $family)}, $(nproc) CPUs, L3 ${l3:-unknown}," \
+    "load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" >&2
+}
+
+machine
 : >"$tmp/rows.csv"
 echo "tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib"
 for n in "${terminals[@]}"; do

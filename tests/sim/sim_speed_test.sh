@@ -34,13 +34,20 @@ trap 'rm -rf "$dir"' EXIT
 cat >"$dir/booksim" <<'FAKE'
 #!/usr/bin/env bash
 i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done
-echo "Time taken is 1000 cycles"
+echo "Time taken is 7 cycles"  # few cycles: rounding its cycles/CPU-s would show in the ratio
 FAKE
 chmod +x "$dir/booksim"
 out=$("$script" --routelab "$routelab" --terminals 256 --booksim "$dir/booksim" --repeat 2 2>"$dir/err") ||
   fail "the run with a BookSim failed: $(cat "$dir/err")"
 [ "$(echo "$out" | grep -c '^routelab,256,1,')" -eq 2 ] || fail "routelab rows: $out"
-[ "$(echo "$out" | grep -Ec '^booksim,256,1,1000,[0-9.]+,')" -eq 2 ] || fail "booksim rows: $out"
+[ "$(echo "$out" | grep -Ec '^booksim,256,1,7,[0-9.]+,')" -eq 2 ] || fail "booksim rows: $out"
+grep -Eq '^sim_speed: machine: .+, [0-9]+ CPUs, L3 .+, load average [0-9.]+ [0-9.]+ [0-9.]+$' "$dir/err" ||
+  fail "machine line: $(cat "$dir/err")"
 grep -Eq '^sim_speed: 256 terminals, one thread, medians of 2: routelab [0-9]+, BookSim2 [0-9.]+ cycles/CPU-s: [0-9.]+x$' \
   "$dir/err" || fail "ratio line: $(cat "$dir/err")"
+# The ratio is that of the medians of cycles / cpu_s (not of the rounded cycles_per_cpu_s column).
+expected=$(echo "$out" | awk -F, '$1 != "tool" { r = $4 / $5; if ($1 == "routelab") a[++na] = r; else b[++nb] = r }
+  END { printf "%.1f", ((a[1] + a[2]) / 2) / ((b[1] + b[2]) / 2) }')  # the median of two is their mean
+printed=$(sed -n 's/^sim_speed: 256 terminals.*: \([0-9.]*\)x$/\1/p' "$dir/err")
+[ "$printed" = "$expected" ] || fail "ratio $printed, expected $expected from the rows: $out"
 echo "ok"

@@ -159,6 +159,7 @@ std::uint32_t ForwardingTable::intern(std::span<const PortNumber> ports) {
   if (width_ == 2 && lists_ == kWordLists) widen(4);
   if (listStart_.empty()) listStart_.push_back(0);
   const std::uint32_t id = lists_++;
+  longestList_ = std::max(longestList_, static_cast<std::uint32_t>(ports.size()));
   if (width_ == 1) listBase_ = kNoRoute - lists_;
   listPorts_.insert(listPorts_.end(), ports.begin(), ports.end());
   listStart_.push_back(static_cast<std::uint32_t>(listPorts_.size()));

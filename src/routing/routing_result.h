@@ -126,6 +126,9 @@ class ForwardingTable {
   }
   /// True when some entry has more than one candidate.
   bool adaptive() const { return lists_ > 0; }
+  /// The most candidates any entry holds (1 when there are no lists): the size a buffer for
+  /// one entry's candidates needs.
+  std::size_t maxCandidates() const { return longestList_ > 1 ? longestList_ : 1; }
   /// Bytes per entry (1, 2 or 4).
   std::uint32_t codeWidth() const { return width_; }
   /// The one-byte codes at and above this (up to kNoRoute) are candidate lists.
@@ -181,6 +184,7 @@ class ForwardingTable {
   std::size_t addresses_ = 0;
   std::uint32_t width_ = 1;
   std::uint32_t lists_ = 0;
+  std::uint32_t longestList_ = 0;      ///< ports of the longest interned list
   std::uint32_t listBase_ = kNoRoute;  ///< width 1: kNoRoute - lists_
   /// Width 1: every single port stored (or reserved) is below it; raised only by a port at
   /// or above it, so reserved concurrent writers never touch it.

@@ -16,9 +16,6 @@ namespace routelab {
 
 namespace {
 
-/// Candidates one table entry can hold: every port number below kNoRoute.
-constexpr std::size_t kMaxCandidatesPerEntry = kNoRoute;
-
 std::string endName(const Network& network, const RoutingResult& routing, NodeId node) {
   const Address base = routing.addresses.base(node);
   return fmt::format("'{}' (LID {})", network.name(node), routing.addresses.lid(base));
@@ -156,7 +153,11 @@ RoutingSemantics::RoutingSemantics(const Network& network, const RoutingResult& 
     seen[routing.tableOfLayer[layer]] = true;
     tableLayers_.push_back(LayerId::fromIndex(layer));
   }
-  capacity_ = kMaxCandidatesPerEntry * (routing.escapeLayer >= 0 ? routing.layerCount() : 1);
+  // hopChoices(): one layer's entry, or with an escape layer one entry of every layer.
+  for (std::size_t layer = 0; layer < routing.layerCount(); ++layer) {
+    const std::size_t most = routing.table(LayerId::fromIndex(layer)).maxCandidates();
+    capacity_ = routing.escapeLayer >= 0 ? capacity_ + most : std::max(capacity_, most);
+  }
 }
 
 bool RoutingSemantics::carriesTraffic(NodeId source, Address a) const {
@@ -198,7 +199,12 @@ std::size_t RoutingSemantics::hopChoices(NodeId at, ChannelId /*arrivedOn*/, Add
   const std::uint32_t switchIndex = network_.switchIndex(at);
   std::size_t count = 0;
   auto add = [&](LayerId from) {
-    for (PortNumber port : routing_.table(from).candidates(switchIndex, a)) out[count++] = {port, from};
+    const std::span<const PortNumber> ports = routing_.table(from).candidates(switchIndex, a);
+    if (count + ports.size() > out.size()) {  // a table that gained a longer list after construction
+      throw RoutingError(fmt::format("hop choices need {} entries, the buffer has {} (choiceCapacity(): {})",
+                                     count + ports.size(), out.size(), capacity_));
+    }
+    for (PortNumber port : ports) out[count++] = {port, from};
   };
   add(layer);
   if (routing_.escapeLayer < 0) return count;

@@ -138,10 +138,12 @@ class RoutingSemantics {
   std::span<const PortNumber> candidatesAt(std::uint32_t switchIndex, Address a, LayerId layer) const {
     return routing_.table(layer).candidates(switchIndex, a);
   }
-  /// Buffer size hopChoices() may need.
+  /// Buffer size hopChoices() may need: the longest candidate list of any table (with an
+  /// escape layer, summed over the layers), as the tables were when this was constructed.
   std::size_t choiceCapacity() const { return capacity_; }
   /// The (port, layer) choices of a packet for `a` in `layer` at switch `at`, arrived on
-  /// `arrivedOn` (invalid when injected by the switch itself), in preference order.
+  /// `arrivedOn` (invalid when injected by the switch itself), in preference order. Throws
+  /// RoutingError when `out` is too small (only if a table changed after construction).
   std::size_t hopChoices(NodeId at, ChannelId arrivedOn, Address a, LayerId layer, std::span<HopChoice> out) const;
   /// Where taking `port` at switch `at` leads a packet for `a`.
   HopStep step(NodeId at, Address a, PortNumber port) const;

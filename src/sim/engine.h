@@ -341,7 +341,8 @@ class Engine {
   static constexpr std::size_t kCachedCandidates = 16;
   std::vector<Candidate> overflow_;
   // The candidates of each packet at its current switch, computed once per hop (a blocked
-  // packet is retried at every wake of its switch): capacity_ per packet id.
+  // packet is retried at every wake of its switch): capacity_ per packet id — the routing's
+  // longest list (RoutingSemantics::choiceCapacity), at most kCachedCandidates.
   std::vector<Candidate> packetCandidates_;
   std::size_t capacity_ = 0;
   // The allocator visits only the inputs that can send: ChannelState::readyVcs and

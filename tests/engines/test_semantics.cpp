@@ -283,3 +283,36 @@ TEST(Semantics, TerminalWithoutAddressIsAFailedPairEverywhere) {
   EXPECT_EQ(deps.failures[0].status, PathStatus::NoAddress);
   EXPECT_THROW(terminalPathsPerChannel(net, r, 1), AnalysisError);
 }
+
+// choiceCapacity() is what hopChoices() can fill, no more: the longest candidate list of the
+// packet's layer (any layer's), or, with an escape layer, of every layer added up. The
+// simulator keeps that many candidates with each packet (sim/engine.h), so a loose bound
+// costs it memory traffic on every hop.
+TEST(Semantics, ChoiceCapacityIsTheLongestListHopChoicesCanFill) {
+  const Network net = twoSwitches();
+  RoutingResult r = twoSwitchRouting(net, 3);
+  EXPECT_EQ(r.tables[0].maxCandidates(), 1u);
+  EXPECT_EQ(RoutingSemantics(net, r).choiceCapacity(), 1u);  // one port an entry
+  const std::vector<PortNumber> two{2, 3}, three{2, 3, 4};
+  r.tables[0].setCandidates(0, 1, two);
+  EXPECT_EQ(r.tables[0].maxCandidates(), 2u);
+  EXPECT_EQ(RoutingSemantics(net, r).choiceCapacity(), 2u);
+  r.escapeLayer = 0;  // every layer's entry, three layers sharing the table
+  EXPECT_EQ(RoutingSemantics(net, r).choiceCapacity(), 6u);
+  r.escapeLayer = -1;
+  // Fat-trees: the k up ports of a k-ary n-tree are the longest list.
+  const Network tree = makeKaryNtree(4, 3);
+  EXPECT_EQ(RoutingSemantics(tree, runEngine("ftree-adaptive", tree, RoutingContext{})).choiceCapacity(), 4u);
+  EXPECT_EQ(RoutingSemantics(tree, runEngine("dmodk", tree, RoutingContext{})).choiceCapacity(), 1u);
+  // A table that gains a longer list after the semantics was built: refused, not overrun.
+  const RoutingSemantics before(net, r);
+  std::vector<HopChoice> choices(before.choiceCapacity());
+  r.tables[0].setCandidates(0, 1, three);
+  try {
+    (void)before.hopChoices(net.switchNode(0), ChannelId(), 1, LayerId(0), choices);
+    FAIL() << "a buffer of choiceCapacity() entries was overrun";
+  } catch (const RoutingError& e) {
+    EXPECT_NE(std::string(e.what()).find("hop choices need 3 entries, the buffer has 2"), std::string::npos)
+        << e.what();
+  }
+}

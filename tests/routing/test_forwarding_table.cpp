@@ -174,3 +174,18 @@ TEST(ForwardingTable, AnAdaptiveFatTreeTableTakesOneByteAnEntry) {
   EXPECT_EQ(t.codeWidth(), 1u);
   EXPECT_LT(t.memoryBytes(), t.switchCount() * t.addressCount() + 1024);
 }
+
+TEST(ForwardingTable, MaxCandidatesIsTheLongestListAtEveryWidth) {
+  ForwardingTable table(2, 4);
+  EXPECT_EQ(table.maxCandidates(), 1u);  // no entry, or single ports: one candidate at most
+  table.set(0, 0, 3);
+  EXPECT_EQ(table.maxCandidates(), 1u);
+  const std::vector<PortNumber> three{1, 2, 3}, two{4, 5};
+  table.setCandidates(0, 1, three);
+  table.setCandidates(1, 1, two);
+  EXPECT_EQ(table.maxCandidates(), 3u);
+  table.set(1, 2, 254);  // meets the list codes (253, 254): widens them, the lists stay as they are
+  EXPECT_EQ(table.codeWidth(), 2u);
+  EXPECT_EQ(table.maxCandidates(), 3u);
+  EXPECT_EQ(table.candidates(0, 1).size(), 3u);
+}

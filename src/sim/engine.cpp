@@ -362,8 +362,7 @@ void Engine::processEvent(std::uint64_t event) {
       if (queue.outSize > 0 || !chan(channel).sourceIsSwitch) wakeLink(channel, now_);
       break;
     }
-    case kOutFree: {  // the switch acts if an input could use the slot
-      --vcAt(channel, vc).outOccupied;
+    case kOutFree: {  // the slot of the packet that left is free (outOccupied); the switch acts if an input can use it
       chan(channel).outFreeVcs |= std::uint64_t{1} << vc;
       wakeSwitchIfReady(chan(channel).sourceIndex);
       break;
@@ -531,7 +530,7 @@ void Engine::deliver(std::uint32_t packetId) {
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         for (std::uint64_t vcs = freeVcs(candidates[i]); vcs != 0; vcs &= vcs - 1) {
           const auto v = static_cast<std::uint32_t>(std::countr_zero(vcs));
-          const std::uint32_t occupied = vcAt(candidates[i].channel, v).outOccupied;
+          const std::uint32_t occupied = outOccupied(candidates[i].channel, v, now_);
           if (pick == candidates.size() || occupied < best) {
             pick = i;
             pickVc = v;
@@ -567,7 +566,7 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   VcState& outQueue = vcAt(chosen.channel, chosen.vc);
   ringAt(chosen.channel, chosen.vc)[slots_ + ringIndex(outQueue.outHead, outQueue.outSize)] = packetId;
   ++outQueue.outSize;
-  if (++outQueue.outOccupied == slots_) out.outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
+  if (outOccupied(chosen.channel, chosen.vc, now_) == slots_) out.outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
   packet.channel = chosen.channel;
   packet.vc = chosen.vc;
   packet.layer = chosen.layer;

@@ -272,10 +272,9 @@ class Engine {
   };
   static_assert(sizeof(ChannelState) == 64);
   struct alignas(4) VcState {
-    std::uint16_t inHead = 0, inSize = 0;  ///< input queue (at the target)
-    std::uint16_t outHead = 0, outSize = 0,
-                  outOccupied = 0;  ///< output queue (at the source); occupied: until the slot frees
-    std::uint16_t credits = 0;      ///< sender side
+    std::uint16_t inHead = 0, inSize = 0;    ///< input queue (at the target)
+    std::uint16_t outHead = 0, outSize = 0;  ///< output queue (at the source)
+    std::uint16_t credits = 0;               ///< sender side
   };
   struct alignas(64) SwitchState {
     std::uint64_t readyInputs = 0;    ///< bit p: input port p has a ready VC and an idle crossbar input (radix <= 64)
@@ -324,6 +323,18 @@ class Engine {
   const std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) const {
     return std::launder(
         reinterpret_cast<const std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
+  }
+  /// Slots of output queue (c, v) in use: its queued packets, and the packet on the link if
+  /// it came from v (a slot frees when its packet's tail has left, at linkBusy; the link
+  /// sends one packet at a time, from the VC before linkNextVc). Derived, not counted, so a
+  /// freed slot (kOutFree) touches only the channel's first line. A terminal's injection
+  /// channel has no output queue (its source queue is unbounded): 0. `at`: the cycle whose
+  /// events have run (now_ while running; checkInvariants() passes the last cycle run).
+  std::uint32_t outOccupied(std::uint32_t c, std::uint32_t v, std::uint64_t at) const {
+    const ChannelState& link = chan(c);
+    const std::uint32_t sending = link.linkNextVc == 0 ? vcs_ - 1 : link.linkNextVc - 1U;
+    const bool onLink = link.sourceIsSwitch != 0 && link.linkBusy > at && sending == v;
+    return vcAt(c, v).outSize + (onLink ? 1U : 0U);
   }
   /// Position `i` places after `head` in a ring of slots_ (i <= slots_).
   std::uint32_t ringIndex(std::uint32_t head, std::uint32_t i) const {

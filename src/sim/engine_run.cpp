@@ -408,8 +408,9 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
       }
       if (engine->sourceBlock_[channel] != engine->block_) continue;
       const bool freeBit = ((engine->chan(channel).outFreeVcs >> (q % vcs)) & 1) != 0;
-      if (queue.outOccupied > slots || queue.outSize > queue.outOccupied || queue.credits > slots ||
-          freeBit != (queue.outOccupied < slots)) {
+      const std::uint64_t done = engines.size() == 1 ? engine->now_ : engine->now_ - 1;  // the last cycle run
+      const std::uint32_t occupied = engine->outOccupied(channel, static_cast<std::uint32_t>(q % vcs), done);
+      if (occupied > slots || queue.credits > slots || freeBit != (occupied < slots)) {
         throw SimulationError(fmt::format("invariant: queue bounds broken at channel {} vc {}", channel, q % vcs));
       }
       for (std::uint32_t i = 0; i < queue.outSize; ++i) {

@@ -79,7 +79,7 @@ row() {  # tool terminals threads cycles timefile
 median() {  # tool terminals -> the median cycles/CPU-s of its one-thread rows
   # cycles / cpu_s, not the rounded column: BookSim's 13.6 cycles/CPU-s at 4096 terminals reads 14 there.
   awk -F, -v t="$1" -v n="$2" '$1 == t && $2 == n && $3 == 1 { printf "%.6f\n", ($5 > 0 ? $4 / $5 : 0) }' "$tmp/rows.csv" | sort -g |
-    awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+    awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 summary() {  # terminals: the ratio of the medians, on stderr (the CSV stays on stdout)
   local ours theirs

@@ -222,7 +222,10 @@ class Engine {
   struct Control;
   static bool decide(std::span<Engine* const> engines, Control& control);
   static void updateWarmup(std::span<Engine* const> engines, Control& control);
-  static bool finished(std::span<Engine* const> engines, const Control& control);
+  struct Totals;
+  /// Every block's counters, added up (and what is still pending, with the outboxes of `parity`).
+  static Totals sumTotals(std::span<Engine* const> engines, std::uint32_t parity);
+  static bool finished(std::span<Engine* const> engines, const Control& control, const Totals& totals);
   static void checkInvariants(std::span<Engine* const> engines);
   void checkReady(std::uint32_t channel, std::uint32_t vc) const;
   static void findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove);

@@ -190,14 +190,30 @@ struct Engine::Control {
   std::exception_ptr error;
 };
 
-namespace {
-
-struct Totals {
+struct Engine::Totals {
   std::uint64_t generated = 0, injected = 0, delivered = 0, released = 0, lastMove = 0;
   std::uint64_t measuredGenerated = 0, measuredDelivered = 0;
+  std::uint64_t pending = 0;  ///< events in the wheels and messages in the outboxes
+  bool traceDone = true;      ///< every block has enqueued its messages of the trace
 };
 
-}  // namespace
+Engine::Totals Engine::sumTotals(std::span<Engine* const> engines, std::uint32_t parity) {
+  Totals totals;
+  for (const Engine* engine : engines) {
+    totals.generated += engine->generated_;
+    totals.injected += engine->injected_;
+    totals.delivered += engine->delivered_;
+    totals.released += engine->released_;
+    totals.lastMove = std::max(totals.lastMove, engine->lastMove_);
+    totals.measuredGenerated += engine->measuredGenerated_;
+    totals.measuredDelivered += engine->measuredDelivered_;
+    totals.pending += engine->pendingEvents_;
+    for (const auto& box : engine->outbox_[parity]) totals.pending += box.size();
+    totals.traceDone =
+        totals.traceDone && (engine->trace_ == nullptr || engine->traceNext_ == engine->trace_->messages.size());
+  }
+  return totals;
+}
 
 void Engine::updateWarmup(std::span<Engine* const> engines, Control& control) {
   std::uint64_t sum = 0, count = 0;
@@ -225,18 +241,9 @@ void Engine::updateWarmup(std::span<Engine* const> engines, Control& control) {
   }
 }
 
-bool Engine::finished(std::span<Engine* const> engines, const Control& control) {
+bool Engine::finished(std::span<Engine* const> engines, const Control& control, const Totals& totals) {
   const Engine& first = *engines.front();
-  Totals totals;
-  bool traceDone = true;
-  for (const Engine* engine : engines) {
-    totals.generated += engine->generated_;
-    totals.released += engine->released_;
-    totals.measuredGenerated += engine->measuredGenerated_;
-    totals.measuredDelivered += engine->measuredDelivered_;
-    traceDone = traceDone && (engine->trace_ == nullptr || engine->traceNext_ == engine->trace_->messages.size());
-  }
-  if (first.trace_ != nullptr) return traceDone && totals.released == totals.generated;
+  if (first.trace_ != nullptr) return totals.traceDone && totals.released == totals.generated;
   if (!first.warmupDone_ || control.now < first.windowEnd_) return false;
   if (first.config_.drainAll) return totals.released == totals.generated;
   const std::uint64_t drain =
@@ -253,25 +260,15 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
     while (!first.warmupDone_ && first.trace_ == nullptr && control.now >= control.warmupCheck) {
       updateWarmup(engines, control);
     }
-    if (finished(engines, control)) return true;
-    Totals totals;
-    std::uint64_t pending = 0;
-    for (const Engine* engine : engines) {
-      totals.generated += engine->generated_;
-      totals.injected += engine->injected_;
-      totals.delivered += engine->delivered_;
-      totals.released += engine->released_;
-      totals.lastMove = std::max(totals.lastMove, engine->lastMove_);
-      pending += engine->pendingEvents_;
-      for (const auto& box : engine->outbox_[control.parity]) pending += box.size();
-    }
+    const Totals totals = sumTotals(engines, control.parity);
+    if (finished(engines, control, totals)) return true;
     const bool busy = totals.injected > totals.delivered || totals.released < totals.generated;
     if (busy && control.now - totals.lastMove >= config.watchdogCycles) {
       for (Engine* engine : engines) engine->absorb(engines, control.parity);
       findDeadlock(engines, control, totals.lastMove);
       return true;
     }
-    if (pending > 0) return false;
+    if (totals.pending > 0) return false;
     // Nothing in flight anywhere: jump to the next source's cycle or decision point.
     std::uint64_t next = kNever;
     for (const Engine* engine : engines) next = std::min(next, engine->nextSourceTime());

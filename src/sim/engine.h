@@ -228,6 +228,9 @@ class Engine {
   static bool finished(std::span<Engine* const> engines, const Control& control, const Totals& totals);
   static void checkInvariants(std::span<Engine* const> engines);
   void checkReady(std::uint32_t channel, std::uint32_t vc) const;
+  /// The last cycle whose events have run, as the checks see it: now_ when one engine checks
+  /// itself after a cycle, now_ - 1 between the windows of a partitioned run.
+  std::uint64_t lastCycleRun() const { return partitioning_.count == 1 ? now_ : now_ - 1; }
   static void findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove);
   static SimResult collect(std::span<Engine* const> engines, const Control& control);
 

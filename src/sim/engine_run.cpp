@@ -405,8 +405,8 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
       }
       if (engine->sourceBlock_[channel] != engine->block_) continue;
       const bool freeBit = ((engine->chan(channel).outFreeVcs >> (q % vcs)) & 1) != 0;
-      const std::uint64_t done = engines.size() == 1 ? engine->now_ : engine->now_ - 1;  // the last cycle run
-      const std::uint32_t occupied = engine->outOccupied(channel, static_cast<std::uint32_t>(q % vcs), done);
+      const std::uint32_t occupied =
+          engine->outOccupied(channel, static_cast<std::uint32_t>(q % vcs), engine->lastCycleRun());
       if (occupied > slots || queue.credits > slots || freeBit != (occupied < slots)) {
         throw SimulationError(fmt::format("invariant: queue bounds broken at channel {} vc {}", channel, q % vcs));
       }
@@ -439,7 +439,7 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
 // The allocator's masks (engine.h) against the queues, at the last cycle run.
 void Engine::checkReady(std::uint32_t channel, std::uint32_t vc) const {
   if (!chan(channel).targetIsSwitch) return;
-  const std::uint64_t done = partitioning_.count == 1 ? now_ : now_ - 1;
+  const std::uint64_t done = lastCycleRun();
   const VcState& queue = vcAt(channel, vc);
   const bool ready = queue.inSize > 0 && packets_[ringAt(channel, vc)[queue.inHead]].readyAt <= done;
   const bool idle = chan(channel).crossbarInBusy <= done;

@@ -30,6 +30,37 @@ int countBits(std::uint64_t mask) {
   return count;
 }
 
+/// Position of the set bit of rank r (from 0, lowest first) of each byte: [byte * 8 + r].
+constexpr std::array<std::uint8_t, 256 * 8> kRankedBitOfByte = [] {
+  std::array<std::uint8_t, 256 * 8> position{};
+  for (std::size_t byte = 0; byte < 256; ++byte) {
+    std::size_t rank = 0;
+    for (std::uint8_t bit = 0; bit < 8; ++bit) {
+      if ((byte >> bit & 1) != 0) position[byte * 8 + rank++] = bit;
+    }
+  }
+  return position;
+}();
+
+/// Set bits of a 64-bit mask without a branch on its value (bit-parallel count).
+int countBits64(std::uint64_t mask) {
+  mask -= (mask >> 1) & 0x5555555555555555ULL;
+  mask = (mask & 0x3333333333333333ULL) + ((mask >> 2) & 0x3333333333333333ULL);
+  mask = (mask + (mask >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((mask * 0x0101010101010101ULL) >> 56);
+}
+
+/// Position of the set bit of rank `rank` (from 0, lowest first) of `mask`; rank < its bits.
+std::uint32_t rankedBit(std::uint64_t mask, std::uint32_t rank) {
+  std::uint32_t base = 0;
+  for (;; mask >>= 8, base += 8) {
+    const auto byte = static_cast<std::uint32_t>(mask & 0xff);
+    const std::uint32_t count = kBitsOfByte[byte];
+    if (rank < count) return base + kRankedBitOfByte[byte * 8 + rank];
+    rank -= count;
+  }
+}
+
 }  // namespace
 
 PairTable::PairTable(std::size_t terminals, std::size_t denseLimit)
@@ -483,9 +514,10 @@ void Engine::deliver(std::uint32_t packetId) {
 // slot. False: none is free.
 [[gnu::always_inline]] inline bool Engine::select(std::span<const Candidate> candidates, std::uint32_t switchIndex,
                                                   Candidate& chosen) {
-  auto freeVcs = [&](const Candidate& candidate) {
+  auto freeVcs = [&](const Candidate& candidate) {  // (no branch: which outputs are free is data)
     const ChannelState& out = chan(candidate.channel);
-    return out.outBusy > now_ ? std::uint64_t{0} : out.outFreeVcs & layerVcs_[candidate.layer];
+    const std::uint64_t idle = std::uint64_t{0} - static_cast<std::uint64_t>(out.outBusy <= now_);
+    return idle & out.outFreeVcs & layerVcs_[candidate.layer];
   };
   std::size_t pick = candidates.size();
   std::uint32_t pickVc = 0;
@@ -508,6 +540,19 @@ void Engine::deliver(std::uint32_t packetId) {
       }
       break;
     case Selection::Random: {  // uniformly among the free choices
+      if (candidates.size() * vcs_ <= 64) {
+        // The free choices as one mask, bit i * vcs_ + v for candidate i and VC v: the same
+        // order, the same draw, and no branch on which of them are free.
+        std::uint64_t free = 0;
+        for (std::size_t i = 0; i < candidates.size(); ++i) free |= freeVcs(candidates[i]) << (i * vcs_);
+        if (free == 0) break;
+        const auto total = static_cast<std::uint64_t>(countBits64(free));
+        const auto k = static_cast<std::uint32_t>(total > 1 ? sw_[switchIndex].rng.below(total) : 0);
+        const std::uint32_t bit = rankedBit(free, k);
+        pick = bit / vcs_;
+        pickVc = bit - static_cast<std::uint32_t>(pick) * vcs_;
+        break;
+      }
       std::uint64_t total = 0;
       for (const Candidate& candidate : candidates) total += static_cast<std::uint64_t>(countBits(freeVcs(candidate)));
       if (total == 0) break;

@@ -789,19 +789,37 @@ void Engine::startLink(std::uint32_t channel) {
   // A packet granted this cycle (at most one per output: the crossbar output is busy for
   // flits_ cycles) is available from the next; it is the front only if alone in its queue.
   const std::uint32_t grantedNow = link.outBusy == now_ + flits_ ? link.lastGrantVc : vcs_;
-  for (std::uint32_t j = 0, vc = firstVc; j < vcs_; ++j, vc = vc + 1 == vcs_ ? 0 : vc + 1) {
-    VcState& queue = vcAt(channel, vc);
-    if (queue.outSize == 0 || (needsCredit && queue.credits == 0)) continue;
-    if (vc == grantedNow && queue.outSize == 1) continue;
-    const std::uint32_t packetId = ringAt(channel, vc)[slots_ + queue.outHead];
-    queue.outHead = static_cast<std::uint16_t>(ringIndex(queue.outHead, 1));
-    --queue.outSize;
-    scheduleEvent(now_ + flits_, makeEvent(kOutFree, link.sourceIndex, queueKey(channel, vc)));
-    link.linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
-    if (--link.outQueued > 0) wakeLink(channel, now_ + flits_);
-    transmit(channel, packetId, vc);
-    return;
+  // The first VC in round-robin order from firstVc that can send: a packet available, and a
+  // credit where the target is a switch.
+  auto canSend = [&](std::uint32_t v) {
+    const VcState& queue = vcAt(channel, v);
+    return static_cast<unsigned>(queue.outSize > (v == grantedNow ? 1U : 0U)) &
+           static_cast<unsigned>(!needsCredit | (queue.credits != 0));
+  };
+  std::uint32_t vc = vcs_;
+  if (prefetch_) {
+    // State beyond the caches: read the VCs only up to the first that can send (each VC
+    // block not read is a miss saved).
+    for (std::uint32_t j = 0, v = firstVc; j < vcs_ && vc == vcs_; ++j, v = v + 1 == vcs_ ? 0 : v + 1) {
+      if (canSend(v)) vc = v;
+    }
+    if (vc == vcs_) return;
+  } else {
+    // State in the caches: every VC, as a mask built without a branch on the queues'
+    // contents, then its first bit at or after firstVc (as allocatePort's VCs).
+    std::uint64_t sendable = 0;
+    for (std::uint32_t v = 0; v < vcs_; ++v) sendable |= std::uint64_t{canSend(v)} << v;
+    if (sendable == 0) return;
+    vc = static_cast<std::uint32_t>((std::countr_zero(std::rotr(sendable, static_cast<int>(firstVc))) + firstVc) & 63);
   }
+  VcState& queue = vcAt(channel, vc);
+  const std::uint32_t packetId = ringAt(channel, vc)[slots_ + queue.outHead];
+  queue.outHead = static_cast<std::uint16_t>(ringIndex(queue.outHead, 1));
+  --queue.outSize;
+  scheduleEvent(now_ + flits_, makeEvent(kOutFree, link.sourceIndex, queueKey(channel, vc)));
+  link.linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+  if (--link.outQueued > 0) wakeLink(channel, now_ + flits_);
+  transmit(channel, packetId, vc);
 }
 
 void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {

@@ -310,7 +310,7 @@ void Engine::setUpTraffic() {
       poissonClock_[t] = nextPoisson(0, messageRate_, terminalRng_[t]);
       first = static_cast<std::uint64_t>(poissonClock_[t]);
     }
-    generations_.emplace(first, t);
+    addGeneration(first, t);
   }
   if (config_.warmupCycles > 0) {
     warmupDone_ = true;
@@ -376,7 +376,32 @@ void Engine::generate(std::uint32_t terminal) {
     poissonClock_[terminal] = nextPoisson(poissonClock_[terminal], messageRate_, rng);
     next = static_cast<std::uint64_t>(poissonClock_[terminal]);
   }
-  generations_.emplace(next, terminal);
+  addGeneration(next, terminal);
+}
+
+void Engine::addGeneration(std::uint64_t time, std::uint32_t terminal) {
+  if (time - now_ >= kCalendarSize) {  // (time >= now_ always)
+    laterGenerations_.emplace(time, terminal);
+    return;
+  }
+  const std::uint64_t slot = time & (kCalendarSize - 1);
+  calendar_[slot].push_back(terminal);
+  calendarUsed_[slot / 64] |= std::uint64_t{1} << (slot % 64);
+}
+
+// This cycle's generations: first the heap's that entered the calendar's span.
+void Engine::runGenerations() {
+  while (!laterGenerations_.empty() && laterGenerations_.top().first - now_ < kCalendarSize) {
+    const Generation next = laterGenerations_.top();
+    laterGenerations_.pop();
+    addGeneration(next.first, next.second);
+  }
+  const std::uint64_t slot = now_ & (kCalendarSize - 1);
+  if ((calendarUsed_[slot / 64] >> (slot % 64) & 1) == 0) return;
+  std::vector<std::uint32_t>& terminals = calendar_[slot];
+  for (std::size_t i = 0; i < terminals.size(); ++i) generate(terminals[i]);  // (adds only to later cycles)
+  terminals.clear();
+  calendarUsed_[slot / 64] &= ~(std::uint64_t{1} << (slot % 64));
 }
 
 // ---- phase 1: heads, credits, freed slots, deliveries ---------------------------------

@@ -382,8 +382,17 @@ class Engine {
   std::vector<std::uint32_t> nextPath_;    // round-robin path policy, per terminal
   std::vector<std::uint32_t> injectedBy_;  // per terminal: packets injected (Packet::serial)
   std::vector<double> poissonClock_;
+  // The sources' next generation times: a calendar of kCalendarSize cycles from now_ (a list
+  // of terminals per cycle, with a bit per non-empty cycle) and, beyond it, a heap. A cycle's
+  // terminals generate in the order they were added: each draws from its own stream and
+  // enqueues at its own source, so the order does not change the result.
   using Generation = std::pair<std::uint64_t, std::uint32_t>;
-  std::priority_queue<Generation, std::vector<Generation>, std::greater<>> generations_;
+  static constexpr std::uint64_t kCalendarSize = 1024;  // a power of two
+  std::vector<std::vector<std::uint32_t>> calendar_ = std::vector<std::vector<std::uint32_t>>(kCalendarSize);
+  std::array<std::uint64_t, kCalendarSize / 64> calendarUsed_{};
+  std::priority_queue<Generation, std::vector<Generation>, std::greater<>> laterGenerations_;
+  void addGeneration(std::uint64_t time, std::uint32_t terminal);
+  void runGenerations();
   double messageRate_ = 0;
   BernoulliGaps gaps_;  // Bernoulli injection at messageRate_
   std::size_t traceNext_ = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <barrier>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <thread>
@@ -46,11 +47,7 @@ void Engine::runCycle() {
       ++traceNext_;
     }
   } else if (now_ < stopGenerating_) {
-    while (!generations_.empty() && generations_.top().first <= now_) {
-      const std::uint32_t terminal = generations_.top().second;
-      generations_.pop();
-      generate(terminal);
-    }
+    runGenerations();
   }
   // Each phase's work items are independent reads of scattered state: on fabrics whose
   // state outgrows the caches (prefetch_), the state of the item kPrefetch places ahead is
@@ -142,8 +139,21 @@ std::uint64_t Engine::nextSourceTime() const {
     if (traceNext_ == trace_->messages.size()) return kNever;
     return static_cast<std::uint64_t>(double(trace_->messages[traceNext_].cycle) / trace_->compression);
   }
-  if (generations_.empty() || generations_.top().first >= stopGenerating_) return kNever;
-  return generations_.top().first;
+  // The first used cycle of the calendar from now_ (its entries lie in [now_, now_ +
+  // kCalendarSize)), else the heap's first.
+  std::uint64_t next = laterGenerations_.empty() ? kNever : laterGenerations_.top().first;
+  const std::uint64_t start = now_ & (kCalendarSize - 1);
+  for (std::uint64_t k = 0; k <= calendarUsed_.size(); ++k) {
+    const std::uint64_t word = (start / 64 + k) % calendarUsed_.size();
+    std::uint64_t bits = calendarUsed_[word];
+    if (k == 0) bits &= ~std::uint64_t{0} << (start % 64);                        // at or after now_
+    if (k == calendarUsed_.size()) bits &= ~(~std::uint64_t{0} << (start % 64));  // wrapped: before now_
+    if (bits == 0) continue;
+    const std::uint64_t slot = word * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
+    next = std::min(next, now_ + ((slot - start) & (kCalendarSize - 1)));
+    break;
+  }
+  return next >= stopGenerating_ ? kNever : next;
 }
 
 void Engine::runWindow(std::uint64_t end) {

@@ -328,10 +328,13 @@ void Engine::schedule(std::uint64_t time, int phase, std::uint64_t event) {
   ++pendingEvents_;
 }
 
+// A switch is listed once per cycle: a wake for the cycle it was last woken for is not taken
+// (without a branch: WorkList::pushIf).
 [[gnu::always_inline]] inline void Engine::wakeSwitch(std::uint32_t switchIndex, std::uint64_t time) {
-  if (sw_[switchIndex].wake == time) return;
+  const bool take = sw_[switchIndex].wake != time;
   sw_[switchIndex].wake = time;
-  schedule(time, kPhaseSwitches, switchIndex);
+  wheel_[time & mask_][kPhaseSwitches].pushIf(take, switchIndex);
+  pendingEvents_ += take ? 1 : 0;
 }
 
 [[gnu::always_inline]] inline void Engine::wakeLink(std::uint32_t channel, std::uint64_t time) {
@@ -458,9 +461,9 @@ void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
 // The crossbar input of inChannel finished its packet: the port may send again, and the
 // output port that packet used is free too — the switch acts if any input can send.
 void Engine::inputFree(std::uint32_t inChannel) {
-  const std::uint32_t switchIndex = chan(inChannel).targetIndex;
-  if (chan(inChannel).readyVcs != 0) sw_[switchIndex].readyInputs |= std::uint64_t{1} << (chan(inChannel).portBit);
-  wakeSwitchIfReady(switchIndex);
+  const ChannelState& in = chan(inChannel);
+  sw_[in.targetIndex].readyInputs |= std::uint64_t{in.readyVcs != 0} << in.portBit;
+  wakeSwitchIfReady(in.targetIndex);
 }
 
 // A freed output or crossbar input matters only to inputs that can send (readyInputs;

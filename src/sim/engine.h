@@ -105,6 +105,63 @@ class PairTable {
   std::size_t size_ = 0;
 };
 
+/// A list of 64-bit work items (events, switches, links) that can also append without a
+/// branch on whether the item is taken (pushIf: the wake of a switch already woken for that
+/// cycle is not taken, and which are is data, not a pattern a predictor learns).
+class WorkList {
+ public:
+  WorkList() = default;
+  WorkList(const WorkList&) = delete;
+  WorkList& operator=(const WorkList&) = delete;
+  WorkList(WorkList&& other) noexcept { swap(other); }
+  WorkList& operator=(WorkList&& other) noexcept {
+    swap(other);
+    return *this;
+  }
+  ~WorkList() = default;
+
+  void push_back(std::uint64_t item) {
+    if (size_ == capacity_) grow();
+    data_[size_++] = item;
+  }
+  /// Appends `item` if `take`.
+  void pushIf(bool take, std::uint64_t item) {
+    if (size_ == capacity_) grow();
+    data_[size_] = item;
+    size_ += take ? 1 : 0;
+  }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  /// Sets the size to n (items past the old size are unspecified until written).
+  void resize(std::size_t n) {
+    while (capacity_ < n) grow();
+    size_ = n;
+  }
+  std::uint64_t& operator[](std::size_t i) { return data_[i]; }
+  std::uint64_t operator[](std::size_t i) const { return data_[i]; }
+  std::uint64_t* begin() { return data_; }
+  std::uint64_t* end() { return data_ + size_; }
+  const std::uint64_t* begin() const { return data_; }
+  const std::uint64_t* end() const { return data_ + size_; }
+  void swap(WorkList& other) noexcept {
+    storage_.swap(other.storage_);
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+  }
+
+ private:
+  void grow() {
+    storage_.resize(2 * capacity_ + 16);
+    data_ = storage_.data();
+    capacity_ = storage_.size();
+  }
+  std::vector<std::uint64_t> storage_;  // every element is storage: size_ of them are the list
+  std::uint64_t* data_ = nullptr;
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
 /// How the switches (and their terminals) are split over engines: contiguous blocks.
 struct Partitioning {
   std::uint32_t count = 1;
@@ -156,9 +213,9 @@ class Engine {
   std::uint64_t senderKey(std::uint32_t channel) const {
     return chan(channel).sourceIsSwitch ? chan(channel).sourceIndex : switchCount_ + chan(channel).sourceIndex;
   }
-  void groupEvents(std::vector<std::uint64_t>& events);
-  void runGrouped(std::vector<std::uint64_t>& events, const std::vector<std::uint64_t>& switches);
-  std::size_t allocateWoken(const std::vector<std::uint64_t>& switches, std::size_t from);
+  void groupEvents(WorkList& events);
+  void runGrouped(WorkList& events, const WorkList& switches);
+  std::size_t allocateWoken(const WorkList& switches, std::size_t from);
   /// The counting-sort bucket of an event's owner.
   std::uint64_t bucketOf(std::uint64_t event) const {
     return ((event >> kOwnerShift) & (kOwnerLimit - 1)) >> bucketShift_;
@@ -371,7 +428,7 @@ class Engine {
   bool grouped_ = false;
   std::uint32_t switchCount_ = 0, bucketShift_ = 0;
   std::vector<std::uint32_t> bucketStart_;
-  std::vector<std::uint64_t> groupScratch_;
+  WorkList groupScratch_;
   bool narrow_ = true;     // every switch has at most 64 ports
   bool prefetch_ = false;  // the channel state is larger than a core's cache (runCycle)
   // ---- traffic ----
@@ -406,7 +463,7 @@ class Engine {
   // ---- time ----
   std::uint64_t now_ = 0;
   std::uint64_t mask_ = 0;
-  std::vector<std::array<std::vector<std::uint64_t>, kLists>> wheel_;
+  std::vector<std::array<WorkList, kLists>> wheel_;
   std::uint64_t pendingEvents_ = 0;
   std::uint64_t lastMove_ = 0;
   // Set between windows, the same in every engine: the measurement window, and the cycle

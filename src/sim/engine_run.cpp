@@ -87,7 +87,7 @@ void Engine::runCycle() {
 // switch's allocation reads only its own state: each group's woken switches allocate right
 // after the group's events — the model's result, as if every event came first, with the
 // switch's state still in the cache.
-void Engine::runGrouped(std::vector<std::uint64_t>& events, const std::vector<std::uint64_t>& switches) {
+void Engine::runGrouped(WorkList& events, const WorkList& switches) {
   if (events.size() > 1) groupEvents(events);
   std::size_t allocated = 0;
   for (std::size_t i = 0; i < events.size(); ++i) {
@@ -101,7 +101,7 @@ void Engine::runGrouped(std::vector<std::uint64_t>& events, const std::vector<st
 
 // The woken switches switches[from, end) allocate in wake order (the state of the one
 // kPrefetch places ahead requested first, as in runCycle); returns the end.
-std::size_t Engine::allocateWoken(const std::vector<std::uint64_t>& switches, std::size_t from) {
+std::size_t Engine::allocateWoken(const WorkList& switches, std::size_t from) {
   for (std::size_t i = from; i < switches.size(); ++i) {
     if (prefetch_ && i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
     allocateSwitch(static_cast<std::uint32_t>(switches[i]));
@@ -110,7 +110,7 @@ std::size_t Engine::allocateWoken(const std::vector<std::uint64_t>& switches, st
 }
 
 // Stable counting sort of a cycle's events by owner bucket (engine.h: grouped_).
-void Engine::groupEvents(std::vector<std::uint64_t>& events) {
+void Engine::groupEvents(WorkList& events) {
   std::fill(bucketStart_.begin(), bucketStart_.end(), 0U);
   for (std::uint64_t event : events) ++bucketStart_[bucketOf(event) + 1];
   for (std::size_t b = 1; b < bucketStart_.size(); ++b) bucketStart_[b] += bucketStart_[b - 1];

@@ -21,6 +21,7 @@
 #include "fabric/fabric.h"
 #include "reference_model.h"
 #include "ring_fabric.h"
+#include "sim/engine.h"
 #include "sim/simulator.h"
 #include "traffic/pattern.h"
 #include "verify/verify.h"
@@ -347,6 +348,37 @@ TEST(Simulator, HotSpotSendsItsFractionToTheTarget) {
   }
   // 0.2 directly + 0.8 / 15 uniformly.
   EXPECT_NEAR(double(toTarget) / double(fromOthers), 0.2 + 0.8 / 15, 0.02);
+}
+
+// The engine's work lists: pushIf appends only what it takes, across growth, and a moved or
+// swapped list keeps its items.
+TEST(WorkList, PushIfAppendsOnlyTakenItemsAcrossGrowth) {
+  sim::WorkList list;
+  std::vector<std::uint64_t> expected;
+  for (std::uint64_t i = 0; i < 1000; ++i) {
+    const bool take = i % 3 != 0;
+    list.pushIf(take, i);
+    if (take) expected.push_back(i);
+    if (i % 7 == 0) {
+      list.push_back(i * 10);
+      expected.push_back(i * 10);
+    }
+  }
+  ASSERT_EQ(list.size(), expected.size());
+  EXPECT_TRUE(std::equal(list.begin(), list.end(), expected.begin()));
+  sim::WorkList moved(std::move(list));
+  EXPECT_EQ(moved.size(), expected.size());
+  EXPECT_EQ(moved[5], expected[5]);
+  sim::WorkList other;
+  other.push_back(42);
+  other.swap(moved);
+  EXPECT_EQ(other.size(), expected.size());
+  ASSERT_EQ(moved.size(), 1U);
+  EXPECT_EQ(moved[0], 42U);
+  moved.clear();
+  EXPECT_TRUE(moved.empty());
+  moved.resize(40);
+  EXPECT_EQ(moved.size(), 40U);
 }
 
 }  // namespace

@@ -51,7 +51,15 @@ int countBits64(std::uint64_t mask) {
 }
 
 /// Position of the set bit of rank `rank` (from 0, lowest first) of `mask`; rank < its bits.
+/// A mask of up to 16 bits (4 candidates x 4 VCs) without a branch on the rank.
 std::uint32_t rankedBit(std::uint64_t mask, std::uint32_t rank) {
+  if (mask <= 0xffff) {
+    const auto low = static_cast<std::uint32_t>(mask & 0xff);
+    const std::uint32_t lowCount = kBitsOfByte[low];
+    const std::uint32_t inHigh = 0U - static_cast<std::uint32_t>(rank >= lowCount);  // all ones: the second byte
+    const std::uint32_t byte = (low & ~inHigh) | (static_cast<std::uint32_t>(mask >> 8) & inHigh);
+    return (8U & inHigh) + kRankedBitOfByte[byte * 8 + rank - (lowCount & inHigh)];
+  }
   std::uint32_t base = 0;
   for (;; mask >>= 8, base += 8) {
     const auto byte = static_cast<std::uint32_t>(mask & 0xff);
@@ -716,7 +724,7 @@ bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
   for (std::uint64_t part = std::rotr(busy, static_cast<int>(firstVc)); part != 0; part &= part - 1) {
     const auto vc = static_cast<std::uint32_t>((std::countr_zero(part) + firstVc) & 63);
     if (tryGrant(switchIndex, inChannel, vc)) {
-      chan(inChannel).inputNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+      chan(inChannel).inputNextVc = static_cast<std::uint8_t>(nextInRing(vc, vcs_));
       return true;
     }
   }
@@ -732,7 +740,7 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
     for (std::uint64_t part = std::rotr(ready, static_cast<int>(start)); part != 0; part &= part - 1) {
       const auto port = static_cast<std::uint32_t>((std::countr_zero(part) + start) & 63);
       if (allocatePort(switchIndex, inPorts_[begin + port])) {
-        sw_[switchIndex].nextInputPort = static_cast<std::uint16_t>(port + 1 == ports ? 0 : port + 1);
+        sw_[switchIndex].nextInputPort = static_cast<std::uint16_t>(nextInRing(port, ports));
       }
     }
     return;
@@ -845,7 +853,7 @@ void Engine::startLink(std::uint32_t channel) {
   queue.outHead = static_cast<std::uint16_t>(ringIndex(queue.outHead, 1));
   --queue.outSize;
   scheduleEvent(now_ + flits_, makeEvent(kOutFree, link.sourceIndex, queueKey(channel, vc)));
-  link.linkNextVc = static_cast<std::uint8_t>(vc + 1 == vcs_ ? 0 : vc + 1);
+  link.linkNextVc = static_cast<std::uint8_t>(nextInRing(vc, vcs_));
   if (--link.outQueued > 0) wakeLink(channel, now_ + flits_);
   transmit(channel, packetId, vc);
 }

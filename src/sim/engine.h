@@ -395,9 +395,18 @@ class Engine {
   /// events have run (now_ while running; checkInvariants() passes the last cycle run).
   std::uint32_t outOccupied(std::uint32_t c, std::uint32_t v, std::uint64_t at) const {
     const ChannelState& link = chan(c);
-    const std::uint32_t sending = link.linkNextVc == 0 ? vcs_ - 1 : link.linkNextVc - 1U;
+    const std::uint32_t sending = previousInRing(link.linkNextVc, vcs_);
     const bool onLink = link.sourceIsSwitch != 0 && link.linkBusy > at && sending == v;
     return vcAt(c, v).outSize + (onLink ? 1U : 0U);
+  }
+  /// The position after / before `i` in a ring of n (round-robin pointers), computed without
+  /// a branch: whether the pointer wraps is data.
+  static std::uint32_t nextInRing(std::uint32_t i, std::uint32_t n) {
+    const std::uint32_t next = i + 1;
+    return next & (0U - static_cast<std::uint32_t>(next != n));
+  }
+  static std::uint32_t previousInRing(std::uint32_t i, std::uint32_t n) {
+    return i - 1 + (n & (0U - static_cast<std::uint32_t>(i == 0)));
   }
   /// Position `i` places after `head` in a ring of slots_ (i <= slots_).
   std::uint32_t ringIndex(std::uint32_t head, std::uint32_t i) const {

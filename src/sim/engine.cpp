@@ -417,25 +417,42 @@ void Engine::runGenerations() {
 
 // ---- phase 1: heads, credits, freed slots, deliveries ---------------------------------
 
-void Engine::processEvent(std::uint64_t event) {
-  const std::uint64_t payload = payloadOf(event);
+template <std::uint64_t Kind>
+void Engine::processEventOf(std::uint64_t payload) {
   const std::uint32_t channel = channelOfKey(payload);
   const std::uint32_t vc = vcOfKey(payload);
+  if constexpr (Kind == kArrive) {
+    arrive(static_cast<std::uint32_t>(payload));
+  } else if constexpr (Kind == kCredit) {  // the link acts if a packet waits for this credit
+    VcState& queue = vcAt(channel, vc);
+    ++queue.credits;
+    if (queue.outSize > 0 || !chan(channel).sourceIsSwitch) wakeLink(channel, now_);
+  } else if constexpr (Kind == kOutFree) {  // the slot of the packet that left is free (outOccupied); the switch acts
+                                            // if an input can use it
+    chan(channel).outFreeVcs |= std::uint64_t{1} << vc;
+    wakeSwitchIfReady(chan(channel).sourceIndex);
+  } else if constexpr (Kind == kDeliver) {
+    deliver(static_cast<std::uint32_t>(payload));
+  } else {
+    static_assert(Kind == kInFree);
+    inputFree(static_cast<std::uint32_t>(payload));
+  }
+}
+
+template void Engine::processEventOf<Engine::kArrive>(std::uint64_t);
+template void Engine::processEventOf<Engine::kCredit>(std::uint64_t);
+template void Engine::processEventOf<Engine::kOutFree>(std::uint64_t);
+template void Engine::processEventOf<Engine::kDeliver>(std::uint64_t);
+template void Engine::processEventOf<Engine::kInFree>(std::uint64_t);
+
+void Engine::processEvent(std::uint64_t event) {
+  const std::uint64_t payload = payloadOf(event);
   switch (kindOf(event)) {
-    case kArrive: arrive(static_cast<std::uint32_t>(payload)); break;
-    case kCredit: {  // the link acts if a packet waits for this credit
-      VcState& queue = vcAt(channel, vc);
-      ++queue.credits;
-      if (queue.outSize > 0 || !chan(channel).sourceIsSwitch) wakeLink(channel, now_);
-      break;
-    }
-    case kOutFree: {  // the slot of the packet that left is free (outOccupied); the switch acts if an input can use it
-      chan(channel).outFreeVcs |= std::uint64_t{1} << vc;
-      wakeSwitchIfReady(chan(channel).sourceIndex);
-      break;
-    }
-    case kDeliver: deliver(static_cast<std::uint32_t>(payload)); break;
-    case kInFree: inputFree(static_cast<std::uint32_t>(payload)); break;
+    case kArrive: processEventOf<kArrive>(payload); break;
+    case kCredit: processEventOf<kCredit>(payload); break;
+    case kOutFree: processEventOf<kOutFree>(payload); break;
+    case kDeliver: processEventOf<kDeliver>(payload); break;
+    case kInFree: processEventOf<kInFree>(payload); break;
     default: break;
   }
 }

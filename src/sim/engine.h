@@ -221,10 +221,9 @@ class Engine {
     return ((event >> kOwnerShift) & (kOwnerLimit - 1)) >> bucketShift_;
   }
   // A wheel bucket's lists: the events by kind (all in list kPhaseEvents when grouped_), the
-  // switches to allocate, the links to start. Ungrouped, a cycle's events run kind by kind:
-  // events commute, and one kind at a time keeps processEvent's branches predictable.
+  // switches to allocate, the links to start. Ungrouped, a cycle's events run kind by kind
+  // (processEventsOf): events commute, and one kind at a time needs no dispatch on the kind.
   static constexpr int kPhaseEvents = 0, kPhaseSwitches = 6, kPhaseLinks = 7, kLists = 8;
-  static constexpr std::array<int, 5> kEventLists = {kArrive, kCredit, kOutFree, kDeliver, kInFree};
   void scheduleEvent(std::uint64_t time, std::uint64_t event) {
     schedule(time, grouped_ ? kPhaseEvents : static_cast<int>(kindOf(event)), event);
   }
@@ -241,6 +240,12 @@ class Engine {
   void generate(std::uint32_t terminal);
   void enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured);
   void processEvent(std::uint64_t event);
+  /// The event of kind Kind with `payload` (processEvent without the dispatch on the kind).
+  template <std::uint64_t Kind>
+  void processEventOf(std::uint64_t payload);
+  /// Every event of one kind's list (runCycle, ungrouped).
+  template <std::uint64_t Kind>
+  void processEventsOf(const WorkList& events);
   void prefetchEvent(std::uint64_t event) const;
   void arrive(std::uint32_t packetId);
   void headReady(std::uint32_t inChannel, std::uint32_t vc);

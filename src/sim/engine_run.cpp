@@ -57,13 +57,11 @@ void Engine::runCycle() {
   if (grouped_) {
     runGrouped(bucket[kPhaseEvents], bucket[kPhaseSwitches]);
   } else {
-    for (const int kind : kEventLists) {
-      const auto& events = bucket[static_cast<std::size_t>(kind)];
-      for (std::size_t i = 0; i < events.size(); ++i) {
-        if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
-        processEvent(events[i]);
-      }
-    }
+    processEventsOf<kArrive>(bucket[kArrive]);
+    processEventsOf<kCredit>(bucket[kCredit]);
+    processEventsOf<kOutFree>(bucket[kOutFree]);
+    processEventsOf<kDeliver>(bucket[kDeliver]);
+    processEventsOf<kInFree>(bucket[kInFree]);
     allocateWoken(bucket[kPhaseSwitches], 0);
   }
   // Links act in channel order: only the in-order sources share state (the destinations'
@@ -80,6 +78,14 @@ void Engine::runCycle() {
   for (auto& phase : bucket) {
     pendingEvents_ -= phase.size();
     phase.clear();
+  }
+}
+
+template <std::uint64_t Kind>
+void Engine::processEventsOf(const WorkList& events) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
+    processEventOf<Kind>(payloadOf(events[i]));
   }
 }
 

@@ -216,6 +216,8 @@ void Engine::setUpNetwork() {
   for (std::uint32_t c = 0; c < channels_; ++c) chan(c).outFreeVcs = allVcs;
   layerVcs_.assign(layers_, 0);
   for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
+  layerOfVc_.resize(vcs_);
+  for (std::uint32_t v = 0; v < vcs_; ++v) layerOfVc_[v] = static_cast<std::uint8_t>(v % layers_);
   choices_.resize(semantics_.choiceCapacity());
   capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
   overflow_.resize(semantics_.choiceCapacity());
@@ -465,7 +467,7 @@ void Engine::arrive(std::uint32_t packetId) {
   Packet& packet = packets_[packetId];
   VcState& queue = vcAt(packet.channel, packet.vc);
   ringAt(packet.channel, packet.vc)[ringIndex(queue.inHead, queue.inSize)] = packetId;
-  packet.candidateCount = kNotRouted;
+  candidateCount_[packetId] = kNotRouted;
   packet.readyAt = now_;
   if (queue.inSize++ == 0) headReady(packet.channel, packet.vc);
 }
@@ -651,8 +653,8 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   Candidate chosen{};
   if (!select(candidates, switchIndex, chosen)) return false;
   // Grant: the packet leaves the input queue and crosses in flits_ cycles; the next packet
-  // of the VC, if any, is ready (arrive()).
-  Packet& packet = packets_[packetId];
+  // of the VC, if any, is ready (arrive()). The packet itself changes when its link sends it
+  // (transmit: channel, VC and layer).
   ChannelState& in = chan(inChannel);
   ChannelState& out = chan(chosen.channel);
   queue.inHead = static_cast<std::uint16_t>(ringIndex(queue.inHead, 1));
@@ -665,10 +667,6 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   ringAt(chosen.channel, chosen.vc)[slots_ + ringIndex(outQueue.outHead, outQueue.outSize)] = packetId;
   ++outQueue.outSize;
   if (outOccupied(chosen.channel, chosen.vc, now_) == slots_) out.outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
-  packet.channel = chosen.channel;
-  packet.vc = chosen.vc;
-  packet.layer = chosen.layer;
-  packet.readyAt = now_ + 1;
   lastMove_ = now_;
   const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
   if (single_ || sourceBlock_[inChannel] == block_) {
@@ -719,7 +717,7 @@ std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std
                                       packet.source, packet.destination,
                                       network_.name(network_.switchNode(switchIndex))));
   }
-  if (out == cached) packet.candidateCount = static_cast<std::uint8_t>(kept);
+  if (out == cached) candidateCount_[packetId] = static_cast<std::uint8_t>(kept);
   return {out, kept};
 }
 
@@ -778,6 +776,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   ChannelState& link = chan(channel);
   packet.channel = channel;
   packet.vc = static_cast<std::uint8_t>(vc);
+  packet.layer = layerOfVc_[vc];  // (the grant's choice: its VC serves the candidate's layer)
   ++packet.hops;
   link.linkBusy = now_ + flits_;
   lastMove_ = now_;
@@ -817,6 +816,7 @@ std::uint32_t Engine::allocatePacket() {
     packetId = static_cast<std::uint32_t>(packets_.size());
     packets_.emplace_back();
     packetCandidates_.resize(packets_.size() * capacity_);
+    candidateCount_.push_back(kNotRouted);
   } else {
     packetId = freePackets_.back();
     freePackets_.pop_back();

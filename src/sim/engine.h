@@ -36,7 +36,7 @@
 
 namespace routelab::sim {
 
-/// Packet::candidateCount of a packet not yet routed at its current switch.
+/// The candidate count (Engine::candidateCount_) of a packet not yet routed at its current switch.
 inline constexpr std::uint8_t kNotRouted = 0xff;
 
 /// One cache line: a hop reads and writes a packet once.
@@ -44,17 +44,16 @@ struct alignas(64) Packet {
   std::uint64_t serial = 0;  ///< canonical id: source terminal << 32 | its injection count
   std::uint64_t generated = 0;
   std::uint64_t injected = 0;
-  std::uint64_t readyAt = 0;  ///< routing done at the current switch / available in the output queue
+  std::uint64_t readyAt = 0;  ///< routing done at the current switch (in an input queue)
   std::uint64_t sequence = 0;
   std::uint32_t source = 0;
   std::uint32_t destination = 0;
   Address address = 0;
-  std::uint32_t channel = 0;  ///< the channel whose queue (or wire) holds it
+  std::uint32_t channel = 0;  ///< the channel whose input queue (or wire) holds it (set at transmit)
   std::uint32_t hops = 0;
-  std::uint8_t layer = 0;
+  std::uint8_t layer = 0;  ///< of its VC (transmit)
   std::uint8_t vc = 0;
   bool measured = false;
-  std::uint8_t candidateCount = kNotRouted;  ///< candidates kept at its current switch
 };
 static_assert(sizeof(Packet) == 64);
 
@@ -257,9 +256,8 @@ class Engine {
   struct Candidate;
   /// The candidates of a packet at its current switch: those kept with it, or routeHere().
   std::span<const Candidate> candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex, std::uint32_t inChannel) {
-    const Packet& packet = packets_[packetId];
-    if (packet.candidateCount != kNotRouted) {
-      return {&packetCandidates_[std::size_t{packetId} * capacity_], packet.candidateCount};
+    if (candidateCount_[packetId] != kNotRouted) {
+      return {&packetCandidates_[std::size_t{packetId} * capacity_], candidateCount_[packetId]};
     }
     return routeHere(packetId, switchIndex, inChannel);
   }
@@ -432,6 +430,10 @@ class Engine {
   // packet is retried at every wake of its switch): capacity_ per packet id — the routing's
   // longest list (RoutingSemantics::choiceCapacity), at most kCachedCandidates.
   std::vector<Candidate> packetCandidates_;
+  // Per packet id: how many of its candidates are kept (kNotRouted: none yet), apart from the
+  // packet so that a blocked head's retry and a grant do not touch the packet's line.
+  std::vector<std::uint8_t> candidateCount_;
+  std::vector<std::uint8_t> layerOfVc_;  // per VC: the routing layer it serves (v % layers)
   std::size_t capacity_ = 0;
   // The allocator visits only the inputs that can send: ChannelState::readyVcs and
   // SwitchState::readyInputs, kept exact at every cycle (checkInvariants).

@@ -2,7 +2,7 @@
 // module). The model and its arbitration rules are sim/model.h's; this file is how they are
 // computed quickly: a timing wheel of events per cycle in three phases (heads, credits and
 // freed slots; switch allocation; link starts), wakes only for the switches and links whose
-// state changed, and the generation times of the sources in a heap (phase 0). Every state
+// state changed, and the generation times of the sources in a calendar (phase 0). Every state
 // change that can enable a grant or a link start schedules a wake at the cycle it takes
 // effect, so a switch or link acts at exactly the cycles where the cycle-by-cycle model
 // (tests/sim/reference_model.*) would.

@@ -399,8 +399,10 @@ class Engine {
   std::uint32_t outOccupied(std::uint32_t c, std::uint32_t v, std::uint64_t at) const {
     const ChannelState& link = chan(c);
     const std::uint32_t sending = previousInRing(link.linkNextVc, vcs_);
-    const bool onLink = link.sourceIsSwitch != 0 && link.linkBusy > at && sending == v;
-    return vcAt(c, v).outSize + (onLink ? 1U : 0U);
+    const unsigned onLink = static_cast<unsigned>(link.sourceIsSwitch != 0) &
+                            static_cast<unsigned>(link.linkBusy > at) &
+                            static_cast<unsigned>(sending == v);  // (no branch: whether the link is busy is data)
+    return vcAt(c, v).outSize + onLink;
   }
   /// The position after / before `i` in a ring of n (round-robin pointers), computed without
   /// a branch: whether the pointer wraps is data.

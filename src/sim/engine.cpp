@@ -666,7 +666,14 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   VcState& outQueue = vcAt(chosen.channel, chosen.vc);
   ringAt(chosen.channel, chosen.vc)[slots_ + ringIndex(outQueue.outHead, outQueue.outSize)] = packetId;
   ++outQueue.outSize;
-  if (outOccupied(chosen.channel, chosen.vc, now_) == slots_) out.outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
+  if (outOccupied(chosen.channel, chosen.vc, now_) == slots_) {
+    // Full: the VC takes no more grants until a slot frees. With its packet on the link, that
+    // is when the tail has left (else when the link next sends from it: startLink).
+    out.outFreeVcs &= ~(std::uint64_t{1} << chosen.vc);
+    if (onLinkFrom(chosen.channel, chosen.vc, now_)) {
+      scheduleEvent(out.linkBusy, makeEvent(kOutFree, switchIndex, queueKey(chosen.channel, chosen.vc)));
+    }
+  }
   lastMove_ = now_;
   const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
   if (single_ || sourceBlock_[inChannel] == block_) {
@@ -868,8 +875,12 @@ void Engine::startLink(std::uint32_t channel) {
   VcState& queue = vcAt(channel, vc);
   const std::uint32_t packetId = ringAt(channel, vc)[slots_ + queue.outHead];
   queue.outHead = static_cast<std::uint16_t>(ringIndex(queue.outHead, 1));
-  --queue.outSize;
-  scheduleEvent(now_ + flits_, makeEvent(kOutFree, link.sourceIndex, queueKey(channel, vc)));
+  // The packet's slot frees when its tail has left (outOccupied). Only a full queue needs to
+  // hear it (kOutFree sets its free bit): one that is not takes grants meanwhile, and the
+  // grant that fills it asks for the event (tryGrant).
+  if (queue.outSize-- == slots_) {
+    scheduleEvent(now_ + flits_, makeEvent(kOutFree, link.sourceIndex, queueKey(channel, vc)));
+  }
   link.linkNextVc = static_cast<std::uint8_t>(nextInRing(vc, vcs_));
   if (--link.outQueued > 0) wakeLink(channel, now_ + flits_);
   transmit(channel, packetId, vc);

@@ -397,12 +397,14 @@ class Engine {
   /// channel has no output queue (its source queue is unbounded): 0. `at`: the cycle whose
   /// events have run (now_ while running; checkInvariants() passes the last cycle run).
   std::uint32_t outOccupied(std::uint32_t c, std::uint32_t v, std::uint64_t at) const {
+    return vcAt(c, v).outSize + (onLinkFrom(c, v, at) ? 1U : 0U);
+  }
+  /// True when the link of `c` is sending a packet from output queue v at cycle `at`.
+  bool onLinkFrom(std::uint32_t c, std::uint32_t v, std::uint64_t at) const {
     const ChannelState& link = chan(c);
     const std::uint32_t sending = previousInRing(link.linkNextVc, vcs_);
-    const unsigned onLink = static_cast<unsigned>(link.sourceIsSwitch != 0) &
-                            static_cast<unsigned>(link.linkBusy > at) &
-                            static_cast<unsigned>(sending == v);  // (no branch: whether the link is busy is data)
-    return vcAt(c, v).outSize + onLink;
+    return (static_cast<unsigned>(link.sourceIsSwitch != 0) & static_cast<unsigned>(link.linkBusy > at) &
+            static_cast<unsigned>(sending == v)) != 0;  // (no branch: whether the link is busy is data)
   }
   /// The position after / before `i` in a ring of n (round-robin pointers), computed without
   /// a branch: whether the pointer wraps is data.

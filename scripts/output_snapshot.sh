@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Snapshot of what the CLI prints, for refactorings that must not change behaviour.
 #
-#   scripts/output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick]
+#   scripts/output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick | --simulate]
 #   diff -r BEFORE_DIR AFTER_DIR          # nothing = byte-identical
 #
 # Runs every subcommand over a matrix of fabrics (generated, faulty, random irregular and
 # the committed OpenSM fabrics with OpenSM's own tables), every registered engine, text and
 # JSON, and writes one file per command: its stdout, its stderr and its exit code. Sampled
-# metrics use fixed seeds. Used for issue 8 (docs/ARCHITECTURE.md, "Checking a refactoring").
+# metrics use fixed seeds. Used for issue 8 (docs/ARCHITECTURE.md, "Checking a refactoring")
+# and for the simulator's speed work (issue 9: every step must leave `sim.*` byte-identical).
 set -uo pipefail
-bin=${1:?usage: output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick]}
-out=${2:?usage: output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick]}
+bin=${1:?usage: output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick | --simulate]}
+out=${2:?usage: output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick | --simulate]}
 quick=${3:-}
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="$root/tests/data/opensm"
@@ -32,6 +33,9 @@ engines="ftree-deterministic ftree-adaptive dmodk smodk opt opt-balanced opt-gri
 fabrics="kary-ntree:k=4,n=3 kary-ntree:k=2,n=4 gft2:n=4,m=4,r=8 gft2:n=4,m=2,r=6 ft:l=2,m=4,w=4
          xgft:h=3,m=2.3.2,w=1.2.2 random:switches=16 random:switches=24,seed=3+fail-links=3,seed=2
          kary-ntree:k=4,n=2+fail-links=2,seed=7 net:$data/rnd16_s1/topology.net"
+if [ "$quick" = --simulate ]; then  # only the simulator's commands (the end of this script)
+  fabrics=""
+fi
 if [ "$quick" = --quick ]; then
   fabrics="kary-ntree:k=4,n=3 gft2:n=4,m=4,r=8 random:switches=16"
 fi
@@ -58,7 +62,10 @@ for fabric in $fabrics; do
 done
 
 # OpenSM's own tables on the committed fabrics (engine file:PATH).
-for fabric in k4n2 k2n4 rnd16_s1 gft_4_4_8; do
+osm_fabrics="k4n2 k2n4 rnd16_s1 gft_4_4_8"
+schedulers="level-wise local-greedy local-random level-wise:order=request"
+[ "$quick" = --simulate ] && osm_fabrics="" && schedulers=""
+for fabric in $osm_fabrics; do
   for lft in "$data/$fabric"/lfts.*.dump*; do
     [ -e "$lft" ] || continue
     e=$(basename "$lft")
@@ -69,11 +76,46 @@ for fabric in k4n2 k2n4 rnd16_s1 gft_4_4_8; do
 done
 
 # Circuit scheduling (Ding).
-for scheduler in level-wise local-greedy local-random level-wise:order=request; do
+for scheduler in $schedulers; do
   s=${scheduler//[:=,]/_}
   run "sched.$s" schedule ft:l=3,m=4,w=4 --scheduler "$scheduler" --permutations 20 --seed 5
   run "sched.$s.json" schedule ft:l=2,m=8,w=8 --scheduler "$scheduler" --permutations 10 --rounds --format json
   run "sched.$s.shift" schedule kary-ntree:k=4,n=3 --scheduler "$scheduler" --pattern shift:s=5
 done
+
+# The simulator (issue 9): engines, selection functions, in-order delivery, multipath sources,
+# Poisson and multi-packet messages, hot-spot and bit-reversal traffic, invariant checks, two
+# threads, a 4096-terminal fabric (grouped events, prefetching), a trace, 2 VCs on a
+# two-level fat-tree. A speed change to the simulator must leave every one of them byte-identical.
+speed="--vcs 4 --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1"
+sim() {  # sim NAME ARGS...: `simulate ARGS --format json`
+  local name=$1
+  shift
+  run "sim.$name" simulate "$@" --format json
+}
+sim random kary-ntree:k=4,n=4 --engine ftree-adaptive --selection random $speed --load 0.5 --warmup 1000 --cycles 2000
+sim sadp kary-ntree:k=4,n=4 --engine ftree-adaptive --selection sadp --load 0.6 --warmup 1000 --cycles 2000
+sim ff-in-order kary-ntree:k=4,n=4 --engine ftree-adaptive --selection ff --in-order --reorder-buffer 8 --load 0.5 \
+  --warmup 1000 --cycles 2000
+sim least-occupied-hotspot kary-ntree:k=4,n=3 --engine ftree-adaptive --selection least-occupied --load 0.7 \
+  --warmup 500 --cycles 2000 --pattern uniform-hot-spot:fraction=0.2
+sim deterministic-bitrev kary-ntree:k=4,n=3 --engine ftree-deterministic --load 0.6 --warmup 500 --cycles 2000 \
+  --pattern bit-reversal
+sim dmodk-poisson kary-ntree:k=4,n=3 --engine dmodk --load 0.3 --warmup 500 --cycles 2000 --injection poisson \
+  --message-packets 3
+sim lash random:switches=16 --engine lash --load 0.3 --warmup 500 --cycles 2000 --packet-flits 32
+sim mp-lash random:switches=16 --engine mp-lash --paths adaptive --load 0.3 --warmup 500 --cycles 2000
+sim escape random:switches=24,seed=3 --engine escape --load 0.3 --warmup 500 --cycles 2000 --selection random
+sim threads kary-ntree:k=4,n=4 --engine ftree-adaptive --selection random $speed --load 0.5 --warmup 500 --cycles 1000 \
+  --threads 2
+sim check kary-ntree:k=4,n=4 --engine ftree-adaptive --selection random $speed --load 0.9 --warmup 500 --cycles 1000 \
+  --check
+sim k4n6 kary-ntree:k=4,n=6 --engine ftree-adaptive --selection random $speed --load 0.5 --warmup 200 --cycles 200
+sim trace kary-ntree:k=2,n=7 --engine ftree-adaptive --trace-generate io:storage=23,clients=105 --compression 5 \
+  --in-order
+sim gft2 gft2:n=4,m=4,r=8 --engine ftree-adaptive --selection random --vcs 2 --load 0.8 --warmup 500 --cycles 2000
+sim lmc kary-ntree:k=4,n=3 --engine dmodk --lmc 2 --paths round-robin --load 0.4 --warmup 500 --cycles 2000
+sim low-load kary-ntree:k=4,n=3 --engine ftree-adaptive --load 0.001 --warmup 100 --cycles 50000
+
 run list list
 echo "$n commands -> $out"

@@ -200,7 +200,6 @@ void Engine::setUpNetwork() {
     sourceBlock_[c] = (chan(c).sourceIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[chan(c).sourceIndex];
   }
   single_ = partitioning_.count == 1;
-  setUpGrouping();
   for (auto& boxes : outbox_) boxes.resize(partitioning_.count);
   setUpSwitches();
   injection_.resize(terminals_);
@@ -273,11 +272,26 @@ void Engine::setUpGrouping() {
 
 // The channel records (engine.h): ChannelState, then per VC its VcState and rings.
 void Engine::setUpRecords() {
-  vcBytes_ = static_cast<std::uint32_t>(sizeof(VcState) + 2 * std::size_t{slots_} * sizeof(std::uint32_t));
-  vcBytes_ = vcBytes_ <= 64 ? std::bit_ceil(vcBytes_) : (vcBytes_ + 63) / 64 * 64;  // a block within few lines
-  recordLines_ = static_cast<std::uint32_t>((sizeof(ChannelState) + std::size_t{vcs_} * vcBytes_ + 63) / 64);
+  auto size = [&](std::uint32_t creditSlots) {
+    vcBytes_ =
+        static_cast<std::uint32_t>(sizeof(VcState) + (2 * std::size_t{slots_} + creditSlots) * sizeof(std::uint32_t));
+    vcBytes_ = vcBytes_ <= 64 ? std::bit_ceil(vcBytes_) : (vcBytes_ + 63) / 64 * 64;  // a block within few lines
+    recordLines_ = static_cast<std::uint32_t>((sizeof(ChannelState) + std::size_t{vcs_} * vcBytes_ + 63) / 64);
+  };
+  size(0);
+  prefetch_ = std::size_t{channels_} * recordLines_ * sizeof(Line) > (std::size_t{1} << 21);
+  setUpGrouping();
+  // Lazy credits (engine.h) where events are grouped: on fabrics whose state outgrows the
+  // caches they save a miss and an event per hop; on small ones the events cost less.
+  lazyCredits_ = grouped_;
+  if (lazyCredits_) {
+    // Credits coming back at once per VC: the grants of one input are flits_ cycles apart at
+    // least, and a credit travels flits_ - 1 + flyTime cycles; never more than the buffer.
+    const std::uint32_t creditDelay = flits_ - 1 + config_.flyTime;
+    creditSlots_ = std::min(slots_, creditDelay == 0 ? 1U : 1U + (creditDelay - 1) / flits_);
+    size(creditSlots_);
+  }
   lines_.assign(std::size_t{channels_} * recordLines_, Line{});
-  prefetch_ = lines_.size() * sizeof(Line) > (std::size_t{1} << 21);
   for (std::uint32_t c = 0; c < channels_; ++c) {
     ::new (recordOf(c)) ChannelState{};
     for (std::uint32_t v = 0; v < vcs_; ++v) {
@@ -351,6 +365,14 @@ void Engine::schedule(std::uint64_t time, int phase, std::uint64_t event) {
   if (chan(channel).linkWake == time) return;
   chan(channel).linkWake = time;
   schedule(time, kPhaseLinks, channel);
+}
+
+[[gnu::always_inline]] inline void Engine::wakeLinkIf(bool take, std::uint32_t channel, std::uint64_t time) {
+  ChannelState& link = chan(channel);
+  const bool listed = take && link.linkWake != time;
+  link.linkWake = listed ? time : link.linkWake;
+  wheel_[time & mask_][kPhaseLinks].pushIf(listed, channel);
+  pendingEvents_ += listed ? 1 : 0;
 }
 
 // ---- phase 0: sources -------------------------------------------------------------------
@@ -675,11 +697,20 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
     }
   }
   lastMove_ = now_;
-  const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
-  if (single_ || sourceBlock_[inChannel] == block_) {
-    scheduleEvent(now_ + flits_ - 1 + config_.flyTime, credit);
+  const std::uint64_t creditDue = now_ + flits_ - 1 + config_.flyTime;
+  if (lazyCredits_ && (single_ || sourceBlock_[inChannel] == block_)) {  // a lazy credit (engine.h)
+    foldCredits(queue);
+    if (queue.creditsComing == creditSlots_)
+      throw SimulationError("internal: more credits coming than a grant per packet allows");
+    creditTimes(queue)[queue.creditsComing++] = static_cast<std::uint32_t>(creditDue);
+    wakeLinkIf((queue.outSize > 0) | (in.sourceIsSwitch == 0), inChannel, creditDue);  // a packet may wait for it
   } else {
-    post(sourceBlock_[inChannel], now_ + flits_ - 1 + config_.flyTime, credit, nullptr);
+    const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
+    if (single_ || sourceBlock_[inChannel] == block_) {
+      scheduleEvent(creditDue, credit);
+    } else {
+      post(sourceBlock_[inChannel], creditDue, credit, nullptr);
+    }
   }
   scheduleEvent(now_ + flits_, makeEvent(kInFree, switchIndex, inChannel));
   ++out.outQueued;
@@ -792,7 +823,9 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   std::uint64_t owner = grouped_ ? switchCount_ + link.targetIndex : 0;
   if (link.targetIsSwitch) {
     owner = link.targetIndex;
-    --vcAt(channel, vc).credits;
+    VcState& queue = vcAt(channel, vc);
+    if (lazyCredits_) foldCredits(queue);
+    --queue.credits;
     time = now_ + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
   }
@@ -854,7 +887,7 @@ void Engine::startLink(std::uint32_t channel) {
   auto canSend = [&](std::uint32_t v) {
     const VcState& queue = vcAt(channel, v);
     return static_cast<unsigned>(queue.outSize > (v == grantedNow ? 1U : 0U)) &
-           static_cast<unsigned>(!needsCredit | (queue.credits != 0));
+           static_cast<unsigned>(!needsCredit | (lazyCredits_ ? hasCredit(queue) : queue.credits != 0));
   };
   std::uint32_t vc = vcs_;
   if (prefetch_) {
@@ -863,13 +896,19 @@ void Engine::startLink(std::uint32_t channel) {
     for (std::uint32_t j = 0, v = firstVc; j < vcs_ && vc == vcs_; ++j, v = v + 1 == vcs_ ? 0 : v + 1) {
       if (canSend(v)) vc = v;
     }
-    if (vc == vcs_) return;
+    if (vc == vcs_) {
+      wakeForCredit(channel);
+      return;
+    }
   } else {
     // State in the caches: every VC, as a mask built without a branch on the queues'
     // contents, then its first bit at or after firstVc (as allocatePort's VCs).
     std::uint64_t sendable = 0;
     for (std::uint32_t v = 0; v < vcs_; ++v) sendable |= std::uint64_t{canSend(v)} << v;
-    if (sendable == 0) return;
+    if (sendable == 0) {
+      wakeForCredit(channel);
+      return;
+    }
     vc = static_cast<std::uint32_t>((std::countr_zero(std::rotr(sendable, static_cast<int>(firstVc))) + firstVc) & 63);
   }
   VcState& queue = vcAt(channel, vc);
@@ -884,6 +923,24 @@ void Engine::startLink(std::uint32_t channel) {
   link.linkNextVc = static_cast<std::uint8_t>(nextInRing(vc, vcs_));
   if (--link.outQueued > 0) wakeLink(channel, now_ + flits_);
   transmit(channel, packetId, vc);
+}
+
+// A link that cannot send while packets wait for credits on their way back acts again when
+// the first of them arrives (lazy credits, engine.h).
+void Engine::wakeForCredit(std::uint32_t channel) {
+  if (!lazyCredits_ || !chan(channel).targetIsSwitch) return;
+  for (std::uint32_t v = 0; v < vcs_; ++v) {
+    const VcState& queue = vcAt(channel, v);
+    if (queue.outSize == 0 || queue.creditsComing == 0 || hasCredit(queue)) continue;
+    wakeLink(channel, now_ + (creditTimes(queue)[0] - static_cast<std::uint32_t>(now_)));
+  }
+}
+
+void Engine::foldAllCredits(bool all) {
+  if (!lazyCredits_) return;
+  for (std::uint32_t c = 0; c < channels_; ++c) {
+    for (std::uint32_t v = 0; v < vcs_; ++v) foldCredits(vcAt(c, v), all);
+  }
 }
 
 void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
@@ -915,7 +972,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
     std::uint32_t pathVc = vcs_, pathCredits = 0;
     for (std::size_t i = 0; i < count && pathCredits == 0; ++i) {
       for (std::uint32_t v = layers[i].value; v < vcs_; v += layers_) {
-        const std::uint32_t available = vcAt(channel, v).credits;
+        const std::uint32_t available = lazyCredits_ ? creditsNow(vcAt(channel, v)) : vcAt(channel, v).credits;
         if (available > pathCredits) {
           pathCredits = available;
           pathVc = v;

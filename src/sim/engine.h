@@ -235,6 +235,8 @@ class Engine {
   void schedule(std::uint64_t time, int phase, std::uint64_t event);
   void wakeSwitch(std::uint32_t switchIndex, std::uint64_t time);
   void wakeLink(std::uint32_t channel, std::uint64_t time);
+  /// wakeLink if `take`, without a branch on it.
+  void wakeLinkIf(bool take, std::uint32_t channel, std::uint64_t time);
   void wakeSwitchIfReady(std::uint32_t switchIndex);
   void generate(std::uint32_t terminal);
   void enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured);
@@ -269,6 +271,7 @@ class Engine {
   bool select(std::span<const Candidate> candidates, std::uint32_t switchIndex, Candidate& chosen);
   void startLink(std::uint32_t channel);
   void startInjection(std::uint32_t channel, std::uint32_t terminal);
+  void wakeForCredit(std::uint32_t channel);
   void transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32_t vc);
   void runCycle();
   void runWindow(std::uint64_t end);
@@ -340,7 +343,8 @@ class Engine {
   struct alignas(4) VcState {
     std::uint16_t inHead = 0, inSize = 0;    ///< input queue (at the target)
     std::uint16_t outHead = 0, outSize = 0;  ///< output queue (at the source)
-    std::uint16_t credits = 0;               ///< sender side
+    std::uint16_t credits = 0;               ///< sender side: credits counted (creditsNow: and arrived)
+    std::uint16_t creditsComing = 0;         ///< credits on their way back: creditTimes(c, v)[0, creditsComing)
   };
   struct alignas(64) SwitchState {
     std::uint64_t readyInputs = 0;    ///< bit p: input port p has a ready VC and an idle crossbar input (radix <= 64)
@@ -390,6 +394,68 @@ class Engine {
     return std::launder(
         reinterpret_cast<const std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
   }
+  // Credits of a channel within one block are not events ("lazy credits"): the receiver's
+  // grant writes the cycle its credit reaches the sender (low 32 bits) into the VC block it
+  // already holds, oldest first, and the sender counts the arrived ones when it looks
+  // (creditsNow, hasCredit) or sends (foldCredits). A link waiting for a credit is woken for
+  // its cycle: by the grant when packets wait in its queue, else by the link itself when it
+  // finds itself blocked (startLink). Between blocks a credit stays an event (kCredit). The
+  // 32-bit cycles are compared within 2^31 of now_: every credit is counted at least every
+  // kCreditFoldSpan cycles and before a jump past its cycle (foldAllCredits, decide()).
+  static constexpr std::uint64_t kCreditFoldSpan = std::uint64_t{1} << 30;
+  bool lazyCredits_ = false;       // credits within the block are lazy (where grouped_)
+  std::uint32_t creditSlots_ = 0;  // most credits coming at once per VC (return times stored)
+  /// The return cycles of the credits coming to a VC's sender: after the VC block's rings.
+  std::uint32_t* creditTimes(VcState& queue) const {
+    return std::launder(reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::byte*>(&queue) + sizeof(VcState))) +
+           2 * slots_;
+  }
+  const std::uint32_t* creditTimes(const VcState& queue) const {
+    return std::launder(
+               reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const std::byte*>(&queue) + sizeof(VcState))) +
+           2 * slots_;
+  }
+  /// True when a credit due at `due` (the low 32 bits of its cycle) has reached the sender.
+  bool creditArrived(std::uint32_t due) const {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(now_) - due) >= 0;
+  }
+  /// At least one credit for the VC at the sender now (without a branch on the queue).
+  bool hasCredit(const VcState& queue) const {
+    return (static_cast<unsigned>(queue.credits != 0) |
+            (static_cast<unsigned>(queue.creditsComing != 0) &
+             static_cast<unsigned>(creditArrived(creditTimes(queue)[0])))) != 0;
+  }
+  /// The credits for the VC at the sender now: counted and arrived.
+  std::uint32_t creditsNow(const VcState& queue) const {
+    const std::uint32_t* times = creditTimes(queue);
+    if (creditSlots_ == 1) {
+      return queue.credits +
+             (static_cast<unsigned>(queue.creditsComing != 0) & static_cast<unsigned>(creditArrived(times[0])));
+    }
+    std::uint32_t count = queue.credits;
+    for (std::uint32_t i = 0; i < queue.creditsComing && creditArrived(times[i]); ++i) ++count;
+    return count;
+  }
+  /// Counts the arrived credits of the VC into VcState::credits (all of them: `all`).
+  void foldCredits(VcState& queue, bool all = false) const {
+    const std::uint32_t coming = queue.creditsComing;
+    std::uint32_t* times = creditTimes(queue);
+    if (creditSlots_ == 1) {  // at most one coming (flyTime <= 1): without a branch on whether it arrived
+      const auto arrived = static_cast<std::uint16_t>(static_cast<unsigned>(coming != 0) &
+                                                      static_cast<unsigned>(all || creditArrived(times[0])));
+      queue.credits = static_cast<std::uint16_t>(queue.credits + arrived);
+      queue.creditsComing = static_cast<std::uint16_t>(coming - arrived);
+      return;
+    }
+    if (coming == 0) return;
+    std::uint32_t arrived = 0;
+    while (arrived < coming && (all || creditArrived(times[arrived]))) ++arrived;
+    for (std::uint32_t i = arrived; i < coming; ++i) times[i - arrived] = times[i];
+    queue.credits = static_cast<std::uint16_t>(queue.credits + arrived);
+    queue.creditsComing = static_cast<std::uint16_t>(coming - arrived);
+  }
+  /// foldCredits for every VC of every channel.
+  void foldAllCredits(bool all);
   /// Slots of output queue (c, v) in use: its queued packets, and the packet on the link if
   /// it came from v (a slot frees when its packet's tail has left, at linkBusy; the link
   /// sends one packet at a time, from the VC before linkNextVc). Derived, not counted, so a

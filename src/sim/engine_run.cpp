@@ -204,6 +204,7 @@ struct Engine::Control {
   DeadlockReport report;
   bool stop = false;
   std::exception_ptr error;
+  std::uint64_t creditFold = kCreditFoldSpan;  // next cycle every lazy credit is counted (engine.h)
 };
 
 struct Engine::Totals {
@@ -272,6 +273,10 @@ bool Engine::finished(std::span<Engine* const> engines, const Control& control, 
 bool Engine::decide(std::span<Engine* const> engines, Control& control) {
   const Engine& first = *engines.front();
   const SimConfig& config = first.config_;
+  if (control.now >= control.creditFold) {  // lazy credits' 32-bit cycles stay near now (engine.h)
+    for (Engine* engine : engines) engine->foldAllCredits(false);
+    control.creditFold = control.now + kCreditFoldSpan;
+  }
   while (true) {
     while (!first.warmupDone_ && first.trace_ == nullptr && control.now >= control.warmupCheck) {
       updateWarmup(engines, control);
@@ -295,6 +300,11 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
     if (busy) next = std::min(next, totals.lastMove + config.watchdogCycles);
     if (next == kNever) return true;
     if (next <= control.now) return false;
+    if (next >= control.creditFold) {  // every lazy credit arrives within flits + flyTime cycles
+      const bool past = next - control.now >= std::uint64_t{first.flits_} + config.flyTime;
+      for (Engine* engine : engines) engine->foldAllCredits(past);
+      control.creditFold = next + kCreditFoldSpan;
+    }
     control.now = next;
     for (Engine* engine : engines) engine->now_ = next;
   }
@@ -437,7 +447,9 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
     // Every credit of a channel into a switch is at the sender, on its way back, or held by
     // a packet on the wire or in the input queue.
     const auto vc = static_cast<std::uint32_t>(q % vcs);
-    const std::uint32_t credits = engines[first.sourceBlock_[channel]]->vcAt(channel, vc).credits;
+    const VcState& sender = engines[first.sourceBlock_[channel]]->vcAt(channel, vc);
+    const std::uint32_t credits = sender.credits;
+    creditsDue[q] += sender.creditsComing;  // lazy credits (engine.h), arrived or not
     const std::uint32_t queued = engines[first.targetBlock_[channel]]->vcAt(channel, vc).inSize;
     if (credits + creditsDue[q] + inFlight[q] + queued != slots) {
       throw SimulationError(

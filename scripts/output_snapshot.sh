@@ -10,9 +10,14 @@
 # metrics use fixed seeds. Used for issue 8 (docs/ARCHITECTURE.md, "Checking a refactoring")
 # and for the simulator's speed work (issue 9: every step must leave `sim.*` byte-identical).
 set -uo pipefail
-bin=${1:?usage: output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick | --simulate]}
-out=${2:?usage: output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick | --simulate]}
-quick=${3:-}
+usage="usage: output_snapshot.sh ROUTELAB_BINARY OUT_DIR [--quick | --simulate]"
+[ $# -ge 2 ] && [ $# -le 3 ] || { echo "output_snapshot: $usage" >&2; exit 2; }
+bin=$1 out=$2 quick=${3:-}
+case "$quick" in
+  "" | --quick | --simulate) ;;
+  *) echo "output_snapshot: unknown option '$quick' ($usage)" >&2; exit 2 ;;
+esac
+[ -f "$bin" ] && [ -x "$bin" ] || { echo "output_snapshot: '$bin' is not an executable file" >&2; exit 2; }
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="$root/tests/data/opensm"
 mkdir -p "$out"

@@ -15,20 +15,12 @@ namespace routelab::sim {
 
 namespace {
 
-/// Set bits of the masks of up to 8 VCs, by table.
+/// Set bits of each byte, by table.
 constexpr std::array<std::uint8_t, 256> kBitsOfByte = [] {
   std::array<std::uint8_t, 256> bits{};
   for (std::size_t i = 1; i < bits.size(); ++i) bits[i] = static_cast<std::uint8_t>(bits[i / 2] + (i & 1));
   return bits;
 }();
-
-/// Set bits of a VC mask; std::popcount is a library call on the x86-64 baseline.
-int countBits(std::uint64_t mask) {
-  if (mask < kBitsOfByte.size()) return kBitsOfByte[mask];
-  int count = 0;
-  for (; mask != 0; mask &= mask - 1) ++count;
-  return count;
-}
 
 /// Position of the set bit of rank r (from 0, lowest first) of each byte: [byte * 8 + r].
 constexpr std::array<std::uint8_t, 256 * 8> kRankedBitOfByte = [] {
@@ -42,8 +34,9 @@ constexpr std::array<std::uint8_t, 256 * 8> kRankedBitOfByte = [] {
   return position;
 }();
 
-/// Set bits of a 64-bit mask without a branch on its value (bit-parallel count).
-int countBits64(std::uint64_t mask) {
+/// Set bits of a mask, bit-parallel: no branch on its value (std::popcount is a library call
+/// on the x86-64 baseline).
+int countBits(std::uint64_t mask) {
   mask -= (mask >> 1) & 0x5555555555555555ULL;
   mask = (mask & 0x3333333333333333ULL) + ((mask >> 2) & 0x3333333333333333ULL);
   mask = (mask + (mask >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
@@ -287,7 +280,7 @@ void Engine::setUpRecords() {
   if (lazyCredits_) {
     // Credits coming back at once per VC: the grants of one input are flits_ cycles apart at
     // least, and a credit travels flits_ - 1 + flyTime cycles; never more than the buffer.
-    const std::uint32_t creditDelay = flits_ - 1 + config_.flyTime;
+    const std::uint32_t creditDelay = this->creditDelay();
     creditSlots_ = std::min(slots_, creditDelay == 0 ? 1U : 1U + (creditDelay - 1) / flits_);
     size(creditSlots_);
   }
@@ -623,7 +616,7 @@ void Engine::deliver(std::uint32_t packetId) {
         std::uint64_t free = 0;
         for (std::size_t i = 0; i < candidates.size(); ++i) free |= freeVcs(candidates[i]) << (i * vcs_);
         if (free == 0) break;
-        const auto total = static_cast<std::uint64_t>(countBits64(free));
+        const auto total = static_cast<std::uint64_t>(countBits(free));
         const auto k = static_cast<std::uint32_t>(total > 1 ? sw_[switchIndex].rng.below(total) : 0);
         const std::uint32_t bit = rankedBit(free, k);
         pick = bit / vcs_;
@@ -697,7 +690,7 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
     }
   }
   lastMove_ = now_;
-  const std::uint64_t creditDue = now_ + flits_ - 1 + config_.flyTime;
+  const std::uint64_t creditDue = now_ + creditDelay();
   if (lazyCredits_ && (single_ || sourceBlock_[inChannel] == block_)) {  // a lazy credit (engine.h)
     foldCredits(queue);
     if (queue.creditsComing == creditSlots_)
@@ -893,7 +886,7 @@ void Engine::startLink(std::uint32_t channel) {
   if (prefetch_) {
     // State beyond the caches: read the VCs only up to the first that can send (each VC
     // block not read is a miss saved).
-    for (std::uint32_t j = 0, v = firstVc; j < vcs_ && vc == vcs_; ++j, v = v + 1 == vcs_ ? 0 : v + 1) {
+    for (std::uint32_t j = 0, v = firstVc; j < vcs_ && vc == vcs_; ++j, v = nextInRing(v, vcs_)) {
       if (canSend(v)) vc = v;
     }
     if (vc == vcs_) {

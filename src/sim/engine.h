@@ -289,6 +289,9 @@ class Engine {
   /// Every block's counters, added up (and what is still pending, with the outboxes of `parity`).
   static Totals sumTotals(std::span<Engine* const> engines, std::uint32_t parity);
   static bool finished(std::span<Engine* const> engines, const Control& control, const Totals& totals);
+  /// Before the run moves on to cycle `to`: every lazy credit counted in, if `to` reaches the
+  /// next fold cycle (all of them when `to` lies past every credit's cycle).
+  static void foldCreditsBefore(std::span<Engine* const> engines, Control& control, std::uint64_t to);
   static void checkInvariants(std::span<Engine* const> engines);
   void checkReady(std::uint32_t channel, std::uint32_t vc) const;
   /// The last cycle whose events have run, as the checks see it: now_ when one engine checks
@@ -403,6 +406,9 @@ class Engine {
   // 32-bit cycles are compared within 2^31 of now_: every credit is counted at least every
   // kCreditFoldSpan cycles and before a jump past its cycle (foldAllCredits, decide()).
   static constexpr std::uint64_t kCreditFoldSpan = std::uint64_t{1} << 30;
+  /// Cycles from a grant to its credit reaching the sender: the tail leaves the input queue
+  /// flits_ - 1 cycles after the head, and the credit flies back.
+  std::uint32_t creditDelay() const { return flits_ - 1 + config_.flyTime; }
   bool lazyCredits_ = false;       // credits within the block are lazy (where grouped_)
   std::uint32_t creditSlots_ = 0;  // most credits coming at once per VC (return times stored)
   /// The return cycles of the credits coming to a VC's sender: after the VC block's rings.

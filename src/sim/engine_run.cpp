@@ -268,15 +268,21 @@ bool Engine::finished(std::span<Engine* const> engines, const Control& control, 
   return totals.measuredDelivered == totals.measuredGenerated || control.now >= first.windowEnd_ + drain;
 }
 
+// Lazy credits' 32-bit cycles stay within 2^31 of now (engine.h): counted in at least every
+// kCreditFoldSpan cycles, and all of them before a jump past their cycles.
+void Engine::foldCreditsBefore(std::span<Engine* const> engines, Control& control, std::uint64_t to) {
+  if (to < control.creditFold) return;
+  const bool past = to - control.now > engines.front()->creditDelay();
+  for (Engine* engine : engines) engine->foldAllCredits(past);
+  control.creditFold = to + kCreditFoldSpan;
+}
+
 // Between windows, on one thread: warm-up, end, watchdog; and when no block has anything
 // in flight, the jump to the next cycle where something happens. True: the run is over.
 bool Engine::decide(std::span<Engine* const> engines, Control& control) {
   const Engine& first = *engines.front();
   const SimConfig& config = first.config_;
-  if (control.now >= control.creditFold) {  // lazy credits' 32-bit cycles stay near now (engine.h)
-    for (Engine* engine : engines) engine->foldAllCredits(false);
-    control.creditFold = control.now + kCreditFoldSpan;
-  }
+  foldCreditsBefore(engines, control, control.now);
   while (true) {
     while (!first.warmupDone_ && first.trace_ == nullptr && control.now >= control.warmupCheck) {
       updateWarmup(engines, control);
@@ -300,11 +306,7 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
     if (busy) next = std::min(next, totals.lastMove + config.watchdogCycles);
     if (next == kNever) return true;
     if (next <= control.now) return false;
-    if (next >= control.creditFold) {  // every lazy credit arrives within flits + flyTime cycles
-      const bool past = next - control.now >= std::uint64_t{first.flits_} + config.flyTime;
-      for (Engine* engine : engines) engine->foldAllCredits(past);
-      control.creditFold = next + kCreditFoldSpan;
-    }
+    foldCreditsBefore(engines, control, next);
     control.now = next;
     for (Engine* engine : engines) engine->now_ = next;
   }

@@ -12,9 +12,14 @@
 //     `always` or `madvise`), so first touch costs one page fault per 2 MiB instead of per
 //     4 KiB. Where the kernel declines, the memory is ordinary pages; results never depend
 //     on it.
+//   * on Linux, a block of at least kBulkBytes is a fresh anonymous mapping: it reads as
+//     zeros and occupies no memory until written (bulkZeroed() says whether a size gets
+//     this), so a caller that writes only part of a large array pays only for that part —
+//     a block of a parallel simulation writes only its own channels' records.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -45,11 +50,23 @@ class BulkAllocator {
     if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kBulkBytes) return static_cast<T*>(::operator new (bytes, std::align_val_t{alignof(T)}));
-    const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    const std::size_t rounded = roundedBytes(bytes);
+#if defined(__linux__)
+    // Map a huge page more than needed, then unmap the head and tail around the 2 MiB
+    // aligned part.
+    void* mapped = ::mmap(nullptr, rounded + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) throw std::bad_alloc();
+    auto* base = static_cast<std::byte*>(mapped);
+    const std::size_t head = (kHugePage - reinterpret_cast<std::uintptr_t>(base) % kHugePage) % kHugePage;
+    if (head > 0) (void)::munmap(base, head);
+    if (kHugePage - head > 0) (void)::munmap(base + head + rounded, kHugePage - head);
+    void* block = base + head;
+#if defined(MADV_HUGEPAGE)
+    (void)::madvise(block, rounded, MADV_HUGEPAGE);  // advice only: failure changes nothing
+#endif
+#else
     void* block = std::aligned_alloc(kHugePage, rounded);
     if (block == nullptr) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    (void)::madvise(block, rounded, MADV_HUGEPAGE);  // advice only: failure changes nothing
 #endif
     return static_cast<T*>(block);
   }
@@ -58,8 +75,22 @@ class BulkAllocator {
     if (n * sizeof(T) < kBulkBytes) {
       ::operator delete (block, std::align_val_t{alignof(T)});
     } else {
+#if defined(__linux__)
+      (void)::munmap(block, roundedBytes(n * sizeof(T)));
+#else
       std::free(block);
+#endif
     }
+  }
+
+  /// Whether a block of n elements comes zeroed and untouched (a fresh mapping).
+  static constexpr bool bulkZeroed(std::size_t n) noexcept {
+#if defined(__linux__)
+    return n * sizeof(T) >= kBulkBytes;
+#else
+    (void)n;
+    return false;
+#endif
   }
 
   /// Value-less construction default-initialises (no zeroing of trivial types).
@@ -75,6 +106,11 @@ class BulkAllocator {
   template <class U>
   bool operator==(const BulkAllocator<U>&) const noexcept {
     return true;
+  }
+
+ private:
+  static constexpr std::size_t roundedBytes(std::size_t bytes) noexcept {
+    return (bytes + kHugePage - 1) / kHugePage * kHugePage;
   }
 };
 

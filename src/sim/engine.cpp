@@ -126,6 +126,16 @@ Partitioning partitionSwitches(const Network& network, std::uint32_t blocks) {
   }
   partitioning.ofTerminal.resize(terminals);
   for (std::size_t t = 0; t < terminals; ++t) partitioning.ofTerminal[t] = partitioning.ofSwitch[home[t]];
+  auto blockOf = [&](NodeId node) {
+    return (network.isSwitch(node) ? partitioning.ofSwitch : partitioning.ofTerminal)[network.kindIndex(node)];
+  };
+  const std::size_t channels = network.channelCount();
+  partitioning.ofChannelTarget.resize(channels);
+  partitioning.ofChannelSource.resize(channels);
+  for (std::size_t c = 0; c < channels; ++c) {
+    partitioning.ofChannelTarget[c] = blockOf(network.target(ChannelId::fromIndex(c)));
+    partitioning.ofChannelSource[c] = blockOf(network.source(ChannelId::fromIndex(c)));
+  }
   return partitioning;
 }
 
@@ -178,21 +188,18 @@ void Engine::setUpNetwork() {
     throw SimulationError(
         fmt::format("{} channels: the simulator handles at most {}", channels_, kPayloadMask >> kVcBits));
   }
+  targetBlock_ = partitioning_.ofChannelTarget.data();
+  sourceBlock_ = partitioning_.ofChannelSource.data();
+  single_ = partitioning_.count == 1;
   setUpRecords();
   for (std::uint32_t c = 0; c < channels_; ++c) {
+    if (!ownsChannel(c)) continue;
     const ChannelId channel = ChannelId::fromIndex(c);
     chan(c).targetIsSwitch = network_.isSwitch(network_.target(channel)) ? 1 : 0;
     chan(c).sourceIsSwitch = network_.isSwitch(network_.source(channel)) ? 1 : 0;
     chan(c).targetIndex = network_.kindIndex(network_.target(channel));
     chan(c).sourceIndex = network_.kindIndex(network_.source(channel));
   }
-  targetBlock_.resize(channels_);
-  sourceBlock_.resize(channels_);
-  for (std::uint32_t c = 0; c < channels_; ++c) {
-    targetBlock_[c] = (chan(c).targetIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[chan(c).targetIndex];
-    sourceBlock_[c] = (chan(c).sourceIsSwitch ? partitioning_.ofSwitch : partitioning_.ofTerminal)[chan(c).sourceIndex];
-  }
-  single_ = partitioning_.count == 1;
   for (auto& boxes : outbox_) boxes.resize(partitioning_.count);
   setUpSwitches();
   injection_.resize(terminals_);
@@ -205,7 +212,9 @@ void Engine::setUpNetwork() {
     injection_[t] = static_cast<std::uint32_t>(network_.injectionChannel(terminal).index());
   }
   const std::uint64_t allVcs = vcs_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs_) - 1;
-  for (std::uint32_t c = 0; c < channels_; ++c) chan(c).outFreeVcs = allVcs;
+  for (std::uint32_t c = 0; c < channels_; ++c) {
+    if (ownsChannel(c)) chan(c).outFreeVcs = allVcs;
+  }
   layerVcs_.assign(layers_, 0);
   for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
   layerOfVc_.resize(vcs_);
@@ -213,7 +222,11 @@ void Engine::setUpNetwork() {
   choices_.resize(semantics_.choiceCapacity());
   capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
   overflow_.resize(semantics_.choiceCapacity());
-  channelFlits_.assign(channels_, 0);
+  if (single_ || !BulkAllocator<std::uint64_t>::bulkZeroed(channels_)) {
+    channelFlits_.assign(channels_, 0);
+  } else {
+    channelFlits_.resize(channels_);  // zero, and occupying memory only where this block's channels count
+  }
   const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
   const std::uint64_t size = std::bit_ceil(horizon);
   mask_ = size - 1;
@@ -229,7 +242,7 @@ void Engine::setUpSwitches() {
     sw_[s].portBegin = at;
     for (ChannelId out : network_.outChannels(network_.switchNode(s))) {
       const auto in = static_cast<std::uint32_t>(out.index() ^ 1U);  // the reverse channel comes in
-      chan(in).portBit = static_cast<std::uint8_t>((at - sw_[s].portBegin) & 63);
+      if (ownsChannel(in)) chan(in).portBit = static_cast<std::uint8_t>((at - sw_[s].portBegin) & 63);
       inPorts_.push_back(in);
       ++at;
     }
@@ -284,8 +297,16 @@ void Engine::setUpRecords() {
     creditSlots_ = std::min(slots_, creditDelay == 0 ? 1U : 1U + (creditDelay - 1) / flits_);
     size(creditSlots_);
   }
-  lines_.assign(std::size_t{channels_} * recordLines_, Line{});
+  // Only the records of this block's channels are written. In a partitioned run on a large
+  // fabric the others stay an untouched fresh mapping and occupy no memory (BulkAllocator).
+  const std::size_t lines = std::size_t{channels_} * recordLines_;
+  if (single_ || !BulkAllocator<Line>::bulkZeroed(lines)) {
+    lines_.assign(lines, Line{});
+  } else {
+    lines_.resize(lines);
+  }
   for (std::uint32_t c = 0; c < channels_; ++c) {
+    if (!ownsChannel(c)) continue;
     ::new (recordOf(c)) ChannelState{};
     for (std::uint32_t v = 0; v < vcs_; ++v) {
       std::byte* block = recordOf(c) + sizeof(ChannelState) + v * vcBytes_;
@@ -931,7 +952,8 @@ void Engine::wakeForCredit(std::uint32_t channel) {
 
 void Engine::foldAllCredits(bool all) {
   if (!lazyCredits_) return;
-  for (std::uint32_t c = 0; c < channels_; ++c) {
+  for (std::uint32_t c = 0; c < channels_; ++c) {  // (lazy credits live at the sender)
+    if (sourceBlock_[c] != block_) continue;
     for (std::uint32_t v = 0; v < vcs_; ++v) foldCredits(vcAt(c, v), all);
   }
 }

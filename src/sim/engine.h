@@ -164,8 +164,9 @@ class WorkList {
 /// How the switches (and their terminals) are split over engines: contiguous blocks.
 struct Partitioning {
   std::uint32_t count = 1;
-  std::vector<std::uint32_t> ofSwitch;    ///< block of each switch
-  std::vector<std::uint32_t> ofTerminal;  ///< block of each terminal (that of its switch)
+  std::vector<std::uint32_t> ofSwitch;                          ///< block of each switch
+  std::vector<std::uint32_t> ofTerminal;                        ///< block of each terminal (that of its switch)
+  std::vector<std::uint32_t> ofChannelTarget, ofChannelSource;  ///< block of each channel's receiver / sender
 };
 
 /// Contiguous blocks of switches of about equal work (ports + terminals), at most `blocks`.
@@ -311,8 +312,10 @@ class Engine {
   // ---- partitioning ----
   const Partitioning& partitioning_;
   std::uint32_t block_ = 0;
-  std::vector<std::uint32_t> targetBlock_, sourceBlock_;  // per channel: block of its target / sender
-  bool single_ = true;                                    // one block: every channel is local
+  // Per channel: the block of its receiver / sender (the partitioning's, shared by all blocks).
+  const std::uint32_t* targetBlock_ = nullptr;
+  const std::uint32_t* sourceBlock_ = nullptr;
+  bool single_ = true;  // one block: every channel is local
   /// A packet or credit for another block's engine, due at `time` (at least flyTime ahead).
   struct Message {
     std::uint64_t time = 0;
@@ -378,6 +381,10 @@ class Engine {
   std::uint32_t recordLines_ = 0, vcBytes_ = 0;
   std::byte* recordOf(std::uint32_t c) { return lines_[std::size_t{c} * recordLines_].bytes; }
   const std::byte* recordOf(std::uint32_t c) const { return lines_[std::size_t{c} * recordLines_].bytes; }
+  /// Whether this block holds the record of channel c: it sends or receives on it. The
+  /// records of other channels are never read or written here (in a partitioned run on a
+  /// large fabric they occupy no memory).
+  bool ownsChannel(std::uint32_t c) const { return sourceBlock_[c] == block_ || targetBlock_[c] == block_; }
   ChannelState& chan(std::uint32_t c) { return *std::launder(reinterpret_cast<ChannelState*>(recordOf(c))); }
   const ChannelState& chan(std::uint32_t c) const {
     return *std::launder(reinterpret_cast<const ChannelState*>(recordOf(c)));
@@ -569,7 +576,7 @@ class Engine {
   std::uint64_t outOfOrder_ = 0, maxHeld_ = 0, lastDelivery_ = 0, hopSum_ = 0;
   std::vector<double> latencies_, totalLatencies_;
   std::uint64_t latencySum_ = 0, totalLatencySum_ = 0, reorderDelaySum_ = 0;  // integer: any order adds up alike
-  std::vector<std::uint64_t> channelFlits_;
+  std::vector<std::uint64_t, BulkAllocator<std::uint64_t>> channelFlits_;     // (see the constructor)
   std::vector<PacketRecord> records_;
   std::exception_ptr error_;  // what a window of a parallel run threw
 };

@@ -445,7 +445,7 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
   }
   for (std::size_t q = 0; q < queues; ++q) {
     const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
-    if (!first.chan(channel).targetIsSwitch) continue;
+    if (!engines[first.targetBlock_[channel]]->chan(channel).targetIsSwitch) continue;
     // Every credit of a channel into a switch is at the sender, on its way back, or held by
     // a packet on the wire or in the input queue.
     const auto vc = static_cast<std::uint32_t>(q % vcs);
@@ -501,16 +501,19 @@ void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, st
     if (owner.vcAt(channel, vc).inSize == 0) return nullptr;
     return &owner.packets_[owner.ringAt(channel, vc)[owner.vcAt(channel, vc).inHead]];
   };
+  auto record = [&](std::uint32_t channel) -> const ChannelState& {  // (the receiving block's)
+    return engines[first.targetBlock_[channel]]->chan(channel);
+  };
   for (std::size_t q = 0; q < queues; ++q) {
     const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
-    const Packet* packet = first.chan(channel).targetIsSwitch ? front(q) : nullptr;
+    const Packet* packet = record(channel).targetIsSwitch ? front(q) : nullptr;
     if (packet == nullptr) continue;
-    const NodeId at = first.network_.switchNode(first.chan(channel).targetIndex);
+    const NodeId at = first.network_.switchNode(record(channel).targetIndex);
     const std::size_t count = first.semantics_.hopChoices(at, ChannelId::fromIndex(channel), packet->address,
                                                           LayerId::fromIndex(packet->layer), choices);
     for (std::size_t i = 0; i < count; ++i) {
       const HopStep step = first.semantics_.step(at, packet->address, choices[i].port);
-      if (!step.channel.valid() || !first.chan(step.channel.index()).targetIsSwitch) continue;
+      if (!step.channel.valid() || !record(static_cast<std::uint32_t>(step.channel.index())).targetIsSwitch) continue;
       for (std::uint32_t v = choices[i].layer.value; v < vcs; v += first.layers_) {
         waitsFor[q].push_back(static_cast<std::uint32_t>(step.channel.index() * vcs + v));
       }

@@ -576,7 +576,7 @@ class Engine {
   std::uint64_t outOfOrder_ = 0, maxHeld_ = 0, lastDelivery_ = 0, hopSum_ = 0;
   std::vector<double> latencies_, totalLatencies_;
   std::uint64_t latencySum_ = 0, totalLatencySum_ = 0, reorderDelaySum_ = 0;  // integer: any order adds up alike
-  std::vector<std::uint64_t, BulkAllocator<std::uint64_t>> channelFlits_;     // (see the constructor)
+  std::vector<std::uint64_t, BulkAllocator<std::uint64_t>> channelFlits_;     // (other blocks' channels: zero pages)
   std::vector<PacketRecord> records_;
   std::exception_ptr error_;  // what a window of a parallel run threw
 };

@@ -859,6 +859,7 @@ void Engine::sendPacket(std::uint32_t block, std::uint64_t time, std::uint64_t e
 
 void Engine::post(std::uint32_t block, std::uint64_t time, std::uint64_t event, const Packet* packet) {
   Message& message = outbox_[parity_][block].emplace_back();
+  ++posted_[parity_];
   message.time = time;
   message.event = event;
   if (packet != nullptr) message.packet = *packet;

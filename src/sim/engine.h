@@ -324,6 +324,9 @@ class Engine {
   };
   std::array<std::vector<std::vector<Message>>, 2> outbox_;  // [window parity][target block]
   std::uint32_t parity_ = 0;
+  /// Messages in outbox_[p] not yet taken: the sum of its boxes' sizes, kept here so that the
+  /// thread deciding between windows reads one line per block instead of every box.
+  std::array<std::uint64_t, 2> posted_{};
   // ---- state per channel, per (channel, VC) and per switch ----
   // Laid out for the memory system (a 4096-terminal fabric's state does not fit in the
   // caches): what one step of a packet reads of a channel is in one cache line, and the

@@ -225,7 +225,7 @@ Engine::Totals Engine::sumTotals(std::span<Engine* const> engines, std::uint32_t
     totals.measuredGenerated += engine->measuredGenerated_;
     totals.measuredDelivered += engine->measuredDelivered_;
     totals.pending += engine->pendingEvents_;
-    for (const auto& box : engine->outbox_[parity]) totals.pending += box.size();
+    totals.pending += engine->posted_[parity];
     totals.traceDone =
         totals.traceDone && (engine->trace_ == nullptr || engine->traceNext_ == engine->trace_->messages.size());
   }
@@ -350,6 +350,7 @@ SimResult Engine::runPartitioned(std::span<Engine* const> engines, const SimProg
     try {
       engine.absorb(engines, control.parity);
       engine.parity_ = control.parity ^ 1U;
+      engine.posted_[engine.parity_] = 0;  // (its boxes were taken in the window before)
       engine.runWindow(control.now + window);
     } catch (...) {
       engine.error_ = std::current_exception();

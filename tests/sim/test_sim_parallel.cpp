@@ -134,6 +134,28 @@ INSTANTIATE_TEST_SUITE_P(
         ParallelCase{"random:switches=12,seed=2", "updown", Selection::LeastOccupied, "uniform", 8, 2},
         ParallelCase{"random:switches=12,seed=5", "escape", Selection::Random, "random-permutation", 1, 0}));
 
+// At a very low load the whole network is often idle but for one packet on a wire into
+// another block: the run must not jump over its arrival (a message between blocks counts as
+// work in flight, Engine::posted_).
+TEST(ParallelSimulator, IdleJumpsWaitForMessagesBetweenBlocks) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const RoutingResult routing = route("ftree-adaptive", fabric.network);
+  SimConfig config;
+  config.load = 0.002;
+  config.packetFlits = 1;  // (a short packet and a long wire: often nothing but the message is in flight)
+  config.flyTime = 16;
+  config.routingDelay = 0;
+  config.warmupCycles = 2000;
+  config.measureCycles = 20000;
+  config.recordPackets = true;
+  const SimResult one = simulate(fabric.network, routing, config);
+  ASSERT_GT(one.packetsDelivered, 20U) << "too little traffic to compare";
+  for (const std::uint32_t threads : {2, 4}) {
+    config.threads = threads;
+    expectIdentical(one, simulate(fabric.network, routing, config), "threads " + std::to_string(threads));
+  }
+}
+
 TEST(ParallelSimulator, AutomaticWarmupAndDrainAllAgreeAndConserve) {
   const Fabric fabric = loadFabric("kary-ntree:k=4,n=2");
   const RoutingResult routing = route("ftree-adaptive", fabric.network);

@@ -324,8 +324,10 @@ class Engine {
   };
   std::array<std::vector<std::vector<Message>>, 2> outbox_;  // [window parity][target block]
   std::uint32_t parity_ = 0;
-  /// Messages in outbox_[p] not yet taken: the sum of its boxes' sizes, kept here so that the
-  /// thread deciding between windows reads one line per block instead of every box.
+  /// Messages posted to outbox_[p] in the window that wrote it: the sum of its boxes' sizes,
+  /// kept here so that the thread deciding between windows reads one line per block instead
+  /// of every box. It may over-count (after the invariant checks take the boxes early), which
+  /// only delays an idle jump; it never under-counts, which would jump past a message.
   std::array<std::uint64_t, 2> posted_{};
   // ---- state per channel, per (channel, VC) and per switch ----
   // Laid out for the memory system (a 4096-terminal fabric's state does not fit in the

@@ -62,6 +62,19 @@ std::uint32_t rankedBit(std::uint64_t mask, std::uint32_t rank) {
   }
 }
 
+/// `values` as n zeros. A block of a partitioned run (`sparse`) writes only its own part: there
+/// a bulk array is left a fresh mapping, zero and occupying no memory until written
+/// (core/bulk_allocator.h), instead of being written in full.
+template <class Vector>
+void assignZeros(Vector& values, std::size_t n, bool sparse) {
+  using Value = typename Vector::value_type;
+  if (sparse && BulkAllocator<Value>::bulkZeroed(n)) {
+    values.resize(n);
+  } else {
+    values.assign(n, Value{});
+  }
+}
+
 }  // namespace
 
 PairTable::PairTable(std::size_t terminals, std::size_t denseLimit)
@@ -222,11 +235,7 @@ void Engine::setUpNetwork() {
   choices_.resize(semantics_.choiceCapacity());
   capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
   overflow_.resize(semantics_.choiceCapacity());
-  if (single_ || !BulkAllocator<std::uint64_t>::bulkZeroed(channels_)) {
-    channelFlits_.assign(channels_, 0);
-  } else {
-    channelFlits_.resize(channels_);  // zero, and occupying memory only where this block's channels count
-  }
+  assignZeros(channelFlits_, channels_, !single_);
   const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
   const std::uint64_t size = std::bit_ceil(horizon);
   mask_ = size - 1;
@@ -297,14 +306,8 @@ void Engine::setUpRecords() {
     creditSlots_ = std::min(slots_, creditDelay == 0 ? 1U : 1U + (creditDelay - 1) / flits_);
     size(creditSlots_);
   }
-  // Only the records of this block's channels are written. In a partitioned run on a large
-  // fabric the others stay an untouched fresh mapping and occupy no memory (BulkAllocator).
-  const std::size_t lines = std::size_t{channels_} * recordLines_;
-  if (single_ || !BulkAllocator<Line>::bulkZeroed(lines)) {
-    lines_.assign(lines, Line{});
-  } else {
-    lines_.resize(lines);
-  }
+  // Only the records of this block's channels are written (ownsChannel).
+  assignZeros(lines_, std::size_t{channels_} * recordLines_, !single_);
   for (std::uint32_t c = 0; c < channels_; ++c) {
     if (!ownsChannel(c)) continue;
     ::new (recordOf(c)) ChannelState{};

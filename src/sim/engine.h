@@ -472,7 +472,7 @@ class Engine {
     queue.credits = static_cast<std::uint16_t>(queue.credits + arrived);
     queue.creditsComing = static_cast<std::uint16_t>(coming - arrived);
   }
-  /// foldCredits for every VC of every channel.
+  /// foldCredits for every VC of every channel this block sends on (where lazy credits live).
   void foldAllCredits(bool all);
   /// Slots of output queue (c, v) in use: its queued packets, and the packet on the link if
   /// it came from v (a slot frees when its packet's tail has left, at linkBusy; the link

@@ -21,6 +21,7 @@ RoutingResult runEngine(const std::string& engineSpec, const Network& network, c
   const Options options(spec.name, row.options, spec);
   RoutingResult result = row.factory(options)(network, context);
   result.engine = options.effective();
+  for (ForwardingTable& table : result.tables) table.compact();  // (where it pays: see compact())
   return result;
 }
 

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstring>
 
 #include "core/errors.h"
 #include "core/limits.h"
@@ -79,12 +81,14 @@ ForwardingTable::ForwardingTable(std::size_t switches, std::size_t addresses, Un
     : switches_(switches), addresses_(addresses), bytes_(checkedEntries(switches, addresses, 1)) {}
 
 std::span<std::uint8_t> ForwardingTable::mutableRow(std::uint32_t switchIndex) {
+  expand();
   if (lists_ > 0) throw RoutingError("a forwarding table with candidate lists cannot be written by rows");
   std::atomic_ref<bool>(rowsHandedOut_).store(true, std::memory_order_relaxed);  // rows are written concurrently
   return {bytes_.data() + entry(switchIndex, 0), addresses_};
 }
 
 std::span<std::uint8_t> ForwardingTable::mutableCodeRow(std::uint32_t switchIndex) {
+  expand();
   if (width_ != 1)
     throw RoutingError("the forwarding table's codes are wider than a byte: it cannot be written by rows");
   return {bytes_.data() + entry(switchIndex, 0), addresses_};
@@ -104,18 +108,21 @@ void ForwardingTable::notePort(PortNumber port) {
 
 void ForwardingTable::set(std::uint32_t switchIndex, Address a, PortNumber port) {
   if (port > kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", port));
+  expand();
   if (width_ == 1) notePort(port);
   store(entry(switchIndex, a), port);
 }
 
 void ForwardingTable::reservePorts(PortNumber maxPort) {
   if (maxPort >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", maxPort));
+  expand();
   if (width_ == 1) notePort(maxPort);
 }
 
 // Re-stores every entry with `width` bytes (not thread-safe). Called when a one-byte list
 // code would meet a port (width 2) or the lists outgrow two-byte codes (width 4).
 void ForwardingTable::widen(std::uint32_t width) {
+  expand();
   const std::size_t entries = checkedEntries(switches_, addresses_, width);
   auto wide = [&](std::size_t e) -> std::uint32_t {
     if (width_ == 2) return words_[e];
@@ -137,6 +144,7 @@ void ForwardingTable::widen(std::uint32_t width) {
 }
 
 std::uint32_t ForwardingTable::intern(std::span<const PortNumber> ports) {
+  expand();
   for (PortNumber p : ports) {
     if (p >= kNoRoute) throw RoutingError(fmt::format("port {} cannot be stored in a forwarding table", p));
   }
@@ -182,11 +190,97 @@ ForwardingTable::ListId ForwardingTable::addCandidateList(std::span<const PortNu
 }
 
 void ForwardingTable::setCandidateList(std::uint32_t switchIndex, Address a, ListId list) {
+  expand();
   store(entry(switchIndex, a), listCode(list));
 }
 
+bool ForwardingTable::compact() {
+  if (compact_) return true;
+  if (width_ != 1 || switches_ == 0 || addresses_ == 0) return false;
+  const std::size_t perRow = (addresses_ + kChunkEntries - 1) >> kChunkBits;
+  const std::size_t total = switches_ * perRow;
+  const std::size_t dense = switches_ * addresses_;
+  constexpr std::size_t kMaxChunks = std::size_t{1} << 16;  // numbered by std::uint16_t
+  if (total * sizeof(std::uint16_t) > dense / 2) return false;
+  std::vector<std::uint16_t, BulkAllocator<std::uint16_t>> chunkOf(total);
+  std::vector<std::uint8_t> chunks;
+  // Open addressing over the distinct chunks: slot = chunk number + 1 (0: empty), at most
+  // half full.
+  std::vector<std::uint32_t> slots(1024, 0);
+  auto hashOf = [](const std::uint8_t* bytes) {
+    std::uint64_t hash = 0x9e3779b97f4a7c15ULL;
+    for (std::uint32_t i = 0; i < kChunkEntries; i += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes + i, 8);
+      hash = (hash ^ word) * 0xbf58476d1ce4e5b9ULL;
+      hash ^= hash >> 29;
+    }
+    return hash;
+  };
+  auto place = [&](std::uint32_t number, std::uint64_t hash) {
+    std::size_t slot = hash & (slots.size() - 1);
+    while (slots[slot] != 0) slot = (slot + 1) & (slots.size() - 1);
+    slots[slot] = number + 1;
+  };
+  std::array<std::uint8_t, kChunkEntries> chunk{};
+  for (std::size_t s = 0; s < switches_; ++s) {
+    const std::uint8_t* row = bytes_.data() + s * addresses_;
+    for (std::size_t c = 0; c < perRow; ++c) {
+      const std::size_t first = c << kChunkBits;
+      const std::size_t count = std::min<std::size_t>(kChunkEntries, addresses_ - first);
+      chunk.fill(static_cast<std::uint8_t>(kNoRoute));
+      std::memcpy(chunk.data(), row + first, count);
+      const std::uint64_t hash = hashOf(chunk.data());
+      std::size_t slot = hash & (slots.size() - 1);
+      for (; slots[slot] != 0; slot = (slot + 1) & (slots.size() - 1)) {
+        if (std::memcmp(chunks.data() + (std::size_t{slots[slot] - 1} << kChunkBits), chunk.data(), kChunkEntries) == 0)
+          break;
+      }
+      std::uint32_t number = 0;
+      if (slots[slot] != 0) {
+        number = slots[slot] - 1;
+      } else {
+        number = static_cast<std::uint32_t>(chunks.size() >> kChunkBits);
+        if (number == kMaxChunks) return false;  // too varied: stays as it is
+        chunks.insert(chunks.end(), chunk.begin(), chunk.end());
+        slots[slot] = number + 1;
+        if (2 * (std::size_t{number} + 1) > slots.size()) {  // grow, re-placing every chunk
+          slots.assign(2 * slots.size(), 0);
+          for (std::uint32_t n = 0; n <= number; ++n) place(n, hashOf(chunks.data() + (std::size_t{n} << kChunkBits)));
+        }
+      }
+      chunkOf[s * perRow + c] = static_cast<std::uint16_t>(number);
+    }
+  }
+  if (total * sizeof(std::uint16_t) + chunks.size() > dense / 2) return false;
+  chunkOf_ = std::move(chunkOf);
+  chunks_ = std::move(chunks);
+  chunksPerRow_ = perRow;
+  bytes_ = {};
+  compact_ = true;
+  return true;
+}
+
+void ForwardingTable::expand() {
+  if (!compact_) return;
+  bytes_ = decltype(bytes_)(checkedEntries(switches_, addresses_, 1));
+  for (std::size_t s = 0; s < switches_; ++s) {
+    for (std::size_t c = 0; c < chunksPerRow_; ++c) {
+      const std::size_t first = c << kChunkBits;
+      std::memcpy(bytes_.data() + s * addresses_ + first,
+                  chunks_.data() + (std::size_t{chunkOf_[s * chunksPerRow_ + c]} << kChunkBits),
+                  std::min<std::size_t>(kChunkEntries, addresses_ - first));
+    }
+  }
+  chunkOf_ = {};
+  chunks_ = {};
+  chunksPerRow_ = 0;
+  compact_ = false;
+}
+
 std::size_t ForwardingTable::memoryBytes() const {
-  return bytes_.size() + words_.size() * sizeof(std::uint16_t) + longs_.size() * sizeof(std::uint32_t) +
+  return bytes_.size() + chunkOf_.size() * sizeof(std::uint16_t) + chunks_.size() +
+         words_.size() * sizeof(std::uint16_t) + longs_.size() * sizeof(std::uint32_t) +
          listStart_.size() * sizeof(std::uint32_t) + listPorts_.size() * sizeof(PortNumber) +
          listHash_.size() * (sizeof(std::uint64_t) + sizeof(std::uint32_t) + 2 * sizeof(void*));
 }

@@ -114,7 +114,7 @@ class ForwardingTable {
   std::span<const PortNumber> candidates(std::uint32_t switchIndex, Address a) const {
     const std::size_t e = entry(switchIndex, a);
     if (width_ == 1) [[likely]] {
-      const std::uint8_t code = bytes_[e];
+      const std::uint8_t code = compact_ ? compactCode(switchIndex, a) : bytes_[e];
       if (code < listBase_) return {kPortNumbers.data() + code, 1};
       if (code == kNoRoute) return {};
       return listPorts(kNoRoute - 1U - code);
@@ -155,8 +155,29 @@ class ForwardingTable {
   std::uint8_t listCodeByte(ListId id) const { return static_cast<std::uint8_t>(kNoRoute - 1U - id); }
   std::size_t memoryBytes() const;
 
+  /// The compact form of a finished table (runEngine() calls it on every engine's result).
+  /// Rows are cut into chunks of kChunkEntries addresses; equal chunks are stored once, and
+  /// a row becomes a list of chunk numbers. Fat-tree tables are a few distinct chunks
+  /// repeated: a 4096-terminal adaptive fat-tree's 25 MB of codes become 0.8 MB of chunk
+  /// numbers and a few kilobytes of chunks, so the entry a simulated hop reads comes from the
+  /// caches instead of memory, and a 65,536-terminal one's 1 GiB becomes 32 MB. Only one-byte
+  /// codes, only when there are at most 65,536 distinct chunks and the compact form takes
+  /// at most half the memory; otherwise the table stays as it is. Returns whether it is
+  /// compact. Every read gives what it gave before; the first write (any setter,
+  /// mutableRow(), reservePorts(), a new list) expands it back to one code per entry
+  /// (expand()). Not thread-safe: concurrent writers must start on an expanded table.
+  bool compact();
+  bool compacted() const { return compact_; }
+  /// One code per entry again (a no-op unless compacted()). Not thread-safe.
+  void expand();
+  static constexpr std::uint32_t kChunkBits = 6, kChunkEntries = std::uint32_t{1} << kChunkBits;
+
  private:
   std::size_t entry(std::uint32_t s, Address a) const { return static_cast<std::size_t>(s) * addresses_ + a; }
+  std::uint8_t compactCode(std::uint32_t s, Address a) const {
+    const std::size_t chunk = chunkOf_[static_cast<std::size_t>(s) * chunksPerRow_ + (a >> kChunkBits)];
+    return chunks_[chunk << kChunkBits | (a & (kChunkEntries - 1))];
+  }
   static constexpr std::array<PortNumber, 256> kPortNumbers = [] {
     std::array<PortNumber, 256> ports{};
     for (std::size_t i = 0; i < ports.size(); ++i) ports[i] = static_cast<PortNumber>(i);
@@ -193,7 +214,13 @@ class ForwardingTable {
   std::vector<std::uint8_t, BulkAllocator<std::uint8_t>> bytes_;    // width 1
   std::vector<std::uint16_t, BulkAllocator<std::uint16_t>> words_;  // width 2
   std::vector<std::uint32_t, BulkAllocator<std::uint32_t>> longs_;  // width 4
-  std::vector<std::uint32_t> listStart_;                            // CSR of interned lists
+  // Compact form (compact()): per row, chunksPerRow_ chunk numbers; chunk i is
+  // chunks_[i * kChunkEntries, +kChunkEntries) (a row's last chunk padded with kNoRoute).
+  bool compact_ = false;
+  std::size_t chunksPerRow_ = 0;
+  std::vector<std::uint16_t, BulkAllocator<std::uint16_t>> chunkOf_;
+  std::vector<std::uint8_t> chunks_;
+  std::vector<std::uint32_t> listStart_;  // CSR of interned lists
   std::vector<PortNumber> listPorts_;
   std::unordered_multimap<std::uint64_t, std::uint32_t> listHash_;  // hash -> list ids
 };

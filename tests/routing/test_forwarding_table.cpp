@@ -4,11 +4,13 @@
 // operations that widen, so a code that meets a port, or a widening that loses a list, fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
 #include "core/errors.h"
 #include "engines/fattree/fat_tree.h"
+#include "engines/registry.h"
 #include "routing/routing_result.h"
 #include "topology/xgft.h"
 
@@ -188,4 +190,125 @@ TEST(ForwardingTable, MaxCandidatesIsTheLongestListAtEveryWidth) {
   EXPECT_EQ(table.codeWidth(), 2u);
   EXPECT_EQ(table.maxCandidates(), 3u);
   EXPECT_EQ(table.candidates(0, 1).size(), 3u);
+}
+
+// ---- the compact form (ForwardingTable::compact) ----------------------------------------
+
+namespace {
+
+/// Every entry of `table` against `model` (candidate lists per switch x addresses).
+void expectEntries(const ForwardingTable& table, const std::vector<std::vector<PortNumber>>& model) {
+  const std::size_t addresses = table.addressCount();
+  for (std::uint32_t s = 0; s < table.switchCount(); ++s) {
+    for (Address a = 0; a < addresses; ++a) {
+      const std::vector<PortNumber>& want = model[s * addresses + a];
+      const auto got = table.candidates(s, a);
+      ASSERT_EQ(std::vector<PortNumber>(got.begin(), got.end()), want) << "switch " << s << " address " << a;
+    }
+  }
+}
+
+/// A table of repeating rows (a port per address mod 5, a list every 7th address) in which
+/// switch s routes its own 3 addresses 3s..3s+2 down port 9 — the shape of a fat-tree's rows.
+struct Patterned {
+  static constexpr std::uint32_t kRows = 40, kColumns = 200;  // 200: the last chunk is partial
+  ForwardingTable table{kRows, kColumns};
+  std::vector<std::vector<PortNumber>> model = std::vector<std::vector<PortNumber>>(kRows * kColumns);
+  Patterned() {
+    const std::vector<PortNumber> list{1, 2, 3};
+    for (std::uint32_t s = 0; s < kRows; ++s) {
+      for (Address a = 0; a < kColumns; ++a) {
+        std::vector<PortNumber> ports{static_cast<PortNumber>(1 + a % 5)};
+        if (a % 7 == 0) ports = list;
+        if (a / 3 == s) ports = {9};
+        if (a == kColumns - 1) ports = {};  // no route
+        table.setCandidates(s, a, ports);
+        model[s * kColumns + a] = ports;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+TEST(ForwardingTable, CompactFormReadsEveryEntryAsBefore) {
+  Patterned p;
+  const std::size_t dense = p.table.memoryBytes();
+  ASSERT_TRUE(p.table.compact());
+  EXPECT_TRUE(p.table.compacted());
+  EXPECT_TRUE(p.table.compact());  // again: nothing to do
+  expectEntries(p.table, p.model);
+  EXPECT_LT(p.table.memoryBytes(), dense / 2);
+  EXPECT_EQ(p.table.codeWidth(), 1u);
+  EXPECT_EQ(p.table.maxCandidates(), 3u);
+}
+
+TEST(ForwardingTable, TheFirstWriteExpandsACompactTable) {
+  {
+    Patterned p;
+    ASSERT_TRUE(p.table.compact());
+    p.table.set(7, 150, 4);  // a single port
+    p.model[7 * Patterned::kColumns + 150] = {4};
+    EXPECT_FALSE(p.table.compacted());
+    expectEntries(p.table, p.model);
+  }
+  {
+    Patterned p;
+    ASSERT_TRUE(p.table.compact());
+    const std::vector<PortNumber> list{6, 5};  // a new list
+    p.table.setCandidates(39, 199, list);
+    p.model[39 * Patterned::kColumns + 199] = list;
+    EXPECT_FALSE(p.table.compacted());
+    expectEntries(p.table, p.model);
+    ASSERT_TRUE(p.table.compact());  // and compact again
+    expectEntries(p.table, p.model);
+  }
+  {
+    Patterned p;
+    ASSERT_TRUE(p.table.compact());
+    p.table.mutableCodeRow(0)[0] = 2;
+    p.model[0] = {2};
+    EXPECT_FALSE(p.table.compacted());
+    expectEntries(p.table, p.model);
+  }
+}
+
+TEST(ForwardingTable, AVariedTableIsNotCompacted) {
+  // Random ports in every entry: hardly a chunk repeats, and the compact form would not pay.
+  constexpr std::uint32_t kRows = 30, kColumns = 300;
+  ForwardingTable table(kRows, kColumns);
+  std::vector<std::vector<PortNumber>> model(kRows * kColumns);
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> port(1, 60);
+  for (std::uint32_t s = 0; s < kRows; ++s) {
+    for (Address a = 0; a < kColumns; ++a) {
+      const auto p = static_cast<PortNumber>(port(rng));
+      table.set(s, a, p);
+      model[s * kColumns + a] = {p};
+    }
+  }
+  const std::size_t dense = table.memoryBytes();
+  EXPECT_FALSE(table.compact());
+  EXPECT_FALSE(table.compacted());
+  EXPECT_EQ(table.memoryBytes(), dense);
+  expectEntries(table, model);
+}
+
+TEST(ForwardingTable, EnginesReturnAdaptiveFatTreeTablesCompact) {
+  // 4-ary 4-tree (256 terminals), Gómez's adaptive routing: every row is a level's template
+  // with the switch's own subtree routed down, a few distinct chunks in all.
+  const Network net = makeKaryNtree(4, 4);
+  const RoutingResult dense = routeFtreeAdaptive(net, {});
+  const RoutingResult engine = runEngine("ftree-adaptive", net);
+  const ForwardingTable& table = engine.table();
+  ASSERT_TRUE(table.compacted());
+  EXPECT_FALSE(dense.table().compacted());
+  EXPECT_LT(table.memoryBytes() * 4, dense.table().memoryBytes());
+  for (std::uint32_t s = 0; s < table.switchCount(); ++s) {
+    for (Address a = 0; a < table.addressCount(); ++a) {
+      const auto want = dense.table().candidates(s, a);
+      const auto got = table.candidates(s, a);
+      ASSERT_TRUE(std::ranges::equal(want, got)) << "switch " << s << " address " << a;
+    }
+  }
 }

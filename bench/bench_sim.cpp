@@ -7,9 +7,11 @@
 // wall-clock time, since the work is spread over threads.
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "core/bulk_allocator.h"
 #include "core/random.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
@@ -64,7 +66,11 @@ BENCHMARK(BM_SimK4n4BookSimCaseThreads)
 // `state.range(0)` KiB (a random cycle over 64-byte lines). The simulator's speed on a large
 // fabric is bound by these loads (docs/PERFORMANCE.md, "Session 11: what the 4096-terminal
 // case is bound by"): its state outgrows the cache from which a load costs a few nanoseconds.
-void BM_MachineLoadLatency(benchmark::State& state) {
+// Memory: std::allocator (pages of 4 KiB unless the kernel's THP mode is `always`) or
+// BulkAllocator (2 MiB aligned and advised as huge pages from 4 MiB on, as the simulator's
+// channel records are): the difference is the cost of the TLB misses of random access.
+template <class Allocator>
+void machineLoadLatency(benchmark::State& state) {
   struct alignas(64) Line {
     std::size_t next = 0;
   };
@@ -73,7 +79,7 @@ void BM_MachineLoadLatency(benchmark::State& state) {
   for (std::size_t i = 0; i < lines; ++i) order[i] = i;
   Rng rng(1);
   for (std::size_t i = lines - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
-  std::vector<Line> memory(lines);
+  std::vector<Line, typename std::allocator_traits<Allocator>::template rebind_alloc<Line>> memory(lines);
   for (std::size_t i = 0; i < lines; ++i) memory[order[i]].next = order[(i + 1) % lines];
   constexpr std::size_t kLoads = 1 << 22;
   std::size_t at = 0;
@@ -85,8 +91,13 @@ void BM_MachineLoadLatency(benchmark::State& state) {
   state.counters["ns_per_load"] = benchmark::Counter(double(state.iterations()) * kLoads,
                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
+void BM_MachineLoadLatency(benchmark::State& state) { machineLoadLatency<std::allocator<char>>(state); }
 BENCHMARK(BM_MachineLoadLatency)
     ->ArgsProduct({{256, 1024, 2048, 4096, 8192, 16384, 32768, 262144}})
+    ->Unit(benchmark::kMillisecond);
+void BM_MachineLoadLatencyHugePages(benchmark::State& state) { machineLoadLatency<BulkAllocator<char>>(state); }
+BENCHMARK(BM_MachineLoadLatencyHugePages)
+    ->ArgsProduct({{4096, 8192, 16384, 32768, 262144}})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -294,7 +294,8 @@ void Engine::setUpRecords() {
     recordLines_ = static_cast<std::uint32_t>((sizeof(ChannelState) + std::size_t{vcs_} * vcBytes_ + 63) / 64);
   };
   size(0);
-  prefetch_ = std::size_t{channels_} * recordLines_ * sizeof(Line) > (std::size_t{1} << 21);
+  prefetch_ = std::size_t{channels_} * recordLines_ * sizeof(Line) > (std::size_t{1} << 21) ||
+              config_.grouping == SimConfig::Grouping::Always;  // (the tests' way to check it on small fabrics)
   setUpGrouping();
   // Lazy credits (engine.h) where events are grouped: on fabrics whose state outgrows the
   // caches they save a miss and an event per hop; on small ones the events cost less.
@@ -508,6 +509,17 @@ void Engine::arrive(std::uint32_t packetId) {
   ringAt(packet.channel, packet.vc)[ringIndex(queue.inHead, queue.inSize)] = packetId;
   candidateCount_[packetId] = kNotRouted;
   packet.readyAt = now_;
+  if (prefetch_) {
+    // State beyond the caches: the packet is routed now, and the channel records of its
+    // candidates, which the switch's allocation reads later in this cycle, are requested
+    // while the cycle's other events run (memory-level parallelism; docs/PERFORMANCE.md,
+    // session 15). Routing is a function of the packet and the switch: when it is done does
+    // not change the result.
+    const std::uint32_t lines = std::min(recordLines_, 3U);  // the state and the first VC blocks
+    for (const Candidate& candidate : routeHere(packetId, chan(packet.channel).targetIndex, packet.channel)) {
+      for (std::uint32_t line = 0; line < lines; ++line) __builtin_prefetch(recordOf(candidate.channel) + 64 * line);
+    }
+  }
   if (queue.inSize++ == 0) headReady(packet.channel, packet.vc);
 }
 

@@ -249,6 +249,12 @@ class Engine {
   template <std::uint64_t Kind>
   void processEventsOf(const WorkList& events);
   void prefetchEvent(std::uint64_t event) const;
+  /// The second prefetch stage (runGrouped): for a head's arrival, its channel record, VC
+  /// block and candidate count, read from the packet that prefetchEvent requested.
+  void prefetchEventTarget(std::uint64_t event) const;
+  /// The second prefetch stage of the link phase: the packet at the head of the output queue
+  /// the link tries first (its record requested earlier).
+  void prefetchLinkHead(std::uint32_t channel) const;
   void arrive(std::uint32_t packetId);
   void headReady(std::uint32_t inChannel, std::uint32_t vc);
   void inputFree(std::uint32_t inChannel);

@@ -69,9 +69,15 @@ void Engine::runCycle() {
   auto& links = bucket[kPhaseLinks];
   if (config_.inOrder && links.size() > 1) std::sort(links.begin(), links.end());
   for (std::size_t i = 0; i < links.size(); ++i) {
-    if (prefetch_ && i + kPrefetch < links.size()) {
-      __builtin_prefetch(recordOf(static_cast<std::uint32_t>(links[i + kPrefetch])));
-      __builtin_prefetch(recordOf(static_cast<std::uint32_t>(links[i + kPrefetch])) + 64);
+    if (prefetch_) {
+      // Two stages: the link's record and flit counter 2 kPrefetch links ahead; kPrefetch
+      // ahead, from that record, the packet at the head of the VC it tries first.
+      if (i + 2 * kPrefetch < links.size()) {
+        const auto channel = static_cast<std::uint32_t>(links[i + 2 * kPrefetch]);
+        for (std::uint32_t line = 0; line < recordLines_; ++line) __builtin_prefetch(recordOf(channel) + 64 * line);
+        __builtin_prefetch(&channelFlits_[channel]);
+      }
+      if (i + kPrefetch < links.size()) prefetchLinkHead(static_cast<std::uint32_t>(links[i + kPrefetch]));
     }
     startLink(static_cast<std::uint32_t>(links[i]));
   }
@@ -97,7 +103,17 @@ void Engine::runGrouped(WorkList& events, const WorkList& switches) {
   if (events.size() > 1) groupEvents(events);
   std::size_t allocated = 0;
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
+    if (prefetch_) {
+      // Two stages: an event's first line and its owner switch 2 kPrefetch events ahead;
+      // kPrefetch ahead, what that line points to (prefetchEventTarget).
+      if (i + 2 * kPrefetch < events.size()) {
+        const std::uint64_t event = events[i + 2 * kPrefetch];
+        prefetchEvent(event);
+        const std::uint64_t owner = (event >> kOwnerShift) & (kOwnerLimit - 1);
+        if (owner < switchCount_) __builtin_prefetch(&sw_[owner]);
+      }
+      if (i + kPrefetch < events.size()) prefetchEventTarget(events[i + kPrefetch]);
+    }
     processEvent(events[i]);
     if (i + 1 < events.size() && bucketOf(events[i + 1]) == bucketOf(events[i])) continue;
     allocated = allocateWoken(switches, allocated);
@@ -138,6 +154,23 @@ void Engine::prefetchEvent(std::uint64_t event) const {
       __builtin_prefetch(&vcAt(channelOfKey(payload), vcOfKey(payload)));
       break;
   }
+}
+
+void Engine::prefetchEventTarget(std::uint64_t event) const {
+  if (kindOf(event) != kArrive) return;
+  const std::uint64_t packetId = payloadOf(event);
+  const Packet& packet = packets_[packetId];  // (requested kPrefetch events earlier)
+  __builtin_prefetch(&chan(packet.channel));
+  __builtin_prefetch(&vcAt(packet.channel, packet.vc));
+  __builtin_prefetch(&candidateCount_[packetId]);
+}
+
+void Engine::prefetchLinkHead(std::uint32_t channel) const {
+  const ChannelState& link = chan(channel);  // (requested kPrefetch links earlier)
+  if (!link.sourceIsSwitch) return;
+  const std::uint32_t vc = link.linkNextVc;
+  const VcState& queue = vcAt(channel, vc);
+  if (queue.outSize > 0) __builtin_prefetch(&packets_[ringAt(channel, vc)[slots_ + queue.outHead]]);
 }
 
 std::uint64_t Engine::nextSourceTime() const {

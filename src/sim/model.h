@@ -108,8 +108,9 @@ struct SimConfig {
   std::uint32_t threads = 1;
   /// Whether the engine handles a cycle's events grouped by switch, each switch allocating
   /// right after its own events (docs/SIMULATION.md "How the engine computes it"): Auto does
-  /// so on fabrics whose state outgrows the caches. Never changes a result (the tests run
-  /// both ways).
+  /// so on fabrics whose state outgrows the caches. Always also takes the rest of the
+  /// strategy for such fabrics (lazy credits, prefetching, heads routed on arrival) on any
+  /// fabric. Never changes a result (the tests run every way).
   enum class Grouping { Auto, Always, Never };
   Grouping grouping = Grouping::Auto;
 };

@@ -222,19 +222,22 @@ bool ForwardingTable::compact() {
     while (slots[slot] != 0) slot = (slot + 1) & (slots.size() - 1);
     slots[slot] = number + 1;
   };
-  std::array<std::uint8_t, kChunkEntries> chunk{};
+  std::array<std::uint8_t, kChunkEntries> padded{};  // a row's last chunk, when partial
   for (std::size_t s = 0; s < switches_; ++s) {
     const std::uint8_t* row = bytes_.data() + s * addresses_;
     for (std::size_t c = 0; c < perRow; ++c) {
       const std::size_t first = c << kChunkBits;
       const std::size_t count = std::min<std::size_t>(kChunkEntries, addresses_ - first);
-      chunk.fill(static_cast<std::uint8_t>(kNoRoute));
-      std::memcpy(chunk.data(), row + first, count);
-      const std::uint64_t hash = hashOf(chunk.data());
+      const std::uint8_t* chunk = row + first;  // (read in place when whole)
+      if (count < kChunkEntries) {
+        padded.fill(static_cast<std::uint8_t>(kNoRoute));
+        std::memcpy(padded.data(), chunk, count);
+        chunk = padded.data();
+      }
+      const std::uint64_t hash = hashOf(chunk);
       std::size_t slot = hash & (slots.size() - 1);
       for (; slots[slot] != 0; slot = (slot + 1) & (slots.size() - 1)) {
-        if (std::memcmp(chunks.data() + (std::size_t{slots[slot] - 1} << kChunkBits), chunk.data(), kChunkEntries) == 0)
-          break;
+        if (std::memcmp(chunks.data() + (std::size_t{slots[slot] - 1} << kChunkBits), chunk, kChunkEntries) == 0) break;
       }
       std::uint32_t number = 0;
       if (slots[slot] != 0) {
@@ -242,7 +245,7 @@ bool ForwardingTable::compact() {
       } else {
         number = static_cast<std::uint32_t>(chunks.size() >> kChunkBits);
         if (number == kMaxChunks) return false;  // too varied: stays as it is
-        chunks.insert(chunks.end(), chunk.begin(), chunk.end());
+        chunks.insert(chunks.end(), chunk, chunk + kChunkEntries);
         slots[slot] = number + 1;
         if (2 * (std::size_t{number} + 1) > slots.size()) {  // grow, re-placing every chunk
           slots.assign(2 * slots.size(), 0);

@@ -216,10 +216,10 @@ class Engine {
   void groupEvents(WorkList& events);
   void runGrouped(WorkList& events, const WorkList& switches);
   std::size_t allocateWoken(const WorkList& switches, std::size_t from);
+  /// The owner key of an event (grouped_; 0 otherwise).
+  static constexpr std::uint64_t ownerOf(std::uint64_t event) { return (event >> kOwnerShift) & (kOwnerLimit - 1); }
   /// The counting-sort bucket of an event's owner.
-  std::uint64_t bucketOf(std::uint64_t event) const {
-    return ((event >> kOwnerShift) & (kOwnerLimit - 1)) >> bucketShift_;
-  }
+  std::uint64_t bucketOf(std::uint64_t event) const { return ownerOf(event) >> bucketShift_; }
   // A wheel bucket's lists: the events by kind (all in list kPhaseEvents when grouped_), the
   // switches to allocate, the links to start. Ungrouped, a cycle's events run kind by kind
   // (processEventsOf): events commute, and one kind at a time needs no dispatch on the kind.

@@ -109,7 +109,7 @@ void Engine::runGrouped(WorkList& events, const WorkList& switches) {
       if (i + 2 * kPrefetch < events.size()) {
         const std::uint64_t event = events[i + 2 * kPrefetch];
         prefetchEvent(event);
-        const std::uint64_t owner = (event >> kOwnerShift) & (kOwnerLimit - 1);
+        const std::uint64_t owner = ownerOf(event);
         if (owner < switchCount_) __builtin_prefetch(&sw_[owner]);
       }
       if (i + kPrefetch < events.size()) prefetchEventTarget(events[i + kPrefetch]);

@@ -77,9 +77,28 @@ void assignZeros(Vector& values, std::size_t n, bool sparse) {
 
 }  // namespace
 
-PairTable::PairTable(std::size_t terminals, std::size_t denseLimit)
-    : terminals_(terminals), dense_(terminals * terminals <= denseLimit) {
-  entries_.resize(dense_ ? terminals * terminals : 1024);
+PairTable::PairTable(std::size_t terminals, std::size_t denseLimit, std::uint64_t denseCounterLimit)
+    : terminals_(terminals), dense_(terminals * terminals <= denseLimit), denseCounterLimit_(denseCounterLimit) {
+  if (dense_) {
+    next_.assign(terminals * terminals, 0);
+    expected_.assign(terminals * terminals, 0);
+  } else {
+    entries_.resize(1024);
+  }
+}
+
+void PairTable::toMap() {
+  dense_ = false;
+  entries_.assign(1024, Entry{});
+  size_ = 0;
+  for (std::size_t i = 0; i < next_.size(); ++i) {
+    if (next_[i] == 0) continue;  // (expected <= next: an untouched pair)
+    Entry& entry = find(key(static_cast<std::uint32_t>(i / terminals_), static_cast<std::uint32_t>(i % terminals_)));
+    entry.next = next_[i];
+    entry.expected = expected_[i];
+  }
+  next_ = {};
+  expected_ = {};
 }
 
 PairTable::Entry& PairTable::find(std::uint64_t key) {
@@ -232,6 +251,9 @@ void Engine::setUpNetwork() {
   for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
   layerOfVc_.resize(vcs_);
   for (std::uint32_t v = 0; v < vcs_; ++v) layerOfVc_[v] = static_cast<std::uint8_t>(v % layers_);
+  for (std::uint32_t bit = 0; bit < choiceOfBit_.size(); ++bit) {
+    choiceOfBit_[bit] = {static_cast<std::uint8_t>(bit / vcs_), static_cast<std::uint8_t>(bit % vcs_)};
+  }
   choices_.resize(semantics_.choiceCapacity());
   capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
   overflow_.resize(semantics_.choiceCapacity());
@@ -398,7 +420,7 @@ void Engine::schedule(std::uint64_t time, int phase, std::uint64_t event) {
 void Engine::enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured) {
   const NodeId destinationNode = network_.terminalNode(destination);
   const std::uint32_t paths = semantics_.pathCount(destinationNode);
-  std::uint64_t& sequence = pairs_.at(terminal, destination).next;
+  std::uint64_t sequence = pairs_.takeSequences(terminal, destination, packets);
   for (std::uint32_t i = 0; i < packets; ++i) {
     Pending pending;
     pending.generated = now_;
@@ -585,7 +607,7 @@ void Engine::deliver(std::uint32_t packetId) {
   }
   Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,
                now_,          packet.hops,     packet.measured,  false};
-  std::uint64_t& expected = pairs_.at(packet.source, packet.destination).expected;
+  std::uint64_t expected = pairs_.expected(packet.source, packet.destination);
   std::vector<Held>& held = held_[packet.destination];
   if (packet.sequence != expected) {
     ++outOfOrder_;
@@ -611,6 +633,7 @@ void Engine::deliver(std::uint32_t packetId) {
       break;
     }
   }
+  pairs_.setExpected(packet.source, packet.destination, expected);
 }
 
 // ---- phase 2: switch allocation -------------------------------------------------------
@@ -655,8 +678,8 @@ void Engine::deliver(std::uint32_t packetId) {
         const auto total = static_cast<std::uint64_t>(countBits(free));
         const auto k = static_cast<std::uint32_t>(total > 1 ? sw_[switchIndex].rng.below(total) : 0);
         const std::uint32_t bit = rankedBit(free, k);
-        pick = bit / vcs_;
-        pickVc = bit - static_cast<std::uint32_t>(pick) * vcs_;
+        pick = choiceOfBit_[bit].candidate;  // bit / vcs_ and bit % vcs_, without a division
+        pickVc = choiceOfBit_[bit].vc;
         break;
       }
       std::uint64_t total = 0;

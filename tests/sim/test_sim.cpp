@@ -17,6 +17,7 @@
 
 #include "analysis/loads.h"
 #include "core/errors.h"
+#include "core/random.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "reference_model.h"
@@ -378,6 +379,49 @@ TEST(Simulator, HotSpotSendsItsFractionToTheTarget) {
   }
   // 0.2 directly + 0.8 / 15 uniformly.
   EXPECT_NEAR(double(toTarget) / double(fromOthers), 0.2 + 0.8 / 15, 0.02);
+}
+
+// The per-pair sequence numbers: the dense table (32-bit counters), the map, and a dense
+// table that outgrows its counters and becomes a map half-way give the same numbers as a
+// plain model, for every pair, in any order of calls.
+TEST(PairTable, DenseMapAndConvertedTablesCountAlike) {
+  constexpr std::uint32_t kTerminals = 9;
+  sim::PairTable dense(kTerminals);
+  sim::PairTable map(kTerminals, /*denseLimit=*/0);
+  sim::PairTable converting(kTerminals, std::size_t{1} << 20, /*denseCounterLimit=*/40);
+  ASSERT_TRUE(dense.dense());
+  ASSERT_FALSE(map.dense());
+  ASSERT_TRUE(converting.dense());
+  std::vector<std::uint64_t> next(kTerminals * kTerminals, 0), expected(kTerminals * kTerminals, 0);
+  Rng rng(7);
+  for (int step = 0; step < 4000; ++step) {
+    const auto source = static_cast<std::uint32_t>(rng.below(kTerminals));
+    const auto destination = static_cast<std::uint32_t>(rng.below(kTerminals));
+    const std::size_t pair = std::size_t{source} * kTerminals + destination;
+    if (rng.below(2) == 0) {
+      const auto count = static_cast<std::uint32_t>(1 + rng.below(3));
+      for (sim::PairTable* table : {&dense, &map, &converting}) {
+        ASSERT_EQ(table->takeSequences(source, destination, count), next[pair]) << "step " << step;
+      }
+      next[pair] += count;
+    } else if (expected[pair] < next[pair]) {
+      for (sim::PairTable* table : {&dense, &map, &converting}) {
+        ASSERT_EQ(table->expected(source, destination), expected[pair]) << "step " << step;
+        table->setExpected(source, destination, expected[pair] + 1);
+      }
+      ++expected[pair];
+    }
+  }
+  EXPECT_FALSE(converting.dense());  // some pair passed 40 sequence numbers
+  for (std::uint32_t source = 0; source < kTerminals; ++source) {
+    for (std::uint32_t destination = 0; destination < kTerminals; ++destination) {
+      const std::size_t pair = std::size_t{source} * kTerminals + destination;
+      for (sim::PairTable* table : {&dense, &map, &converting}) {
+        EXPECT_EQ(table->expected(source, destination), expected[pair]);
+        EXPECT_EQ(table->takeSequences(source, destination, 1), next[pair]);
+      }
+    }
+  }
 }
 
 // The engine's work lists: pushIf appends only what it takes, across growth, and a moved or

@@ -49,10 +49,11 @@ void Engine::runCycle() {
   } else if (now_ < stopGenerating_) {
     runGenerations();
   }
-  // Each phase's work items are independent reads of scattered state: on fabrics whose
-  // state outgrows the caches (prefetch_), the state of the item kPrefetch places ahead is
-  // requested while this one runs (memory-level parallelism: such runs are bound by cache
-  // misses).
+  // Each phase's work items are independent reads of scattered state: the state of the item
+  // kPrefetch places ahead is requested while this one runs (memory-level parallelism). Runs
+  // whose state outgrows the caches (prefetch_) are bound by these misses; even a
+  // 256-terminal fabric's channel records (384 KiB) exceed a core's first-level cache, and
+  // the requests ahead save it about 2% there (docs/PERFORMANCE.md, session 16).
   auto& bucket = wheel_[now_ & mask_];
   if (grouped_) {
     runGrouped(bucket[kPhaseEvents], bucket[kPhaseSwitches]);
@@ -69,16 +70,14 @@ void Engine::runCycle() {
   auto& links = bucket[kPhaseLinks];
   if (config_.inOrder && links.size() > 1) std::sort(links.begin(), links.end());
   for (std::size_t i = 0; i < links.size(); ++i) {
-    if (prefetch_) {
-      // Two stages: the link's record and flit counter 2 kPrefetch links ahead; kPrefetch
-      // ahead, from that record, the packet at the head of the VC it tries first.
-      if (i + 2 * kPrefetch < links.size()) {
-        const auto channel = static_cast<std::uint32_t>(links[i + 2 * kPrefetch]);
-        for (std::uint32_t line = 0; line < recordLines_; ++line) __builtin_prefetch(recordOf(channel) + 64 * line);
-        __builtin_prefetch(&channelFlits_[channel]);
-      }
-      if (i + kPrefetch < links.size()) prefetchLinkHead(static_cast<std::uint32_t>(links[i + kPrefetch]));
+    // Two stages: the link's record and flit counter 2 kPrefetch links ahead; kPrefetch
+    // ahead, from that record, the packet at the head of the VC it tries first.
+    if (i + 2 * kPrefetch < links.size()) {
+      const auto channel = static_cast<std::uint32_t>(links[i + 2 * kPrefetch]);
+      for (std::uint32_t line = 0; line < recordLines_; ++line) __builtin_prefetch(recordOf(channel) + 64 * line);
+      __builtin_prefetch(&channelFlits_[channel]);
     }
+    if (i + kPrefetch < links.size()) prefetchLinkHead(static_cast<std::uint32_t>(links[i + kPrefetch]));
     startLink(static_cast<std::uint32_t>(links[i]));
   }
   for (auto& phase : bucket) {
@@ -90,7 +89,7 @@ void Engine::runCycle() {
 template <std::uint64_t Kind>
 void Engine::processEventsOf(const WorkList& events) {
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (prefetch_ && i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
+    if (i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
     processEventOf<Kind>(payloadOf(events[i]));
   }
 }
@@ -125,7 +124,7 @@ void Engine::runGrouped(WorkList& events, const WorkList& switches) {
 // kPrefetch places ahead requested first, as in runCycle); returns the end.
 std::size_t Engine::allocateWoken(const WorkList& switches, std::size_t from) {
   for (std::size_t i = from; i < switches.size(); ++i) {
-    if (prefetch_ && i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
+    if (i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
     allocateSwitch(static_cast<std::uint32_t>(switches[i]));
   }
   return switches.size();

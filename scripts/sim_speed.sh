@@ -14,8 +14,9 @@
 # case from the configuration below.
 #
 # It names the machine first on stderr (processor, family, CPUs, L3 cache, load average): the
-# ratio moves with the processor (docs/PERFORMANCE.md, session 12). With --booksim, each case
-# ends with the ratio of the medians (routelab's one-thread runs over BookSim's) on stderr.
+# ratio moves with the processor (docs/PERFORMANCE.md, session 12). With --booksim, the two
+# tools' runs alternate round by round (a shared machine's speed drifts), and each case ends
+# with the ratio of the medians (routelab's one-thread runs over BookSim's) on stderr.
 # Prints one CSV row per run on stdout:
 #   tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib
 # cycles are the simulated cycles (routelab: the JSON "cycles"; BookSim: "Time taken is N
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --booksim-period) period=$2; shift 2 ;;
-    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "sim_speed: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -103,26 +104,29 @@ machine() {  # the processor, its cache and the load: a ratio holds for the mach
 machine
 : >"$tmp/rows.csv"
 echo "tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib"
+run_routelab() {  # terminals fabric warmup measure threads: one row
+  /usr/bin/time -f '%U %S %e %M' -o "$tmp/time" "$routelab" simulate "$2" --engine ftree-adaptive \
+    --selection random --vcs 4 --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 \
+    --load 0.5 --warmup "$3" --cycles "$4" --threads "$5" --format json >"$tmp/out.json" ||
+    { echo "sim_speed: routelab failed on $2" >&2; exit 1; }
+  cycles=$(sed -n 's/^ *"cycles": \([0-9]*\),*$/\1/p' "$tmp/out.json")
+  row routelab "$1" "$5" "$cycles" "$tmp/time" | tee -a "$tmp/rows.csv"
+}
+run_booksim() {  # terminals k levels period: one row
+  /usr/bin/time -f '%U %S %e %M' -o "$tmp/time" "$booksim" "$tmp/booksim.cfg" k="$2" n="$3" \
+    sample_period="$4" >"$tmp/booksim.out" 2>&1 || true  # BookSim exits non-zero on success
+  cycles=$(awk '/Time taken is/ { c = $4 } END { print c }' "$tmp/booksim.out")
+  [ -n "$cycles" ] || { echo "sim_speed: BookSim printed no cycle count" >&2; tail -5 "$tmp/booksim.out" >&2; exit 1; }
+  row booksim "$1" 1 "$cycles" "$tmp/time" | tee -a "$tmp/rows.csv"
+}
+
+# With BookSim, the runs alternate (routelab's, then BookSim's, round by round), so that both
+# tools meet the same state of a shared machine (whose speed drifts over minutes).
 for n in "${terminals[@]}"; do
   read -r fabric k levels warmup measure case_period <<<"$(fabric_of "$n")"
-  for t in $threads; do
-    for _ in $(seq "$repeat"); do
-      /usr/bin/time -f '%U %S %e %M' -o "$tmp/time" "$routelab" simulate "$fabric" --engine ftree-adaptive \
-        --selection random --vcs 4 --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 \
-        --load 0.5 --warmup "$warmup" --cycles "$measure" --threads "$t" --format json >"$tmp/out.json" ||
-        { echo "sim_speed: routelab failed on $fabric" >&2; exit 1; }
-      cycles=$(sed -n 's/^ *"cycles": \([0-9]*\),*$/\1/p' "$tmp/out.json")
-      row routelab "$n" "$t" "$cycles" "$tmp/time" | tee -a "$tmp/rows.csv"
-    done
+  for _ in $(seq "$repeat"); do
+    for t in $threads; do run_routelab "$n" "$fabric" "$warmup" "$measure" "$t"; done
+    [ -z "$booksim" ] || run_booksim "$n" "$k" "$levels" "${period:-$case_period}"
   done
-  if [ -n "$booksim" ]; then
-    for _ in $(seq "$repeat"); do
-      /usr/bin/time -f '%U %S %e %M' -o "$tmp/time" "$booksim" "$tmp/booksim.cfg" k="$k" n="$levels" \
-        sample_period="${period:-$case_period}" >"$tmp/booksim.out" 2>&1 || true  # BookSim exits non-zero on success
-      cycles=$(awk '/Time taken is/ { c = $4 } END { print c }' "$tmp/booksim.out")
-      [ -n "$cycles" ] || { echo "sim_speed: BookSim printed no cycle count" >&2; tail -5 "$tmp/booksim.out" >&2; exit 1; }
-      row booksim "$n" 1 "$cycles" "$tmp/time" | tee -a "$tmp/rows.csv"
-    done
-    summary "$n"
-  fi
+  [ -z "$booksim" ] || summary "$n"
 done

@@ -41,6 +41,9 @@ out=$("$script" --routelab "$routelab" --terminals 256 --booksim "$dir/booksim" 
   fail "the run with a BookSim failed: $(cat "$dir/err")"
 [ "$(echo "$out" | grep -c '^routelab,256,1,')" -eq 2 ] || fail "routelab rows: $out"
 [ "$(echo "$out" | grep -Ec '^booksim,256,1,7,[0-9.]+,')" -eq 2 ] || fail "booksim rows: $out"
+# The tools alternate round by round (the same machine state for both).
+[ "$(echo "$out" | sed 1d | cut -d, -f1 | tr '\n' ' ')" = "routelab booksim routelab booksim " ] ||
+  fail "the runs should alternate: $out"
 grep -Eq '^sim_speed: machine: .+, [0-9]+ CPUs, L3 .+, load average [0-9.]+ [0-9.]+ [0-9.]+$' "$dir/err" ||
   fail "machine line: $(cat "$dir/err")"
 grep -Eq '^sim_speed: 256 terminals, one thread, medians of 2: routelab [0-9]+, BookSim2 [0-9.]+ cycles/CPU-s: [0-9.]+x$' \

@@ -77,8 +77,12 @@ void assignZeros(Vector& values, std::size_t n, bool sparse) {
 
 }  // namespace
 
-PairTable::PairTable(std::size_t terminals, std::size_t denseLimit, std::uint64_t denseCounterLimit)
-    : terminals_(terminals), dense_(terminals * terminals <= denseLimit), denseCounterLimit_(denseCounterLimit) {
+PairTable::PairTable(std::size_t terminals, std::size_t denseLimit, std::uint64_t denseCounterLimit,
+                     std::uint64_t budgetBytes)
+    : terminals_(terminals),
+      dense_(terminals * terminals <= denseLimit),
+      denseCounterLimit_(denseCounterLimit),
+      budgetBytes_(budgetBytes) {
   if (dense_) {
     next_.assign(terminals * terminals, 0);
     expected_.assign(terminals * terminals, 0);
@@ -102,12 +106,15 @@ void PairTable::toMap() {
 }
 
 PairTable::Entry& PairTable::find(std::uint64_t key) {
-  if (2 * (size_ + 1) > entries_.size()) grow();
   const std::size_t mask = entries_.size() - 1;
   for (std::size_t i = (key * 0x9e3779b97f4a7c15ULL) >> 20 & mask;; i = (i + 1) & mask) {
     Entry& entry = entries_[i];
     if (entry.key == key) return entry;
     if (entry.key == kEmpty) {
+      if (2 * (size_ + 1) > entries_.size()) {  // a new pair: at most half full
+        grow();
+        return find(key);
+      }
       entry.key = key;
       ++size_;
       return entry;
@@ -116,7 +123,17 @@ PairTable::Entry& PairTable::find(std::uint64_t key) {
 }
 
 void PairTable::grow() {
-  std::vector<Entry> old(entries_.size() * 2);
+  const std::size_t entries = entries_.size() * 2;
+  // (the old table lives on while the new one fills: both count)
+  if (saturatingBytes(entries + entries_.size(), sizeof(Entry)) > budgetBytes_) {
+    throw LimitError(fmt::format(
+        "the simulator's in-order tracking: {} (source, destination) pairs have sent, and their sequence "
+        "numbers would take {} ({} entries of {} bytes, the old table beside them), beyond the {} memory budget "
+        "(docs/RELIABILITY.md, Limits); run fewer cycles",
+        size_, formatBytes(saturatingBytes(entries + entries_.size(), sizeof(Entry))), entries, sizeof(Entry),
+        formatBytes(budgetBytes_)));
+  }
+  std::vector<Entry> old(entries);
   old.swap(entries_);
   const std::size_t mask = entries_.size() - 1;
   for (const Entry& entry : old) {

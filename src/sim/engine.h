@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/bulk_allocator.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "routing/semantics.h"
 #include "sim/model.h"
@@ -85,12 +86,15 @@ struct Held {
 /// when terminals^2 is at most `denseLimit`; otherwise an open-addressing map of 64-bit
 /// counters (std::unordered_map cost a sixth of the run time). A dense table whose counter
 /// would pass `denseCounterLimit` (2^32 - 1) becomes a map first, so sequence numbers are
-/// exact at any count.
+/// exact at any count. The map grows with the pairs that have sent (a long run on a
+/// 65,536-terminal fabric meets hundreds of millions): a growth beyond `budgetBytes` (the
+/// memory budget) throws LimitError before allocating.
 class PairTable {
  public:
   static constexpr std::uint64_t kDenseCounterLimit = ~std::uint32_t{0};
   explicit PairTable(std::size_t terminals, std::size_t denseLimit = std::size_t{1} << 20,
-                     std::uint64_t denseCounterLimit = kDenseCounterLimit);
+                     std::uint64_t denseCounterLimit = kDenseCounterLimit,
+                     std::uint64_t budgetBytes = kMemoryBudgetBytes);
   /// The pair's next `count` sequence numbers: returns the first, and the next one after them
   /// is count higher.
   std::uint64_t takeSequences(std::uint32_t source, std::uint32_t destination, std::uint32_t count) {
@@ -142,6 +146,7 @@ class PairTable {
   std::size_t terminals_ = 0;
   bool dense_ = false;
   std::uint64_t denseCounterLimit_ = kDenseCounterLimit;
+  std::uint64_t budgetBytes_ = kMemoryBudgetBytes;
   std::vector<std::uint32_t> next_, expected_;  // dense
   std::vector<Entry> entries_;                  // map
   std::size_t size_ = 0;

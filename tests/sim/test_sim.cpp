@@ -17,6 +17,7 @@
 
 #include "analysis/loads.h"
 #include "core/errors.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
@@ -422,6 +423,24 @@ TEST(PairTable, DenseMapAndConvertedTablesCountAlike) {
       }
     }
   }
+}
+
+// The map of pairs refuses to grow past its memory budget, before allocating, with a
+// LimitError that says what grew; below the budget it keeps counting.
+TEST(PairTable, MapGrowthBeyondTheBudgetIsALimitError) {
+  constexpr std::uint64_t kBudget = 100 * 1024;  // (2,048 + 1,024) x 24 bytes fit, (4,096 + 2,048) x 24 do not
+  sim::PairTable map(1000, /*denseLimit=*/0, sim::PairTable::kDenseCounterLimit, kBudget);
+  std::uint32_t pairs = 0;
+  try {
+    for (; pairs < 1000 * 1000; ++pairs) ASSERT_EQ(map.takeSequences(pairs / 1000, pairs % 1000, 1), 0U);
+    FAIL() << "no LimitError";
+  } catch (const LimitError& error) {
+    EXPECT_NE(std::string(error.what()).find("in-order tracking"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("memory budget"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(pairs, 1024U);  // it grew while the budget allowed (1,024 -> 2,048 entries, at most half full)
+  EXPECT_EQ(map.takeSequences(0, 0, 1), 1U);  // what it holds is intact, and a known pair needs no growth
+  EXPECT_EQ(map.expected(1, 23), 0U);
 }
 
 // The engine's work lists: pushIf appends only what it takes, across growth, and a moved or

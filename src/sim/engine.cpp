@@ -144,6 +144,30 @@ void PairTable::grow() {
   }
 }
 
+void LatencyHistogram::merge(const LatencyHistogram& other) {
+  if (other.dense_.size() > dense_.size()) dense_.resize(other.dense_.size());
+  for (std::size_t latency = 0; latency < other.dense_.size(); ++latency) dense_[latency] += other.dense_[latency];
+  for (const auto& [latency, count] : other.sparse_) sparse_[latency] += count;
+  count_ += other.count_;
+  max_ = std::max(max_, other.max_);
+}
+
+std::uint64_t LatencyHistogram::percentile(double fraction) const {
+  if (count_ == 0) return 0;
+  const double wanted = std::ceil(fraction * double(count_));
+  const std::uint64_t rank = std::min<std::uint64_t>(wanted >= 1 ? std::uint64_t(wanted) - 1 : 0, count_ - 1);
+  std::uint64_t below = 0;  // values counted before the current one
+  for (std::size_t latency = 0; latency < dense_.size(); ++latency) {
+    below += dense_[latency];
+    if (below > rank) return latency;
+  }
+  for (const auto& [latency, count] : sparse_) {
+    below += count;
+    if (below > rank) return latency;
+  }
+  return max_;  // (not reached: the counts add up to count_)
+}
+
 Partitioning partitionSwitches(const Network& network, std::uint32_t blocks) {
   const std::size_t switches = network.switchCount();
   Partitioning partitioning;
@@ -597,8 +621,8 @@ void Engine::release(const Held& packet, std::uint32_t destination) {
   }
   if (packet.measured) {
     ++measuredDelivered_;
-    latencies_.push_back(double(packet.delivered - packet.injected));
-    totalLatencies_.push_back(double(now_ - packet.generated));
+    latencies_.add(packet.delivered - packet.injected);
+    totalLatencies_.add(now_ - packet.generated);
     latencySum_ += packet.delivered - packet.injected;
     totalLatencySum_ += now_ - packet.generated;
     reorderDelaySum_ += now_ - packet.delivered;

@@ -23,14 +23,6 @@ constexpr int kWarmupMaxWindows = 10;
 constexpr double kWarmupTolerance = 0.05;
 constexpr std::size_t kPrefetch = 8;  // work items ahead (runCycle)
 
-double percentile(std::vector<double>& values, double fraction) {
-  if (values.empty()) return 0;
-  const auto rank = static_cast<std::size_t>(std::ceil(fraction * double(values.size()))) - 1;
-  const std::size_t at = std::min(rank, values.size() - 1);
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
-  return values[at];
-}
-
 }  // namespace
 
 void Engine::runCycle() {
@@ -597,7 +589,7 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
   const std::uint64_t windowEnd = std::min(first.windowEnd_, now);
   result.measureCycles = first.warmupDone_ && windowEnd > first.windowStart_ ? windowEnd - first.windowStart_ : 0;
   std::uint64_t windowFlits = 0, hopSum = 0, latencySum = 0, totalLatencySum = 0, reorderDelaySum = 0;
-  std::vector<double> latencies, totalLatencies;
+  LatencyHistogram latencies, totalLatencies;
   std::vector<std::uint64_t> channelFlits(first.channels_, 0);
   for (Engine* engine : engines) {
     result.packetsGenerated += engine->generated_;
@@ -613,22 +605,22 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
     latencySum += engine->latencySum_;
     totalLatencySum += engine->totalLatencySum_;
     reorderDelaySum += engine->reorderDelaySum_;
-    latencies.insert(latencies.end(), engine->latencies_.begin(), engine->latencies_.end());
-    totalLatencies.insert(totalLatencies.end(), engine->totalLatencies_.begin(), engine->totalLatencies_.end());
+    latencies.merge(engine->latencies_);
+    totalLatencies.merge(engine->totalLatencies_);
     for (std::uint32_t c = 0; c < first.channels_; ++c) channelFlits[c] += engine->channelFlits_[c];
     result.packets.insert(result.packets.end(), engine->records_.begin(), engine->records_.end());
   }
   const double denominator = double(first.terminals_) * double(std::max<std::uint64_t>(1, result.measureCycles));
   result.offered = double(result.measuredPackets) * first.flits_ / denominator;
   result.accepted = double(windowFlits) / denominator;
-  const double measured = double(latencies.size());
-  result.latencyAvg = latencies.empty() ? 0 : double(latencySum) / measured;
-  result.totalLatencyAvg = latencies.empty() ? 0 : double(totalLatencySum) / measured;
-  result.reorderDelayAvg = latencies.empty() ? 0 : double(reorderDelaySum) / measured;
-  result.latencyMax = latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end());
-  result.latencyP50 = percentile(latencies, 0.5);
-  result.latencyP99 = percentile(latencies, 0.99);
-  result.totalLatencyP99 = percentile(totalLatencies, 0.99);
+  const double measured = double(latencies.count());
+  result.latencyAvg = latencies.count() == 0 ? 0 : double(latencySum) / measured;
+  result.totalLatencyAvg = latencies.count() == 0 ? 0 : double(totalLatencySum) / measured;
+  result.reorderDelayAvg = latencies.count() == 0 ? 0 : double(reorderDelaySum) / measured;
+  result.latencyMax = double(latencies.max());
+  result.latencyP50 = double(latencies.percentile(0.5));
+  result.latencyP99 = double(latencies.percentile(0.99));
+  result.totalLatencyP99 = double(totalLatencies.percentile(0.99));
   result.averageHops = result.packetsDelivered == 0 ? 0 : double(hopSum) / double(result.packetsDelivered);
   result.deadlock = control.deadlock;
   result.deadlockReport = control.report;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -441,6 +442,31 @@ TEST(PairTable, MapGrowthBeyondTheBudgetIsALimitError) {
   EXPECT_EQ(pairs, 1024U);  // it grew while the budget allowed (1,024 -> 2,048 entries, at most half full)
   EXPECT_EQ(map.takeSequences(0, 0, 1), 1U);  // what it holds is intact, and a known pair needs no growth
   EXPECT_EQ(map.expected(1, 23), 0U);
+}
+
+// Percentiles from the latency counts equal those of the sorted values (rank
+// ceil(fraction x n) - 1), with values on both sides of the dense range and counts merged
+// from several histograms (the blocks of a parallel run), and the maximum is the largest.
+TEST(LatencyHistogram, PercentilesEqualThoseOfTheSortedValues) {
+  EXPECT_EQ(sim::LatencyHistogram{}.percentile(0.99), 0U);
+  Rng rng(11);
+  std::vector<std::uint64_t> values;
+  std::array<sim::LatencyHistogram, 3> parts;
+  for (int i = 0; i < 5000; ++i) {
+    const std::uint64_t value = rng.below(10) == 0 ? sim::LatencyHistogram::kDenseLatencies + rng.below(1000000)
+                                                   : rng.below(300);
+    values.push_back(value);
+    parts[rng.below(parts.size())].add(value);
+  }
+  sim::LatencyHistogram all;
+  for (const sim::LatencyHistogram& part : parts) all.merge(part);
+  std::sort(values.begin(), values.end());
+  ASSERT_EQ(all.count(), values.size());
+  EXPECT_EQ(all.max(), values.back());
+  for (double fraction : {0.0001, 0.3, 0.5, 0.89, 0.9, 0.95, 0.99, 1.0}) {
+    const auto rank = static_cast<std::size_t>(std::ceil(fraction * double(values.size()))) - 1;
+    EXPECT_EQ(all.percentile(fraction), values[rank]) << fraction;
+  }
 }
 
 // The engine's work lists: pushIf appends only what it takes, across growth, and a moved or

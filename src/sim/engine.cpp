@@ -386,7 +386,8 @@ void Engine::setUpRecords() {
 
 void Engine::setUpTraffic() {
   // Each engine keeps the pairs of its own sources (next) and destinations (expected).
-  pairs_ = PairTable(terminals_, (std::size_t{1} << 20) / partitioning_.count);
+  pairs_ = PairTable(terminals_, (std::size_t{1} << 20) / partitioning_.count, PairTable::kDenseCounterLimit,
+                     config_.memoryBudgetBytes / partitioning_.count);
   terminalRng_.reserve(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) terminalRng_.emplace_back(deriveSeed(config_.seed, t));
   sourceQueue_.resize(terminals_);
@@ -473,11 +474,27 @@ void Engine::enqueueMessage(std::uint32_t terminal, std::uint32_t destination, s
     } else if (paths > 1 && config_.pathPolicy == PathPolicy::RoundRobin) {
       pending.path = nextPath_[terminal]++ % paths;
     }
-    sourceQueue_[terminal].push_back(pending);
+    std::vector<Pending>& queue = sourceQueue_[terminal];
+    if (queue.size() == queue.capacity()) checkSourceQueues(queue.capacity());
+    queue.push_back(pending);
     ++generated_;
     if (measured) ++measuredGenerated_;
   }
   wakeLink(injection_[terminal], now_);
+}
+
+// Before a source queue grows: all of this block's queued packets (generated, not yet
+// injected), counted at twice their size (a growing vector's worst case), plus the new
+// capacity, must stay within the block's share of the budget.
+void Engine::checkSourceQueues(std::size_t capacity) const {
+  const std::uint64_t queued = generated_ - injected_;
+  const std::uint64_t bytes = saturatingBytes(2 * queued + std::max<std::size_t>(capacity, 1), sizeof(Pending));
+  if (bytes <= config_.memoryBudgetBytes / partitioning_.count) return;
+  throw LimitError(fmt::format(
+      "the sources' queues hold {} packets at cycle {} ({} with their growth, beyond the {} memory budget; "
+      "docs/RELIABILITY.md, Limits): the offered load exceeds what the network accepts; lower --load or "
+      "run fewer cycles",
+      queued, now_, formatBytes(bytes), formatBytes(config_.memoryBudgetBytes / partitioning_.count)));
 }
 
 void Engine::generate(std::uint32_t terminal) {

@@ -321,6 +321,9 @@ class Engine {
   void wakeLinkIf(bool take, std::uint32_t channel, std::uint64_t time);
   void wakeSwitchIfReady(std::uint32_t switchIndex);
   void generate(std::uint32_t terminal);
+  /// Throws LimitError when the source queues, grown to `capacity` at one terminal, would
+  /// pass the block's share of SimConfig::memoryBudgetBytes.
+  [[gnu::noinline]] void checkSourceQueues(std::size_t capacity) const;
   void enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured);
   void processEvent(std::uint64_t event);
   /// The event of kind Kind with `payload` (processEvent without the dispatch on the kind).

@@ -48,6 +48,8 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.h"
+
 namespace routelab {
 
 /// How a switch picks among the free candidates of an adaptive routing (Gómez §5.1).
@@ -113,6 +115,11 @@ struct SimConfig {
   /// fabric. Never changes a result (the tests run every way).
   enum class Grouping { Auto, Always, Never };
   Grouping grouping = Grouping::Auto;
+  /// What the structures that grow with a run may take, in bytes (all blocks together): the
+  /// sources' queues (a saturated run's offered load piles up there without bound) and the
+  /// pairs' sequence numbers. A run that would pass it stops with a LimitError naming the
+  /// structure, before allocating (docs/RELIABILITY.md, Limits). Tests lower it.
+  std::uint64_t memoryBudgetBytes = kMemoryBudgetBytes;
 };
 
 /// One delivered packet (recordPackets).

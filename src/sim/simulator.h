@@ -13,7 +13,9 @@
 //    (watchdog) or at the end of the drain limit with the undelivered ones counted.
 //  * Errors: SpecError for impossible parameters (zero sizes, load outside (0, 1], fewer VCs
 //    than layers, unknown traffic), SimulationError when a packet meets a switch with no
-//    usable route (the routing does not deliver the pair).
+//    usable route (the routing does not deliver the pair), LimitError when what grows with
+//    the run (source queues of a saturated network, the pairs' sequence numbers) would pass
+//    SimConfig::memoryBudgetBytes.
 #pragma once
 
 #include <cstdint>

@@ -122,6 +122,33 @@ INSTANTIATE_TEST_SUITE_P(
 // generation cycles, in its heap) generate at their own cycles, and idle stretches are jumped
 // over without skipping one: at a load of one message per ~2,000 cycles per source, every
 // packet has the reference model's times (Bernoulli sources: the reference model's).
+// A saturated network piles the offered load up in the sources' queues without bound: with
+// a small memory budget the run stops with a LimitError that says so, on one thread and on
+// several; within the budget the same run completes.
+TEST(Simulator, SaturatedSourceQueuesBeyondTheBudgetAreALimitError) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const RoutingResult routing = route("dmodk", fabric.network);
+  SimConfig config;
+  config.load = 1.0;
+  config.warmupCycles = 100;
+  config.measureCycles = 20000;
+  config.memoryBudgetBytes = 64 * 1024;  // 2,048 queued packets of 32 bytes
+  for (std::uint32_t threads : {1U, 2U}) {
+    config.threads = threads;
+    try {
+      (void)simulate(fabric.network, routing, config);
+      FAIL() << "no LimitError on " << threads << " threads";
+    } catch (const LimitError& error) {
+      EXPECT_NE(std::string(error.what()).find("the sources' queues hold"), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find("lower --load"), std::string::npos) << error.what();
+    }
+  }
+  config.threads = 1;
+  config.measureCycles = 100;  // (and a drain of 400: 600 cycles)
+  const SimResult result = simulate(fabric.network, routing, config);
+  EXPECT_LT(result.accepted, 0.9 * result.offered);  // saturated indeed, and within the budget
+}
+
 TEST(Simulator, SourcesFarAheadGenerateAtTheirOwnCycles) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   const RoutingResult routing = route("ftree-adaptive", fabric.network);

@@ -796,8 +796,23 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   out.outBusy = now_ + flits_;
   out.lastGrantVc = chosen.vc;
   VcState& outQueue = vcAt(chosen.channel, chosen.vc);
-  ringAt(chosen.channel, chosen.vc)[slots_ + ringIndex(outQueue.outHead, outQueue.outSize)] = packetId;
-  ++outQueue.outSize;
+  // The packet enters the output queue, and the link sends it from the next cycle on. When
+  // it is the output's only packet, the link is free by the next cycle and its VC has a
+  // credit now (credits only grow until this link sends), the link's next cycle is certain:
+  // it sends this packet then (nothing else can enter the output before: the crossbar output
+  // is busy). That send is done now, for the next cycle (`direct`), while the output's state
+  // is in the cache, instead of queueing the packet and waking the link (docs/SIMULATION.md,
+  // "How the engine computes it").
+  const bool direct =
+      out.outQueued == 0 && out.linkBusy <= now_ + (slots_ > 1 ? 1 : 0) &&
+      (out.targetIsSwitch == 0 || (lazyCredits_ ? creditsNow(outQueue) : std::uint32_t{outQueue.credits}) != 0);
+  if (direct) {
+    out.linkNextVc = static_cast<std::uint8_t>(nextInRing(chosen.vc, vcs_));  // (as startLink)
+    out.linkBusy = now_ + 1 + flits_;  // (transmit's value: the slot check below sees the packet on the link)
+  } else {
+    ringAt(chosen.channel, chosen.vc)[slots_ + ringIndex(outQueue.outHead, outQueue.outSize)] = packetId;
+    ++outQueue.outSize;
+  }
   if (outOccupied(chosen.channel, chosen.vc, now_) == slots_) {
     // Full: the VC takes no more grants until a slot frees. With its packet on the link, that
     // is when the tail has left (else when the link next sends from it: startLink).
@@ -823,8 +838,12 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
     }
   }
   scheduleEvent(now_ + flits_, makeEvent(kInFree, switchIndex, inChannel));
-  ++out.outQueued;
-  wakeLink(chosen.channel, std::max(now_ + 1, out.linkBusy));  // available from the next cycle
+  if (direct) {
+    transmit(chosen.channel, packetId, chosen.vc, now_ + 1);
+  } else {
+    ++out.outQueued;
+    wakeLink(chosen.channel, std::max(now_ + 1, out.linkBusy));  // available from the next cycle
+  }
   return true;
 }
 
@@ -919,24 +938,24 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
 
 // ---- phase 3: links ---------------------------------------------------------------------
 
-void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32_t vc) {
+void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32_t vc, std::uint64_t at) {
   Packet& packet = packets_[packetId];
   ChannelState& link = chan(channel);
   packet.channel = channel;
   packet.vc = static_cast<std::uint8_t>(vc);
   packet.layer = layerOfVc_[vc];  // (the grant's choice: its VC serves the candidate's layer)
   ++packet.hops;
-  link.linkBusy = now_ + flits_;
-  lastMove_ = now_;
-  if (now_ >= windowStart_ && now_ < windowEnd_) channelFlits_[channel] += flits_;
-  std::uint64_t time = now_ + config_.flyTime + flits_ - 1, kind = kDeliver;
+  link.linkBusy = at + flits_;
+  lastMove_ = at;
+  if (at >= windowStart_ && at < windowEnd_) channelFlits_[channel] += flits_;
+  std::uint64_t time = at + config_.flyTime + flits_ - 1, kind = kDeliver;
   std::uint64_t owner = grouped_ ? switchCount_ + link.targetIndex : 0;
   if (link.targetIsSwitch) {
     owner = link.targetIndex;
     VcState& queue = vcAt(channel, vc);
     if (lazyCredits_) foldCredits(queue);
     --queue.credits;
-    time = now_ + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
+    time = at + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
   }
   if (single_ || targetBlock_[channel] == block_) {
@@ -1033,7 +1052,7 @@ void Engine::startLink(std::uint32_t channel) {
   }
   link.linkNextVc = static_cast<std::uint8_t>(nextInRing(vc, vcs_));
   if (--link.outQueued > 0) wakeLink(channel, now_ + flits_);
-  transmit(channel, packetId, vc);
+  transmit(channel, packetId, vc, now_);
 }
 
 // A link that cannot send while packets wait for credits on their way back acts again when
@@ -1122,7 +1141,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
     head = 0;
   }
   if (head != queue.size()) wakeLink(channel, now_ + flits_);  // more messages wait
-  transmit(channel, packetId, bestVc);
+  transmit(channel, packetId, bestVc, now_);
 }
 
 }  // namespace routelab::sim

@@ -363,7 +363,9 @@ class Engine {
   void startLink(std::uint32_t channel);
   void startInjection(std::uint32_t channel, std::uint32_t terminal);
   void wakeForCredit(std::uint32_t channel);
-  void transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32_t vc);
+  /// The link of `channel` starts sending the packet from output queue `vc` at cycle `at`
+  /// (now_, or now_ + 1 for a grant's direct send: tryGrant).
+  void transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32_t vc, std::uint64_t at);
   void runCycle();
   void runWindow(std::uint64_t end);
   std::uint64_t nextSourceTime() const;

@@ -490,11 +490,11 @@ void Engine::checkSourceQueues(std::size_t capacity) const {
   const std::uint64_t queued = generated_ - injected_;
   const std::uint64_t bytes = saturatingBytes(2 * queued + std::max<std::size_t>(capacity, 1), sizeof(Pending));
   if (bytes <= config_.memoryBudgetBytes / partitioning_.count) return;
-  throw LimitError(fmt::format(
-      "the sources' queues hold {} packets at cycle {} ({} with their growth, beyond the {} memory budget; "
-      "docs/RELIABILITY.md, Limits): the offered load exceeds what the network accepts; lower --load or "
-      "run fewer cycles",
-      queued, now_, formatBytes(bytes), formatBytes(config_.memoryBudgetBytes / partitioning_.count)));
+  throw LimitError(
+      fmt::format("the sources' queues hold {} packets at cycle {} ({} with their growth, beyond the {} memory budget; "
+                  "docs/RELIABILITY.md, Limits): the offered load exceeds what the network accepts; lower --load or "
+                  "run fewer cycles",
+                  queued, now_, formatBytes(bytes), formatBytes(config_.memoryBudgetBytes / partitioning_.count)));
 }
 
 void Engine::generate(std::uint32_t terminal) {

@@ -548,7 +548,11 @@ void Engine::processEventOf(std::uint64_t payload) {
   } else if constexpr (Kind == kCredit) {  // the link acts if a packet waits for this credit
     VcState& queue = vcAt(channel, vc);
     ++queue.credits;
-    if (queue.outSize > 0 || !chan(channel).sourceIsSwitch) wakeLink(channel, now_);
+    const ChannelState& link = chan(channel);  // (a terminal's channel: if a message waits at the source)
+    if (queue.outSize > 0 ||
+        (!link.sourceIsSwitch && sourceHead_[link.sourceIndex] != sourceQueue_[link.sourceIndex].size())) {
+      wakeLink(channel, now_);
+    }
   } else if constexpr (Kind == kOutFree) {  // the slot of the packet that left is free (outOccupied); the switch acts
                                             // if an input can use it
     chan(channel).outFreeVcs |= std::uint64_t{1} << vc;

@@ -892,6 +892,15 @@ std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std
   return {out, kept};
 }
 
+void Engine::routingLoop(const Packet& packet, std::uint32_t channel) const {
+  const ChannelId link = ChannelId::fromIndex(channel);
+  throw SimulationError(fmt::format(
+      "the routing loops: a packet from terminal '{}' to '{}' has crossed {} links, more than the fabric's {} "
+      "channels, and goes on from '{}' to '{}' at cycle {} (`routelab verify` names the loop)",
+      network_.name(network_.terminalNode(packet.source)), network_.name(network_.terminalNode(packet.destination)),
+      packet.hops, channels_, network_.name(network_.source(link)), network_.name(network_.target(link)), now_));
+}
+
 void Engine::unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const {
   const NodeId at = network_.switchNode(switchIndex);
   const HopStep step = semantics_.step(at, packet.address, port);
@@ -948,7 +957,9 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   packet.channel = channel;
   packet.vc = static_cast<std::uint8_t>(vc);
   packet.layer = layerOfVc_[vc];  // (the grant's choice: its VC serves the candidate's layer)
-  ++packet.hops;
+  if (++packet.hops > channels_) [[unlikely]] {
+    routingLoop(packet, channel);
+  }
   link.linkBusy = at + flits_;
   lastMove_ = at;
   if (at >= windowStart_ && at < windowEnd_) channelFlits_[channel] += flits_;

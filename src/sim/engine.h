@@ -358,6 +358,9 @@ class Engine {
   [[gnu::noinline]] std::span<const Candidate> routeHere(std::uint32_t packetId, std::uint32_t switchIndex,
                                                          std::uint32_t inChannel);
   [[noreturn]] void unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const;
+  /// A packet that crossed more links than the fabric has channels has crossed one twice:
+  /// the routing loops (livelock; a trace or drained run would never end). Throws.
+  [[noreturn, gnu::noinline]] void routingLoop(const Packet& packet, std::uint32_t channel) const;
   bool tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc);
   bool select(std::span<const Candidate> candidates, std::uint32_t switchIndex, Candidate& chosen);
   void startLink(std::uint32_t channel);

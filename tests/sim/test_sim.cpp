@@ -180,6 +180,49 @@ TEST(Simulator, SaturatedSourceQueuesBeyondTheBudgetAreALimitError) {
   EXPECT_LT(result.accepted, 0.9 * result.offered);  // saturated indeed, and within the budget
 }
 
+// A routing that loops (here: the top switches send terminal 2's packets back down to the
+// leaf of terminals 0 and 1, which sends them up again) keeps its packets moving forever, so
+// neither the watchdog nor the end of a trace would stop the run: a packet that has crossed
+// more links than the fabric has channels stops it with a SimulationError naming the pair,
+// on one thread and on two; for a trace (which runs until every packet is delivered) as for
+// synthetic traffic.
+TEST(Simulator, ARoutingLoopIsAnErrorNotAHang) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
+  const Network& network = fabric.network;
+  RoutingResult routing = route("dmodk", network);
+  const NodeId leaf = network.target(network.injectionChannel(network.terminalNode(0)));
+  const Address toTerminal2 = routing.addresses.base(network.terminalNode(2));
+  int changed = 0;
+  for (PortNumber up = 1; up <= network.portCount(leaf); ++up) {
+    const ChannelId channel = network.channelAt(leaf, up);
+    if (!channel.valid() || !network.isSwitch(network.target(channel))) continue;
+    const NodeId top = network.target(channel);
+    for (PortNumber down = 1; down <= network.portCount(top); ++down) {
+      const ChannelId back = network.channelAt(top, down);
+      if (!back.valid() || network.target(back) != leaf) continue;
+      for (ForwardingTable& table : routing.tables) table.set(network.switchIndex(top), toTerminal2, down);
+      ++changed;
+    }
+  }
+  ASSERT_EQ(changed, 2);
+  const Trace trace = parseTrace("time,source,destination,bytes\n0,0,2,1024\n5,3,1,1024\n", "t.csv", network);
+  for (std::uint32_t threads : {1U, 2U}) {
+    SimConfig config;
+    config.threads = threads;
+    for (const Trace* input :
+         {static_cast<const Trace*>(nullptr), &trace}) {  // (without the check, the trace run never ends)
+      try {
+        (void)simulate(network, routing, config, input);
+        FAIL() << "no error on " << threads << " threads";
+      } catch (const SimulationError& error) {
+        EXPECT_NE(std::string(error.what()).find("the routing loops: a packet from terminal"), std::string::npos)
+            << error.what();
+        EXPECT_NE(std::string(error.what()).find("to 'kt-h2'"), std::string::npos) << error.what();
+      }
+    }
+  }
+}
+
 TEST(Simulator, SourcesFarAheadGenerateAtTheirOwnCycles) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   const RoutingResult routing = route("ftree-adaptive", fabric.network);

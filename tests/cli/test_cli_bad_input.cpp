@@ -91,6 +91,34 @@ class Inputs {
                        "portguid 0x0000000000abcdef: 'nobody'");
     spit(dir_ / "lft-node.dump", unknownLid);
     spit(dir_ / "lft-truncated.dump", lfts.substr(0, 3 * lfts.size() / 4 - 7));
+    // dmodk on kary-ntree:k=2,n=2 with both top switches sending LID 3 (kt-h2) back down to
+    // kt-s0-0, which sends it up again: a routing loop.
+    spit(dir_ / "lft-loop.dump",
+         "Unicast lids [0-4] of switch Lid 0 guid 0x0000000000200000 ('kt-s0-0'):\n"
+         "0x0001 001 # Channel Adapter portguid 0x0000000000100001: 'kt-h0'\n"
+         "0x0002 002 # Channel Adapter portguid 0x0000000000100003: 'kt-h1'\n"
+         "0x0003 003 # Channel Adapter portguid 0x0000000000100005: 'kt-h2'\n"
+         "0x0004 004 # Channel Adapter portguid 0x0000000000100007: 'kt-h3'\n"
+         "4 lids dumped\n"
+         "Unicast lids [0-4] of switch Lid 0 guid 0x0000000000200001 ('kt-s0-1'):\n"
+         "0x0001 003 # Channel Adapter portguid 0x0000000000100001: 'kt-h0'\n"
+         "0x0002 004 # Channel Adapter portguid 0x0000000000100003: 'kt-h1'\n"
+         "0x0003 001 # Channel Adapter portguid 0x0000000000100005: 'kt-h2'\n"
+         "0x0004 002 # Channel Adapter portguid 0x0000000000100007: 'kt-h3'\n"
+         "4 lids dumped\n"
+         "Unicast lids [0-4] of switch Lid 0 guid 0x0000000000200002 ('kt-s1-0'):\n"
+         "0x0001 001 # Channel Adapter portguid 0x0000000000100001: 'kt-h0'\n"
+         "0x0002 001 # Channel Adapter portguid 0x0000000000100003: 'kt-h1'\n"
+         "0x0003 001 # Channel Adapter portguid 0x0000000000100005: 'kt-h2'\n"
+         "0x0004 002 # Channel Adapter portguid 0x0000000000100007: 'kt-h3'\n"
+         "4 lids dumped\n"
+         "Unicast lids [0-4] of switch Lid 0 guid 0x0000000000200003 ('kt-s1-1'):\n"
+         "0x0001 001 # Channel Adapter portguid 0x0000000000100001: 'kt-h0'\n"
+         "0x0002 001 # Channel Adapter portguid 0x0000000000100003: 'kt-h1'\n"
+         "0x0003 001 # Channel Adapter portguid 0x0000000000100005: 'kt-h2'\n"
+         "0x0004 002 # Channel Adapter portguid 0x0000000000100007: 'kt-h3'\n"
+         "4 lids dumped\n");
+    spit(dir_ / "loop-trace.csv", "time,source,destination,bytes\n0,0,2,1024\n");
     spit(dir_ / "bad.pattern", "# src dst\n0 1\n2 99\n");
     spit(dir_ / "self.pattern", "3 3\n");
     before_ = listing();
@@ -389,6 +417,15 @@ const std::vector<BadInput>& matrix() {
        "simulate kary-ntree:k=2,n=2 --engine dmodk --in-order --threads 2",
        kBadInput,
        {"--threads: in-order delivery runs on one thread"}},
+      {"simulate_routing_loop_trace",
+       "simulate kary-ntree:k=2,n=2 --engine file:@DIR@/lft-loop.dump --trace @DIR@/loop-trace.csv "
+       "--export-utilization @DIR@/u.csv",
+       kBadInput,
+       {"the routing loops: a packet from terminal 'kt-h0' to 'kt-h2'"}},
+      {"simulate_routing_loop_load",
+       "simulate kary-ntree:k=2,n=2 --engine file:@DIR@/lft-loop.dump --load 0.05 --threads 2",
+       kBadInput,
+       {"the routing loops: a packet from terminal 'kt-h"}},
       {"simulate_unwritable_export",
        "simulate kary-ntree:k=2,n=2 --engine dmodk --cycles 100 --export-utilization @DIR@/no/u.csv",
        kBadInput,

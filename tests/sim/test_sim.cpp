@@ -58,6 +58,23 @@ SimConfig drained(double load, std::uint64_t cycles, std::uint64_t seed) {
   return config;
 }
 
+/// The engine gives every packet the reference model's injection, delivery and release cycles
+/// and hop count (at least `minimum` packets, so that the comparison means something).
+void expectReferenceTimes(const Network& network, const RoutingResult& routing, const SimConfig& config,
+                          std::size_t minimum, const std::string& label) {
+  const SimResult fast = simulate(network, routing, config);
+  ASSERT_FALSE(fast.deadlock) << label;
+  const std::vector<PacketRecord> reference = test::referenceSimulate(network, routing, config, 200000);
+  const std::vector<PacketRecord> engine = sorted(fast.packets);
+  ASSERT_GT(engine.size(), minimum) << label << ": too little traffic to compare";
+  ASSERT_EQ(engine.size(), reference.size()) << label;
+  for (std::size_t i = 0; i < engine.size(); ++i) {
+    ASSERT_EQ(engine[i], reference[i]) << label << " packet " << i << ": " << engine[i].source << "->"
+                                       << engine[i].destination << " #" << engine[i].sequence << " engine delivered "
+                                       << engine[i].delivered << " reference " << reference[i].delivered;
+  }
+}
+
 struct ReferenceCase {
   std::string fabric;
   std::string engine;
@@ -84,17 +101,7 @@ TEST_P(ReferenceEquality, EveryPacketHasTheReferenceModelsTimes) {
     config.pathPolicy = c.paths;
     config.bufferPackets = 1 + static_cast<std::uint32_t>(seed % 2);
     config.grouping = seed == 2 ? SimConfig::Grouping::Always : SimConfig::Grouping::Never;
-    const SimResult fast = simulate(fabric.network, routing, config);
-    ASSERT_FALSE(fast.deadlock);
-    const std::vector<PacketRecord> reference = test::referenceSimulate(fabric.network, routing, config, 200000);
-    const std::vector<PacketRecord> engine = sorted(fast.packets);
-    ASSERT_GT(engine.size(), 50U) << "too little traffic to compare";
-    ASSERT_EQ(engine.size(), reference.size()) << "seed " << seed;
-    for (std::size_t i = 0; i < engine.size(); ++i) {
-      ASSERT_EQ(engine[i], reference[i]) << "seed " << seed << " packet " << i << ": " << engine[i].source << "->"
-                                         << engine[i].destination << " #" << engine[i].sequence << " engine delivered "
-                                         << engine[i].delivered << " reference " << reference[i].delivered;
-    }
+    ASSERT_NO_FATAL_FAILURE(expectReferenceTimes(fabric.network, routing, config, 50, fmt::format("seed {}", seed)));
   }
 }
 
@@ -136,23 +143,12 @@ TEST(Simulator, SpeedCaseConfigurationHasTheReferenceModelsTimes) {
       config.routingDelay = 1;
       config.flyTime = 1;
       config.grouping = seed == 2 ? SimConfig::Grouping::Always : SimConfig::Grouping::Never;
-      const SimResult fast = simulate(fabric.network, routing, config);
-      ASSERT_FALSE(fast.deadlock);
-      const std::vector<PacketRecord> reference = test::referenceSimulate(fabric.network, routing, config, 200000);
-      const std::vector<PacketRecord> engine = sorted(fast.packets);
-      ASSERT_GT(engine.size(), 500U) << "too little traffic to compare";
-      ASSERT_EQ(engine.size(), reference.size()) << "load " << load << " seed " << seed;
-      for (std::size_t i = 0; i < engine.size(); ++i) {
-        ASSERT_EQ(engine[i], reference[i]) << "load " << load << " seed " << seed << " packet " << i;
-      }
+      ASSERT_NO_FATAL_FAILURE(
+          expectReferenceTimes(fabric.network, routing, config, 500, fmt::format("load {} seed {}", load, seed)));
     }
   }
 }
 
-// Sources whose next message lies thousands of cycles ahead (beyond the engine's calendar of
-// generation cycles, in its heap) generate at their own cycles, and idle stretches are jumped
-// over without skipping one: at a load of one message per ~2,000 cycles per source, every
-// packet has the reference model's times (Bernoulli sources: the reference model's).
 // A saturated network piles the offered load up in the sources' queues without bound: with
 // a small memory budget the run stops with a LimitError that says so, on one thread and on
 // several; within the budget the same run completes.
@@ -223,6 +219,10 @@ TEST(Simulator, ARoutingLoopIsAnErrorNotAHang) {
   }
 }
 
+// Sources whose next message lies thousands of cycles ahead (beyond the engine's calendar of
+// generation cycles, in its heap) generate at their own cycles, and idle stretches are jumped
+// over without skipping one: at a load of one message per ~2,000 cycles per source, every
+// packet has the reference model's times (Bernoulli sources: the reference model's).
 TEST(Simulator, SourcesFarAheadGenerateAtTheirOwnCycles) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   const RoutingResult routing = route("ftree-adaptive", fabric.network);

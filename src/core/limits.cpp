@@ -29,10 +29,15 @@ std::string formatBytes(std::uint64_t bytes) {
 }
 
 void checkMemory(const std::string& what, std::uint64_t count, const std::string& unit, std::uint64_t bytesEach) {
+  checkMemory(what, count, unit, bytesEach, kMemoryBudgetBytes);
+}
+
+void checkMemory(const std::string& what, std::uint64_t count, const std::string& unit, std::uint64_t bytesEach,
+                 std::uint64_t budgetBytes) {
   const std::uint64_t bytes = saturatingBytes(count, bytesEach);
-  if (bytes <= kMemoryBudgetBytes) return;
+  if (bytes <= budgetBytes) return;
   throw LimitError(fmt::format("{}: {} {} x {} bytes = {} exceeds the {} memory budget (docs/RELIABILITY.md, Limits)",
-                               what, count, unit, bytesEach, formatBytes(bytes), formatBytes(kMemoryBudgetBytes)));
+                               what, count, unit, bytesEach, formatBytes(bytes), formatBytes(budgetBytes)));
 }
 
 }  // namespace routelab

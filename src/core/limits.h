@@ -40,6 +40,9 @@ std::uint64_t saturatingBytes(std::uint64_t count, std::uint64_t bytesEach);
 /// Throws LimitError "<what>: <count> <unit> x <bytesEach> bytes = <size> exceeds the
 /// 24 GiB memory budget (docs/RELIABILITY.md)" when count * bytesEach > the budget.
 void checkMemory(const std::string& what, std::uint64_t count, const std::string& unit, std::uint64_t bytesEach);
+/// The same against another budget (a structure's share of it, or a lowered one in tests).
+void checkMemory(const std::string& what, std::uint64_t count, const std::string& unit, std::uint64_t bytesEach,
+                 std::uint64_t budgetBytes);
 
 /// "1.5 GiB", "800 MiB", "12 KiB", "17 bytes".
 std::string formatBytes(std::uint64_t bytes);

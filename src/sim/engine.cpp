@@ -125,14 +125,10 @@ PairTable::Entry& PairTable::find(std::uint64_t key) {
 void PairTable::grow() {
   const std::size_t entries = entries_.size() * 2;
   // (the old table lives on while the new one fills: both count)
-  if (saturatingBytes(entries + entries_.size(), sizeof(Entry)) > budgetBytes_) {
-    throw LimitError(fmt::format(
-        "the simulator's in-order tracking: {} (source, destination) pairs have sent, and their sequence "
-        "numbers would take {} ({} entries of {} bytes, the old table beside them), beyond the {} memory budget "
-        "(docs/RELIABILITY.md, Limits); run fewer cycles",
-        size_, formatBytes(saturatingBytes(entries + entries_.size(), sizeof(Entry))), entries, sizeof(Entry),
-        formatBytes(budgetBytes_)));
-  }
+  checkMemory(fmt::format("the simulator's in-order tracking ({} (source, destination) pairs have sent; run fewer "
+                          "cycles), with the old table beside the new one",
+                          size_),
+              entries + entries_.size(), "entries", sizeof(Entry), budgetBytes_);
   std::vector<Entry> old(entries);
   old.swap(entries_);
   const std::size_t mask = entries_.size() - 1;
@@ -488,13 +484,11 @@ void Engine::enqueueMessage(std::uint32_t terminal, std::uint32_t destination, s
 // capacity, must stay within the block's share of the budget.
 void Engine::checkSourceQueues(std::size_t capacity) const {
   const std::uint64_t queued = generated_ - injected_;
-  const std::uint64_t bytes = saturatingBytes(2 * queued + std::max<std::size_t>(capacity, 1), sizeof(Pending));
-  if (bytes <= config_.memoryBudgetBytes / partitioning_.count) return;
-  throw LimitError(
-      fmt::format("the sources' queues hold {} packets at cycle {} ({} with their growth, beyond the {} memory budget; "
-                  "docs/RELIABILITY.md, Limits): the offered load exceeds what the network accepts; lower --load or "
-                  "run fewer cycles",
-                  queued, now_, formatBytes(bytes), formatBytes(config_.memoryBudgetBytes / partitioning_.count)));
+  checkMemory(fmt::format("the sources' queues hold {} packets at cycle {} (the offered load exceeds what the network "
+                          "accepts; lower --load or run fewer cycles), with their growth",
+                          queued, now_),
+              2 * queued + std::max<std::size_t>(capacity, 1), "packet slots", sizeof(Pending),
+              config_.memoryBudgetBytes / partitioning_.count);
 }
 
 void Engine::generate(std::uint32_t terminal) {
@@ -549,8 +543,7 @@ void Engine::processEventOf(std::uint64_t payload) {
     VcState& queue = vcAt(channel, vc);
     ++queue.credits;
     const ChannelState& link = chan(channel);  // (a terminal's channel: if a message waits at the source)
-    if (queue.outSize > 0 ||
-        (!link.sourceIsSwitch && sourceHead_[link.sourceIndex] != sourceQueue_[link.sourceIndex].size())) {
+    if (queue.outSize > 0 || (!link.sourceIsSwitch && messageWaits(link.sourceIndex))) {
       wakeLink(channel, now_);
     }
   } else if constexpr (Kind == kOutFree) {  // the slot of the packet that left is free (outOccupied); the switch acts
@@ -1090,9 +1083,9 @@ void Engine::foldAllCredits(bool all) {
 }
 
 void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
+  if (!messageWaits(terminal)) return;
   std::vector<Pending>& queue = sourceQueue_[terminal];
   std::size_t& head = sourceHead_[terminal];
-  if (head == queue.size()) return;
   const Pending& front = queue[head];
   if (config_.inOrder && outstanding_[front.destination] >= config_.reorderPackets) {
     waiting_[front.destination].push_back(terminal);

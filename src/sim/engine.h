@@ -321,6 +321,8 @@ class Engine {
   void wakeLinkIf(bool take, std::uint32_t channel, std::uint64_t time);
   void wakeSwitchIfReady(std::uint32_t switchIndex);
   void generate(std::uint32_t terminal);
+  /// A message waits in the source queue of `terminal`.
+  bool messageWaits(std::uint32_t terminal) const { return sourceHead_[terminal] != sourceQueue_[terminal].size(); }
   /// Throws LimitError when the source queues, grown to `capacity` at one terminal, would
   /// pass the block's share of SimConfig::memoryBudgetBytes.
   [[gnu::noinline]] void checkSourceQueues(std::size_t capacity) const;

@@ -138,6 +138,10 @@ class RoutingSemantics {
   std::span<const PortNumber> candidatesAt(std::uint32_t switchIndex, Address a, LayerId layer) const {
     return routing_.table(layer).candidates(switchIndex, a);
   }
+  /// Loads the table entry candidatesAt(switchIndex, a, layer) will read (ForwardingTable::loadAhead).
+  void loadAheadAt(std::uint32_t switchIndex, Address a, LayerId layer) const {
+    routing_.table(layer).loadAhead(switchIndex, a);
+  }
   /// Buffer size hopChoices() may need: the longest candidate list of any table (with an
   /// escape layer, summed over the layers), as the tables were when this was constructed.
   std::size_t choiceCapacity() const { return capacity_; }

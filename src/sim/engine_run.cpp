@@ -154,6 +154,17 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
   __builtin_prefetch(&chan(packet.channel));
   __builtin_prefetch(&vcAt(packet.channel, packet.vc));
   __builtin_prefetch(&candidateCount_[packetId]);
+  // What the head's routing (arrive: routeHere) reads at its switch, the event's owner: the
+  // table entry is loaded (ForwardingTable::loadAhead: a prefetch of it did not help), the
+  // switch's exits and the packet's candidate slot are requested.
+  const std::uint64_t owner = ownerOf(event);
+  if (owner < switchCount_ && !semantics_.escape() && sw_[owner].portCount > 0) {
+    const Exit* exits = exits_.data() + sw_[owner].exitBegin;  // (sw_ requested 2 kPrefetch events earlier)
+    __builtin_prefetch(exits);
+    __builtin_prefetch(exits + sw_[owner].portCount - 1);
+    __builtin_prefetch(packetCandidates_.data() + packetId * capacity_);
+    semantics_.loadAheadAt(static_cast<std::uint32_t>(owner), packet.address, LayerId::fromIndex(packet.layer));
+  }
 }
 
 void Engine::prefetchLinkHead(std::uint32_t channel) const {

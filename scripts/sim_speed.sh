@@ -3,7 +3,7 @@
 # 9; docs/PERFORMANCE.md "Simulation speed"), optionally side by side with BookSim2.
 #
 # usage: scripts/sim_speed.sh [--routelab BIN] [--booksim BIN] [--terminals 256|4096|65536 ...]
-#                             [--threads "1 2 4"] [--repeat N] [--booksim-period CYCLES]
+#                             [--threads "1 2 4"] [--repeat N] [--booksim-period CYCLES] [--overlap]
 # (BookSim's sample period: 2000 cycles for 256 terminals, 200 for 4096, 100 for 65,536.)
 #
 # Every case is a k-ary n-tree (4-ary 4-tree: 256 terminals, 4-ary 6-tree: 4096, 16-ary
@@ -16,7 +16,12 @@
 # It names the machine first on stderr (processor, family, CPUs, L3 cache, load average): the
 # ratio moves with the processor (docs/PERFORMANCE.md, session 12). With --booksim, the two
 # tools' runs alternate round by round (a shared machine's speed drifts), and each case ends
-# with the ratio of the medians (routelab's one-thread runs over BookSim's) on stderr.
+# with the ratio of the medians (routelab's one-thread runs over BookSim's) on stderr. With
+# --overlap (and --booksim), BookSim's --repeat runs of a case go on in the background, one
+# after another, while routelab's rounds repeat until they have finished (at least --repeat
+# rounds): on a machine of several cores, both tools meet the same machine state even when
+# one BookSim run takes minutes (4096 terminals: 2-3 min), and routelab's median comes from
+# many runs. Each tool then runs beside the other, sharing the processor's cache and memory.
 # Prints one CSV row per run on stdout:
 #   tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib
 # cycles are the simulated cycles (routelab: the JSON "cycles"; BookSim: "Time taken is N
@@ -24,7 +29,7 @@
 # Exit: 0 ok; 2 usage; 1 a run failed.
 set -euo pipefail
 
-routelab=build/bin/routelab booksim='' threads='1' repeat=1 period=''
+routelab=build/bin/routelab booksim='' threads='1' repeat=1 period='' overlap=''
 terminals=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -34,7 +39,8 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --booksim-period) period=$2; shift 2 ;;
-    -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+    --overlap) overlap=1; shift ;;
+    -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "sim_speed: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -45,9 +51,11 @@ done
 [ -x "$routelab" ] || { echo "sim_speed: no routelab binary at '$routelab' (--routelab)" >&2; exit 2; }
 [ -z "$booksim" ] || [ -x "$booksim" ] || { echo "sim_speed: no BookSim binary at '$booksim' (--booksim)" >&2; exit 2; }
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "sim_speed: --repeat must be a positive whole number, not '$repeat'" >&2; exit 2; }
+[ -z "$overlap" ] || [ -n "$booksim" ] || { echo "sim_speed: --overlap needs --booksim" >&2; exit 2; }
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+background=''  # --overlap: BookSim's runs in the background, stopped if routelab fails
+trap '[ -z "$background" ] || kill "$background" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 fabric_of() {  # terminals -> "fabric k n warmup measure booksim-sample-period"
   case $1 in
@@ -82,10 +90,10 @@ median() {  # tool terminals -> the median cycles/CPU-s of its one-thread rows
   awk -F, -v t="$1" -v n="$2" '$1 == t && $2 == n && $3 == 1 { printf "%.6f\n", ($5 > 0 ? $4 / $5 : 0) }' "$tmp/rows.csv" | sort -g |
     awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-summary() {  # terminals: the ratio of the medians, on stderr (the CSV stays on stdout)
+summary() {  # terminals [runs]: the ratio of the medians, on stderr (the CSV stays on stdout)
   local ours theirs
   ours=$(median routelab "$1") theirs=$(median booksim "$1")
-  awk -v n="$1" -v r="$repeat" -v a="$ours" -v b="$theirs" 'BEGIN {
+  awk -v n="$1" -v r="${2:-$repeat}" -v a="$ours" -v b="$theirs" 'BEGIN {
     printf "sim_speed: %s terminals, one thread, medians of %s: routelab %.0f, BookSim2 %.1f cycles/CPU-s: ", n, r, a, b
     if (a == 0) printf "no ratio (no one-thread routelab run: --threads)\n"
     else if (b > 0) printf "%.1fx\n", a / b; else printf "no ratio (BookSim took no measurable time)\n" }' >&2
@@ -112,18 +120,38 @@ run_routelab() {  # terminals fabric warmup measure threads: one row
   cycles=$(sed -n 's/^ *"cycles": \([0-9]*\),*$/\1/p' "$tmp/out.json")
   row routelab "$1" "$5" "$cycles" "$tmp/time" | tee -a "$tmp/rows.csv"
 }
-run_booksim() {  # terminals k levels period: one row
-  /usr/bin/time -f '%U %S %e %M' -o "$tmp/time" "$booksim" "$tmp/booksim.cfg" k="$2" n="$3" \
+run_booksim() {  # terminals k levels period: one row (its own files: it may run beside routelab)
+  /usr/bin/time -f '%U %S %e %M' -o "$tmp/booksim.time" "$booksim" "$tmp/booksim.cfg" k="$2" n="$3" \
     sample_period="$4" >"$tmp/booksim.out" 2>&1 || true  # BookSim exits non-zero on success
   cycles=$(awk '/Time taken is/ { c = $4 } END { print c }' "$tmp/booksim.out")
   [ -n "$cycles" ] || { echo "sim_speed: BookSim printed no cycle count" >&2; tail -5 "$tmp/booksim.out" >&2; exit 1; }
-  row booksim "$1" 1 "$cycles" "$tmp/time" | tee -a "$tmp/rows.csv"
+  row booksim "$1" 1 "$cycles" "$tmp/booksim.time" | tee -a "$tmp/rows.csv"
 }
 
 # With BookSim, the runs alternate (routelab's, then BookSim's, round by round), so that both
 # tools meet the same state of a shared machine (whose speed drifts over minutes).
 for n in "${terminals[@]}"; do
   read -r fabric k levels warmup measure case_period <<<"$(fabric_of "$n")"
+  if [ -n "$overlap" ]; then
+    rm -f "$tmp/booksim.status"
+    (
+      status=0
+      for _ in $(seq "$repeat"); do (run_booksim "$n" "$k" "$levels" "${period:-$case_period}") || { status=1; break; }; done
+      echo "$status" >"$tmp/booksim.status"
+    ) &
+    background=$!
+    rounds=0
+    # (until BookSim's runs have ended: its status written, or its process gone)
+    until [ "$rounds" -ge "$repeat" ] && { [ -e "$tmp/booksim.status" ] || ! kill -0 "$background" 2>/dev/null; }; do
+      for t in $threads; do run_routelab "$n" "$fabric" "$warmup" "$measure" "$t"; done
+      rounds=$((rounds + 1))
+    done
+    wait "$background"
+    background=''
+    [ "$(cat "$tmp/booksim.status" 2>/dev/null)" = 0 ] || exit 1
+    summary "$n" "$rounds routelab and $repeat BookSim2 runs"
+    continue
+  fi
   for _ in $(seq "$repeat"); do
     for t in $threads; do run_routelab "$n" "$fabric" "$warmup" "$measure" "$t"; done
     [ -z "$booksim" ] || run_booksim "$n" "$k" "$levels" "${period:-$case_period}"

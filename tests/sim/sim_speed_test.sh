@@ -26,6 +26,10 @@ echo "$row" | grep -Eq '^routelab,256,1,[0-9]{5,},[0-9.]+,[0-9.]+,[0-9]+,[0-9]+,
 
 "$script" --routelab "$routelab" --terminals 256 --booksim /bin/false >/dev/null 2>&1
 [ $? -eq 1 ] || fail "a BookSim without a cycle count should exit 1"
+"$script" --routelab "$routelab" --terminals 256 --overlap >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--overlap without --booksim should exit 2"
+"$script" --routelab "$routelab" --terminals 256 --booksim /bin/false --overlap >/dev/null 2>&1
+[ $? -eq 1 ] || fail "--overlap: a BookSim without a cycle count should exit 1"
 
 # A stand-in for BookSim that prints its cycle count after some CPU time: one row per tool
 # and run, and the ratio of the medians on stderr.
@@ -55,4 +59,18 @@ printed=$(sed -n 's/^sim_speed: 256 terminals.*: \([0-9.]*\)x$/\1/p' "$dir/err")
 # Equal up to the last printed digit (both round at one decimal, from values equal to ~1e-6).
 awk -v p="$printed" -v e="$expected" 'BEGIN { exit !(p != "" && (p - e <= 0.1001 && e - p <= 0.1001)) }' ||
   fail "ratio $printed, expected $expected from the rows: $out"
+# --overlap: BookSim's runs in the background, routelab's rounds until they end (at least
+# --repeat of them); the summary over all rows.
+cat >"$dir/booksim" <<'FAKE'
+#!/usr/bin/env bash
+i=0; while [ $i -lt 600000 ]; do i=$((i + 1)); done
+echo "Time taken is 7 cycles"
+FAKE
+out=$("$script" --routelab "$routelab" --terminals 256 --booksim "$dir/booksim" --repeat 2 --overlap 2>"$dir/err") ||
+  fail "the --overlap run failed: $(cat "$dir/err")"
+[ "$(echo "$out" | grep -Ec '^booksim,256,1,7,[0-9.]+,')" -eq 2 ] || fail "--overlap booksim rows: $out"
+ours=$(echo "$out" | grep -c '^routelab,256,1,')
+[ "$ours" -ge 2 ] || fail "--overlap: at least --repeat routelab rows: $out"
+grep -Eq "^sim_speed: 256 terminals, one thread, medians of $ours routelab and 2 BookSim2 runs: routelab [0-9]+, BookSim2 [0-9.]+ cycles/CPU-s: [0-9.]+x$" \
+  "$dir/err" || fail "--overlap ratio line: $(cat "$dir/err")"
 echo "ok"

@@ -54,8 +54,8 @@ done
 [ -z "$overlap" ] || [ -n "$booksim" ] || { echo "sim_speed: --overlap needs --booksim" >&2; exit 2; }
 
 tmp=$(mktemp -d)
-background=''  # --overlap: BookSim's runs in the background, stopped if routelab fails
-trap '[ -z "$background" ] || kill "$background" 2>/dev/null; rm -rf "$tmp"' EXIT
+background=''  # --overlap: BookSim's runs in the background (their process group), stopped if routelab fails
+trap '[ -z "$background" ] || kill -- "-$background" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 fabric_of() {  # terminals -> "fabric k n warmup measure booksim-sample-period"
   case $1 in
@@ -134,12 +134,14 @@ for n in "${terminals[@]}"; do
   read -r fabric k levels warmup measure case_period <<<"$(fabric_of "$n")"
   if [ -n "$overlap" ]; then
     rm -f "$tmp/booksim.status"
+    set -m  # (the background job in a process group of its own: the exit trap stops BookSim with it)
     (
       status=0
       for _ in $(seq "$repeat"); do (run_booksim "$n" "$k" "$levels" "${period:-$case_period}") || { status=1; break; }; done
       echo "$status" >"$tmp/booksim.status"
     ) &
     background=$!
+    set +m
     rounds=0
     # (until BookSim's runs have ended: its status written, or its process gone)
     until [ "$rounds" -ge "$repeat" ] && { [ -e "$tmp/booksim.status" ] || ! kill -0 "$background" 2>/dev/null; }; do

@@ -73,4 +73,15 @@ ours=$(echo "$out" | grep -c '^routelab,256,1,')
 [ "$ours" -ge 2 ] || fail "--overlap: at least --repeat routelab rows: $out"
 grep -Eq "^sim_speed: 256 terminals, one thread, medians of $ours routelab and 2 BookSim2 runs: routelab [0-9]+, BookSim2 [0-9.]+ cycles/CPU-s: [0-9.]+x$" \
   "$dir/err" || fail "--overlap ratio line: $(cat "$dir/err")"
+# --overlap: a routelab run that fails stops BookSim's background runs too (none left over).
+cat >"$dir/slow-booksim" <<'FAKE'
+#!/usr/bin/env bash
+sleep 60
+echo "Time taken is 7 cycles"
+FAKE
+chmod +x "$dir/slow-booksim"
+"$script" --routelab /bin/false --terminals 256 --booksim "$dir/slow-booksim" --overlap >/dev/null 2>&1
+[ $? -eq 1 ] || fail "--overlap: a failed routelab run should exit 1"
+sleep 1
+! pgrep -f "$dir/slow-booksim" >/dev/null || { pkill -f "$dir/slow-booksim"; fail "--overlap left BookSim running"; }
 echo "ok"

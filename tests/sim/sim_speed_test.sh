@@ -74,14 +74,22 @@ ours=$(echo "$out" | grep -c '^routelab,256,1,')
 grep -Eq "^sim_speed: 256 terminals, one thread, medians of $ours routelab and 2 BookSim2 runs: routelab [0-9]+, BookSim2 [0-9.]+ cycles/CPU-s: [0-9.]+x$" \
   "$dir/err" || fail "--overlap ratio line: $(cat "$dir/err")"
 # --overlap: a routelab run that fails stops BookSim's background runs too (none left over).
-cat >"$dir/slow-booksim" <<'FAKE'
+cat >"$dir/slow-booksim" <<FAKE
 #!/usr/bin/env bash
+echo \$\$ >"$dir/slow-booksim.pid"
 sleep 60
 echo "Time taken is 7 cycles"
 FAKE
-chmod +x "$dir/slow-booksim"
-"$script" --routelab /bin/false --terminals 256 --booksim "$dir/slow-booksim" --overlap >/dev/null 2>&1
+printf '#!/usr/bin/env bash\nsleep 1\nexit 1\n' >"$dir/failing-routelab"  # (fails once BookSim has started)
+chmod +x "$dir/slow-booksim" "$dir/failing-routelab"
+"$script" --routelab "$dir/failing-routelab" --terminals 256 --booksim "$dir/slow-booksim" --overlap >/dev/null 2>&1
 [ $? -eq 1 ] || fail "--overlap: a failed routelab run should exit 1"
 sleep 1
-! pgrep -f "$dir/slow-booksim" >/dev/null || { pkill -f "$dir/slow-booksim"; fail "--overlap left BookSim running"; }
+[ -s "$dir/slow-booksim.pid" ] || fail "--overlap: BookSim did not start beside routelab"
+# (running: its /proc entry says so and is not a zombie waiting to be reaped by init)
+state=$(sed 's/.*) //' "/proc/$(cat "$dir/slow-booksim.pid")/stat" 2>/dev/null | cut -d' ' -f1)
+if [ -n "$state" ] && [ "$state" != Z ]; then
+  kill "$(cat "$dir/slow-booksim.pid")"
+  fail "--overlap left BookSim running (state $state)"
+fi
 echo "ok"

@@ -305,6 +305,7 @@ void Engine::setUpNetwork() {
 void Engine::setUpSwitches() {
   const std::size_t switches = network_.switchCount();
   sw_.assign(switches, SwitchState{});
+  failWake_.assign(switches, kNever);
   std::uint32_t at = 0;
   for (std::size_t s = 0; s < switches; ++s) {
     sw_[s].portBegin = at;
@@ -603,13 +604,17 @@ void Engine::arrive(std::uint32_t packetId) {
 // Input queue (inChannel, vc) has a front packet again: the VC can send, and the switch acts
 // unless the crossbar input is still busy (its kInFree will wake the switch).
 void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
-  const std::uint32_t switchIndex = chan(inChannel).targetIndex;
-  chan(inChannel).readyVcs |= std::uint64_t{1} << vc;
-  if (chan(inChannel).crossbarInBusy <= now_) {
-    sw_[switchIndex].readyInputs |= std::uint64_t{1} << (chan(inChannel).portBit);
+  ChannelState& in = chan(inChannel);
+  const std::uint32_t switchIndex = in.targetIndex;
+  const std::uint64_t wasReady = in.readyVcs;
+  in.readyVcs |= std::uint64_t{1} << vc;
+  if (in.crossbarInBusy <= now_) {
+    sw_[switchIndex].readyInputs |= std::uint64_t{1} << in.portBit;
     wakeSwitch(switchIndex, now_);
   } else if (!narrow_) {
     wakeSwitch(switchIndex, now_);
+  } else if (wasReady == 0) {  // the grant that made the input busy scheduled no kInFree (tryGrant)
+    scheduleEvent(in.crossbarInBusy, makeEvent(kInFree, switchIndex, inChannel));
   }
 }
 
@@ -617,7 +622,7 @@ void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
 // output port that packet used is free too — the switch acts if any input can send.
 void Engine::inputFree(std::uint32_t inChannel) {
   const ChannelState& in = chan(inChannel);
-  sw_[in.targetIndex].readyInputs |= std::uint64_t{in.readyVcs != 0} << in.portBit;
+  sw_[in.targetIndex].readyInputs |= std::uint64_t{(in.readyVcs != 0) && in.crossbarInBusy <= now_} << in.portBit;
   wakeSwitchIfReady(in.targetIndex);
 }
 
@@ -780,7 +785,10 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
   const std::uint32_t packetId = ringAt(inChannel, vc)[queue.inHead];
   const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
   Candidate chosen{};
-  if (!select(candidates, switchIndex, chosen)) return false;
+  if (!select(candidates, switchIndex, chosen)) {
+    if (narrow_) wakeWhenFree(switchIndex, inChannel, candidates);
+    return false;
+  }
   // Grant: the packet leaves the input queue and crosses in flits_ cycles; the next packet
   // of the VC, if any, is ready (arrive()). The packet itself changes when its link sends it
   // (transmit: channel, VC and layer).
@@ -834,7 +842,11 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
       post(sourceBlock_[inChannel], creditDue, credit, nullptr);
     }
   }
-  scheduleEvent(now_ + flits_, makeEvent(kInFree, switchIndex, inChannel));
+  // The crossbar input and output are idle again at now_ + flits_ (kInFree). Only an input
+  // with a ready VC needs that event now: a head that becomes ready while the input is busy
+  // asks for it (headReady), and an input blocked on the output asks for a wake when the
+  // output is idle (wakeWhenFree).
+  if (!narrow_ || in.readyVcs != 0) scheduleEvent(now_ + flits_, makeEvent(kInFree, switchIndex, inChannel));
   if (direct) {
     transmit(chosen.channel, packetId, chosen.vc, now_ + 1);
   } else {
@@ -842,6 +854,18 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
     wakeLink(chosen.channel, std::max(now_ + 1, out.linkBusy));  // available from the next cycle
   }
   return true;
+}
+
+void Engine::wakeWhenFree(std::uint32_t switchIndex, std::uint32_t inChannel, std::span<const Candidate> candidates) {
+  std::uint64_t wake = kNever;
+  for (const Candidate& candidate : candidates) {
+    const ChannelState& out = chan(candidate.channel);
+    if (out.outBusy > now_ && (out.outFreeVcs & layerVcs_[candidate.layer]) != 0) wake = std::min(wake, out.outBusy);
+  }
+  if (wake != kNever && failWake_[switchIndex] != wake) {
+    failWake_[switchIndex] = wake;
+    scheduleEvent(wake, makeEvent(kInFree, switchIndex, inChannel));
+  }
 }
 
 std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std::uint32_t switchIndex,

@@ -266,7 +266,9 @@ class Engine {
   // An event is kind << kKindShift | owner << kOwnerShift | payload. Kinds:
   //  kArrive: a head that reached an input queue finished its routing delay; kCredit: a
   //  credit reaches the sender; kOutFree: an output queue slot is free again; kDeliver: a
-  //  tail reaches its terminal; kInFree: a crossbar input is idle again.
+  //  tail reaches its terminal; kInFree: a crossbar input (and the output its packet used)
+  //  is idle again, scheduled only where an input waits for it (tryGrant, headReady,
+  //  wakeWhenFree); handling it any time is harmless (inputFree checks the input).
   // The payload is a packet id, a channel, or a queue as channel << kVcBits | vc. The owner
   // is the key of the switch (its index) or terminal (switches + its index) whose state the
   // event changes; runCycle() handles a cycle's events grouped by owner (0 for all when the
@@ -364,6 +366,12 @@ class Engine {
   /// the routing loops (livelock; a trace or drained run would never end). Throws.
   [[noreturn, gnu::noinline]] void routingLoop(const Packet& packet, std::uint32_t channel) const;
   bool tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc);
+  /// An input of the switch was refused: a kInFree at the earliest cycle one of the
+  /// `candidates` with a free VC of its layer stops being busy (none when no such candidate is
+  /// busy: a freed slot, kOutFree, wakes the switch), unless the switch's latest such event is
+  /// for the same cycle (failWake_).
+  [[gnu::noinline]] void wakeWhenFree(std::uint32_t switchIndex, std::uint32_t inChannel,
+                                      std::span<const Candidate> candidates);
   bool select(std::span<const Candidate> candidates, std::uint32_t switchIndex, Candidate& chosen);
   void startLink(std::uint32_t channel);
   void startInjection(std::uint32_t channel, std::uint32_t terminal);
@@ -601,6 +609,7 @@ class Engine {
     return head + i >= slots_ ? head + i - slots_ : head + i;
   }
   std::vector<SwitchState> sw_;
+  std::vector<std::uint64_t> failWake_;  // per switch: the cycle of the latest wakeWhenFree event (kNever: none)
   std::vector<std::uint64_t> layerVcs_;  // per layer: the VCs that serve it (bit per VC)
   std::vector<HopChoice> choices_;
   struct Candidate {

@@ -107,7 +107,7 @@ void PairTable::toMap() {
 
 PairTable::Entry& PairTable::find(std::uint64_t key) {
   const std::size_t mask = entries_.size() - 1;
-  for (std::size_t i = (key * 0x9e3779b97f4a7c15ULL) >> 20 & mask;; i = (i + 1) & mask) {
+  for (std::size_t i = home(key);; i = (i + 1) & mask) {
     Entry& entry = entries_[i];
     if (entry.key == key) return entry;
     if (entry.key == kEmpty) {
@@ -122,6 +122,20 @@ PairTable::Entry& PairTable::find(std::uint64_t key) {
   }
 }
 
+void PairTable::erase(std::size_t i) {
+  const std::size_t mask = entries_.size() - 1;
+  for (std::size_t j = (i + 1) & mask; entries_[j].key != kEmpty; j = (j + 1) & mask) {
+    // The entry at j is found from its home slot by probing forward to j: it may move back to
+    // the hole at i when i lies on that way, i.e. its home is no nearer to j than i is.
+    if (((j - home(entries_[j].key)) & mask) >= ((j - i) & mask)) {
+      entries_[i] = entries_[j];
+      i = j;
+    }
+  }
+  entries_[i] = Entry{};
+  --size_;
+}
+
 void PairTable::grow() {
   const std::size_t entries = entries_.size() * 2;
   // (the old table lives on while the new one fills: both count)
@@ -134,7 +148,7 @@ void PairTable::grow() {
   const std::size_t mask = entries_.size() - 1;
   for (const Entry& entry : old) {
     if (entry.key == kEmpty) continue;
-    std::size_t i = (entry.key * 0x9e3779b97f4a7c15ULL) >> 20 & mask;
+    std::size_t i = home(entry.key);
     while (entries_[i].key != kEmpty) i = (i + 1) & mask;
     entries_[i] = entry;
   }
@@ -385,6 +399,8 @@ void Engine::setUpTraffic() {
   // Each engine keeps the pairs of its own sources (next) and destinations (expected).
   pairs_ = PairTable(terminals_, (std::size_t{1} << 20) / partitioning_.count, PairTable::kDenseCounterLimit,
                      config_.memoryBudgetBytes / partitioning_.count);
+  // (Not where the packet records report the numbers.)
+  pairs_.forgetIdlePairs(!config_.recordPackets);
   terminalRng_.reserve(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) terminalRng_.emplace_back(deriveSeed(config_.seed, t));
   sourceQueue_.resize(terminals_);

@@ -527,6 +527,50 @@ TEST(PairTable, DenseMapAndConvertedTablesCountAlike) {
   }
 }
 
+// A map that forgets idle pairs (PairTable::forgetIdlePairs) numbers each pair's packets from 0
+// again once all of them are delivered in order: its numbers are the plain model's minus what
+// the pair had taken when it last fell idle, and it holds exactly the pairs with packets under
+// way. Many pairs in a small start map: it grows, and removals meet long probe chains.
+TEST(PairTable, ForgettingMapCountsFromEachIdleMoment) {
+  constexpr std::uint32_t kTerminals = 64;
+  sim::PairTable table(kTerminals, /*denseLimit=*/0);
+  table.forgetIdlePairs(true);
+  ASSERT_FALSE(table.dense());
+  constexpr std::size_t kPairs = std::size_t{kTerminals} * kTerminals;
+  std::vector<std::uint64_t> next(kPairs, 0), expected(kPairs, 0), base(kPairs, 0);
+  std::size_t busy = 0;  // pairs with expected < next in the model
+  std::size_t mostBusy = 0;
+  Rng rng(11);
+  for (int step = 0; step < 200000; ++step) {
+    // Pairs from a quarter of the terminals, so that deliveries catch up and pairs fall idle.
+    const auto source = static_cast<std::uint32_t>(rng.below(kTerminals / 4) * 4);
+    const auto destination = static_cast<std::uint32_t>(rng.below(kTerminals));
+    const std::size_t pair = std::size_t{source} * kTerminals + destination;
+    if (rng.below(2) == 0) {
+      const auto count = static_cast<std::uint32_t>(1 + rng.below(3));
+      if (expected[pair] == next[pair]) ++busy;
+      ASSERT_EQ(table.takeSequences(source, destination, count), next[pair] - base[pair]) << "step " << step;
+      next[pair] += count;
+    } else if (expected[pair] < next[pair]) {
+      ASSERT_EQ(table.expected(source, destination), expected[pair] - base[pair]) << "step " << step;
+      table.setExpected(source, destination, expected[pair] + 1 - base[pair]);
+      if (++expected[pair] == next[pair]) {
+        base[pair] = next[pair];
+        --busy;
+      }
+    }
+    ASSERT_EQ(table.mapPairs(), busy) << "step " << step;
+    mostBusy = std::max(mostBusy, busy);
+  }
+  EXPECT_GT(mostBusy, 600U) << "the map must have grown past its first 1,024 entries (half full)";
+  for (std::size_t pair = 0; pair < kPairs; ++pair) {
+    const auto source = static_cast<std::uint32_t>(pair / kTerminals);
+    const auto destination = static_cast<std::uint32_t>(pair % kTerminals);
+    if (expected[pair] == next[pair]) continue;  // (a look-up would add an idle pair)
+    EXPECT_EQ(table.expected(source, destination), expected[pair] - base[pair]) << "pair " << pair;
+  }
+}
+
 // The map of pairs refuses to grow past its memory budget, before allocating, with a
 // LimitError that says what grew; below the budget it keeps counting.
 TEST(PairTable, MapGrowthBeyondTheBudgetIsALimitError) {

@@ -618,7 +618,8 @@ void Engine::arrive(std::uint32_t packetId) {
 }
 
 // Input queue (inChannel, vc) has a front packet again: the VC can send, and the switch acts
-// unless the crossbar input is still busy (its kInFree will wake the switch).
+// unless the crossbar input is still busy (then a kInFree at its end wakes the switch: the
+// grant's, scheduled when the input kept a ready VC, or the one asked for here).
 void Engine::headReady(std::uint32_t inChannel, std::uint32_t vc) {
   ChannelState& in = chan(inChannel);
   const std::uint32_t switchIndex = in.targetIndex;
@@ -720,9 +721,8 @@ void Engine::deliver(std::uint32_t packetId) {
 [[gnu::always_inline]] inline bool Engine::select(std::span<const Candidate> candidates, std::uint32_t switchIndex,
                                                   Candidate& chosen) {
   auto freeVcs = [&](const Candidate& candidate) {  // (no branch: which outputs are free is data)
-    const ChannelState& out = chan(candidate.channel);
-    const std::uint64_t idle = std::uint64_t{0} - static_cast<std::uint64_t>(out.outBusy <= now_);
-    return idle & out.outFreeVcs & layerVcs_[candidate.layer];
+    const std::uint64_t idle = std::uint64_t{0} - static_cast<std::uint64_t>(chan(candidate.channel).outBusy <= now_);
+    return idle & slotVcs(candidate);
   };
   std::size_t pick = candidates.size();
   std::uint32_t pickVc = 0;
@@ -875,8 +875,8 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
 void Engine::wakeWhenFree(std::uint32_t switchIndex, std::uint32_t inChannel, std::span<const Candidate> candidates) {
   std::uint64_t wake = kNever;
   for (const Candidate& candidate : candidates) {
-    const ChannelState& out = chan(candidate.channel);
-    if (out.outBusy > now_ && (out.outFreeVcs & layerVcs_[candidate.layer]) != 0) wake = std::min(wake, out.outBusy);
+    const std::uint64_t busy = chan(candidate.channel).outBusy;
+    if (busy > now_ && slotVcs(candidate) != 0) wake = std::min(wake, busy);
   }
   if (wake != kNever && failWake_[switchIndex] != wake) {
     failWake_[switchIndex] = wake;

@@ -396,6 +396,11 @@ class Engine {
   [[gnu::noinline]] void wakeWhenFree(std::uint32_t switchIndex, std::uint32_t inChannel,
                                       std::span<const Candidate> candidates);
   bool select(std::span<const Candidate> candidates, std::uint32_t switchIndex, Candidate& chosen);
+  /// The VCs of the candidate's layer whose output queue has a free slot (whether its
+  /// crossbar output is idle aside): what select() and wakeWhenFree() both test.
+  std::uint64_t slotVcs(const Candidate& candidate) const {
+    return chan(candidate.channel).outFreeVcs & layerVcs_[candidate.layer];
+  }
   void startLink(std::uint32_t channel);
   void startInjection(std::uint32_t channel, std::uint32_t terminal);
   void wakeForCredit(std::uint32_t channel);

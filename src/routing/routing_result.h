@@ -139,6 +139,30 @@ class ForwardingTable {
     if (code == kNoRoute) return {};
     return listPorts(code - kWideListBase);
   }
+  /// An entry as stored, undecoded: the id of its candidate list (`list`), or kNoList and
+  /// its one port (`port`; kNoRoute: no route). candidates() of the entry is list(id), or
+  /// that one port. For callers that keep something per list (the simulator resolves each
+  /// switch's lists to channels once instead of at every hop).
+  using ListId = std::uint32_t;  ///< an interned candidate list (addCandidateList)
+  static constexpr ListId kNoList = ~ListId{0};
+  struct EntryView {
+    ListId list = kNoList;
+    PortNumber port = kNoRoute;
+  };
+  EntryView entryView(std::uint32_t switchIndex, Address a) const {
+    if (width_ == 1) [[likely]] {
+      const std::uint8_t code = compact_ ? compactCode(switchIndex, a) : bytes_[entry(switchIndex, a)];
+      if (code < listBase_ || code == kNoRoute) return {kNoList, code};
+      return {kNoRoute - 1U - code, 0};
+    }
+    const std::size_t e = entry(switchIndex, a);
+    const std::uint32_t code = width_ == 2 ? std::uint32_t{words_[e]} : longs_[e];
+    if (code <= kNoRoute) return {kNoList, static_cast<PortNumber>(code)};
+    return {code - kWideListBase, 0};
+  }
+  /// The interned candidate lists: ids 0 .. listCount() - 1.
+  std::uint32_t listCount() const { return lists_; }
+  std::span<const PortNumber> list(ListId id) const { return listPorts(id); }
   /// True when some entry has more than one candidate.
   bool adaptive() const { return lists_ > 0; }
   /// The most candidates any entry holds (1 when there are no lists): the size a buffer for
@@ -152,7 +176,6 @@ class ForwardingTable {
   /// Bulk interface for engines that write the same few candidate lists many times (fat-tree
   /// engines): intern a list once (size >= 2; not thread-safe), then store it by id with
   /// setCandidateList(), which is O(1) and safe to call concurrently for distinct entries.
-  using ListId = std::uint32_t;
   ListId addCandidateList(std::span<const PortNumber> ports);
   /// The port bytes of one switch, one per address (kNoRoute = no route), for engines that
   /// fill whole rows; writing a byte is set() with that port. Only for tables without

@@ -138,6 +138,13 @@ class RoutingSemantics {
   std::span<const PortNumber> candidatesAt(std::uint32_t switchIndex, Address a, LayerId layer) const {
     return routing_.table(layer).candidates(switchIndex, a);
   }
+  /// The entry candidatesAt() decodes, as stored: a candidate list's id or one port
+  /// (ForwardingTable::entryView); the lists are layerTable(layer).list(id).
+  ForwardingTable::EntryView entryAt(std::uint32_t switchIndex, Address a, LayerId layer) const {
+    return routing_.table(layer).entryView(switchIndex, a);
+  }
+  /// The table of a layer (several layers may share one).
+  const ForwardingTable& layerTable(LayerId layer) const { return routing_.table(layer); }
   /// Loads the table entry candidatesAt(switchIndex, a, layer) will read (ForwardingTable::loadAhead).
   void loadAheadAt(std::uint32_t switchIndex, Address a, LayerId layer) const {
     routing_.table(layer).loadAhead(switchIndex, a);

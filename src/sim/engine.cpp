@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "core/errors.h"
 
@@ -308,6 +309,7 @@ void Engine::setUpNetwork() {
   choices_.resize(semantics_.choiceCapacity());
   capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
   overflow_.resize(semantics_.choiceCapacity());
+  setUpResolution();
   assignZeros(channelFlits_, channels_, !single_);
   const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
   const std::uint64_t size = std::bit_ceil(horizon);
@@ -343,6 +345,82 @@ void Engine::setUpSwitches() {
       if (!network_.isSwitch(next)) exit.terminal = network_.terminalIndex(next);
     }
     sw_[s].portCount = network_.portCount(node);
+  }
+}
+
+void Engine::setUpResolution() {
+  resolution_.clear();
+  resolved_.clear();
+  listUsable_.clear();
+  if (semantics_.escape()) return;  // (a packet's choices span the layers: hopChoices per hop)
+  std::uint32_t ports = 0;
+  for (const SwitchState& state : sw_) ports = std::max<std::uint32_t>(ports, state.portCount);
+  ports = std::min<std::uint32_t>(ports, kNoRoute - 1U);  // (a table stores ports up to 254)
+  const std::size_t switches = sw_.size();
+  resolution_.resize(layers_);
+  for (std::uint32_t layer = 0; layer < layers_; ++layer) {
+    const ForwardingTable& table = semantics_.layerTable(LayerId::fromIndex(layer));
+    LayerResolution& r = resolution_[layer];
+    // The ports of a switch's block: 1 .. ports (port p at p - 1), then the lists, each laid
+    // over the end of the block where it can (fat-tree lists are rotations of one another:
+    // a 4-ary tree's four up-port lists of four take three entries more, not sixteen).
+    std::vector<PortNumber> layout(ports);
+    std::iota(layout.begin(), layout.end(), PortNumber{1});
+    const std::uint32_t lists = table.listCount();
+    r.listOffset.assign(lists, 0);
+    r.listLength.assign(lists, 0);
+    for (ForwardingTable::ListId id = 0; id < lists; ++id) {
+      const std::span<const PortNumber> list = table.list(id);
+      if (list.size() > capacity_ ||
+          std::ranges::any_of(list, [&](PortNumber p) { return p == kSelfPort || p > ports; }))
+        continue;  // (not resolved: the general path)
+      const auto found = std::ranges::search(layout, list);
+      if (!found.empty()) {
+        r.listOffset[id] = static_cast<std::uint32_t>(found.begin() - layout.begin());
+      } else {
+        std::size_t overlap = list.size() - 1;  // the longest end of the layout the list starts with
+        while (overlap > 0 && !std::equal(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(overlap),
+                                          layout.end() - static_cast<std::ptrdiff_t>(overlap)))
+          --overlap;
+        r.listOffset[id] = static_cast<std::uint32_t>(layout.size() - overlap);
+        layout.insert(layout.end(), list.begin() + static_cast<std::ptrdiff_t>(overlap), list.end());
+      }
+      r.listLength[id] = static_cast<std::uint32_t>(list.size());
+    }
+    const std::size_t stride = layout.size();
+    if (stride == 0 || resolved_.size() + stride * switches > kResolvedLimit ||
+        listUsable_.size() + std::size_t{lists} * switches > kResolvedLimit) {
+      r = LayerResolution{};  // (not resolved: every hop takes the general path)
+      continue;
+    }
+    r.ports = ports;
+    r.stride = static_cast<std::uint32_t>(stride);
+    r.base = resolved_.size();
+    r.usableBase = listUsable_.size();
+    resolved_.resize(r.base + stride * switches, Candidate{kNoChannel, 0, 0, 0});
+    listUsable_.resize(r.usableBase + std::size_t{lists} * switches, 0);
+    const auto layerByte = static_cast<std::uint8_t>(layer);
+    for (std::size_t s = 0; s < switches; ++s) {
+      if (partitioning_.ofSwitch[s] != block_) continue;  // (never routed here)
+      Candidate* block = &resolved_[r.base + s * stride];
+      const Exit* exits = &exits_[sw_[s].exitBegin];
+      const std::uint32_t portCount = std::min<std::uint32_t>(sw_[s].portCount, ports);
+      auto cabled = [&](PortNumber port) {
+        return port != kSelfPort && port <= portCount && exits[port - 1].channel != kNoChannel;
+      };
+      // A port with a cable: usable by a packet for the terminal behind it or, to a switch,
+      // by any (routeHere checks the terminal of a single port).
+      for (std::size_t i = 0; i < stride; ++i) {
+        if (cabled(layout[i])) block[i] = {exits[layout[i] - 1].channel, 0, layerByte, layout[i]};
+      }
+      // A list whose every port leads to a switch: the same candidates for every packet.
+      for (ForwardingTable::ListId id = 0; id < lists; ++id) {
+        listUsable_[r.usableBase + s * lists + id] =
+            r.listLength[id] != 0 && std::ranges::all_of(table.list(id), [&](PortNumber port) {
+              return cabled(port) && exits[port - 1].terminal == kNoTerminal;
+            });
+      }
+    }
   }
 }
 
@@ -601,7 +679,7 @@ void Engine::arrive(std::uint32_t packetId) {
   Packet& packet = packets_[packetId];
   VcState& queue = vcAt(packet.channel, packet.vc);
   ringAt(packet.channel, packet.vc)[ringIndex(queue.inHead, queue.inSize)] = packetId;
-  candidateCount_[packetId] = kNotRouted;
+  route_[packetId] = kNotRouted;
   packet.readyAt = now_;
   if (prefetch_) {
     // State beyond the caches: the packet is routed now, and the channel records of its
@@ -886,8 +964,34 @@ void Engine::wakeWhenFree(std::uint32_t switchIndex, std::uint32_t inChannel, st
 
 std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std::uint32_t switchIndex,
                                                      std::uint32_t inChannel) {
-  Candidate* cached = &packetCandidates_[std::size_t{packetId} * capacity_];
   Packet& packet = packets_[packetId];
+  if (!resolution_.empty() && resolution_[packet.layer].stride != 0) {  // the entry's resolved candidates
+    const LayerResolution& r = resolution_[packet.layer];
+    const ForwardingTable::EntryView entry =
+        semantics_.entryAt(switchIndex, packet.address, LayerId::fromIndex(packet.layer));
+    std::size_t at = r.base + std::size_t{switchIndex} * r.stride;
+    std::uint32_t count = 1;
+    bool usable = false;
+    if (entry.list == ForwardingTable::kNoList) {  // one port: to a switch, or to the packet's terminal
+      const std::uint32_t port = entry.port;
+      if (port - 1U < r.ports) {  // (kSelfPort and kNoRoute are not)
+        at += port - 1U;
+        if (resolved_[at].channel != kNoChannel) {  // (then the port is one of the switch's)
+          const std::uint32_t terminal = exits_[sw_[switchIndex].exitBegin + port - 1U].terminal;
+          usable = terminal == kNoTerminal || terminal == packet.destination;
+        }
+      }
+    } else if (entry.list < r.listOffset.size()) {  // a list whose every port leads to a switch here
+      at += r.listOffset[entry.list];
+      count = r.listLength[entry.list];
+      usable = listUsable_[r.usableBase + std::size_t{switchIndex} * r.listOffset.size() + entry.list] != 0;
+    }
+    if (usable) [[likely]] {
+      route_[packetId] = kResolvedRef | static_cast<std::uint32_t>(at) << kRefCountBits | count;
+      return {&resolved_[at], count};
+    }
+  }
+  Candidate* cached = &packetCandidates_[std::size_t{packetId} * capacity_];
   const Exit* exits = &exits_[sw_[switchIndex].exitBegin];
   const std::uint32_t portCount = sw_[switchIndex].portCount;
   // Up to capacity_ candidates are kept with the packet; longer lists (escape routings with
@@ -921,7 +1025,7 @@ std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std
                                       packet.source, packet.destination,
                                       network_.name(network_.switchNode(switchIndex))));
   }
-  if (out == cached) candidateCount_[packetId] = static_cast<std::uint8_t>(kept);
+  if (out == cached) route_[packetId] = kept;
   return {out, kept};
 }
 
@@ -932,6 +1036,14 @@ void Engine::routingLoop(const Packet& packet, std::uint32_t channel) const {
       "channels, and goes on from '{}' to '{}' at cycle {} (`routelab verify` names the loop)",
       network_.name(network_.terminalNode(packet.source)), network_.name(network_.terminalNode(packet.destination)),
       packet.hops, channels_, network_.name(network_.source(link)), network_.name(network_.target(link)), now_));
+}
+
+void Engine::wrongTerminal(const Packet& packet, std::uint32_t channel) const {
+  const ChannelId link = ChannelId::fromIndex(channel);
+  throw SimulationError(fmt::format(
+      "internal: a packet from terminal '{}' to '{}' was sent into terminal '{}' at cycle {}",
+      network_.name(network_.terminalNode(packet.source)), network_.name(network_.terminalNode(packet.destination)),
+      network_.name(network_.target(link)), now_));
 }
 
 void Engine::unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const {
@@ -998,6 +1110,9 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   if (at >= windowStart_ && at < windowEnd_) channelFlits_[channel] += flits_;
   std::uint64_t time = at + config_.flyTime + flits_ - 1, kind = kDeliver;
   std::uint64_t owner = grouped_ ? switchCount_ + link.targetIndex : 0;
+  if (!link.targetIsSwitch && link.targetIndex != packet.destination) [[unlikely]] {
+    wrongTerminal(packet, channel);
+  }
   if (link.targetIsSwitch) {
     owner = link.targetIndex;
     VcState& queue = vcAt(channel, vc);
@@ -1034,7 +1149,7 @@ std::uint32_t Engine::allocatePacket() {
     packetId = static_cast<std::uint32_t>(packets_.size());
     packets_.emplace_back();
     packetCandidates_.resize(packets_.size() * capacity_);
-    candidateCount_.push_back(kNotRouted);
+    route_.push_back(kNotRouted);
   } else {
     packetId = freePackets_.back();
     freePackets_.pop_back();

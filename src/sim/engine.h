@@ -38,8 +38,8 @@
 
 namespace routelab::sim {
 
-/// The candidate count (Engine::candidateCount_) of a packet not yet routed at its current switch.
-inline constexpr std::uint8_t kNotRouted = 0xff;
+/// The candidate reference (Engine::route_) of a packet not yet routed at its current switch.
+inline constexpr std::uint32_t kNotRouted = ~std::uint32_t{0};
 
 /// One cache line: a hop reads and writes a packet once.
 struct alignas(64) Packet {
@@ -337,6 +337,8 @@ class Engine {
   void setUpNetwork();
   void setUpRecords();
   void setUpSwitches();
+  /// resolved_ and resolution_ (after setUpSwitches: the exits).
+  void setUpResolution();
   void setUpGrouping();
   void setUpTraffic();
   void schedule(std::uint64_t time, int phase, std::uint64_t event);
@@ -376,8 +378,10 @@ class Engine {
   struct Candidate;
   /// The candidates of a packet at its current switch: those kept with it, or routeHere().
   std::span<const Candidate> candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex, std::uint32_t inChannel) {
-    if (candidateCount_[packetId] != kNotRouted) {
-      return {&packetCandidates_[std::size_t{packetId} * capacity_], candidateCount_[packetId]};
+    const std::uint32_t ref = route_[packetId];
+    if (ref != kNotRouted) {
+      if ((ref & kResolvedRef) != 0) return {&resolved_[(ref & ~kResolvedRef) >> kRefCountBits], ref & kRefCountMask};
+      return {&packetCandidates_[std::size_t{packetId} * capacity_], ref};
     }
     return routeHere(packetId, switchIndex, inChannel);
   }
@@ -385,6 +389,9 @@ class Engine {
   [[gnu::noinline]] std::span<const Candidate> routeHere(std::uint32_t packetId, std::uint32_t switchIndex,
                                                          std::uint32_t inChannel);
   [[noreturn]] void unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const;
+  /// A packet sent into a terminal other than its destination (every choice is checked when
+  /// it is made: an internal error). Throws.
+  [[noreturn, gnu::noinline]] void wrongTerminal(const Packet& packet, std::uint32_t channel) const;
   /// A packet that crossed more links than the fabric has channels has crossed one twice:
   /// the routing loops (livelock; a trace or drained run would never end). Throws.
   [[noreturn, gnu::noinline]] void routingLoop(const Packet& packet, std::uint32_t channel) const;
@@ -648,13 +655,39 @@ class Engine {
   };
   static constexpr std::size_t kCachedCandidates = 16;
   std::vector<Candidate> overflow_;
-  // The candidates of each packet at its current switch, computed once per hop (a blocked
-  // packet is retried at every wake of its switch): capacity_ per packet id — the routing's
+  // The candidates of each packet at its current switch, found once per hop (a blocked
+  // packet is retried at every wake of its switch). Layered routings: each table entry is one
+  // port or a candidate list, and what either means at a switch is resolved once, at set-up
+  // (setUpResolution), into resolved_: per layer l, per switch s, a block of
+  // resolution_[l].stride candidates at resolution_[l].base + s * stride — first one per port
+  // number (port p at p - 1), then the lists of the layer's table laid over one another
+  // where one begins as the block ends (list i at listOffset[i], listLength[i] long). Not
+  // resolved, and computed per hop (routeHere's general path) into the packet's own slots:
+  // a port without a cable or beyond the switch's ports (its entry's channel is
+  // kNoChannel), a list with such a port or a port to a terminal (usable only by packets
+  // for that terminal; listUsable_ 0), a list longer than kCachedCandidates (length 0), and
+  // escape routings. A packet's own slots are capacity_ per packet id — the routing's
   // longest list (RoutingSemantics::choiceCapacity), at most kCachedCandidates.
+  struct LayerResolution {
+    std::size_t base = 0;        ///< in resolved_
+    std::size_t usableBase = 0;  ///< in listUsable_ (per switch, one byte per list)
+    std::uint32_t stride = 0;    ///< candidates per switch (0: the layer is not resolved)
+    std::uint32_t ports = 0;     ///< port entries per switch (the largest port count, at most 254)
+    std::vector<std::uint32_t> listOffset, listLength;  ///< per list id, in the switch's block
+  };
+  std::vector<LayerResolution> resolution_;  // per layer (empty: none, e.g. escape routings)
+  std::vector<Candidate> resolved_;
+  std::vector<std::uint8_t> listUsable_;
+  /// Resolved candidates (and list flags) at most: beyond, a layer is not resolved (128 MiB).
+  static constexpr std::size_t kResolvedLimit = std::size_t{1} << 24;
   std::vector<Candidate> packetCandidates_;
-  // Per packet id: how many of its candidates are kept (kNotRouted: none yet), apart from the
-  // packet so that a blocked head's retry and a grant do not touch the packet's line.
-  std::vector<std::uint8_t> candidateCount_;
+  // Per packet id: where its candidates are, apart from the packet so that a blocked head's
+  // retry and a grant do not touch the packet's line: kNotRouted (not yet), kResolvedRef |
+  // offset in resolved_ << kRefCountBits | count, or the count kept in its own slots.
+  static constexpr std::uint32_t kResolvedRef = std::uint32_t{1} << 31, kRefCountBits = 5,
+                                 kRefCountMask = (std::uint32_t{1} << kRefCountBits) - 1;
+  static_assert(kCachedCandidates <= kRefCountMask && kResolvedLimit <= (kResolvedRef >> kRefCountBits));
+  std::vector<std::uint32_t> route_;
   std::vector<std::uint8_t> layerOfVc_;  // per VC: the routing layer it serves (v % layers)
   /// Bit b of the random selection's mask of free choices: candidate b / vcs_, VC b % vcs_.
   struct BitChoice {

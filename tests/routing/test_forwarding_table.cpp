@@ -20,6 +20,18 @@ namespace {
 
 constexpr std::uint32_t kSwitches = 5, kAddresses = 11;
 
+/// The entry as entryView() gives it, decoded: the list's ports, or the one port (none for
+/// kNoRoute) — what candidates() returns.
+std::vector<PortNumber> viewedCandidates(const ForwardingTable& table, std::uint32_t s, Address a) {
+  const ForwardingTable::EntryView view = table.entryView(s, a);
+  if (view.list != ForwardingTable::kNoList) {
+    EXPECT_LT(view.list, table.listCount());
+    const auto list = table.list(view.list);
+    return {list.begin(), list.end()};
+  }
+  return view.port == kNoRoute ? std::vector<PortNumber>{} : std::vector<PortNumber>{view.port};
+}
+
 /// The table and a model of it, kept in step.
 struct Checked {
   ForwardingTable table{kSwitches, kAddresses};
@@ -41,6 +53,7 @@ struct Checked {
         const auto got = table.candidates(s, a);
         ASSERT_EQ(std::vector<PortNumber>(got.begin(), got.end()), want) << "switch " << s << " address " << a;
         ASSERT_EQ(table.port(s, a), want.empty() ? kNoRoute : want.front());
+        ASSERT_EQ(viewedCandidates(table, s, a), want) << "entryView: switch " << s << " address " << a;
       }
     }
   }
@@ -204,6 +217,7 @@ void expectEntries(const ForwardingTable& table, const std::vector<std::vector<P
       const std::vector<PortNumber>& want = model[s * addresses + a];
       const auto got = table.candidates(s, a);
       ASSERT_EQ(std::vector<PortNumber>(got.begin(), got.end()), want) << "switch " << s << " address " << a;
+      ASSERT_EQ(viewedCandidates(table, s, a), want) << "entryView: switch " << s << " address " << a;
     }
   }
 }

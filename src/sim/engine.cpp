@@ -411,7 +411,9 @@ void Engine::setUpResolution() {
       // A port with a cable: usable by a packet for the terminal behind it or, to a switch,
       // by any (routeHere checks the terminal of a single port).
       for (std::size_t i = 0; i < stride; ++i) {
-        if (cabled(layout[i])) block[i] = {exits[layout[i] - 1].channel, 0, layerByte, layout[i]};
+        if (!cabled(layout[i])) continue;
+        const Exit& exit = exits[layout[i] - 1];
+        block[i] = {exit.channel, exit.terminal == kNoTerminal ? std::uint8_t{0} : kIntoTerminal, layerByte, layout[i]};
       }
       // A list whose every port leads to a switch: the same candidates for every packet.
       for (ForwardingTable::ListId id = 0; id < lists; ++id) {
@@ -977,8 +979,8 @@ std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std
       if (port - 1U < r.ports) {  // (kSelfPort and kNoRoute are not)
         at += port - 1U;
         if (resolved_[at].channel != kNoChannel) {  // (then the port is one of the switch's)
-          const std::uint32_t terminal = exits_[sw_[switchIndex].exitBegin + port - 1U].terminal;
-          usable = terminal == kNoTerminal || terminal == packet.destination;
+          usable = resolved_[at].vc != kIntoTerminal ||
+                   exits_[sw_[switchIndex].exitBegin + port - 1U].terminal == packet.destination;
         }
       }
     } else if (entry.list < r.listOffset.size()) {  // a list whose every port leads to a switch here

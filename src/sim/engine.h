@@ -649,10 +649,14 @@ class Engine {
   std::vector<HopChoice> choices_;
   struct Candidate {
     std::uint32_t channel;
-    std::uint8_t vc;  // cached candidates: unused (the layer's VCs are tried in turn)
+    // The grant's choice: its VC. A packet's candidates: unused (the layer's VCs are tried in
+    // turn), except that a resolved entry (setUpResolution) holds kIntoTerminal where its port
+    // leads to a terminal (taken only by packets for it: routeHere checks which).
+    std::uint8_t vc;
     std::uint8_t layer;
     PortNumber port;
   };
+  static constexpr std::uint8_t kIntoTerminal = 1;
   static constexpr std::size_t kCachedCandidates = 16;
   std::vector<Candidate> overflow_;
   // The candidates of each packet at its current switch, found once per hop (a blocked

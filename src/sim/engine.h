@@ -361,13 +361,19 @@ class Engine {
   /// Every event of one kind's list (runCycle, ungrouped).
   template <std::uint64_t Kind>
   void processEventsOf(const WorkList& events);
-  void prefetchEvent(std::uint64_t event) const;
+  // The prefetch stages are always inlined: a function whose only effects are prefetches
+  // reads memory and changes nothing, so GCC's interprocedural analysis finds it pure and
+  // deletes every call to it (it did: prefetchEvent and prefetchLinkHead were out-of-line
+  // functions, and no build since they were written requested what they request;
+  // docs/PERFORMANCE.md, session 19).
+  /// The first prefetch stage: an event's packet or channel record.
+  [[gnu::always_inline]] inline void prefetchEvent(std::uint64_t event) const;
   /// The second prefetch stage (runGrouped): for a head's arrival, its channel record, VC
   /// block and candidate count, read from the packet that prefetchEvent requested.
-  void prefetchEventTarget(std::uint64_t event) const;
+  [[gnu::always_inline]] inline void prefetchEventTarget(std::uint64_t event) const;
   /// The second prefetch stage of the link phase: the packet at the head of the output queue
   /// the link tries first (its record requested earlier).
-  void prefetchLinkHead(std::uint32_t channel) const;
+  [[gnu::always_inline]] inline void prefetchLinkHead(std::uint32_t channel) const;
   void arrive(std::uint32_t packetId);
   void headReady(std::uint32_t inChannel, std::uint32_t vc);
   void inputFree(std::uint32_t inChannel);

@@ -113,6 +113,16 @@ class PairTable {
     entry.next += count;
     return first;
   }
+  /// Requests the pair's entry (expected() and setExpected() read it soon). Always inlined:
+  /// a function of prefetches alone is found pure, and its calls deleted (engine.h, the
+  /// prefetch stages).
+  [[gnu::always_inline]] void prefetch(std::uint32_t source, std::uint32_t destination) const {
+    if (dense_) {
+      __builtin_prefetch(&expected_[index(source, destination)]);
+    } else if (!entries_.empty()) {
+      __builtin_prefetch(&entries_[home(key(source, destination))]);
+    }
+  }
   /// The sequence number the pair's next in-order packet has.
   std::uint64_t expected(std::uint32_t source, std::uint32_t destination) {
     return dense_ ? expected_[index(source, destination)] : find(key(source, destination)).expected;
@@ -368,11 +378,13 @@ class Engine {
   // docs/PERFORMANCE.md, session 19).
   /// The first prefetch stage: an event's packet or channel record.
   [[gnu::always_inline]] inline void prefetchEvent(std::uint64_t event) const;
-  /// The second prefetch stage (runGrouped): for a head's arrival, its channel record, VC
-  /// block and candidate count, read from the packet that prefetchEvent requested.
+  /// The second prefetch stage (runGrouped), from the packet that prefetchEvent requested:
+  /// for a head's arrival, its channel record, VC block, candidate reference and what its
+  /// routing reads at the switch; for a delivery, its pair's sequence-number entry.
   [[gnu::always_inline]] inline void prefetchEventTarget(std::uint64_t event) const;
   /// The second prefetch stage of the link phase: the packet at the head of the output queue
-  /// the link tries first (its record requested earlier).
+  /// the link tries first, or for an injection channel the message at the front of its
+  /// terminal's source queue (the record requested earlier).
   [[gnu::always_inline]] inline void prefetchLinkHead(std::uint32_t channel) const;
   void arrive(std::uint32_t packetId);
   void headReady(std::uint32_t inChannel, std::uint32_t vc);

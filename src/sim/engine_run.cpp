@@ -148,6 +148,12 @@ void Engine::prefetchEvent(std::uint64_t event) const {
 }
 
 void Engine::prefetchEventTarget(std::uint64_t event) const {
+  if (kindOf(event) == kDeliver) {
+    // A tail's delivery reads the entry of its pair's sequence numbers.
+    const Packet& packet = packets_[payloadOf(event)];  // (requested kPrefetch events earlier)
+    pairs_.prefetch(packet.source, packet.destination);
+    return;
+  }
   if (kindOf(event) != kArrive) return;
   const std::uint64_t packetId = payloadOf(event);
   const Packet& packet = packets_[packetId];  // (requested kPrefetch events earlier)
@@ -155,11 +161,10 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
   __builtin_prefetch(&vcAt(packet.channel, packet.vc));
   __builtin_prefetch(&route_[packetId]);
   // What the head's routing (arrive: routeHere) reads at its switch, the event's owner: the
-  // table entry is loaded (ForwardingTable::loadAhead: a prefetch of it did not help) and,
-  // where the layer is not resolved at set-up (setUpResolution), the switch's exits and the
-  // packet's candidate slot are requested (a resolved hop reads the exits only into a
-  // terminal; a request for the switch's resolved block changed nothing measurable: 0.944
-  // against 0.939, 10 pairs).
+  // table entry is loaded (ForwardingTable::loadAhead: a prefetch of it did not help) and
+  // the switch's resolved block requested (setUpResolution; a resolved hop reads the exits
+  // only into a terminal) or, where the layer is not resolved, the switch's exits and the
+  // packet's candidate slot.
   const std::uint64_t owner = ownerOf(event);
   if (owner < switchCount_ && !semantics_.escape() && sw_[owner].portCount > 0) {
     if (resolution_.empty() || resolution_[packet.layer].stride == 0) {
@@ -167,6 +172,11 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
       __builtin_prefetch(exits);
       __builtin_prefetch(exits + sw_[owner].portCount - 1);
       __builtin_prefetch(packetCandidates_.data() + packetId * capacity_);
+    } else {
+      const LayerResolution& r = resolution_[packet.layer];
+      const Candidate* block = resolved_.data() + r.base + owner * r.stride;
+      __builtin_prefetch(block);
+      __builtin_prefetch(block + r.stride - 1);
     }
     semantics_.loadAheadAt(static_cast<std::uint32_t>(owner), packet.address, LayerId::fromIndex(packet.layer));
   }
@@ -174,7 +184,12 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
 
 void Engine::prefetchLinkHead(std::uint32_t channel) const {
   const ChannelState& link = chan(channel);  // (requested kPrefetch links earlier)
-  if (!link.sourceIsSwitch) return;
+  if (!link.sourceIsSwitch) {
+    // An injection reads the message at the front of its terminal's source queue.
+    const std::uint32_t terminal = link.sourceIndex;
+    if (messageWaits(terminal)) __builtin_prefetch(&sourceQueue_[terminal][sourceHead_[terminal]]);
+    return;
+  }
   const std::uint32_t vc = link.linkNextVc;
   const VcState& queue = vcAt(channel, vc);
   if (queue.outSize > 0) __builtin_prefetch(&packets_[ringAt(channel, vc)[slots_ + queue.outHead]]);

@@ -589,8 +589,11 @@ void Engine::checkSourceQueues(std::size_t capacity) const {
 }
 
 void Engine::generate(std::uint32_t terminal) {
+  generateTo(terminal, destinations_.draw(terminal, terminalRng_[terminal]));
+}
+
+void Engine::generateTo(std::uint32_t terminal, std::uint32_t destination) {
   Rng& rng = terminalRng_[terminal];
-  const std::uint32_t destination = destinations_.draw(terminal, rng);
   const bool measured = warmupDone_ && now_ >= windowStart_ && now_ < windowEnd_;
   enqueueMessage(terminal, destination, config_.messagePackets, measured);
   std::uint64_t next = 0;
@@ -623,7 +626,28 @@ void Engine::runGenerations() {
   const std::uint64_t slot = now_ & (kCalendarSize - 1);
   if ((calendarUsed_[slot / 64] >> (slot % 64) & 1) == 0) return;
   std::vector<std::uint32_t>& terminals = calendar_[slot];
-  for (std::size_t i = 0; i < terminals.size(); ++i) generate(terminals[i]);  // (adds only to later cycles)
+  if (prefetch_) {
+    // State beyond the caches: each terminal's destination is drawn kGenerationsAhead
+    // terminals ahead of its message, and what the message will read requested (its pair's
+    // sequence numbers above all, at random in a map). A terminal draws from its own stream,
+    // destination first and then its next gap, as generate() does, and appears once in a
+    // cycle's list: the same draws, the same result.
+    const std::size_t count = terminals.size();
+    drawn_.resize(count);
+    auto drawAhead = [&](std::size_t j) {
+      const std::uint32_t terminal = terminals[j];
+      drawn_[j] = destinations_.draw(terminal, terminalRng_[terminal]);
+      pairs_.prefetch(terminal, drawn_[j]);
+      __builtin_prefetch(&chan(injection_[terminal]));
+    };
+    for (std::size_t j = 0; j < std::min(count, kGenerationsAhead); ++j) drawAhead(j);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + kGenerationsAhead < count) drawAhead(i + kGenerationsAhead);
+      generateTo(terminals[i], drawn_[i]);  // (adds only to later cycles)
+    }
+  } else {
+    for (std::size_t i = 0; i < terminals.size(); ++i) generate(terminals[i]);  // (adds only to later cycles)
+  }
   terminals.clear();
   calendarUsed_[slot / 64] &= ~(std::uint64_t{1} << (slot % 64));
 }

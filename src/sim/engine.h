@@ -358,6 +358,10 @@ class Engine {
   void wakeLinkIf(bool take, std::uint32_t channel, std::uint64_t time);
   void wakeSwitchIfReady(std::uint32_t switchIndex);
   void generate(std::uint32_t terminal);
+  /// generate() with the destination drawn already (from the terminal's stream, first).
+  void generateTo(std::uint32_t terminal, std::uint32_t destination);
+  static constexpr std::size_t kGenerationsAhead = 8;  // runGenerations, beyond the caches
+  std::vector<std::uint32_t> drawn_;                   // runGenerations: the destinations drawn ahead
   /// A message waits in the source queue of `terminal`.
   bool messageWaits(std::uint32_t terminal) const { return sourceHead_[terminal] != sourceQueue_[terminal].size(); }
   /// Throws LimitError when the source queues, grown to `capacity` at one terminal, would

@@ -160,11 +160,10 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
   __builtin_prefetch(&chan(packet.channel));
   __builtin_prefetch(&vcAt(packet.channel, packet.vc));
   __builtin_prefetch(&route_[packetId]);
-  // What the head's routing (arrive: routeHere) reads at its switch, the event's owner: the
-  // table entry is loaded (ForwardingTable::loadAhead: a prefetch of it did not help) and
-  // the switch's resolved block requested (setUpResolution; a resolved hop reads the exits
-  // only into a terminal) or, where the layer is not resolved, the switch's exits and the
-  // packet's candidate slot.
+  // What the head's routing (arrive: routeHere) reads at its switch, the event's owner, is
+  // requested: the table entry (ForwardingTable::prefetchEntry) and the switch's resolved
+  // block (setUpResolution; a resolved hop reads the exits only into a terminal) or, where
+  // the layer is not resolved, the switch's exits and the packet's candidate slot.
   const std::uint64_t owner = ownerOf(event);
   if (owner < switchCount_ && !semantics_.escape() && sw_[owner].portCount > 0) {
     if (resolution_.empty() || resolution_[packet.layer].stride == 0) {
@@ -178,7 +177,7 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
       __builtin_prefetch(block);
       __builtin_prefetch(block + r.stride - 1);
     }
-    semantics_.loadAheadAt(static_cast<std::uint32_t>(owner), packet.address, LayerId::fromIndex(packet.layer));
+    semantics_.prefetchEntryAt(static_cast<std::uint32_t>(owner), packet.address, LayerId::fromIndex(packet.layer));
   }
 }
 

@@ -374,9 +374,9 @@ void Engine::setUpResolution() {
       if (list.size() > capacity_ ||
           std::ranges::any_of(list, [&](PortNumber p) { return p == kSelfPort || p > ports; }))
         continue;  // (not resolved: the general path)
-      const auto found = std::ranges::search(layout, list);
-      if (!found.empty()) {
-        r.listOffset[id] = static_cast<std::uint32_t>(found.begin() - layout.begin());
+      const auto found = std::search(layout.begin(), layout.end(), list.begin(), list.end());
+      if (found != layout.end()) {
+        r.listOffset[id] = static_cast<std::uint32_t>(found - layout.begin());
       } else {
         std::size_t overlap = list.size() - 1;  // the longest end of the layout the list starts with
         while (overlap > 0 && !std::equal(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(overlap),

@@ -991,8 +991,8 @@ void Engine::wakeWhenFree(std::uint32_t switchIndex, std::uint32_t inChannel, st
 std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std::uint32_t switchIndex,
                                                      std::uint32_t inChannel) {
   Packet& packet = packets_[packetId];
-  if (!resolution_.empty() && resolution_[packet.layer].stride != 0) {  // the entry's resolved candidates
-    const LayerResolution& r = resolution_[packet.layer];
+  if (const LayerResolution* resolved = resolvedLayer(packet.layer)) {  // the entry's resolved candidates
+    const LayerResolution& r = *resolved;
     const ForwardingTable::EntryView entry =
         semantics_.entryAt(switchIndex, packet.address, LayerId::fromIndex(packet.layer));
     std::size_t at = r.base + std::size_t{switchIndex} * r.stride;

@@ -702,6 +702,10 @@ class Engine {
     std::vector<std::uint32_t> listOffset, listLength;  ///< per list id, in the switch's block
   };
   std::vector<LayerResolution> resolution_;  // per layer (empty: none, e.g. escape routings)
+  /// The resolution of `layer`, or nullptr where its hops take the per-hop path.
+  const LayerResolution* resolvedLayer(std::uint32_t layer) const {
+    return resolution_.empty() || resolution_[layer].stride == 0 ? nullptr : &resolution_[layer];
+  }
   std::vector<Candidate> resolved_;
   std::vector<std::uint8_t> listUsable_;
   /// Resolved candidates (and list flags) at most: beyond, a layer is not resolved (128 MiB).

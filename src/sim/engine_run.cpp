@@ -166,16 +166,15 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
   // the layer is not resolved, the switch's exits and the packet's candidate slot.
   const std::uint64_t owner = ownerOf(event);
   if (owner < switchCount_ && !semantics_.escape() && sw_[owner].portCount > 0) {
-    if (resolution_.empty() || resolution_[packet.layer].stride == 0) {
+    if (const LayerResolution* r = resolvedLayer(packet.layer)) {
+      const Candidate* block = resolved_.data() + r->base + owner * r->stride;
+      __builtin_prefetch(block);
+      __builtin_prefetch(block + r->stride - 1);
+    } else {
       const Exit* exits = exits_.data() + sw_[owner].exitBegin;  // (sw_ requested 2 kPrefetch events earlier)
       __builtin_prefetch(exits);
       __builtin_prefetch(exits + sw_[owner].portCount - 1);
       __builtin_prefetch(packetCandidates_.data() + packetId * capacity_);
-    } else {
-      const LayerResolution& r = resolution_[packet.layer];
-      const Candidate* block = resolved_.data() + r.base + owner * r.stride;
-      __builtin_prefetch(block);
-      __builtin_prefetch(block + r.stride - 1);
     }
     semantics_.prefetchEntryAt(static_cast<std::uint32_t>(owner), packet.address, LayerId::fromIndex(packet.layer));
   }

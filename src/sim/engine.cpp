@@ -903,12 +903,16 @@ void Engine::deliver(std::uint32_t packetId) {
 bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc) {
   VcState& queue = vcAt(inChannel, vc);
   const std::uint32_t packetId = ringAt(inChannel, vc)[queue.inHead];
+  // Beyond the caches: the packet's line (a direct send writes it) while the selection reads
+  // the candidates, and after a grant the flit counter (docs/PERFORMANCE.md, session 20).
+  if (prefetch_) __builtin_prefetch(&packets_[packetId], 1);
   const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
   Candidate chosen{};
   if (!select(candidates, switchIndex, chosen)) {
     if (narrow_) wakeWhenFree(switchIndex, inChannel, candidates);
     return false;
   }
+  if (prefetch_) __builtin_prefetch(&channelFlits_[chosen.channel], 1);
   // Grant: the packet leaves the input queue and crosses in flits_ cycles; the next packet
   // of the VC, if any, is ready (arrive()). The packet itself changes when its link sends it
   // (transmit: channel, VC and layer).

@@ -113,8 +113,24 @@ void Engine::runGrouped(WorkList& events, const WorkList& switches) {
 }
 
 // The woken switches switches[from, end) allocate in wake order (the state of the one
-// kPrefetch places ahead requested first, as in runCycle); returns the end.
+// kPrefetch places ahead requested first, as in runCycle); returns the end. State beyond
+// the caches (prefetch_): first, every record of the inputs that can send at these switches
+// is requested — a switch woken by a freed output or crossbar input (kOutFree, kInFree)
+// retries heads whose records no event of this cycle touched, and its allocation read
+// each of them one miss after another (docs/PERFORMANCE.md, session 20). The switches' own
+// lines are in the cache: their wake wrote them.
 std::size_t Engine::allocateWoken(const WorkList& switches, std::size_t from) {
+  if (prefetch_ && narrow_) {
+    const std::uint32_t lines = std::min(recordLines_, 3U);  // the state and the first VC blocks (as arrive())
+    for (std::size_t i = from; i < switches.size(); ++i) {
+      const SwitchState& state = sw_[switches[i]];
+      for (std::uint64_t ready = state.readyInputs; ready != 0; ready &= ready - 1) {
+        const std::byte* record =
+            recordOf(inPorts_[state.portBegin + static_cast<std::uint32_t>(std::countr_zero(ready))]);
+        for (std::uint32_t line = 0; line < lines; ++line) __builtin_prefetch(record + 64 * line);
+      }
+    }
+  }
   for (std::size_t i = from; i < switches.size(); ++i) {
     if (i + kPrefetch < switches.size()) __builtin_prefetch(&sw_[switches[i + kPrefetch]]);
     allocateSwitch(static_cast<std::uint32_t>(switches[i]));

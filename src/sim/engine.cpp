@@ -713,9 +713,8 @@ void Engine::arrive(std::uint32_t packetId) {
     // while the cycle's other events run (memory-level parallelism; docs/PERFORMANCE.md,
     // session 15). Routing is a function of the packet and the switch: when it is done does
     // not change the result.
-    const std::uint32_t lines = std::min(recordLines_, 3U);  // the state and the first VC blocks
     for (const Candidate& candidate : routeHere(packetId, chan(packet.channel).targetIndex, packet.channel)) {
-      for (std::uint32_t line = 0; line < lines; ++line) __builtin_prefetch(recordOf(candidate.channel) + 64 * line);
+      prefetchRecord(candidate.channel, hopRecordLines());
     }
   }
   if (queue.inSize++ == 0) headReady(packet.channel, packet.vc);

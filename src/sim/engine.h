@@ -380,6 +380,12 @@ class Engine {
   // deletes every call to it (it did: prefetchEvent and prefetchLinkHead were out-of-line
   // functions, and no build since they were written requested what they request;
   // docs/PERFORMANCE.md, session 19).
+  /// Requests the first `lines` cache lines of channel c's record (at most recordLines_).
+  [[gnu::always_inline]] void prefetchRecord(std::uint32_t c, std::uint32_t lines) const {
+    for (std::uint32_t line = 0; line < lines; ++line) __builtin_prefetch(recordOf(c) + 64 * line);
+  }
+  /// The lines of a record that a switch's hop reads: its state and the first VC blocks.
+  std::uint32_t hopRecordLines() const { return std::min(recordLines_, 3U); }
   /// The first prefetch stage: an event's packet or channel record.
   [[gnu::always_inline]] inline void prefetchEvent(std::uint64_t event) const;
   /// The second prefetch stage (runGrouped), from the packet that prefetchEvent requested:

@@ -66,7 +66,7 @@ void Engine::runCycle() {
     // ahead, from that record, the packet at the head of the VC it tries first.
     if (i + 2 * kPrefetch < links.size()) {
       const auto channel = static_cast<std::uint32_t>(links[i + 2 * kPrefetch]);
-      for (std::uint32_t line = 0; line < recordLines_; ++line) __builtin_prefetch(recordOf(channel) + 64 * line);
+      prefetchRecord(channel, recordLines_);
       __builtin_prefetch(&channelFlits_[channel]);
     }
     if (i + kPrefetch < links.size()) prefetchLinkHead(static_cast<std::uint32_t>(links[i + kPrefetch]));
@@ -121,13 +121,11 @@ void Engine::runGrouped(WorkList& events, const WorkList& switches) {
 // lines are in the cache: their wake wrote them.
 std::size_t Engine::allocateWoken(const WorkList& switches, std::size_t from) {
   if (prefetch_ && narrow_) {
-    const std::uint32_t lines = std::min(recordLines_, 3U);  // the state and the first VC blocks (as arrive())
     for (std::size_t i = from; i < switches.size(); ++i) {
       const SwitchState& state = sw_[switches[i]];
       for (std::uint64_t ready = state.readyInputs; ready != 0; ready &= ready - 1) {
-        const std::byte* record =
-            recordOf(inPorts_[state.portBegin + static_cast<std::uint32_t>(std::countr_zero(ready))]);
-        for (std::uint32_t line = 0; line < lines; ++line) __builtin_prefetch(record + 64 * line);
+        prefetchRecord(inPorts_[state.portBegin + static_cast<std::uint32_t>(std::countr_zero(ready))],
+                       hopRecordLines());
       }
     }
   }

@@ -66,7 +66,7 @@ void addOptions(CLI::App& command, SimulateArgs& args) {
       ->check(CLI::Range(0, 4096));
   command.add_option("--packet-flits", args.config.packetFlits, "flits per packet (default 8)")
       ->check(unsignedDecimal(1, 4096));
-  command.add_option("--vcs", args.config.vcs, "virtual channels per link (default: one per routing layer)")
+  command.add_option("--vcs", args.config.vcs, "virtual channels per link (default, or 0: one per routing layer)")
       ->check(unsignedDecimal(0, 64));
   command.add_option("--buffer-packets", args.config.bufferPackets, "packets per VC queue (default 2)")
       ->check(unsignedDecimal(1, 1024));

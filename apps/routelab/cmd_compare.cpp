@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gnuplot.h"
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "io/output.h"
 #include "report/comparison.h"
 #include "report/html.h"
-#include "sim/simulator.h"
 
 namespace routelab::cli {
 
@@ -31,31 +31,10 @@ constexpr const char* kDefaultFabric = "kary-ntree:k=4,n=3";
 struct CompareArgs {
   CompareOptions options;
   std::string output = "routelab-report";
+  std::string format = "text";
   bool quiet = false;
-  bool simulate = false;
-  std::string simulateLoads = "0.05:0.5:0.05";
-  std::uint64_t simulateCycles = 5000;
+  bool noSimulate = false;
 };
-
-/// --simulate: a latency–throughput curve per engine that passed verification, with the
-/// simulator's default model (docs/SIMULATION.md), uniform traffic, the comparison's seed;
-/// the points of each curve run in parallel. OpenSM routings are not re-simulated.
-void simulateEngines(const CompareArgs& args, Comparison& comparison) {
-  const std::vector<double> loads = parseLoadRange(args.simulateLoads);
-  const Fabric fabric = loadFabric(args.options.spec);
-  SimConfig config;
-  config.seed = args.options.seed;
-  config.measureCycles = args.simulateCycles;
-  RoutingContext context;
-  context.seed = args.options.seed;
-  for (const EngineComparison& engine : comparison.engines) {
-    if (!engine.passed() || engine.skipped || engine.origin != "routelab") continue;
-    if (!args.quiet) std::cerr << "compare: " << engine.name << ": simulate " << loads.size() << " loads" << std::endl;
-    const RoutingResult routing = runEngine(engine.name, fabric.network, context);
-    const std::vector<SimResult> results = simulateLoads(fabric.network, routing, config, loads, args.options.threads);
-    for (const SimResult& r : results) comparison.latency.push_back({engine.name, r.offered, r.accepted, r.latencyAvg});
-  }
-}
 
 /// The command line as typed (Linux /proc/self/cmdline), else the words routelab parsed.
 std::string commandLine(const CompareArgs& args) {
@@ -165,25 +144,45 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
       "per terminal; generic engines on fat-trees up to {} switches\n",
       o.detailTerminals, o.maxAddressesPerTerminal, o.genericEngineSwitches);
   if (!o.opensmDirectory.empty()) fmt::print("opensm      {}\n", o.opensmDirectory);
+  fmt::print("fabric has  {} VLs, {}{}\n", o.constraints.vls,
+             o.constraints.adaptiveSwitches ? "adaptive switches" : "LFT switches (one output per destination)",
+             o.constraints.inOrder ? ", in-order delivery required" : "");
+  fmt::print("simulation  {}\n",
+             !o.simulate ? std::string("off (--no-simulate)")
+                         : fmt::format("the {} leading deployable routings and the best not deployable, on fabrics up to "
+                                       "{} terminals{}: {} cycles per point, saturation search with {} halvings",
+                                       o.simulateLeaders, o.simulateTerminals, o.simulateAlways ? " (--simulate: any size)" : "",
+                                       o.simulateCycles, o.simulateSteps));
   fmt::print("report      {}\n\n", reportPath);
   std::fflush(stdout);
 }
 
 int runCompare(CompareArgs& args) {
+  validateConstraints(args.options.constraints);  // impossible constraints fail before any output
+  if (args.noSimulate) args.options.simulate = false;
   CreatedDirectory created(CreatedDirectory::firstMissing(args.output));
   const std::string reportPath = prepareOutput(args.output);
-  printConfiguration(args, reportPath);
+  const std::string jsonPath = (std::filesystem::path(args.output) / "compare.json").string();
+  const bool json = args.format == "json";
+  if (!json) printConfiguration(args, reportPath);
   if (!args.quiet) {
     args.options.progress = [](const std::string& message) { std::cerr << "compare: " << message << std::endl; };
   }
   Comparison comparison = compareEngines(args.options);
-  if (args.simulate) simulateEngines(args, comparison);
   comparison.commandLine = commandLine(args);
   comparison.version = fmt::format("routelab {} (C++ {}, {})", ROUTELAB_VERSION, __cplusplus, __VERSION__);
-  writeFileAtomically(reportPath, [&](std::ostream& out) { writeHtmlReport(comparison, out); });
+  const std::string jsonText = comparisonJson(comparison);
+  const std::vector<RenderedFigure> figures = renderSvgFigures(comparisonFigures(comparison));
+  writeFileAtomically(jsonPath, [&](std::ostream& out) { out << jsonText; });
+  writeFileAtomically(reportPath, [&](std::ostream& out) { writeHtmlReport(comparison, figures, out); });
   created.keep();
+  if (json) {
+    fmt::print("{}", jsonText);
+    return 0;
+  }
   printTable(comparison);
-  fmt::print("\n{}\n\nreport      {} ({:.1f} s)\n", recommendation(comparison), reportPath, comparison.totalSeconds);
+  fmt::print("\n{}\n\nreport      {} and {} ({:.1f} s)\n", recommendation(comparison), reportPath, jsonPath,
+             comparison.totalSeconds);
   return 0;
 }
 
@@ -233,13 +232,37 @@ Command compareCommand() {
             ->check(CLI::NonNegativeNumber)
             ->default_str("0");
         command.add_flag("--quiet", args->quiet, "no progress lines on stderr");
-        command.add_flag("--simulate", args->simulate,
-                         "simulate every verified engine: latency-throughput curves (uniform traffic)");
-        command.add_option("--simulate-loads", args->simulateLoads, "loads of --simulate: FROM:TO:STEP")
-            ->default_str(args->simulateLoads);
-        command.add_option("--simulate-cycles", args->simulateCycles, "measured cycles per --simulate point")
+        command.add_option("--vls", args->options.constraints.vls,
+                           "data virtual lanes the fabric has (1..15): routings needing more are not deployable")
+            ->default_str("8");
+        command.add_flag("--adaptive-switches", args->options.constraints.adaptiveSwitches,
+                         "the switches may choose among several outputs per packet (InfiniBand LFTs cannot)");
+        command.add_flag("--in-order", args->options.constraints.inOrder,
+                         "the application needs in-order delivery: multipath and adaptive routings are not deployable");
+        command.add_flag("--no-simulate", args->noSimulate, "no simulation of the leading routings");
+        command.add_flag("--simulate", args->options.simulateAlways,
+                         "simulate the leading routings whatever the fabric's size");
+        command
+            .add_option("--simulate-terminals", args->options.simulateTerminals,
+                        "simulate the leading routings on fabrics up to this many terminals")
+            ->check(unsignedDecimal())
+            ->default_str(std::to_string(args->options.simulateTerminals));
+        command
+            .add_option("--simulate-leaders", args->options.simulateLeaders,
+                        "deployable routings simulated (distinct tables, best first; plus the best not deployable)")
+            ->check(unsignedDecimal(1, 64))
+            ->default_str(std::to_string(args->options.simulateLeaders));
+        command.add_option("--simulate-cycles", args->options.simulateCycles, "measured cycles per simulated point")
             ->check(unsignedDecimal(1, std::uint64_t{1} << 32))
-            ->default_str("5000");
+            ->default_str(std::to_string(args->options.simulateCycles));
+        command
+            .add_option("--simulate-steps", args->options.simulateSteps,
+                        "halvings of the saturation search on (0, 1] (resolution 0.99 / 2^steps)")
+            ->check(CLI::Range(1, 20))
+            ->default_str(std::to_string(args->options.simulateSteps));
+        command.add_option("--format", args->format, "terminal output: text (table) or json (the whole decision)")
+            ->check(CLI::IsMember({"text", "json"}))
+            ->default_str("text");
         return std::function<int()>([args] { return runCompare(*args); });
       }};
 }

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gnuplot.h"
 #include "io/output.h"
 #include "sweep/report.h"
 
@@ -212,19 +213,6 @@ Command resultsCommand() {
 }
 
 namespace {
-
-/// Runs `gnuplot SCRIPT`; IoError when it cannot start or fails.
-void runGnuplot(const std::string& script) {
-  pid_t pid = 0;
-  std::string program = "gnuplot";
-  std::vector<char*> argv = {program.data(), const_cast<char*>(script.c_str()), nullptr};
-  if (posix_spawnp(&pid, "gnuplot", nullptr, nullptr, argv.data(), environ) != 0) {
-    throw IoError("cannot run gnuplot (install gnuplot-nox; docs/SWEEPS.md)");
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw IoError("gnuplot failed on " + script);
-}
 
 int runPlot(const std::string& resultsPath, const std::string& directory) {
   const ResultStore store = ResultStore::openExisting(resultsPath);

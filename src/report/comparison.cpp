@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <map>
+#include <memory>
+#include <tuple>
 
 #include "analysis/loads.h"
 #include "analysis/sampling.h"
@@ -13,6 +16,8 @@
 #include "engines/families.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "report/deployment.h"
+#include "report/evidence.h"
 #include "report/opensm_directory.h"
 #include "report/sampled_walks.h"
 #include "traffic/pattern.h"
@@ -157,13 +162,60 @@ ModelMetrics splitMetrics(const Network& network, const RoutingResult& routing, 
 void analyseRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
                     EngineComparison& out);
 
+/// Routings with at most this many table entries in all get a fingerprint of their tables.
+constexpr std::uint64_t kFingerprintEntries = std::uint64_t{1} << 26;
+
+/// FNV-1a over every table entry's candidates, the layers and the address blocks: equal for
+/// routings that send every packet the same way in the same layer (0 when too large).
+std::uint64_t tablesFingerprint(const Network& network, const RoutingResult& routing) {
+  const std::uint64_t entries = static_cast<std::uint64_t>(routing.tables.size()) * network.switchCount() *
+                                routing.addresses.count();
+  if (entries > kFingerprintEntries) return 0;
+  std::uint64_t hash = 1469598103934665603ULL;
+  auto mix = [&](std::uint64_t value) {
+    hash ^= value;
+    hash *= 1099511628211ULL;
+  };
+  for (const NodeId owner : routing.addresses.owners()) mix(routing.addresses.blockSize(owner));
+  for (const std::uint16_t table : routing.tableOfLayer) mix(table);
+  for (const std::uint8_t layer : routing.layerOf) mix(layer);
+  for (const std::uint16_t allowed : routing.allowedLayers) mix(allowed);
+  mix(static_cast<std::uint64_t>(routing.escapeLayer + 1));
+  for (const ForwardingTable& table : routing.tables) {
+    for (std::uint32_t s = 0; s < table.switchCount(); ++s) {
+      for (Address a = 0; a < table.addressCount(); ++a) {
+        const std::span<const PortNumber> candidates = table.candidates(s, a);
+        mix(candidates.size());
+        for (const PortNumber port : candidates) mix(port);
+      }
+    }
+  }
+  return hash == 0 ? 1 : hash;
+}
+
+/// The deployment profile and the constraint verdict of a routed routing.
+void profileRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
+                    EngineComparison& out) {
+  out.deployment = deploymentProfile(network, routing, out.layersUsed);
+  if (out.origin == "OpenSM") {
+    out.deployment.deploy = {fmt::format("opensm {}", out.opensmOptions.empty()
+                                                          ? "-R " + out.name.substr(out.name.find(':') + 1)
+                                                          : out.opensmOptions)};
+  } else {
+    out.deployment.deploy = routelabDeployCommands(out.deployment, options.spec, out.effective);
+  }
+  out.notDeployable = constraintViolations(out.deployment, options.constraints);
+}
+
 /// Verify and analyse one routing (ours or imported).
 void evaluateRouting(const Network& network, const RoutingResult& routing, const CompareOptions& options,
                      EngineComparison& out) {
   out.effective = routing.engine;
   out.layers = out.layersUsed = routing.layerCount();
+  out.tablesFingerprint = tablesFingerprint(network, routing);
   const std::size_t n = network.terminalCount();
   if (n > options.detailTerminals && routing.addresses.count() > options.maxAddressesPerTerminal * n) {
+    profileRouting(network, routing, options, out);
     out.skipped = true;
     out.notes.push_back(fmt::format(
         "routed but not verified or analysed: {} addresses for {} terminals > --max-addresses-per-terminal {} above "
@@ -181,6 +233,7 @@ void evaluateRouting(const Network& network, const RoutingResult& routing, const
   out.layers = verified.layers;
   out.layersUsed = verified.layersUsed;
   out.method = verified.method;
+  profileRouting(network, routing, options, out);
   if (!out.connected || !out.loopFree) {
     out.notes.push_back("not analysed: the routing does not deliver every pair (see routelab verify)");
     return;
@@ -243,16 +296,18 @@ bool isGenericEngine(const std::string& spec) {
   return false;
 }
 
-void routeAndEvaluate(const Network& network, const std::string& spec, const CompareOptions& options,
-                      EngineComparison& out) {
+/// Routes and evaluates one engine; returns its routing when `keep` (for the simulator).
+std::unique_ptr<RoutingResult> routeAndEvaluate(const Network& network, const std::string& spec,
+                                                const CompareOptions& options, bool keep, EngineComparison& out) {
   out.name = spec;
   out.origin = "routelab";
   RoutingContext context;
   context.seed = options.seed;
   say(options, fmt::format("{}: route", spec));
   try {
-    const RoutingResult routing = timed(out, "route", [&] { return runEngine(spec, network, context); });
+    RoutingResult routing = timed(out, "route", [&] { return runEngine(spec, network, context); });
     evaluateRouting(network, routing, options, out);
+    if (keep && out.passed() && !out.skipped) return std::make_unique<RoutingResult>(std::move(routing));
   } catch (const RoutingError& e) {  // UnsupportedTopology included: the engine refuses
     out.refused = true;
     out.reason = e.what();
@@ -260,6 +315,12 @@ void routeAndEvaluate(const Network& network, const std::string& spec, const Com
     out.refused = true;
     out.reason = e.what();
   }
+  return nullptr;
+}
+
+/// Whether compare simulates this fabric (CompareOptions: simulate, simulateTerminals).
+bool simulates(const CompareOptions& options, std::size_t terminals) {
+  return options.simulate && (options.simulateAlways || terminals <= options.simulateTerminals);
 }
 
 }  // namespace
@@ -275,6 +336,14 @@ std::vector<std::int64_t> evaluatedShifts(std::size_t terminals, std::size_t max
 
 Comparison compareEngines(const CompareOptions& options) {
   const auto start = Clock::now();
+  validateConstraints(options.constraints);
+  if (options.simulate && (options.simulateLeaders == 0 || options.simulateCycles == 0 || options.simulateSteps < 1 ||
+                           options.simulateSteps > 20)) {
+    throw SpecError(fmt::format(
+        "simulation of the leading routings needs --simulate-leaders >= 1, --simulate-cycles >= 1 and "
+        "--simulate-steps 1..20 (got {}, {}, {})",
+        options.simulateLeaders, options.simulateCycles, options.simulateSteps));
+  }
   const std::vector<std::string> specs = comparedEngines(options);
   say(options, fmt::format("fabric {}", options.spec));
   const Fabric fabric = loadFabric(options.spec);
@@ -291,9 +360,15 @@ Comparison compareEngines(const CompareOptions& options) {
   if (!options.opensmDirectory.empty()) imported = importOpenSmDirectory(options.opensmDirectory, fabric.network);
   const bool leaveOutGeneric =
       options.engines.empty() && result.fatTree && result.switches > options.genericEngineSwitches;
+  const bool keep = simulates(options, result.terminals);
+  std::vector<std::unique_ptr<RoutingResult>> kept;  // by listed order, for the simulator
+  std::vector<const RoutingResult*> byListed;
   for (const std::string& spec : specs) {
+    const std::size_t listed = result.engines.size();
     if (leaveOutGeneric && isGenericEngine(spec)) {
       EngineComparison& out = result.engines.emplace_back();
+      out.listedOrder = listed;
+      byListed.push_back(nullptr);
       out.name = out.effective = spec;
       out.origin = "routelab";
       out.notRun = true;
@@ -304,10 +379,14 @@ Comparison compareEngines(const CompareOptions& options) {
           result.switches, options.genericEngineSwitches));
       continue;
     }
-    routeAndEvaluate(fabric.network, spec, options, result.engines.emplace_back());
+    EngineComparison& out = result.engines.emplace_back();
+    out.listedOrder = listed;
+    kept.push_back(routeAndEvaluate(fabric.network, spec, options, keep, out));
+    byListed.push_back(kept.back().get());
   }
   for (ImportedRouting& routing : imported) {
     EngineComparison& out = result.engines.emplace_back();
+    out.listedOrder = byListed.size();
     out.name = "opensm:" + routing.engine;
     out.origin = "OpenSM";
     out.refused = routing.refused;
@@ -315,21 +394,76 @@ Comparison compareEngines(const CompareOptions& options) {
     say(options, out.name);
     if (!out.refused) evaluateRouting(fabric.network, routing.routing, options, out);
     out.effective = out.name;
+    byListed.push_back(out.passed() && !out.skipped && keep ? &routing.routing : nullptr);
   }
   rankEngines(result.engines);
+  if (keep) simulateEvidence(fabric.network, byListed, options, result);
+  result.verdict = decide(result);
   result.totalSeconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }
 
+namespace {
+
+/// The class a routing ranks in: deployable, passing but not deployable here, failing,
+/// not analysed, not run, refused (rankEngines).
+int rankClass(const EngineComparison& e) {
+  if (e.refused) return 5;
+  if (e.notRun) return 4;
+  if (e.skipped || (e.passed() && e.rankingModel() == nullptr)) return 3;
+  if (!e.passed()) return e.rankingModel() != nullptr ? 2 : 3;
+  return e.deployable() ? 0 : 1;
+}
+
+/// The measured criteria, better first.
+std::tuple<double, double, double, double> measured(const EngineComparison& e) {
+  const ModelMetrics* m = e.rankingModel();
+  if (m == nullptr) return {0.0, 0.0, 0.0, 0.0};
+  return {-m->abb.mean, m->worst, m->shiftMaxLoad, e.meanHops};
+}
+
+}  // namespace
+
+bool sameMeasuredRank(const EngineComparison& a, const EngineComparison& b) {
+  const ModelMetrics* x = a.rankingModel();
+  const ModelMetrics* y = b.rankingModel();
+  if (x == nullptr || y == nullptr) return false;
+  // ABB is sampled: equal when the difference lies within the 99% half-width of the difference
+  // of two independent estimates. WORST, the shift load and the hop count are exact.
+  const double abbTolerance = std::sqrt(x->abb.ci99 * x->abb.ci99 + y->abb.ci99 * y->abb.ci99);
+  return std::abs(x->abb.mean - y->abb.mean) <= abbTolerance && x->worst == y->worst &&
+         x->shiftMaxLoad == y->shiftMaxLoad && std::abs(a.meanHops - b.meanHops) <= 1e-9;
+}
+
 void rankEngines(std::vector<EngineComparison>& engines) {
-  auto key = [](const EngineComparison& e) {
-    const ModelMetrics* m = e.rankingModel();
-    const bool analysed = m != nullptr;
-    return std::make_tuple(e.refused, e.notRun, !e.passed(), !analysed, analysed ? -m->abb.mean : 0.0,
-                           analysed ? m->worst : 0.0, e.layersUsed, e.meanHops, e.name);
+  auto byCost = [](const EngineComparison& a, const EngineComparison& b) {
+    if (!sameDeploymentCost(a.deployment, b.deployment)) return cheaperToDeploy(a.deployment, b.deployment);
+    if ((a.origin == "OpenSM") != (b.origin == "OpenSM")) return a.origin == "OpenSM";
+    return a.listedOrder < b.listedOrder;
   };
-  std::stable_sort(engines.begin(), engines.end(),
-                   [&](const EngineComparison& a, const EngineComparison& b) { return key(a) < key(b); });
+  std::stable_sort(engines.begin(), engines.end(), [&](const EngineComparison& a, const EngineComparison& b) {
+    if (rankClass(a) != rankClass(b)) return rankClass(a) < rankClass(b);
+    if (measured(a) != measured(b)) return measured(a) < measured(b);
+    return byCost(a, b);
+  });
+  // Groups: from the best of a class, every routing measured equal to it (sameMeasuredRank)
+  // joins its group; within a group the cheaper deployment comes first.
+  std::size_t group = 0;
+  for (std::size_t i = 0; i < engines.size();) {
+    if (rankClass(engines[i]) > 2 || engines[i].rankingModel() == nullptr) {
+      engines[i++].group = 0;
+      continue;
+    }
+    std::size_t end = i + 1;
+    while (end < engines.size() && rankClass(engines[end]) == rankClass(engines[i]) &&
+           sameMeasuredRank(engines[i], engines[end])) {
+      ++end;
+    }
+    const auto first = engines.begin() + static_cast<std::ptrdiff_t>(i);
+    std::stable_sort(first, engines.begin() + static_cast<std::ptrdiff_t>(end), byCost);
+    ++group;
+    for (; i < end; ++i) engines[i].group = group;
+  }
 }
 
 }  // namespace routelab

@@ -16,9 +16,23 @@
 // Above CompareOptions::genericEngineSwitches switches on a fat-tree, the default list leaves
 // the generic engines out (listed as not run, ranked after the routed ones).
 //
-// Ranking: routings that pass verification (connected, loop-free, deadlock-free) first,
-// then the highest ABB under the ranking model (best-split where computed, else first-path),
-// then the lowest WORST, the fewest layers, the lowest mean hop count, the name.
+// Every routing gets a deployment profile (report/deployment.h) and is checked against the
+// fabric's constraints (CompareOptions::constraints): deployable here, or the reasons it is
+// not. Up to CompareOptions::simulateTerminals terminals, the leading deployable routings and
+// the best routing that is not deployable are simulated (sim/simulator.h, Gómez §5.1's model)
+// under several traffic patterns: saturation throughput and latency at 50% and 80% of the
+// lowest saturation point of each pattern (DynamicEvidence).
+//
+// Ranking (rankEngines): routings that pass verification (connected, loop-free,
+// deadlock-free) and are deployable here first, then those that pass but are not deployable,
+// then the failing, the unanalysed, the not run and the refused. Within each: the highest ABB
+// under the ranking model (best-split where computed, else first-path), the lowest WORST, the
+// lowest all-to-all shift load, the lowest mean hop count. From the best routing of a class,
+// the routings measured equal to it (sameMeasuredRank: ABB within the sampling's 99%
+// confidence) form one group (EngineComparison::group), ordered by deployment cost
+// (cheaperToDeploy),
+// then routings imported from OpenSM before routelab's (OpenSM configures them natively),
+// then the order the engines were listed in. The name never decides.
 //
 // The library never prints: progress goes to CompareOptions::progress. The result is a
 // function of the options (seed included) apart from the timings.
@@ -31,6 +45,7 @@
 #include <vector>
 
 #include "analysis/split.h"
+#include "report/deployment.h"
 #include "graph/network.h"
 #include "routing/checks.h"
 #include "routing/routing_result.h"
@@ -60,6 +75,15 @@ struct CompareOptions {
   std::size_t genericEngineSwitches = 4096;
   int threads = 0;              ///< 0 = every core; results do not depend on it
   std::string opensmDirectory;  ///< OpenSM routings to rank beside ours (empty: none)
+  /// What the fabric offers: the recommendation comes from the routings deployable under it.
+  FabricConstraints constraints;
+  // ---- dynamic evidence (docs/COMPARE.md "Dynamic evidence") ----
+  bool simulate = true;                 ///< simulate the leading routings (fabrics up to simulateTerminals)
+  std::size_t simulateTerminals = 1024;  ///< larger fabrics are not simulated unless simulateAlways
+  bool simulateAlways = false;          ///< simulate whatever the fabric's size
+  std::size_t simulateLeaders = 3;      ///< deployable routings simulated (distinct tables), best first
+  std::uint64_t simulateCycles = 5000;  ///< measured cycles per simulated point
+  int simulateSteps = 6;                ///< halvings of the saturation search on (0, 1]
   /// Called with a one-line message before each long step (the CLI prints it on stderr).
   std::function<void(const std::string&)> progress;
 };
@@ -92,6 +116,34 @@ struct StageTiming {
   double seconds = 0;
 };
 
+/// One traffic pattern of a routing's simulation (Gómez §5.1's model, CompareOptions).
+struct SimulatedPattern {
+  std::string traffic;            ///< the simulator's traffic spec
+  double saturationLoad = 0;      ///< highest offered load found unsaturated (the knee)
+  double saturationAccepted = 0;  ///< accepted traffic there: the saturation throughput
+  double referenceLoad = 0;       ///< the lowest saturation load of this pattern over the simulated routings
+  double latencyAt50 = 0, latencyAt80 = 0;    ///< mean packet latency (cycles) at 50% / 80% of referenceLoad
+  double acceptedAt50 = 0, acceptedAt80 = 0;  ///< accepted traffic at those loads
+  /// Every simulated point of the pattern (the saturation search and the two latency loads),
+  /// by load: the configured load, the offered and accepted traffic measured in the window,
+  /// the mean packet latency, whether it saturated.
+  struct Point {
+    double load = 0, offered = 0, accepted = 0, latency = 0;
+    bool saturated = false;
+  };
+  std::vector<Point> points;
+};
+
+/// The simulator's evidence for one routing (empty when it was not simulated).
+struct DynamicEvidence {
+  std::string why;         ///< "leading deployable routing" / "best routing not deployable here"
+  bool inOrder = false;    ///< simulated with reorder buffers and end-to-end flow control
+  std::vector<SimulatedPattern> patterns;
+  double meanSaturation = 0;  ///< mean saturation throughput over the patterns
+  std::vector<StageTiming> timings;
+  bool simulated() const { return !patterns.empty(); }
+};
+
 struct EngineComparison {
   std::string name;       ///< engine spec as asked (or "opensm:<engine>")
   std::string origin;     ///< "routelab" or "OpenSM"
@@ -113,17 +165,44 @@ struct EngineComparison {
   bool stagesAllPairs = false;       ///< stages count every ordered pair (every shift evaluated)
   std::vector<std::string> notes;    ///< what was skipped and why
   std::vector<StageTiming> timings;
+  // Deployment (report/deployment.h), for every routed routing.
+  DeploymentProfile deployment;
+  std::vector<std::string> notDeployable;  ///< what it needs beyond the constraints; empty = deployable here
+  std::string opensmOptions;               ///< OpenSM routings: the options OpenSM ran with
+  std::uint64_t tablesFingerprint = 0;     ///< equal for identical routings (0: not computed)
+  std::size_t listedOrder = 0;             ///< position in the list of compared routings
+  std::size_t group = 0;                   ///< 1-based measured-equality group among the ranked (0: none)
+  DynamicEvidence dynamic;
   bool passed() const { return !refused && connected && loopFree && deadlockFree; }
+  bool deployable() const { return passed() && !skipped && !notRun && notDeployable.empty(); }
   /// The model the ranking uses: the last computed (best-split when computed).
   const ModelMetrics* rankingModel() const { return models.empty() ? nullptr : &models.back(); }
 };
 
-/// One point of a latency–throughput curve (filled by a simulator; empty today).
-struct LatencyPoint {
-  std::string engine;
-  double offered = 0;   ///< offered load, fraction of link bandwidth per terminal
-  double accepted = 0;  ///< accepted (delivered) load
-  double latency = 0;   ///< mean packet latency (cycles)
+/// What relaxing one constraint would buy (measured: the best routing deployable only under
+/// the relaxed constraint against the recommended one).
+struct Relaxation {
+  std::string constraint;  ///< "adaptive switches", "15 VLs", "out-of-order delivery"
+  std::string engine;      ///< the best routing it admits (empty: none better)
+  double abbChange = 0;    ///< relative ABB change against the recommendation (0.08 = +8%)
+  bool simulated = false;  ///< both simulated: saturationChange holds
+  double saturationChange = 0;  ///< relative mean saturation throughput change
+};
+
+/// The decision: which routing to deploy and why.
+struct Verdict {
+  std::string recommended;     ///< engine name; empty when nothing is deployable
+  std::string staticLeader;    ///< the first deployable routing by the static ranking
+  std::string dynamicLeader;   ///< the simulated deployable routing with the highest mean saturation throughput
+  /// The simulator measured the dynamic leader ahead of the static leader by more than its
+  /// resolution, and it costs no more to deploy: it is recommended.
+  bool disagree = false;
+  /// The dynamic leader was measured ahead but costs more to deploy: the static leader stays
+  /// recommended and this one is named with what it would buy and cost.
+  std::string costlierAlternative;
+  std::vector<std::string> equals;  ///< routings in the recommended one's group
+  std::string why;             ///< why this one among its group (deployment cost, identical tables, ...)
+  std::vector<Relaxation> relaxations;
 };
 
 struct Comparison {
@@ -132,7 +211,8 @@ struct Comparison {
   std::size_t terminals = 0, switches = 0, channels = 0;
   bool fatTree = false;                   ///< XGFT labels known (stage heat maps)
   std::vector<EngineComparison> engines;  ///< in ranking order (refused last)
-  std::vector<LatencyPoint> latency;      ///< latency–throughput points; section omitted when empty
+  Verdict verdict;
+  double simulationResolution = 0;        ///< load step of the saturation search ((1 - 0.01) / 2^steps)
   std::string commandLine;                ///< as typed (set by the caller)
   std::string version;                    ///< tool version (set by the caller)
   double totalSeconds = 0;
@@ -147,8 +227,22 @@ Comparison compareEngines(const CompareOptions& options);
 /// `file`. Throws SpecError for an unknown engine or option (call it before any work).
 std::vector<std::string> comparedEngines(const CompareOptions& options);
 
-/// Sort `engines` into ranking order (see the header comment).
+/// Sort `engines` into ranking order and number the groups (see the header comment).
 void rankEngines(std::vector<EngineComparison>& engines);
+
+/// Equal on every measured ranking criterion (both analysed): WORST, the all-to-all shift load
+/// and the mean hop count exactly, ABB within the 99% half-width of the difference of the two
+/// sampled means (sqrt(ci_a^2 + ci_b^2)).
+bool sameMeasuredRank(const EngineComparison& a, const EngineComparison& b);
+
+/// The decision from a ranked comparison (fills Comparison::verdict's fields from
+/// `comparison.engines`; `resolution` is the simulator's load step).
+Verdict decide(const Comparison& comparison);
+
+/// The traffic patterns of the dynamic evidence on `terminals` terminals: uniform, a random
+/// permutation, the all-to-all shift s = N/2, and uniform traffic with 5% to one hot spot
+/// (Gómez Fig. 6).
+std::vector<std::string> evidencePatterns(std::size_t terminals);
 
 /// The plain-language recommendation: which routing to use and why (one paragraph).
 std::string recommendation(const Comparison& comparison);
@@ -156,6 +250,10 @@ std::string recommendation(const Comparison& comparison);
 /// The ranked table as text cells: a header row, then one row per engine (refused ones say
 /// so). Shared by the terminal output and the HTML report.
 std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison);
+
+/// The whole comparison as JSON text: configuration (seed and constraints), verdict, and per
+/// routing its metrics, deployment profile, constraint verdict and simulated points.
+std::string comparisonJson(const Comparison& comparison);
 
 /// The shifts the all-to-all load evaluates on `terminals` terminals: every s = 1..N-1 when
 /// that is at most `maxShifts`, else `maxShifts` of them spread evenly (always s = 1).

@@ -25,6 +25,8 @@ svg text{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,san
 code,pre{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f0f2f5;border-radius:4px;padding:1px 4px}
 td.reason{white-space:normal;color:#6b7280}.scroll{overflow-x:auto}
 pre{padding:8px;white-space:pre-wrap;word-break:break-all}.note{color:#586174}ul{margin:4px 0}
+table.timing td{white-space:normal}td.deploy{white-space:normal;min-width:360px}td.reason{min-width:200px}
+tr.undeployable td{color:#586174}figure.chart svg{max-width:100%;height:auto}
 )";
 
 std::string esc(const std::string& text) { return htmlEscape(text); }
@@ -37,80 +39,82 @@ std::string id(const std::string& text) {
 
 std::string seconds(double s) { return fmt::format("<span class=\"t\">{:.2f}</span>", s); }
 
-std::vector<const EngineComparison*> analysed(const Comparison& c) {
-  std::vector<const EngineComparison*> out;
+/// The rendered gnuplot figures (report/figures.h), each in one <figure class="chart">.
+void figuresSection(std::ostream& out, const std::vector<RenderedFigure>& figures, const std::string& section,
+                    const std::string& heading, bool simulation) {
+  bool any = false;
+  for (const RenderedFigure& f : figures) {
+    const bool isSimulation = f.spec.id != "fig-metrics";
+    if (isSimulation != simulation) continue;
+    if (!any) out << "<section id=\"" << section << "\"><h2>" << esc(heading) << "</h2>\n";
+    any = true;
+    out << "<h3>" << esc(f.spec.title) << "</h3>\n<figure class=\"chart\" id=\"" << esc(f.spec.id) << "\">" << f.svg
+        << "<figcaption>" << esc(f.spec.caption) << "</figcaption></figure>\n";
+  }
+  if (any) out << "</section>\n";
+}
+
+std::string yesNo(bool value) { return value ? "yes" : "no"; }
+
+/// What each routing needs from the fabric and how to deploy it (report/deployment.h).
+void deploymentSection(std::ostream& out, const Comparison& c) {
+  const FabricConstraints& k = c.options.constraints;
+  out << "<section id=\"deployment\"><h2>Deployment</h2>\n"
+      << fmt::format("<p class=\"note\">The fabric offers {} data VLs, {}{} (--vls, --adaptive-switches, --in-order). "
+                     "Every routing is also held to InfiniBand's limits: LMC at most {}, {} unicast LIDs.</p>\n",
+                     k.vls, k.adaptiveSwitches ? "switches that choose among several outputs (adaptive)"
+                                               : "switches with one output per destination (LFT)",
+                     k.inOrder ? "; the application needs in-order delivery" : "", kMaxLmc, kUnicastLids)
+      << "<div class=\"scroll\"><table id=\"deployment-table\"><thead><tr><th class=\"l\">engine</th><th "
+         "class=\"l\">deployable here</th><th>kind</th><th>switches</th><th>VLs</th><th>LMC</th><th>LIDs per "
+         "terminal</th><th>LFT entries per switch</th><th>tables</th><th>SL per pair</th><th>in order</th><th "
+         "class=\"l\">how to deploy</th></tr></thead><tbody>\n";
   for (const EngineComparison& e : c.engines) {
-    if (e.rankingModel() != nullptr) out.push_back(&e);
-  }
-  return out;
-}
-
-struct Bar {
-  std::string label;
-  double value = 0, low = 0, high = 0;  ///< whisker [low, high] when high > low
-  std::string text;
-  std::string color;
-};
-
-/// A horizontal bar chart in one <figure class="chart">.
-void barChart(std::ostream& out, const std::string& figureId, const std::string& caption,
-              const std::vector<Bar>& bars) {
-  const double labelWidth = 190, width = 760, row = 22, plot = width - labelWidth - 110;
-  double top = 0;
-  for (const Bar& b : bars) top = std::max({top, b.value, b.high});
-  if (top <= 0) top = 1;
-  const double height = row * static_cast<double>(bars.size()) + 10;
-  out << "<h3>" << esc(caption.substr(0, caption.find(':'))) << "</h3>\n";
-  out << fmt::format(
-      "<figure class=\"chart\" id=\"{}\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" "
-      "height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\">\n",
-      figureId, width, height, width, height, esc(caption));
-  for (std::size_t i = 0; i < bars.size(); ++i) {
-    const Bar& b = bars[i];
-    const double y = 5 + row * static_cast<double>(i);
-    const double w = plot * b.value / top;
-    out << fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>", labelWidth - 8, y + 15,
-                       esc(b.label));
-    out << fmt::format("<rect x=\"{}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{}\" rx=\"2\" fill=\"{}\"/>", labelWidth,
-                       y + 3, std::max(w, 1.0), row - 6, b.color);
-    if (b.high > b.low) {
-      const double x0 = labelWidth + plot * b.low / top, x1 = labelWidth + plot * b.high / top;
-      out << fmt::format(
-          "<path d=\"M{0:.1f} {2:.1f}H{1:.1f}M{0:.1f} {3:.1f}V{4:.1f}M{1:.1f} {3:.1f}V{4:.1f}\" stroke=\"#1d2430\" "
-          "fill=\"none\"/>",
-          x0, x1, y + row / 2, y + 6, y + row - 6);
+    if (e.refused || e.notRun) continue;
+    const DeploymentProfile& d = e.deployment;
+    std::string verdict = !e.passed() ? "no: fails verification" : e.notDeployable.empty() ? "yes" : "no: ";
+    for (std::size_t i = 0; i < e.notDeployable.size() && e.passed(); ++i) {
+      verdict += (i > 0 ? "; " : "") + e.notDeployable[i];
     }
-    out << fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", labelWidth + std::max(w, plot * b.high / top) + 6,
-                       y + 15, esc(b.text));
+    std::string deploy;
+    for (const std::string& line : d.deploy) deploy += "<code>" + esc(line) + "</code><br>";
+    if (deploy.empty()) deploy = "no subnet manager configures it: needs adaptive switches";
+    out << fmt::format(
+        "<tr class=\"{}\"><td class=\"l\">{}</td><td class=\"l reason\">{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"l deploy\">{}</td></tr>\n",
+        e.deployable() ? "ok" : "refused", esc(e.name), esc(verdict), d.kind,
+        d.switchModel == SwitchModel::Lft ? "LFT" : "adaptive", d.vls, d.lmc, d.addressesPerTerminal,
+        d.entriesPerSwitch, d.tables, yesNo(d.perPairSl), yesNo(d.inOrder), deploy);
   }
-  out << "</svg><figcaption>" << esc(caption) << "</figcaption></figure>\n";
+  out << "</tbody></table></div></section>\n";
 }
 
-std::string barColor(const EngineComparison& e) {
-  if (!e.passed()) return "#d9534f";
-  return e.origin == "OpenSM" ? "#7b61c4" : "#3b78c2";
-}
-
-void summaryCharts(std::ostream& out, const Comparison& c) {
-  std::vector<Bar> abb, worst, shift, layers;
-  for (const EngineComparison* e : analysed(c)) {
-    const ModelMetrics& m = *e->rankingModel();
-    const std::string label = e->name;
-    abb.push_back({label, m.abb.mean, m.abb.mean - m.abb.ci99, m.abb.mean + m.abb.ci99,
-                   fmt::format("{:.3f} ± {:.3f}", m.abb.mean, m.abb.ci99), barColor(*e)});
-    worst.push_back({label, m.worst, m.worstLower, m.worst, fmt::format("{:g}", m.worst), barColor(*e)});
-    shift.push_back({label, m.shiftMaxLoad, 0, 0, fmt::format("{:g}", m.shiftMaxLoad), barColor(*e)});
-    layers.push_back({label, static_cast<double>(e->layersUsed), 0, 0, fmt::format("{}", e->layersUsed), barColor(*e)});
+/// The simulator's numbers per simulated routing and pattern.
+void evidenceSection(std::ostream& out, const Comparison& c) {
+  bool any = false;
+  for (const EngineComparison& e : c.engines) any = any || e.dynamic.simulated();
+  if (!any) return;
+  out << "<section id=\"evidence\"><h2>Simulated evidence</h2>\n<p class=\"note\">Gómez 2007 §5.1's model "
+         "(docs/SIMULATION.md), "
+      << fmt::format("{} measured cycles per point, seed {}. Saturation throughput: accepted traffic at the highest "
+                     "offered load found unsaturated (bisection, resolution {:.3f}). Latency (cycles) at 50% and 80% "
+                     "of the lowest saturation load of the pattern, so every routing is measured at the same loads.",
+                     c.options.simulateCycles, c.options.seed, c.simulationResolution)
+      << "</p>\n<div class=\"scroll\"><table id=\"evidence-table\"><thead><tr><th class=\"l\">engine</th><th "
+         "class=\"l\">why simulated</th><th class=\"l\">pattern</th><th>saturation load</th><th>saturation "
+         "throughput</th><th>load at 50%</th><th>latency at 50%</th><th>load at 80%</th><th>latency at "
+         "80%</th></tr></thead><tbody>\n";
+  for (const EngineComparison& e : c.engines) {
+    for (const SimulatedPattern& p : e.dynamic.patterns) {
+      out << fmt::format(
+          "<tr><td class=\"l\">{}</td><td class=\"l\">{}{}</td><td class=\"l\">{}</td><td>{:.3f}</td><td>{:.3f}</td>"
+          "<td>{:.3f}</td><td>{:.1f}</td><td>{:.3f}</td><td>{:.1f}</td></tr>\n",
+          esc(e.name), esc(e.dynamic.why), e.dynamic.inOrder ? " (reorder buffers)" : "", esc(p.traffic),
+          p.saturationLoad, p.saturationAccepted, 0.5 * p.referenceLoad, p.latencyAt50, 0.8 * p.referenceLoad,
+          p.latencyAt80);
+    }
   }
-  out << "<section id=\"figures\"><h2>Figures</h2>\n";
-  barChart(out, "fig-abb", "ABB: mean of 1/ML over random bisect patterns, 99% confidence interval (higher is better)",
-           abb);
-  barChart(out, "fig-worst", "WORST: the largest load one permutation can put on a channel (lower is better)", worst);
-  barChart(out, "fig-shift",
-           "All-to-all as shifts: the largest channel load of the shift patterns i -> i+s (lower is better)", shift);
-  barChart(out, "fig-layers", "Layers: virtual lanes the routing uses (fewer is better)", layers);
-  out << "<p class=\"note\">Blue: routelab engines; purple: OpenSM's routings; red: fails verification "
-         "(deadlock-prone).</p></section>\n";
+  out << "</tbody></table></div></section>\n";
 }
 
 /// Heat colour of a fraction in [0, 1]: pale yellow to dark red.
@@ -202,54 +206,6 @@ void modelSection(std::ostream& out, const Comparison& c) {
   out << "</tbody></table></section>\n";
 }
 
-/// Latency–throughput curves (a simulator's load sweep): accepted load and latency against
-/// offered load, one line per engine. Omitted when there are no points.
-void latencySection(std::ostream& out, const Comparison& c) {
-  if (c.latency.empty()) return;
-  std::vector<std::string> engines;
-  double maxOffered = 0, maxLatency = 0;
-  for (const LatencyPoint& p : c.latency) {
-    if (std::find(engines.begin(), engines.end(), p.engine) == engines.end()) engines.push_back(p.engine);
-    maxOffered = std::max({maxOffered, p.offered, p.accepted});
-    maxLatency = std::max(maxLatency, p.latency);
-  }
-  static const char* const palette[] = {"#3b78c2", "#d9534f", "#2e7d32", "#7b61c4", "#e08a1e", "#1b9aaa",
-                                        "#8a5a44", "#c2185b", "#6d7f00", "#455a64", "#f06292", "#00897b"};
-  out << "<section id=\"latency\"><h2>Latency and throughput (simulation)</h2>\n";
-  for (const bool latency : {true, false}) {
-    const double w = 760, h = 300, left = 60, bottom = 40, top = latency ? maxLatency : maxOffered;
-    out << fmt::format(
-        "<figure class=\"chart\" id=\"fig-{}\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" "
-        "height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">\n",
-        latency ? "latency" : "throughput", w, h, w, h);
-    out << fmt::format("<path d=\"M{0} 10V{1}H{2}\" stroke=\"#586174\" fill=\"none\"/>", left, h - bottom, w - 150);
-    auto x = [&](double v) { return left + (w - 150 - left) * v / std::max(maxOffered, 1e-12); };
-    auto y = [&](double v) { return h - bottom - (h - bottom - 10) * v / std::max(top, 1e-12); };
-    for (std::size_t k = 0; k < engines.size(); ++k) {
-      std::string d;
-      for (const LatencyPoint& p : c.latency) {
-        if (p.engine != engines[k]) continue;
-        d += fmt::format("{}{:.1f} {:.1f}", d.empty() ? "M" : "L", x(p.offered), y(latency ? p.latency : p.accepted));
-      }
-      // Beyond the palette, lines are dashed; the legend repeats each line's colour and dash.
-      const char* color = palette[k % std::size(palette)];
-      const char* dash = k >= std::size(palette) ? "6 3" : "none";
-      out << fmt::format("<path d=\"{}\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"{}\" fill=\"none\"/>", d,
-                         color, dash);
-      out << fmt::format(
-          "<path d=\"M{0} {1}h18\" stroke=\"{2}\" stroke-width=\"3\" stroke-dasharray=\"{3}\"/><text x=\"{4}\" "
-          "y=\"{5}\" style=\"fill:{2}\">{6}</text>\n",
-          w - 140, 16 + 16 * k, color, dash, w - 118, 20 + 16 * k, esc(engines[k]));
-    }
-    out << fmt::format(
-        "<text x=\"{}\" y=\"{}\">offered load (max {:.3g})</text><text x=\"4\" y=\"20\">{} (max "
-        "{:.3g})</text></svg><figcaption>{} against offered load</figcaption></figure>\n",
-        left + 150, h - 10, maxOffered, latency ? "latency" : "accepted", top,
-        latency ? "Mean packet latency" : "Accepted load");
-  }
-  out << "</section>\n";
-}
-
 void notesSection(std::ostream& out, const Comparison& c) {
   out << "<section id=\"refused\"><h2>Refused and notes</h2>\n<ul>\n";
   bool any = false;
@@ -278,9 +234,11 @@ void timingSection(std::ostream& out, const Comparison& c) {
   for (const EngineComparison& e : c.engines) {
     double total = 0;
     std::string stages;
-    for (const StageTiming& t : e.timings) {
-      total += t.seconds;
-      stages += fmt::format("{}{} {}", stages.empty() ? "" : " · ", esc(t.stage), seconds(t.seconds));
+    for (const std::vector<StageTiming>* list : {&e.timings, &e.dynamic.timings}) {
+      for (const StageTiming& t : *list) {
+        total += t.seconds;
+        stages += fmt::format("{}{} {}", stages.empty() ? "" : " · ", esc(t.stage), seconds(t.seconds));
+      }
     }
     out << fmt::format("<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td></tr>\n", esc(e.name), stages,
                        seconds(total));
@@ -302,11 +260,18 @@ void configurationSection(std::ostream& out, const Comparison& c) {
              "class=\"l\">detail</td><td class=\"l\">AFPB, ADB and split load models up to {} terminals; beyond, "
              "analysis up to {} addresses per terminal; generic engines on fat-trees up to {} "
              "switches</td></tr><tr><td "
-             "class=\"l\">OpenSM directory</td><td class=\"l\">{}</td></tr>",
+             "class=\"l\">OpenSM directory</td><td class=\"l\">{}</td></tr><tr><td class=\"l\">constraints</td><td "
+             "class=\"l\">--vls {}{}{}</td></tr><tr><td class=\"l\">simulation</td><td class=\"l\">{}</td></tr>",
              esc(c.version), esc(c.fabricSpec), o.seed, esc(engines), o.precision, o.maxSamples,
              evaluatedShifts(c.terminals, o.maxShifts).size(), c.terminals > 0 ? c.terminals - 1 : 0, o.maxShifts,
              o.detailTerminals, o.maxAddressesPerTerminal, o.genericEngineSwitches,
-             o.opensmDirectory.empty() ? "-" : esc(o.opensmDirectory))
+             o.opensmDirectory.empty() ? "-" : esc(o.opensmDirectory), o.constraints.vls,
+             o.constraints.adaptiveSwitches ? " --adaptive-switches" : "", o.constraints.inOrder ? " --in-order" : "",
+             !o.simulate ? std::string("off")
+                         : fmt::format("up to {} terminals{}: {} leading deployable routings + the best not "
+                                       "deployable; {} cycles per point; saturation search with {} halvings",
+                                       o.simulateTerminals, o.simulateAlways ? " (--simulate: any size)" : "",
+                                       o.simulateLeaders, o.simulateCycles, o.simulateSteps))
       << "</table></section>\n";
 }
 
@@ -340,14 +305,26 @@ std::string htmlEscape(const std::string& text) {
   return out;
 }
 
-void writeHtmlReport(const Comparison& c, std::ostream& out) {
+void writeHtmlReport(const Comparison& c, std::ostream& out) { writeHtmlReport(c, {}, out); }
+
+void writeHtmlReport(const Comparison& c, const std::vector<RenderedFigure>& figures, std::ostream& out) {
   out << "<!DOCTYPE html>\n<html lang=\"en\" data-report-check=\"pending\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       << "<title>routelab compare — " << esc(c.fabricSpec) << "</title>\n<style>" << kStyle << "</style>\n</head>\n"
       << "<body>\n<main>\n<h1>Routing engines on " << esc(c.fabricSpec) << "</h1>\n"
       << fmt::format("<p class=\"sub\">{} terminals, {} switches, {} channels · seed {} · {} · total time {} s</p>\n",
                      c.terminals, c.switches, c.channels, c.options.seed, esc(c.version), seconds(c.totalSeconds));
-  out << "<section id=\"recommendation\"><h2>Recommendation</h2><p>" << esc(recommendation(c)) << "</p></section>\n";
+  out << "<section id=\"recommendation\"><h2>Recommendation</h2><p>" << esc(recommendation(c)) << "</p>";
+  const EngineComparison* best = nullptr;
+  for (const EngineComparison& e : c.engines) {
+    if (e.name == c.verdict.recommended) best = &e;
+  }
+  if (best != nullptr && !best->deployment.deploy.empty()) {
+    out << "<p>Deploy it:</p><pre>";
+    for (const std::string& line : best->deployment.deploy) out << esc(line) << "\n";
+    out << "</pre>";
+  }
+  out << "</section>\n";
   const auto rows = rankingTable(c);
   out << fmt::format(
       "<section id=\"ranking\"><h2>Ranking</h2>\n<div class=\"scroll\"><table id=\"ranking-table\" "
@@ -358,7 +335,11 @@ void writeHtmlReport(const Comparison& c, std::ostream& out) {
   out << "</tr></thead>\n<tbody>\n";
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const EngineComparison& e = c.engines[i - 1];
-    const char* cls = e.refused || e.notRun ? "refused" : !e.passed() ? "failed" : i == 1 ? "first" : "ok";
+    const char* cls = e.refused || e.notRun                 ? "refused"
+                      : !e.passed()                         ? "failed"
+                      : e.name == c.verdict.recommended     ? "first"
+                      : !e.deployable()                     ? "undeployable"
+                                                            : "ok";
     out << "<tr class=\"" << cls << "\">";
     if (e.refused || e.notRun) {
       out << fmt::format("<td>-</td><td>{}</td><td>{}</td><td class=\"l reason\" colspan=\"{}\">{}</td></tr>\n",
@@ -369,14 +350,21 @@ void writeHtmlReport(const Comparison& c, std::ostream& out) {
     for (const std::string& cell : rows[i]) out << "<td>" << esc(cell) << "</td>";
     out << "</tr>\n";
   }
-  out << "</tbody></table></div>\n<p class=\"note\">Ranked: routings that pass verification first, then highest ABB, "
-         "lowest WORST, fewest layers, fewest hops. WORST, ABB, AFPB, ADB and the shift load are given under the "
+  out << "</tbody></table></div>\n<p class=\"note\">Ranked: routings that pass verification and are deployable "
+         "here first, then those that pass but are not deployable here, then the failing ones; within each, highest "
+         "ABB, lowest WORST, lowest all-to-all shift load, fewest mean hops. Routings equal in all four share a group "
+         "number and are ordered by deployment cost (fewer VLs, fewer LIDs per terminal, smaller tables, "
+         "deterministic before multipath before adaptive, in order by construction), then OpenSM's own before "
+         "routelab's, then as listed (docs/COMPARE.md). WORST, ABB, AFPB, ADB and the shift load are given under the "
          "load model in the last column (docs/ANALYSIS.md): best-split for adaptive and multipath engines when it was "
-         "computed, first-path otherwise; single-path engines give the same numbers under every model.</p></section>\n";
-  summaryCharts(out, c);
+         "computed, first-path otherwise; single-path engines give the same numbers under every model. Saturation "
+         "(sim.): mean simulated saturation throughput over the patterns of the evidence section.</p></section>\n";
+  deploymentSection(out, c);
+  figuresSection(out, figures, "figures", "Figures", false);
+  evidenceSection(out, c);
+  figuresSection(out, figures, "latency", "Latency and throughput (simulation)", true);
   stageSection(out, c);
   modelSection(out, c);
-  latencySection(out, c);
   notesSection(out, c);
   timingSection(out, c);
   configurationSection(out, c);

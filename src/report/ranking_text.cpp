@@ -22,11 +22,6 @@ std::string bandwidthText(const ModelMetrics::Bandwidth& b) {
   return fmt::format("{:.3f} ± {:.3f}", b.mean, b.ci99);
 }
 
-std::string kindText(const EngineComparison& e) {
-  if (e.singlePath) return "deterministic";
-  return e.adaptive ? "adaptive" : "multipath";
-}
-
 std::string deadlockText(const EngineComparison& e) {
   if (e.notRun) return "not run";
   if (e.skipped) return "not analysed";
@@ -48,87 +43,148 @@ std::string qualities(const EngineComparison& e) {
       bandwidthText(m.abb), loadModelName(m.model), worstText(m), number(m.shiftMaxLoad), e.meanHops);
 }
 
-/// Equal on every ranking criterion (both analysed).
-bool sameRank(const EngineComparison& a, const EngineComparison& b) {
-  const ModelMetrics& x = *a.rankingModel();
-  const ModelMetrics& y = *b.rankingModel();
-  return x.abb.mean == y.abb.mean && x.worst == y.worst && a.layersUsed == b.layersUsed && a.meanHops == b.meanHops;
-}
-
-/// The other passing engines equal to `best` on every ranking criterion, comma-separated.
-std::string tiedWith(const Comparison& comparison, const EngineComparison& best) {
-  std::string ties;
-  for (const EngineComparison& e : comparison.engines) {
-    if (&e != &best && e.passed() && e.rankingModel() != nullptr && sameRank(e, best)) {
-      ties += (ties.empty() ? "" : ", ") + e.name;
-    }
-  }
-  return ties;
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : separator) + part;
+  return out;
 }
 
 }  // namespace
 
 std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison) {
   std::vector<std::vector<std::string>> rows;
-  rows.push_back({"rank", "engine", "kind", "layers", "deadlock-free", "mean hops", "WORST", "ABB", "AFPB", "ADB",
-                  "shift max load", "model"});
+  rows.push_back({"rank", "engine", "kind", "group", "deployable here", "VLs", "LIDs per terminal",
+                  "LFT entries per switch", "in order", "deadlock-free", "mean hops", "WORST", "ABB", "AFPB", "ADB",
+                  "shift max load", "saturation (sim.)", "model"});
   std::size_t rank = 0;
   for (const EngineComparison& e : comparison.engines) {
     ++rank;
-    if (e.refused) {
-      rows.push_back({"-", e.name, "refused", "", "", "", "", "", "", "", "", e.reason});
+    const std::size_t blanks = rows.front().size() - 4;
+    if (e.refused || e.notRun) {
+      std::vector<std::string> row{"-", e.name, e.refused ? "refused" : "not run"};
+      row.insert(row.end(), blanks, "");
+      row.push_back(e.refused ? e.reason : "at this size (see the notes)");
+      rows.push_back(std::move(row));
       continue;
     }
-    if (e.notRun) {
-      rows.push_back({"-", e.name, "not run", "", "", "", "", "", "", "", "", "at this size (see the notes)"});
-      continue;
-    }
+    const DeploymentProfile& d = e.deployment;
+    const std::string deployable = !e.passed() ? "no: fails verification"
+                                   : e.notDeployable.empty() ? (e.skipped ? "yes (not analysed)" : "yes")
+                                                             : "no: " + join(e.notDeployable, "; ");
+    const std::string saturation =
+        e.dynamic.simulated() ? fmt::format("{:.3f}", e.dynamic.meanSaturation) : std::string("-");
+    std::vector<std::string> row{std::to_string(rank),
+                                 e.name,
+                                 d.kind,
+                                 e.group > 0 ? std::to_string(e.group) : "-",
+                                 deployable,
+                                 layersText(e),
+                                 std::to_string(d.addressesPerTerminal),
+                                 std::to_string(d.entriesPerSwitch),
+                                 d.inOrder ? "yes" : "no",
+                                 deadlockText(e)};
     const ModelMetrics* m = e.rankingModel();
     if (m == nullptr) {
-      rows.push_back(
-          {std::to_string(rank), e.name, "-", layersText(e), deadlockText(e), "-", "-", "-", "-", "-", "-", "-"});
-      continue;
+      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", saturation, "-"});
+    } else {
+      row.insert(row.end(), {e.meanHops > 0 ? fmt::format("{:.2f}", e.meanHops) : "-", worstText(*m),
+                             bandwidthText(m->abb), bandwidthText(m->afpb), bandwidthText(m->adb),
+                             number(m->shiftMaxLoad), saturation, loadModelName(m->model)});
     }
-    rows.push_back({std::to_string(rank), e.name, kindText(e), layersText(e), deadlockText(e),
-                    e.meanHops > 0 ? fmt::format("{:.2f}", e.meanHops) : "-", worstText(*m), bandwidthText(m->abb),
-                    bandwidthText(m->afpb), bandwidthText(m->adb), number(m->shiftMaxLoad), loadModelName(m->model)});
+    rows.push_back(std::move(row));
   }
   return rows;
 }
 
+namespace {
+
+const EngineComparison* byName(const Comparison& c, const std::string& name) {
+  for (const EngineComparison& e : c.engines) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+std::string percent(double change) { return fmt::format("{:+.0f} %", 100 * change); }
+
+/// The simulator's numbers of a routing in a phrase ("mean saturation throughput 0.62 over
+/// uniform 0.71, ...").
+std::string dynamicText(const EngineComparison& e) {
+  std::string patterns;
+  for (const SimulatedPattern& p : e.dynamic.patterns) {
+    patterns += fmt::format("{}{} {:.3f}", patterns.empty() ? "" : ", ", p.traffic, p.saturationAccepted);
+  }
+  return fmt::format("simulated saturation throughput {:.3f} on average ({}){}", e.dynamic.meanSaturation, patterns,
+                     e.dynamic.inOrder ? ", with reorder buffers" : "");
+}
+
+std::string constraintsText(const FabricConstraints& c) {
+  return fmt::format("{} VLs, {}{}", c.vls, c.adaptiveSwitches ? "adaptive switches" : "LFT switches (one output per destination)",
+                     c.inOrder ? ", in-order delivery required" : "");
+}
+
+}  // namespace
+
 std::string recommendation(const Comparison& comparison) {
-  const EngineComparison* best = nullptr;
-  const EngineComparison* second = nullptr;
-  std::string prone, refused, skipped, notRun;
+  const Verdict& v = comparison.verdict;
+  std::string prone, refused, skipped, notRun, undeployable;
   for (const EngineComparison& e : comparison.engines) {
-    if (e.passed() && e.rankingModel() != nullptr) {
-      if (best == nullptr) {
-        best = &e;
-      } else if (second == nullptr && !sameRank(e, *best)) {
-        second = &e;
-      }
-    } else if (e.refused) {
+    if (e.refused) {
       refused += (refused.empty() ? "" : ", ") + e.name;
     } else if (e.notRun) {
       notRun += (notRun.empty() ? "" : ", ") + e.name;
     } else if (e.skipped) {
       skipped += (skipped.empty() ? "" : ", ") + e.name;
-    } else {
+    } else if (!e.passed()) {
       prone += (prone.empty() ? "" : ", ") + e.name;
+    } else if (!e.notDeployable.empty()) {
+      undeployable += fmt::format("{}{} ({})", undeployable.empty() ? "" : ", ", e.name, join(e.notDeployable, "; "));
     }
   }
   std::string text;
+  const EngineComparison* best = v.recommended.empty() ? nullptr : byName(comparison, v.recommended);
   if (best == nullptr) {
-    text = "No routing passed verification (connected, loop-free and deadlock-free) on this fabric.";
+    text = fmt::format("No routing that passes verification (connected, loop-free and deadlock-free) is deployable "
+                       "under these constraints ({}).",
+                       constraintsText(comparison.options.constraints));
   } else {
-    text = fmt::format(
-        "Use {}: {}. It ranks first among the routings that pass verification: highest ABB, then lowest "
-        "worst-case load, fewest layers.",
-        best->name, qualities(*best));
-    const std::string ties = tiedWith(comparison, *best);
-    if (!ties.empty()) text += " Equal on every ranked criterion (ordered by name): " + ties + ".";
-    if (second != nullptr) text += fmt::format(" Runner-up {}: {}.", second->name, qualities(*second));
+    text = fmt::format("Use {}: {}", best->name, qualities(*best));
+    if (best->dynamic.simulated()) text += "; " + dynamicText(*best);
+    text += fmt::format(". It is the best routing deployable under these constraints ({}): {} {}.",
+                        constraintsText(comparison.options.constraints), best->deployment.kind,
+                        best->deployment.lmc > 0 ? fmt::format("with LMC {}", best->deployment.lmc)
+                                                 : std::string("with one LID per terminal"));
+    if (v.disagree) {
+      text += fmt::format(" Static and dynamic results disagree: the static ranking puts {} first, but {}.",
+                          v.staticLeader, v.why);
+    } else if (!v.equals.empty()) {
+      text += fmt::format(" Equal on every measured criterion: {}; named first because {}.", join(v.equals, ", "),
+                          v.why);
+    }
+    if (const EngineComparison* other =
+            v.costlierAlternative.empty() ? nullptr : byName(comparison, v.costlierAlternative)) {
+      text += fmt::format(
+          " The simulator measures {} ahead ({:.3f} against {:.3f} mean saturation throughput, {}), but it costs "
+          "more to deploy: {}, {} LIDs per terminal, {} table entries per switch.",
+          other->name, other->dynamic.meanSaturation, best->dynamic.meanSaturation,
+          percent(other->dynamic.meanSaturation / best->dynamic.meanSaturation - 1), other->deployment.kind,
+          other->deployment.addressesPerTerminal, other->deployment.entriesPerSwitch);
+    } else if (!v.dynamicLeader.empty() && !v.disagree && v.dynamicLeader != best->name) {
+      text += fmt::format(" The simulator puts {} slightly ahead, within its resolution ({:.3f}).", v.dynamicLeader,
+                          comparison.simulationResolution);
+    }
+    if (!best->deployment.deploy.empty()) text += " Deploy: " + join(best->deployment.deploy, " ; ") + ".";
+    for (const Relaxation& r : v.relaxations) {
+      if (r.engine.empty()) {
+        text += fmt::format(" With {}: nothing better.", r.constraint);
+        continue;
+      }
+      text += fmt::format(" With {}: {}, {} ABB", r.constraint, r.engine, percent(r.abbChange));
+      text += r.simulated ? fmt::format(", {} simulated saturation throughput.", percent(r.saturationChange))
+                          : std::string(" (not simulated).");
+    }
   }
+  if (!undeployable.empty()) text += " Not deployable here: " + undeployable + ".";
   if (!prone.empty()) text += " Not recommended (deadlock-prone or not delivering every pair): " + prone + ".";
   if (!skipped.empty()) text += " Too large to analyse at this size (see the notes): " + skipped + ".";
   if (!notRun.empty()) {

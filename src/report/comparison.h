@@ -244,8 +244,13 @@ Verdict decide(const Comparison& comparison);
 /// (Gómez Fig. 6).
 std::vector<std::string> evidencePatterns(std::size_t terminals);
 
-/// The plain-language recommendation: which routing to use and why (one paragraph).
+/// The plain-language recommendation: which routing to use and why (one paragraph: the
+/// sentences of recommendationParts joined).
 std::string recommendation(const Comparison& comparison);
+/// The recommendation's sentences: the choice, why under the constraints, the equal ones and
+/// why this one is named, what the simulator says, how to deploy it, what relaxing each
+/// constraint would buy, and what is not deployable, not recommended or refused.
+std::vector<std::string> recommendationParts(const Comparison& comparison);
 
 /// The ranked table as text cells: a header row, then one row per engine (refused ones say
 /// so). Shared by the terminal output and the HTML report.

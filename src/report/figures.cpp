@@ -58,7 +58,7 @@ FigureSpec metricsFigure(const Comparison& c) {
   f.script = data + kCommon +
              fmt::format("set xrange [-0.6:{}]\nset xtics rotate by 35 right font ',10'\n"
                          "set style fill solid 0.85 border lc rgb '#1d2430'\nset boxwidth 0.7\nset yrange [0:*]\n"
-                         "set lmargin 10\nset bmargin 9\nset multiplot layout 2,2\n",
+                         "set lmargin 10\nset bmargin 9\nset tmargin 4\nset multiplot layout 2,2\n",
                          static_cast<double>(count) - 0.4);
   const std::string key = fmt::format(
       ", NaN with boxes lc rgb '{}' title 'deployable here', NaN with boxes lc rgb '{}' title 'not deployable here', "
@@ -66,9 +66,9 @@ FigureSpec metricsFigure(const Comparison& c) {
       kDeployable, kNotDeployable, kFailing);
   f.script +=
       "set title 'ABB (higher is better)'\nset ylabel 'ABB (fraction of link bandwidth)'\n"
-      "set key top right font ',10' opaque\n"
+      "set key at screen 0.5,0.995 center top horizontal font ',11' samplen 2\n"
       "plot $metrics using 1:3:(0.7):8:xtic(2) with boxes lc rgb variable notitle, '' using 1:3:4 with yerrorbars "
-      "lc rgb '#1d2430' pt -1 title '99% confidence interval'" +
+      "lc rgb '#1d2430' pt 7 ps 0.3 lw 1.5 title '99% confidence interval'" +
       key +
       "\nset key off\nset title 'WORST (lower is better)'\nset ylabel 'pairs of one permutation on a channel'\n"
       "plot $metrics using 1:5:(0.7):8:xtic(2) with boxes lc rgb variable notitle\n"

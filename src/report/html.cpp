@@ -12,12 +12,12 @@ namespace {
 
 constexpr const char* kStyle = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0;color:#1d2430;background:#f5f6f8}
-main{max-width:1240px;margin:0 auto;padding:20px 28px 40px}
+main{max-width:1360px;margin:0 auto;padding:20px 28px 40px}
 h1{font-size:24px;margin:8px 0 2px}h2{font-size:18px;margin:28px 0 8px;border-bottom:2px solid #d8dde6;padding-bottom:4px}
 h3{font-size:15px;margin:16px 0 4px}.sub{color:#586174;margin:0 0 12px}
 section{background:#fff;border:1px solid #e1e5ec;border-radius:8px;padding:4px 18px 14px;margin:14px 0}
 #recommendation{border-left:6px solid #2e7d32}#recommendation p{font-size:15px}
-table{border-collapse:collapse;width:100%;font-size:13px}th,td{padding:4px 7px;border-bottom:1px solid #e6e9ef;text-align:right;white-space:nowrap}
+table{border-collapse:collapse;width:100%;font-size:13px}th,td{padding:4px 5px;border-bottom:1px solid #e6e9ef;text-align:right;white-space:nowrap}
 th{background:#eef1f6;white-space:normal;vertical-align:bottom}td:nth-child(2),th:nth-child(2),td.l,th.l{text-align:left}
 tr.refused td{color:#8a8f99}tr.failed td{background:#fff3f3}tr.first td{background:#eef8ee;font-weight:600}
 figure{margin:10px 0}figcaption{color:#586174;font-size:12.5px;margin-top:2px}
@@ -25,7 +25,8 @@ svg text{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,san
 code,pre{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f0f2f5;border-radius:4px;padding:1px 4px}
 td.reason{white-space:normal;color:#6b7280}.scroll{overflow-x:auto}
 pre{padding:8px;white-space:pre-wrap;word-break:break-all}.note{color:#586174}ul{margin:4px 0}
-table.timing td{white-space:normal}td.deploy{white-space:normal;min-width:360px}td.reason{min-width:200px}
+table.timing td{white-space:normal}td.deploy{white-space:normal;min-width:260px;max-width:480px}td.reason{min-width:200px}
+#recommendation p.lead{font-size:16px;font-weight:600}ul.why li{margin:3px 0}details pre{margin:4px 0}
 tr.undeployable td{color:#586174}figure.chart svg{max-width:100%;height:auto}
 )";
 
@@ -77,8 +78,10 @@ void deploymentSection(std::ostream& out, const Comparison& c) {
       verdict += (i > 0 ? "; " : "") + e.notDeployable[i];
     }
     std::string deploy;
-    for (const std::string& line : d.deploy) deploy += "<code>" + esc(line) + "</code><br>";
-    if (deploy.empty()) deploy = "no subnet manager configures it: needs adaptive switches";
+    for (const std::string& line : d.deploy) deploy += esc(line) + "\n";
+    deploy = deploy.empty() ? std::string("no subnet manager configures it: needs adaptive switches")
+                            : fmt::format("<details><summary>{} command{}</summary><pre>{}</pre></details>",
+                                          d.deploy.size(), d.deploy.size() == 1 ? "" : "s", deploy);
     out << fmt::format(
         "<tr class=\"{}\"><td class=\"l\">{}</td><td class=\"l reason\">{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"l deploy\">{}</td></tr>\n",
@@ -314,7 +317,16 @@ void writeHtmlReport(const Comparison& c, const std::vector<RenderedFigure>& fig
       << "<body>\n<main>\n<h1>Routing engines on " << esc(c.fabricSpec) << "</h1>\n"
       << fmt::format("<p class=\"sub\">{} terminals, {} switches, {} channels · seed {} · {} · total time {} s</p>\n",
                      c.terminals, c.switches, c.channels, c.options.seed, esc(c.version), seconds(c.totalSeconds));
-  out << "<section id=\"recommendation\"><h2>Recommendation</h2><p>" << esc(recommendation(c)) << "</p>";
+  const std::vector<std::string> parts = recommendationParts(c);
+  out << "<section id=\"recommendation\"><h2>Recommendation</h2><p class=\"lead\">" << esc(parts.front()) << "</p>";
+  if (parts.size() > 1) {
+    out << "<ul class=\"why\">";
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i].rfind("Deploy: ", 0) == 0) continue;  // shown as commands below
+      out << "<li>" << esc(parts[i]) << "</li>";
+    }
+    out << "</ul>";
+  }
   const EngineComparison* best = nullptr;
   for (const EngineComparison& e : c.engines) {
     if (e.name == c.verdict.recommended) best = &e;

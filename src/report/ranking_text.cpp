@@ -54,8 +54,8 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison) {
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"rank", "engine", "kind", "group", "deployable here", "VLs", "LIDs per terminal",
-                  "LFT entries per switch", "in order", "deadlock-free", "mean hops", "WORST", "ABB", "AFPB", "ADB",
-                  "shift max load", "saturation (sim.)", "model"});
+                  "LFT entries per switch", "in order", "deadlock-free", "mean hops", "WORST", "ABB", "shift max load",
+                  "saturation (sim.)", "model"});
   std::size_t rank = 0;
   for (const EngineComparison& e : comparison.engines) {
     ++rank;
@@ -68,9 +68,7 @@ std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison)
       continue;
     }
     const DeploymentProfile& d = e.deployment;
-    const std::string deployable = !e.passed() ? "no: fails verification"
-                                   : e.notDeployable.empty() ? (e.skipped ? "yes (not analysed)" : "yes")
-                                                             : "no: " + join(e.notDeployable, "; ");
+    const std::string deployable = !e.passed() || !e.notDeployable.empty() ? "no" : "yes";
     const std::string saturation =
         e.dynamic.simulated() ? fmt::format("{:.3f}", e.dynamic.meanSaturation) : std::string("-");
     std::vector<std::string> row{std::to_string(rank),
@@ -85,11 +83,10 @@ std::vector<std::vector<std::string>> rankingTable(const Comparison& comparison)
                                  deadlockText(e)};
     const ModelMetrics* m = e.rankingModel();
     if (m == nullptr) {
-      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", saturation, "-"});
+      row.insert(row.end(), {"-", "-", "-", "-", saturation, "-"});
     } else {
       row.insert(row.end(), {e.meanHops > 0 ? fmt::format("{:.2f}", e.meanHops) : "-", worstText(*m),
-                             bandwidthText(m->abb), bandwidthText(m->afpb), bandwidthText(m->adb),
-                             number(m->shiftMaxLoad), saturation, loadModelName(m->model)});
+                             bandwidthText(m->abb), number(m->shiftMaxLoad), saturation, loadModelName(m->model)});
     }
     rows.push_back(std::move(row));
   }
@@ -125,7 +122,7 @@ std::string constraintsText(const FabricConstraints& c) {
 
 }  // namespace
 
-std::string recommendation(const Comparison& comparison) {
+std::vector<std::string> recommendationParts(const Comparison& comparison) {
   const Verdict& v = comparison.verdict;
   std::string prone, refused, skipped, notRun, undeployable;
   for (const EngineComparison& e : comparison.engines) {
@@ -141,57 +138,62 @@ std::string recommendation(const Comparison& comparison) {
       undeployable += fmt::format("{}{} ({})", undeployable.empty() ? "" : ", ", e.name, join(e.notDeployable, "; "));
     }
   }
-  std::string text;
+  std::vector<std::string> parts;
   const EngineComparison* best = v.recommended.empty() ? nullptr : byName(comparison, v.recommended);
   if (best == nullptr) {
-    text = fmt::format("No routing that passes verification (connected, loop-free and deadlock-free) is deployable "
+    parts.push_back(fmt::format("No routing that passes verification (connected, loop-free and deadlock-free) is deployable "
                        "under these constraints ({}).",
-                       constraintsText(comparison.options.constraints));
+                       constraintsText(comparison.options.constraints)));
   } else {
-    text = fmt::format("Use {}: {}", best->name, qualities(*best));
-    if (best->dynamic.simulated()) text += "; " + dynamicText(*best);
-    text += fmt::format(". It is the best routing deployable under these constraints ({}): {} {}.",
+    std::string lead = fmt::format("Use {}: {}", best->name, qualities(*best));
+    if (best->dynamic.simulated()) lead += "; " + dynamicText(*best);
+    parts.push_back(lead + ".");
+    parts.push_back(fmt::format("It is the best routing deployable under these constraints ({}): {} {}.",
                         constraintsText(comparison.options.constraints), best->deployment.kind,
                         best->deployment.lmc > 0 ? fmt::format("with LMC {}", best->deployment.lmc)
-                                                 : std::string("with one LID per terminal"));
+                                                 : std::string("with one LID per terminal")));
     if (v.disagree) {
-      text += fmt::format(" Static and dynamic results disagree: the static ranking puts {} first, but {}.",
-                          v.staticLeader, v.why);
+      parts.push_back(fmt::format("Static and dynamic results disagree: the static ranking puts {} first, but {}.",
+                                  v.staticLeader, v.why));
     } else if (!v.equals.empty()) {
-      text += fmt::format(" Equal on every measured criterion: {}; named first because {}.", join(v.equals, ", "),
-                          v.why);
+      parts.push_back(fmt::format("Equal on every measured criterion: {}; named first because {}.",
+                                  join(v.equals, ", "), v.why));
     }
     if (const EngineComparison* other =
             v.costlierAlternative.empty() ? nullptr : byName(comparison, v.costlierAlternative)) {
-      text += fmt::format(
-          " The simulator measures {} ahead ({:.3f} against {:.3f} mean saturation throughput, {}), but it costs "
+      parts.push_back(fmt::format(
+          "The simulator measures {} ahead ({:.3f} against {:.3f} mean saturation throughput, {}), but it costs "
           "more to deploy: {}, {} LIDs per terminal, {} table entries per switch.",
           other->name, other->dynamic.meanSaturation, best->dynamic.meanSaturation,
           percent(other->dynamic.meanSaturation / best->dynamic.meanSaturation - 1), other->deployment.kind,
-          other->deployment.addressesPerTerminal, other->deployment.entriesPerSwitch);
+          other->deployment.addressesPerTerminal, other->deployment.entriesPerSwitch));
     } else if (!v.dynamicLeader.empty() && !v.disagree && v.dynamicLeader != best->name) {
-      text += fmt::format(" The simulator puts {} slightly ahead, within its resolution ({:.3f}).", v.dynamicLeader,
-                          comparison.simulationResolution);
+      parts.push_back(fmt::format("The simulator puts {} slightly ahead, within its resolution ({:.3f}).",
+                                  v.dynamicLeader, comparison.simulationResolution));
     }
-    if (!best->deployment.deploy.empty()) text += " Deploy: " + join(best->deployment.deploy, " ; ") + ".";
+    if (!best->deployment.deploy.empty()) parts.push_back("Deploy: " + join(best->deployment.deploy, " ; ") + ".");
     for (const Relaxation& r : v.relaxations) {
       if (r.engine.empty()) {
-        text += fmt::format(" With {}: nothing better.", r.constraint);
+        parts.push_back(fmt::format("With {}: nothing better.", r.constraint));
         continue;
       }
-      text += fmt::format(" With {}: {}, {} ABB", r.constraint, r.engine, percent(r.abbChange));
-      text += r.simulated ? fmt::format(", {} simulated saturation throughput.", percent(r.saturationChange))
-                          : std::string(" (not simulated).");
+      parts.push_back(fmt::format("With {}: {}, {} ABB", r.constraint, r.engine, percent(r.abbChange)) +
+                      (r.simulated ? fmt::format(", {} simulated saturation throughput.", percent(r.saturationChange))
+                                   : std::string(" (not simulated).")));
     }
   }
-  if (!undeployable.empty()) text += " Not deployable here: " + undeployable + ".";
-  if (!prone.empty()) text += " Not recommended (deadlock-prone or not delivering every pair): " + prone + ".";
-  if (!skipped.empty()) text += " Too large to analyse at this size (see the notes): " + skipped + ".";
+  if (!undeployable.empty()) parts.push_back("Not deployable here: " + undeployable + ".");
+  if (!prone.empty()) parts.push_back("Not recommended (deadlock-prone or not delivering every pair): " + prone + ".");
+  if (!skipped.empty()) parts.push_back("Too large to analyse at this size (see the notes): " + skipped + ".");
   if (!notRun.empty()) {
-    text += " Not run at this size (generic engines; see the notes, name one with --engine to run it): " + notRun + ".";
+    parts.push_back("Not run at this size (generic engines; see the notes, name one with --engine to run it): " +
+                    notRun + ".");
   }
-  if (!refused.empty()) text += " Refused this fabric: " + refused + ".";
-  return text;
+  if (!refused.empty()) parts.push_back("Refused this fabric: " + refused + ".");
+  return parts;
 }
+
+std::string recommendation(const Comparison& comparison) { return join(recommendationParts(comparison), " "); }
+
 
 }  // namespace routelab

@@ -31,6 +31,9 @@
 #                       test suite checks `log` against)
 #   --sl-pairs N        with --sl-method pairs: the first N ordered CA pairs only (0 = all)
 #   --jobs N            engines run side by side, each with its own ibsim (default: nproc)
+#   --label TEXT        the fabric's name in messages and E.error files (default: FABRIC)
+#   --options E=OPTS    run engine E with these OpenSM options instead of its default (e.g.
+#                       "nue=-R nue,no_fallback -Q --nue_max_num_vls 8"); repeatable
 #
 # When they apply: ftree on fat-trees (it refuses other fabrics); updn, dnup, minhop, lash,
 # dfsssp, nue and sssp on any fabric (updn, dnup, lash, dfsssp, nue deadlock-free); dor is
@@ -48,12 +51,12 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/opensm_lib.sh"
 if [ -x "$here/routelab" ]; then routelab=$here/routelab; else routelab=$here/../build/bin/routelab; fi
-engines="ftree updn dnup minhop lash dfsssp nue sssp" roots="" torus="" pairs=0 method=log
+engines="ftree updn dnup minhop lash dfsssp nue sssp" roots="" torus="" pairs=0 method=log label=""
 jobs=$(nproc 2> /dev/null || echo 2)
-args=()
+args=() overrides=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --routelab|--engines|--updn-roots|--torus-conf|--sl-method|--sl-pairs|--jobs)
+    --routelab|--engines|--updn-roots|--torus-conf|--sl-method|--sl-pairs|--jobs|--label|--options)
       [ $# -ge 2 ] || { echo "opensm_engines.sh: $1 needs a value (see --help)" >&2; exit 2; } ;;&
     --routelab) routelab=$2; shift ;;
     --engines) engines=$2; shift ;;
@@ -62,7 +65,9 @@ while [ $# -gt 0 ]; do
     --sl-method) method=$2; shift ;;
     --sl-pairs) pairs=$2; shift ;;
     --jobs) jobs=$2; shift ;;
-    -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --label) label=$2; shift ;;
+    --options) overrides+=("$2"); shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "opensm_engines.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) args+=("$1") ;;
   esac
@@ -70,6 +75,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#args[@]} = 2 ] || { echo "usage: opensm_engines.sh [options] FABRIC OUTDIR (see --help)" >&2; exit 2; }
 fabric=${args[0]} out=${args[1]}
+label=${label:-$fabric}
 case $pairs in ''|*[!0-9]*) echo "opensm_engines.sh: --sl-pairs needs a number, got '$pairs'" >&2; exit 2 ;; esac
 case $jobs in ''|0|*[!0-9]*) echo "opensm_engines.sh: --jobs needs a positive number, got '$jobs'" >&2; exit 2 ;; esac
 case $method in log|pairs) ;; *) echo "opensm_engines.sh: --sl-method is log or pairs, got '$method'" >&2; exit 2 ;; esac
@@ -88,6 +94,12 @@ declare -A engine_args=(
   [dor]="-R dor,no_fallback"
   [torus-2QoS]="-R torus-2QoS,no_fallback -Q --torus_config torus-2QoS.conf"
 )
+for o in "${overrides[@]}"; do
+  e=${o%%=*}
+  [ "$e" != "$o" ] && [ -n "${engine_args[$e]:-}" ] && [[ ${o#*=} == "-R $e"* ]] ||
+    { echo "opensm_engines.sh: --options needs E=OPTS for a known engine E, OPTS starting with '-R E', got '$o'" >&2; exit 2; }
+  engine_args[$e]=${o#*=}
+done
 for e in $engines; do
   [ -n "${engine_args[$e]:-}" ] || { echo "opensm_engines.sh: unknown engine '$e' (ftree updn dnup minhop lash dfsssp nue sssp dor torus-2QoS)" >&2; exit 2; }
   [ "$e" != torus-2QoS ] || [ -n "$torus" ] || { echo "opensm_engines.sh: torus-2QoS needs --torus-conf FILE (its geometry, torus-2QoS.conf(5))" >&2; exit 2; }
@@ -112,20 +124,20 @@ fail() { echo "opensm_engines.sh: $*" >&2; exit 1; }
 osm_version=$(opensm --version 2> /dev/null | grep -o 'OpenSM [0-9][0-9.]*' | head -1 || true)
 
 "$routelab" topo "$fabric" --export net "$scratch/topology.net" > /dev/null 2> "$scratch/topo.err" \
-  || fail "routelab topo '$fabric': $(cat "$scratch/topo.err")"
+  || fail "routelab topo '$label': $(cat "$scratch/topo.err")"
 
 # 1. Discovery: OpenSM assigns the LIDs, ibnetdiscover records them, guid2lid keeps them.
 mkdir "$scratch/discover"
 osm_start_ibsim "$scratch/topology.net" "$scratch/discover" || exit 1
 osm_run_opensm "$scratch/discover" discover -R minhop ||
-  fail "OpenSM did not bring the subnet of '$fabric' up ($(grep -m1 -E 'ERR|error' "$scratch/discover/osm.discover.log" 2> /dev/null || tail -1 "$scratch/discover/osm.discover.stdout"))"
+  fail "OpenSM did not bring the subnet of '$label' up ($(grep -m1 -E 'ERR|error' "$scratch/discover/osm.discover.log" 2> /dev/null || tail -1 "$scratch/discover/osm.discover.stdout"))"
 (cd "$scratch/discover" && timeout -k 2 60 ibsim-run ibnetdiscover > "$scratch/fabric.ibnetdiscover" 2> ibnetdiscover.err) || fail "ibnetdiscover failed"
 osm_cleanup
 [ -s "$scratch/discover/guid2lid" ] || fail "OpenSM wrote no LID cache"
 
 # "port GUID LID" of every CA port, and the UpDown fallback root, from ibnetdiscover.
 sed -n 's/^\[[0-9]*\](\([0-9a-f]*\)).*# lid \([0-9]*\) lmc.*/\1 \2/p' "$scratch/fabric.ibnetdiscover" | sort -k2,2n > "$scratch/ca_lids"
-[ -s "$scratch/ca_lids" ] || fail "'$fabric' has no channel adapter (terminal) for OpenSM's path records"
+[ -s "$scratch/ca_lids" ] || fail "'$label' has no channel adapter (terminal) for OpenSM's path records"
 best_connected_switch() {  # ibnetdiscover: the switch with most switch links, lowest GUID among equals
   awk '/^switchguid=/ { sw = $0; sub(/^switchguid=/, "", sw); sub(/\(.*/, "", sw); sub(/^0x/, "", sw)
                         g = sprintf("%016s", sw); gsub(/ /, "0", g); guids[g] = 1; deg[g] += 0; next }
@@ -229,7 +241,7 @@ run_engine() {  # engine
   else
     # OpenSM's reason: its error lines (not the harmless "Failed to setup routing engine
     # 'no_fallback'", see tests/data/opensm/README.md), else the last lines of its log.
-    { echo "# $osm_version refused '$e' on $fabric (opensm $shown)"
+    { echo "# $osm_version refused '$e' on $label (opensm $shown)"
       grep -E ' ERR |0x01 -> ' "$work/osm.$e.log" 2> /dev/null | grep -v "routing engine 'no_fallback'" |
         sed -E 's/^[A-Z][a-z]{2} +[0-9]+ [0-9:]{8} [0-9]{6} \[[0-9A-F]+\] //' || true
     } > "$res/$e.error.tmp"

@@ -195,7 +195,10 @@ query_path_sls_log() {  # work tag
 # E.options, into $scratch/result.
 run_engine() {  # engine
   local e=$1 work=$scratch/$1 res=$scratch/result opts shown
+  # (a subshell: the caller's traps are reset here; a TERM from stop_jobs must still stop
+  # this engine's ibsim and OpenSM)
   trap osm_cleanup EXIT
+  trap 'exit 1' INT TERM
   mkdir "$work"
   cp "$scratch/discover/guid2lid" "$work/guid2lid"
   read -r -a opts <<< "${engine_args[$e]}"

@@ -11,7 +11,9 @@
 # 2. The same command again: "reused" in the progress line, the cache directory's files byte
 #    for byte and time stamp the same, no new cache entry, OpenSM not run (only --version).
 # 3. Without opensm on PATH: exit 1, the message names the Debian package, no report and no
-#    output directory; with --opensm-cache but no --opensm: usage error (exit 2).
+#    output directory; the same for a fabric the worker cannot run OpenSM's engines on (no
+#    CA), which also leaves the cache as it was; --opensm-cache without --opensm: usage error
+#    (exit 2).
 # Exit 0 / 1, 77 tools missing (2 with ROUTELAB_REQUIRE_INTEROP_TOOLS=1).
 set -euo pipefail
 [ $# = 2 ] || { sed -n '5p' "$0" >&2; exit 2; }
@@ -81,6 +83,15 @@ PATH=$work/noosm "$routelab" compare "$fabric" --engine updown --opensm --opensm
 [ $rc = 1 ] || fail "without opensm: exit $rc, expected 1"
 grep -q "'opensm'.*Debian package opensm" "$work/r3.stderr" || fail "without opensm, the message: $(cat "$work/r3.stderr")"
 [ ! -e "$work/r3" ] || fail "without opensm, $work/r3 was created: $(ls -R "$work/r3")"
+# A fabric OpenSM's engines cannot be run on (no CA, so no path to ask the SA about): exit 1,
+# the reason, no report, no new cache entry.
+rc=0
+PATH=$shim_path "$routelab" compare random:switches=4,links=5,terminals=0,seed=1 --engine updown --opensm \
+  --opensm-cache "$cache" --output "$work/r5" > "$work/r5.stdout" 2> "$work/r5.stderr" || rc=$?
+[ $rc = 1 ] || fail "a fabric without CAs: exit $rc, expected 1"
+grep -q "has no channel adapter" "$work/r5.stderr" || fail "a fabric without CAs, the message: $(cat "$work/r5.stderr")"
+[ ! -e "$work/r5" ] || fail "a fabric without CAs: $work/r5 was created"
+[ "$(find "$cache" -mindepth 1 -maxdepth 1 | wc -l)" = 1 ] || fail "a failed collection left something in the cache: $(ls -a "$cache")"
 rc=0
 "$routelab" compare "$fabric" --opensm-cache "$cache" --output "$work/r4" > /dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || fail "--opensm-cache without --opensm: exit $rc, expected 2 (usage)"

@@ -174,7 +174,9 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
 }
 
 int runCompare(CompareArgs& args) {
-  if (args.opensm) args.options.opensmDirectory = collectOpenSmForCompare(args.options.spec, args.opensmCache, args.quiet);
+  if (args.opensm) {
+    args.options.opensmDirectory = collectOpenSmForCompare(args.options.spec, args.opensmCache, args.quiet);
+  }
   CreatedDirectory created(CreatedDirectory::firstMissing(args.output));
   const std::string reportPath = prepareOutput(args.output);
   printConfiguration(args, reportPath);
@@ -204,9 +206,9 @@ Command compareCommand() {
         command.add_option("--engine", args->options.engines,
                            "engine spec to compare (repeatable; default: every engine of the registry)");
         command.add_option("--output", args->output, "report directory (index.html)")->default_str("routelab-report");
-        auto* opensmDir = command.add_option(
-            "--opensm-dir", args->options.opensmDirectory,
-            "OpenSM routings to rank too: <engine>.lfts [+ <engine>.sl] or <engine>.error");
+        auto* opensmDir =
+            command.add_option("--opensm-dir", args->options.opensmDirectory,
+                               "OpenSM routings to rank too: <engine>.lfts [+ <engine>.sl] or <engine>.error");
         auto* opensm =
             command
                 .add_flag("--opensm", args->opensm,

@@ -32,8 +32,8 @@ std::string collectOpenSmForCompare(const std::string& spec, const std::string& 
   OpenSmCollectOptions options;
   options.routelab = self.string();
   options.worker = (self.parent_path() / "routelab-opensm-engines").string();
-  options.cache = !cache.empty() ? cache
-                                 : defaultOpenSmCache(environmentVariable("XDG_CACHE_HOME"), environmentVariable("HOME"));
+  options.cache =
+      !cache.empty() ? cache : defaultOpenSmCache(environmentVariable("XDG_CACHE_HOME"), environmentVariable("HOME"));
   options.path = path;
   options.temporary = environmentVariable("TMPDIR");
   options.label = spec;

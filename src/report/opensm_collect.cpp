@@ -153,10 +153,10 @@ std::string findOnPath(const std::string& name, const std::string& path) {
 void requireOpenSmTools(const std::string& path) {
   for (const OpenSmTool& tool : openSmTools()) {
     if (!findOnPath(tool.name, path).empty()) continue;
-    throw IoError(fmt::format(
-        "OpenSM's engines need '{}', which is not on PATH: install the Debian package {} "
-        "(all the tools: apt-get install opensm ibsim-utils infiniband-diags)",
-        tool.name, tool.package));
+    throw IoError(
+        fmt::format("OpenSM's engines need '{}', which is not on PATH: install the Debian package {} "
+                    "(all the tools: apt-get install opensm ibsim-utils infiniband-diags)",
+                    tool.name, tool.package));
   }
 }
 
@@ -182,9 +182,10 @@ OpenSmCollection collectOpenSmEngines(const Network& network, const OpenSmCollec
   requireOpenSmTools(options.path);
   std::error_code error;
   if (!fs::is_regular_file(options.worker, error) || ::access(options.worker.c_str(), X_OK) != 0) {
-    throw IoError(fmt::format("the OpenSM worker '{}' is missing or not executable (it is installed beside the "
-                              "routelab binary by the build)",
-                              options.worker));
+    throw IoError(
+        fmt::format("the OpenSM worker '{}' is missing or not executable (it is installed beside the "
+                    "routelab binary by the build)",
+                    options.worker));
   }
   fs::create_directories(options.cache, error);
   if (error || !fs::is_directory(options.cache) || ::access(options.cache.c_str(), W_OK) != 0) {
@@ -193,8 +194,8 @@ OpenSmCollection collectOpenSmEngines(const Network& network, const OpenSmCollec
   }
   std::string stagingTemplate = options.cache + "/.staging-XXXXXX";
   if (::mkdtemp(stagingTemplate.data()) == nullptr) {
-    throw IoError(fmt::format("OpenSM cache '{}': cannot create a staging directory: {}", options.cache,
-                              std::strerror(errno)));
+    throw IoError(
+        fmt::format("OpenSM cache '{}': cannot create a staging directory: {}", options.cache, std::strerror(errno)));
   }
   const ScratchDirectory staging(stagingTemplate);
   std::vector<std::string> overrides = {"PATH=" + options.path};
@@ -217,13 +218,13 @@ OpenSmCollection collectOpenSmEngines(const Network& network, const OpenSmCollec
   const std::string netFile = staging.path() + "/topology.net";
   writeFileAtomically(netFile, [&](std::ostream& file) { file << net.str(); });
   const std::string result = staging.path() + "/" + out.key;
-  if (progress) progress(fmt::format("opensm: running {} engines under ibsim (cache key {})", out.opensmVersion, out.key));
+  if (progress)
+    progress(fmt::format("opensm: running {} engines under ibsim (cache key {})", out.opensmVersion, out.key));
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::string> argv = {options.worker, "--routelab", options.routelab};
   if (!options.label.empty()) argv.insert(argv.end(), {"--label", options.label});
   argv.insert(argv.end(), {"net:" + netFile, result});
-  const int status =
-      runProcess(argv, environment, staging.path() + "/worker.out", staging.path() + "/worker.err");
+  const int status = runProcess(argv, environment, staging.path() + "/worker.out", staging.path() + "/worker.err");
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (status != 0) {
     const std::string reason = lastLines(readIfThere(staging.path() + "/worker.err"), 4);

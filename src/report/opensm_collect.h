@@ -44,16 +44,15 @@ std::string defaultOpenSmCache(const std::string& xdgCacheHome, const std::strin
 /// The cache key of a collection: 16 lowercase hex digits of FNV-1a 64 over the fabric's ibsim
 /// net export, OpenSM's `--version` text and the worker's text (its engine list and every
 /// engine's options live there, and in opensm_lib.sh, whose text is included too).
-std::string openSmCacheKey(const std::string& netText, const std::string& opensmVersion,
-                           const std::string& workerText);
+std::string openSmCacheKey(const std::string& netText, const std::string& opensmVersion, const std::string& workerText);
 
 struct OpenSmCollectOptions {
-  std::string worker;       ///< the worker script (bin/routelab-opensm-engines)
-  std::string routelab;     ///< the routelab CLI the worker runs (`routelab topo --export net`)
-  std::string cache;        ///< cache root: the directory is <cache>/<key>
-  std::string path;         ///< PATH to find the tools on (and to run the worker with)
-  std::string temporary;    ///< TMPDIR for the worker's scratch files ("" = the worker's default)
-  std::string label;        ///< the fabric's name in the worker's messages and .error files
+  std::string worker;     ///< the worker script (bin/routelab-opensm-engines)
+  std::string routelab;   ///< the routelab CLI the worker runs (`routelab topo --export net`)
+  std::string cache;      ///< cache root: the directory is <cache>/<key>
+  std::string path;       ///< PATH to find the tools on (and to run the worker with)
+  std::string temporary;  ///< TMPDIR for the worker's scratch files ("" = the worker's default)
+  std::string label;      ///< the fabric's name in the worker's messages and .error files
 };
 
 struct OpenSmCollection {

@@ -48,7 +48,8 @@ std::string fnvReference(const std::string& text) {
 }
 
 TEST(OpenSmCollect, CacheKeyIsFnvOfTheLengthPrefixedParts) {
-  EXPECT_EQ(openSmCacheKey("net", "OpenSM 3.3.23", "worker"), fnvReference("3:net13:OpenSM 3.3.23" "6:worker"));
+  EXPECT_EQ(openSmCacheKey("net", "OpenSM 3.3.23", "worker"), fnvReference("3:net13:OpenSM 3.3.23"
+                                                                           "6:worker"));
   // Every part counts, and where one ends matters.
   const std::set<std::string> keys = {openSmCacheKey("ab", "c", "w"), openSmCacheKey("a", "bc", "w"),
                                       openSmCacheKey("ab", "c", "x"), openSmCacheKey("ab", "d", "w"),
@@ -110,12 +111,14 @@ class OpenSmCollectWorker : public ::testing::Test {
     dir_ = freshDirectory("opensm-collect");
     fs::create_directories(dir_ / "bin");
     for (const OpenSmTool& tool : openSmTools()) writeExecutable(dir_ / "bin" / tool.name, "#!/bin/sh\nexit 0\n");
-    writeExecutable(dir_ / "bin" / "opensm", "#!/bin/sh\necho '-------------------------------------------------'\n"
-                                              "echo 'OpenSM 9.8.7'\n");
+    writeExecutable(dir_ / "bin" / "opensm",
+                    "#!/bin/sh\necho '-------------------------------------------------'\n"
+                    "echo 'OpenSM 9.8.7'\n");
     const std::string d = dir_.string();
     writeExecutable(dir_ / "worker",
                     "#!/bin/bash\nset -e\necho \"$*\" >> " + d + "/runs\n" +  //
-                        "[ ! -e " + d + "/fail ] || { echo 'worker: OpenSM did not bring the subnet up' >&2; exit 1; }\n" +
+                        "[ ! -e " + d +
+                        "/fail ] || { echo 'worker: OpenSM did not bring the subnet up' >&2; exit 1; }\n" +
                         "out=${@: -1}; net=${@: -2:1}; mkdir -p \"$out\"\n" +
                         "cp \"${net#net:}\" \"$out/fabric.ibnetdiscover\"\necho '-R minhop,no_fallback' > "
                         "\"$out/minhop.options\"\necho 'worker: done'\n");
@@ -209,7 +212,8 @@ TEST(OpenSmDirectoryOptions, ReadsTheFirstLineOfEachOptionsFile) {
   std::ofstream(dir / "dnup.error") << "refused\n";
   std::ofstream(dir / "dnup.options") << "-R dnup,no_fallback\n";
   std::ofstream(dir / "updn.roots") << "0x0000000000200000\n";  // not an engine
-  const auto imported = importOpenSmDirectory(dir.string(), loadFabric("file:" + (k4n3 / "ibnetdiscover.txt").string()).network);
+  const auto imported =
+      importOpenSmDirectory(dir.string(), loadFabric("file:" + (k4n3 / "ibnetdiscover.txt").string()).network);
   ASSERT_EQ(imported.size(), 3u);
   EXPECT_EQ(imported[0].engine, "dnup");
   EXPECT_TRUE(imported[0].refused);

@@ -54,7 +54,8 @@ engines=$(cd "$dir" && ls ./*.options | sed 's|^\./||; s|\.options$||' | sort)
 for e in $engines; do
   [ -f "$dir/$e.lfts" ] || [ -f "$dir/$e.error" ] || fail "$e: neither .lfts nor .error"
   grep -q "^-R $e,no_fallback" "$dir/$e.options" || fail "$e.options: $(cat "$dir/$e.options")"
-  grep -q "^opensm:$e " "$work/r1.stdout" || grep -q " opensm:$e " "$work/r1.stdout" ||
+  # (ranked or refused: a row of the table, or at least named in the report)
+  grep -qE "(^| )opensm:$e( |$)" "$work/r1.stdout" || grep -q "opensm:$e[^a-zA-Z0-9_-]" "$work/r1/index.html" ||
     fail "no opensm:$e row in the ranking: $(cat "$work/r1.stdout")"
 done
 grep -q -- '-R lash,no_fallback -Q' "$work/opensm-calls" || fail "OpenSM did not run lash: $(cat "$work/opensm-calls")"

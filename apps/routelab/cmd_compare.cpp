@@ -3,7 +3,8 @@
 // (report/comparison.h, report/html.h, docs/COMPARE.md).
 //
 // Exit codes: 0 the comparison was made (whatever the engines' verdicts); 1 bad input (spec,
-// unknown engine, unreadable --opensm-dir, unwritable --output); 2 usage.
+// unknown engine, unreadable --opensm-dir, unwritable --output, --opensm without OpenSM or on a
+// fabric it cannot bring up); 2 usage.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "compare_opensm.h"
 #include "gnuplot.h"
 #include "core/errors.h"
 #include "engines/registry.h"
@@ -34,6 +36,8 @@ struct CompareArgs {
   std::string format = "text";
   bool quiet = false;
   bool noSimulate = false;
+  bool opensm = false;      ///< --opensm: collect OpenSM's engines (compare_opensm.h)
+  std::string opensmCache;  ///< --opensm-cache
 };
 
 /// The command line as typed (Linux /proc/self/cmdline), else the words routelab parsed.
@@ -160,6 +164,9 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
 int runCompare(CompareArgs& args) {
   validateConstraints(args.options.constraints);  // impossible constraints fail before any output
   if (args.noSimulate) args.options.simulate = false;
+  if (args.opensm) {
+    args.options.opensmDirectory = collectOpenSmForCompare(args.options.spec, args.opensmCache, args.quiet);
+  }
   CreatedDirectory created(CreatedDirectory::firstMissing(args.output));
   const std::string reportPath = prepareOutput(args.output);
   const std::string jsonPath = (std::filesystem::path(args.output) / "compare.json").string();
@@ -198,8 +205,18 @@ Command compareCommand() {
         command.add_option("--engine", args->options.engines,
                            "engine spec to compare (repeatable; default: every engine of the registry)");
         command.add_option("--output", args->output, "report directory (index.html)")->default_str("routelab-report");
-        command.add_option("--opensm-dir", args->options.opensmDirectory,
-                           "OpenSM routings to rank too: <engine>.lfts [+ <engine>.sl] or <engine>.error");
+        auto* opensmDir =
+            command.add_option("--opensm-dir", args->options.opensmDirectory,
+                               "OpenSM routings to rank too: <engine>.lfts [+ <engine>.sl] or <engine>.error");
+        auto* opensm =
+            command
+                .add_flag("--opensm", args->opensm,
+                          "run OpenSM's own engines on the fabric under ibsim (cached per fabric) and rank them too")
+                ->excludes(opensmDir);
+        command
+            .add_option("--opensm-cache", args->opensmCache,
+                        "cache of --opensm (default: ${XDG_CACHE_HOME:-$HOME/.cache}/routelab/opensm)")
+            ->needs(opensm);
         command.add_option("--seed", args->options.seed, "seed of engines and sampled patterns")
             ->check(unsignedDecimal())
             ->default_str("1");

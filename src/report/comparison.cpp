@@ -198,9 +198,14 @@ void profileRouting(const Network& network, const RoutingResult& routing, const 
                     EngineComparison& out) {
   out.deployment = deploymentProfile(network, routing, out.layersUsed);
   if (out.origin == "OpenSM") {
+    // OpenSM's own engine: the options it ran with (files they name are in the OpenSM
+    // directory, options.opensmDirectory).
     out.deployment.deploy = {fmt::format("opensm {}", out.opensmOptions.empty()
                                                           ? "-R " + out.name.substr(out.name.find(':') + 1)
                                                           : out.opensmOptions)};
+    if (out.deployment.perPairSl) {
+      out.deployment.deploy.push_back("the SLs come from OpenSM's own path records (-Q: QoS with its SL2VL tables)");
+    }
   } else {
     out.deployment.deploy = routelabDeployCommands(out.deployment, options.spec, out.effective);
   }
@@ -391,6 +396,7 @@ Comparison compareEngines(const CompareOptions& options) {
     out.origin = "OpenSM";
     out.refused = routing.refused;
     out.reason = routing.reason;
+    out.opensmOptions = routing.opensmOptions;
     say(options, out.name);
     if (!out.refused) evaluateRouting(fabric.network, routing.routing, options, out);
     out.effective = out.name;

@@ -20,6 +20,17 @@ std::string trimmed(const std::string& text) {
   return text.substr(first, std::min<std::size_t>(last + 1 - first, 2000));
 }
 
+/// The first line of `path`, without surrounding blanks; "" when the file does not exist.
+std::string firstLine(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return {};
+  const std::string text = readFileText(path);
+  const std::string line = text.substr(0, text.find('\n'));
+  const auto first = line.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return {};
+  return line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+}
+
 }  // namespace
 
 std::vector<ImportedRouting> importOpenSmDirectory(const std::string& directory, const Network& network) {
@@ -42,6 +53,7 @@ std::vector<ImportedRouting> importOpenSmDirectory(const std::string& directory,
     ImportedRouting& imported = out.emplace_back();
     imported.engine = engine;
     const fs::path base = fs::path(directory) / engine;
+    imported.opensmOptions = firstLine(base.string() + ".options");
     const std::string errorFile = base.string() + ".error";
     if (fs::exists(errorFile, error)) {
       imported.refused = true;

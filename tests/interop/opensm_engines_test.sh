@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CTest driver of scripts/opensm_engines.sh: run it on FABRIC with ENGINES, then check the
 # OpenSM engine directory (docs/FORMATS.md): fabric.ibnetdiscover; per engine exactly one of
-# E.lfts / E.error; E.sl for lash, dfsssp, nue (every ordered CA pair answered); every dump
+# E.lfts / E.error, and E.options ("-R E,no_fallback ...", every file it names present);
+# E.sl for lash, dfsssp, nue (every ordered CA pair answered); every dump
 # passes `routelab verify` on the fabric with its SLs; the engines in EXPECT_ERROR have an
 # E.error holding OpenSM's error lines (level 0x01).
 #
@@ -22,6 +23,11 @@ dir=$out/dir
 [ -s "$dir/fabric.ibnetdiscover" ] || fail "no fabric.ibnetdiscover"
 cas=$(grep -c '^Ca' "$dir/fabric.ibnetdiscover")
 for e in $engines; do
+  [ -f "$dir/$e.options" ] || fail "no $e.options"
+  grep -q "^-R $e,no_fallback" "$dir/$e.options" || fail "$e.options: $(cat "$dir/$e.options")"
+  for word in $(cat "$dir/$e.options"); do
+    case $word in -*|*,*) ;; *) [ -f "$dir/$word" ] || fail "$e.options names '$word', which is not in the directory" ;; esac
+  done
   if [[ " $expect_error " == *" $e "* ]]; then
     [ -f "$dir/$e.error" ] && [ ! -f "$dir/$e.lfts" ] || fail "$e: expected $e.error only"
     grep -q '^0x01 -> .*: ' "$dir/$e.error" || fail "$e.error has no OpenSM error line: $(cat "$dir/$e.error")"

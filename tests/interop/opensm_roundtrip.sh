@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Round trip through the real OpenSM: does the fabric hold exactly routelab's routes?
 #
-#   tests/interop/opensm_roundtrip.sh ROUTELAB SPEC ENGINE [KEEP_DIR]
+#   tests/interop/opensm_roundtrip.sh [--lmc L] ROUTELAB SPEC ENGINE [KEEP_DIR]
 #
-# 1. `routelab topo SPEC --export net` -> ibsim; OpenSM (minhop) discovers the fabric and
-#    assigns LIDs; `ibnetdiscover` writes the fabric with those LIDs; OpenSM is stopped.
-# 2. `routelab route ibnetdiscover:FABRIC --engine ENGINE --switch-addresses --export lft
-#    --export sl`: the dump and SL file on the fabric's own LIDs (docs/FORMATS.md "Fabric LIDs").
-# 3. A new OpenSM (same LID cache) loads the dump: `opensm -R file,no_fallback -U DUMP`.
+# 1. `routelab topo SPEC --export net` -> ibsim; OpenSM (minhop, --lmc L) discovers the fabric
+#    and assigns LIDs (2^L per CA port); `ibnetdiscover` writes the fabric with those LIDs;
+#    OpenSM is stopped.
+# 2. `routelab route ibnetdiscover:FABRIC --engine ENGINE --lmc L --switch-addresses --export
+#    lft --export sl`: the dump and SL file on the fabric's own LIDs (docs/FORMATS.md "Fabric
+#    LIDs"); with L > 0 every CA LID of an LMC block carries its own path.
+# 3. A new OpenSM (same LID cache) loads the dump: `opensm -R file,no_fallback -U DUMP --lmc L`.
 # 4. Read the switches back with `ibroute <switch LID>`, every switch: the set of (switch
 #    GUID, LID, port) must equal the dump's, entry for entry (and every LID of the dump must
 #    be the one ibnetdiscover shows for that port). `ibtracert` for a few CA pairs: every
@@ -18,6 +20,9 @@
 # ROUTELAB_REQUIRE_INTEROP_TOOLS=1). Everything lives in a fresh mktemp directory (or
 # KEEP_DIR, kept) with its own ibsim socket; ibsim and opensm are stopped by PID on exit.
 set -euo pipefail
+lmc=0
+if [ "${1:-}" = --lmc ]; then lmc=${2:-}; shift 2 || true; fi
+case $lmc in [0-7]) ;; *) echo "opensm_roundtrip: --lmc needs 0..7, got '$lmc'" >&2; exit 2 ;; esac
 [ $# -ge 3 ] || { sed -n '2,4p' "$0" >&2; exit 2; }
 routelab=$1 spec=$2 engine=$3 keep=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,12 +45,12 @@ start=$SECONDS
 
 "$routelab" topo "$spec" --export net "$work/topology.net" > /dev/null
 osm_start_ibsim "$work/topology.net" "$work" || exit 1
-osm_run_opensm "$work" discover -R minhop || fail "OpenSM did not bring the subnet up (osm.discover.log)"
+osm_run_opensm "$work" discover -R minhop --lmc "$lmc" || fail "OpenSM did not bring the subnet up (osm.discover.log)"
 (cd "$work" && timeout -k 2 60 ibsim-run ibnetdiscover > fabric.ibnetdiscover 2> ibnetdiscover.err) || fail "ibnetdiscover failed"
 osm_stop_opensm
 [ -s "$work/guid2lid" ] || fail "OpenSM wrote no LID cache"
 
-"$routelab" route "ibnetdiscover:$work/fabric.ibnetdiscover" --engine "$engine" --switch-addresses \
+"$routelab" route "ibnetdiscover:$work/fabric.ibnetdiscover" --engine "$engine" --lmc "$lmc" --switch-addresses \
   --export lft "$work/routelab.lfts" --export sl "$work/routelab.sl" > "$work/route.txt" 2>&1 \
   || fail "routelab route failed: $(tail -3 "$work/route.txt")"
 grep -q "^lids        the fabric's own" "$work/route.txt" || fail "route did not use the fabric's LIDs"
@@ -55,12 +60,14 @@ fn='function num(s,  i, v) { if (s !~ /^0x/) return s + 0; s = tolower(substr(s,
                              for (i = 1; i <= length(s); ++i) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
                              return v }
     function guid(s) { s = tolower(s); sub(/^0x/, "", s); sub(/^0+/, "", s); return s }'
-# Every LID of the dump is the one ibnetdiscover shows for that port (switch headers and
-# destinations): ibnetdiscover -> "portguid lid", dump -> "portguid lid".
+# Every LID of the dump is one ibnetdiscover shows for that port (switch headers and
+# destinations; a port with LMC m owns LIDs base .. base + 2^m - 1), and every such LID is in
+# the dump: ibnetdiscover -> "portguid lid", dump -> "portguid lid".
 awk "$fn"'
+     function block(g, base, m,  k) { for (k = 0; k < 2 ^ m; ++k) print g, base + k }
      /^switchguid=/ { split($0, a, "[=(]"); sw = guid(a[2]) }
-     /^Switch/ { for (i = 1; i <= NF; ++i) if ($i == "lid") { print sw, $(i + 1); break } }
-     /^\[[0-9]+\]\(/ { split($0, a, "[()]"); for (i = 1; i <= NF; ++i) if ($i == "lid") { print guid(a[2]), $(i + 1); break } }' \
+     /^Switch/ { for (i = 1; i <= NF; ++i) if ($i == "lid") { block(sw, $(i + 1), $(i + 3)); break } }
+     /^\[[0-9]+\]\(/ { split($0, a, "[()]"); for (i = 1; i <= NF; ++i) if ($i == "lid") { block(guid(a[2]), $(i + 1), $(i + 3)); break } }' \
   "$work/fabric.ibnetdiscover" | sort -u > "$work/lids.fabric"
 awk "$fn"'
      /^Unicast lids/ { print guid($9), $7 }
@@ -72,7 +79,7 @@ cmp -s "$work/lids.fabric" "$work/lids.dump" || fail "the dump's LIDs differ fro
 # osm_ucast_file.c only.
 printf 'osm_ucast_file.c 0x0f\n' > "$work/per-module-logging.conf"
 printf 'per_module_logging_file %s\n' "$work/per-module-logging.conf" > "$work/opensm.conf"
-osm_run_opensm "$work" file -F "$work/opensm.conf" -R file,no_fallback -U "$work/routelab.lfts" \
+osm_run_opensm "$work" file -F "$work/opensm.conf" -R file,no_fallback -U "$work/routelab.lfts" --lmc "$lmc" \
   || fail "OpenSM did not load the dump (osm.file.log)"
 grep -q "file tables configured on all switches" "$work/osm.file.log" || fail "OpenSM's file engine did not configure the fabric"
 added=$(grep -c 'add_path: route' "$work/osm.file.log" || true)
@@ -92,7 +99,11 @@ for lid in $(awk '/^Unicast lids/ { print $7 }' "$work/routelab.lfts"); do
   awk "$fn"'
        /^Unicast lids/ { split($3, r, "[-\\]]"); d = $0; sub(/^[^(]*\(/, "", d); sub(/\):$/, "", d)
                          printf "Unicast lids [0-%d] of switch Lid %s guid %s (\x27%s\x27):\n", num(r[2]), $7, $9, d }
-       /^0x[0-9a-f]+ [0-9]+ : \(/ { e = $0; sub(/^[^(]*\(/, "", e); sub(/\)$/, "", e); printf "%s %s # %s\n", $1, $2, e }' \
+       /^0x[0-9a-f]+ [0-9]+ : \(/ { e = $0; sub(/^[^(]*\(/, "", e); sub(/\)$/, "", e)
+                                    # LMC: "path #2 out of 2: portguid G" names the port of the block'"'"'s base LID
+                                    g = e; sub(/.*portguid /, "", g); sub(/:.*/, "", g)
+                                    if (e ~ /^path #[0-9]+ out of [0-9]+:/) e = seen[g]; else seen[g] = e
+                                    printf "%s %s # %s\n", $1, $2, e }' \
     "$work/ibroute.$lid.txt" >> "$work/readback.lfts"
 done
 entries() { awk '/^Unicast lids/ { sw = $9 } /^0x/ { print sw, $1, $2 }' "$1" | sort; }
@@ -113,7 +124,11 @@ for pair in "0 $((n - 1))" "$((n - 1)) 0" "1 $((n / 2))" "$((n / 2)) 1"; do
   s=${cas[$a]} d=${cas[$b]}
   [ "$s" != "$d" ] || continue
   (cd "$work" && timeout -k 2 30 ibsim-run ibtracert "$s" "$d" > "ibtracert.$s.$d.txt" 2>&1) || fail "ibtracert $s $d failed"
-  grep -q "^To ca .* lid $d-" "$work/ibtracert.$s.$d.txt" || fail "ibtracert $s $d did not arrive"
+  # (the arrival line shows the LMC block: "lid BASE-LAST")
+  awk -v d="$d" '/^To ca/ && match($0, / lid [0-9]+-[0-9]+ /) {
+                  split(substr($0, RSTART + 5, RLENGTH - 6), r, "-"); if (r[1] <= d + 0 && d + 0 <= r[2]) ok = 1 }
+                END { exit !ok }' \
+    "$work/ibtracert.$s.$d.txt" || fail "ibtracert $s $d did not arrive"
   # Each hop: the switch arrived at, then the port it leaves by (next line) = the dump's entry.
   awk -v dlid="$d" '/^\[[0-9]+\] ->/ {
          p = $1; gsub(/[\[\]]/, "", p)
@@ -141,5 +156,5 @@ if [ "${layers:-1}" -gt 1 ]; then
     > "$work/verify-no-sl.txt" 2>&1 || verdict=$?
   [ "$verdict" = 4 ] || fail "verify without the SL file: exit $verdict, expected 4 (deadlock-prone on one layer)"
 fi
-echo "opensm_roundtrip: $spec, $engine: $switches switches, $ours LFT entries equal on the fabric (ibroute)," \
+echo "opensm_roundtrip: $spec, $engine, LMC $lmc: $switches switches, $ours LFT entries equal on the fabric (ibroute)," \
   "$traced ibtracert paths as dumped, verify PASS with $layers SL layer(s) on the read-back tables ($((SECONDS - start)) s)"

@@ -138,8 +138,12 @@ ModelMetrics splitMetrics(const Network& network, const RoutingResult& routing, 
                                [&] { return sampleBandwidthUnderModel(network, routing, pattern, model, sampling); }));
     };
     m.abb = sample(SampledPattern::Bisect, "abb");
-    m.afpb = sample(SampledPattern::FullPermutation, "afpb");
-    m.adb = sample(SampledPattern::Dissemination, "adb");
+    // Best-split is an upper bound that does not rank: its AFPB and ADB (each a flow problem
+    // per sample, minutes on a few dozen switches) are left to `routelab analyze`.
+    if (model != LoadModel::BestSplit) {
+      m.afpb = sample(SampledPattern::FullPermutation, "afpb");
+      m.adb = sample(SampledPattern::Dissemination, "adb");
+    }
   }
   const std::vector<std::int64_t> shifts = evaluatedShifts(n, options.maxShifts);
   double sum = 0;

@@ -26,7 +26,7 @@
 // Ranking (rankEngines): routings that pass verification (connected, loop-free,
 // deadlock-free) and are deployable here first, then those that pass but are not deployable,
 // then the failing, the unanalysed, the not run and the refused. Within each: the highest ABB
-// under the ranking model (best-split where computed, else first-path), the lowest WORST, the
+// under the ranking model (even-split where computed, else first-path), the lowest WORST, the
 // lowest all-to-all shift load, the lowest mean hop count. From the best routing of a class,
 // the routings measured equal to it (sameMeasuredRank: ABB within the sampling's 99%
 // confidence) form one group (EngineComparison::group), ordered by deployment cost
@@ -175,8 +175,16 @@ struct EngineComparison {
   DynamicEvidence dynamic;
   bool passed() const { return !refused && connected && loopFree && deadlockFree; }
   bool deployable() const { return passed() && !skipped && !notRun && notDeployable.empty(); }
-  /// The model the ranking uses: the last computed (best-split when computed).
-  const ModelMetrics* rankingModel() const { return models.empty() ? nullptr : &models.back(); }
+  /// The model the ranking uses: even-split when computed (a multipath source or an oblivious
+  /// switch spreads a pair's traffic evenly over its paths, as the simulator does), else
+  /// first-path. Best-split, the upper bound an ideal adaptive split reaches, is reported but
+  /// does not rank (docs/COMPARE.md).
+  const ModelMetrics* rankingModel() const {
+    for (const ModelMetrics& m : models) {
+      if (m.model == LoadModel::EvenSplit) return &m;
+    }
+    return models.empty() ? nullptr : &models.front();
+  }
 };
 
 /// What relaxing one constraint would buy (measured: the best routing deployable only under
@@ -238,6 +246,11 @@ bool sameMeasuredRank(const EngineComparison& a, const EngineComparison& b);
 /// The decision from a ranked comparison (fills Comparison::verdict's fields from
 /// `comparison.engines`; `resolution` is the simulator's load step).
 Verdict decide(const Comparison& comparison);
+
+/// For each constraint that can be relaxed (adaptive switches, 15 VLs, out-of-order delivery),
+/// the best analysed routing deployable only under the relaxed constraint (distinct names, in
+/// that order): the routings the simulator measures for contrast.
+std::vector<std::string> relaxationLeaders(const Comparison& comparison);
 
 /// The traffic patterns of the dynamic evidence on `terminals` terminals: uniform, a random
 /// permutation, the all-to-all shift s = N/2, and uniform traffic with 5% to one hot spot

@@ -90,12 +90,13 @@ struct Candidate {
 };
 
 /// The routings to simulate, in ranking order: up to `leaders` deployable ones with distinct
-/// tables, then the first passing routing that is not deployable here.
+/// tables, then, for contrast, the best routing each relaxed constraint would admit
+/// (relaxationLeaders).
 std::vector<Candidate> candidates(Comparison& comparison, const std::vector<const RoutingResult*>& byListed,
                                   std::size_t leaders) {
   std::vector<Candidate> chosen;
   std::vector<std::uint64_t> fingerprints;
-  bool contrast = false;
+  const std::vector<std::string> contrast = relaxationLeaders(comparison);
   for (EngineComparison& e : comparison.engines) {
     const RoutingResult* routing = e.listedOrder < byListed.size() ? byListed[e.listedOrder] : nullptr;
     if (routing == nullptr || !e.passed() || e.skipped || e.rankingModel() == nullptr) continue;
@@ -106,9 +107,8 @@ std::vector<Candidate> candidates(Comparison& comparison, const std::vector<cons
       fingerprints.push_back(e.tablesFingerprint);
       e.dynamic.why = "leading deployable routing";
       chosen.push_back({&e, routing});
-    } else if (!contrast) {
-      contrast = true;
-      e.dynamic.why = "best routing not deployable here (for contrast)";
+    } else if (std::find(contrast.begin(), contrast.end(), e.name) != contrast.end()) {
+      e.dynamic.why = "best routing a relaxed constraint admits (for contrast)";
       chosen.push_back({&e, routing});
     }
   }

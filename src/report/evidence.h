@@ -11,7 +11,8 @@
 namespace routelab {
 
 /// Simulates, on a ranked `comparison`, up to options.simulateLeaders deployable routings with
-/// distinct tables and the first passing routing that is not deployable here (for contrast),
+/// distinct tables and, for contrast, the best routing each relaxed constraint admits
+/// (relaxationLeaders),
 /// each under every pattern of evidencePatterns(): the saturation knee (bisection on
 /// [0.01, 1] with options.simulateSteps halvings; the knee is the highest load found
 /// unsaturated), then the latency at 50% and 80% of the lowest knee of the pattern over the

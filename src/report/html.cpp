@@ -368,8 +368,10 @@ void writeHtmlReport(const Comparison& c, const std::vector<RenderedFigure>& fig
          "number and are ordered by deployment cost (fewer VLs, fewer LIDs per terminal, smaller tables, "
          "deterministic before multipath before adaptive, in order by construction), then OpenSM's own before "
          "routelab's, then as listed (docs/COMPARE.md). WORST, ABB, AFPB, ADB and the shift load are given under the "
-         "load model in the last column (docs/ANALYSIS.md): best-split for adaptive and multipath engines when it was "
-         "computed, first-path otherwise; single-path engines give the same numbers under every model. Saturation "
+         "load model in the last column (docs/ANALYSIS.md): even-split for adaptive and multipath engines when it was "
+         "computed (traffic spread evenly over a pair's paths, as a multipath source or an oblivious switch does), "
+         "first-path otherwise; single-path engines give the same numbers under every model. Best-split, the upper "
+         "bound of an ideal adaptive split, is in the per-model table. Saturation "
          "(sim.): mean simulated saturation throughput over the patterns of the evidence section.</p></section>\n";
   deploymentSection(out, c);
   figuresSection(out, figures, "figures", "Figures", false);

@@ -63,13 +63,39 @@ const EngineComparison* bestAdmitted(const Comparison& c, Admits admits) {
   return best;
 }
 
+/// Each constraint of `given` relaxed in turn, with its name.
+std::vector<std::pair<std::string, FabricConstraints>> relaxations(const FabricConstraints& given) {
+  std::vector<std::pair<std::string, FabricConstraints>> out;
+  if (!given.adaptiveSwitches) {
+    FabricConstraints relaxed = given;
+    relaxed.adaptiveSwitches = true;
+    out.emplace_back("adaptive switches", relaxed);
+  }
+  if (given.vls < FabricConstraints::kMaxVls) {
+    FabricConstraints relaxed = given;
+    relaxed.vls = FabricConstraints::kMaxVls;
+    out.emplace_back(fmt::format("{} VLs", FabricConstraints::kMaxVls), relaxed);
+  }
+  if (given.inOrder) {
+    FabricConstraints relaxed = given;
+    relaxed.inOrder = false;
+    out.emplace_back("out-of-order delivery", relaxed);
+  }
+  return out;
+}
+
+/// The best routing deployable under `relaxed` but not under the comparison's constraints.
+const EngineComparison* bestRelaxed(const Comparison& c, const FabricConstraints& relaxed) {
+  return bestAdmitted(c, [&](const EngineComparison& e) {
+    return !e.notDeployable.empty() && constraintViolations(e.deployment, relaxed).empty();
+  });
+}
+
 void addRelaxation(const Comparison& c, const EngineComparison& chosen, const std::string& name,
                    const FabricConstraints& relaxed, Verdict& verdict) {
   Relaxation r;
   r.constraint = name;
-  const EngineComparison* best = bestAdmitted(c, [&](const EngineComparison& e) {
-    return !e.notDeployable.empty() && constraintViolations(e.deployment, relaxed).empty();
-  });
+  const EngineComparison* best = bestRelaxed(c, relaxed);
   if (best != nullptr && !sameMeasuredRank(*best, chosen)) {
     const double abb = best->rankingModel()->abb.mean, base = chosen.rankingModel()->abb.mean;
     if (abb > base || best->rankingModel()->worst < chosen.rankingModel()->worst) {
@@ -83,6 +109,17 @@ void addRelaxation(const Comparison& c, const EngineComparison& chosen, const st
 }
 
 }  // namespace
+
+std::vector<std::string> relaxationLeaders(const Comparison& comparison) {
+  std::vector<std::string> names;
+  for (const auto& [name, relaxed] : relaxations(comparison.options.constraints)) {
+    const EngineComparison* best = bestRelaxed(comparison, relaxed);
+    if (best != nullptr && std::find(names.begin(), names.end(), best->name) == names.end()) {
+      names.push_back(best->name);
+    }
+  }
+  return names;
+}
 
 Verdict decide(const Comparison& c) {
   Verdict v;
@@ -124,22 +161,7 @@ Verdict decide(const Comparison& c) {
                       c.simulationResolution);
   }
   v.why = why;
-  const FabricConstraints& given = c.options.constraints;
-  if (!given.adaptiveSwitches) {
-    FabricConstraints relaxed = given;
-    relaxed.adaptiveSwitches = true;
-    addRelaxation(c, *chosen, "adaptive switches", relaxed, v);
-  }
-  if (given.vls < FabricConstraints::kMaxVls) {
-    FabricConstraints relaxed = given;
-    relaxed.vls = FabricConstraints::kMaxVls;
-    addRelaxation(c, *chosen, fmt::format("{} VLs", FabricConstraints::kMaxVls), relaxed, v);
-  }
-  if (given.inOrder) {
-    FabricConstraints relaxed = given;
-    relaxed.inOrder = false;
-    addRelaxation(c, *chosen, "out-of-order delivery", relaxed, v);
-  }
+  for (const auto& [name, relaxed] : relaxations(c.options.constraints)) addRelaxation(c, *chosen, name, relaxed, v);
   return v;
 }
 

@@ -31,6 +31,7 @@ EngineComparison analysedEngine(const std::string& name, double abb, double wors
   e.connected = e.loopFree = true;
   e.deadlockFree = deadlockFree;
   e.layers = e.layersUsed = layers;
+  e.deployment.vls = layers;
   e.meanHops = 4;
   ModelMetrics m;
   m.abb.mean = abb;
@@ -67,6 +68,7 @@ TEST(ReportRanking, RecommendationNamesTheWinnerAndWhy) {
   refused.refused = true;
   c.engines.push_back(refused);
   rankEngines(c.engines);
+  c.verdict = decide(c);
   const std::string text = recommendation(c);
   EXPECT_EQ(text.rfind("Use dmodk: deadlock-free with 1 layer, ABB 0.450", 0), 0u) << text;
   EXPECT_NE(text.find("worst-case permutation load 4"), std::string::npos) << text;
@@ -74,15 +76,23 @@ TEST(ReportRanking, RecommendationNamesTheWinnerAndWhy) {
   EXPECT_NE(text.find("Refused this fabric: opt"), std::string::npos);
 }
 
-TEST(ReportRanking, TiesAreNamedAndTheRunnerUpDiffers) {
+// Equal on every criterion and in deployment cost: the order they were listed in decides,
+// never the name, and the recommendation says so.
+TEST(ReportRanking, TiesAreNamedAndTheListingDecidesNotTheName) {
   Comparison c;
   c.engines = {analysedEngine("b-engine", 1.0, 1, 1), analysedEngine("a-engine", 1.0, 1, 1),
                analysedEngine("c-engine", 0.5, 4, 1)};
+  for (std::size_t i = 0; i < c.engines.size(); ++i) c.engines[i].listedOrder = i;
   rankEngines(c.engines);
-  EXPECT_EQ(c.engines.front().name, "a-engine");
+  EXPECT_EQ(c.engines.front().name, "b-engine");
+  EXPECT_EQ(c.engines[0].group, c.engines[1].group);
+  EXPECT_NE(c.engines[1].group, c.engines[2].group);
+  c.verdict = decide(c);
   const std::string text = recommendation(c);
-  EXPECT_NE(text.find("Equal on every ranked criterion (ordered by name): b-engine."), std::string::npos) << text;
-  EXPECT_NE(text.find("Runner-up c-engine:"), std::string::npos) << text;
+  EXPECT_NE(text.find("Equal on every measured criterion: a-engine; named first because a-engine costs the same to "
+                      "deploy and was listed later."),
+            std::string::npos)
+      << text;
 }
 
 TEST(ReportShifts, EveryShiftWhenFewElseSpreadEvenly) {
@@ -162,6 +172,7 @@ CompareOptions smallOptions() {
   options.spec = "kary-ntree:k=2,n=3";
   options.engines = {"dmodk", "opt", "ftree-adaptive", "minhop", "updown"};
   options.seed = 3;
+  options.simulateCycles = 2000;
   return options;
 }
 
@@ -185,17 +196,24 @@ TEST(ReportCompare, EveryEngineRankedOrRefusedWithEveryFigure) {
     EXPECT_FALSE(e.stages.empty()) << e.name;
     EXPECT_GT(e.meanHops, 0) << e.name;
   }
-  // The adaptive engine under best-split reaches full bisection bandwidth on a k-ary n-tree.
-  EXPECT_EQ(c.engines.front().name, "ftree-adaptive");
-  EXPECT_EQ(c.engines.front().rankingModel()->model, LoadModel::BestSplit);
+  // The adaptive engine reaches full bisection bandwidth on a k-ary n-tree (even-split), but
+  // needs adaptive switches: it ranks first among those not deployable here, after dmodk.
+  EXPECT_EQ(c.engines.front().name, "dmodk");
+  EXPECT_TRUE(c.engines.front().deployable());
+  const auto adaptive = std::find_if(c.engines.begin(), c.engines.end(),
+                                     [](const EngineComparison& e) { return !e.notDeployable.empty(); });
+  ASSERT_NE(adaptive, c.engines.end());
+  EXPECT_EQ(adaptive->name, "ftree-adaptive");
+  EXPECT_EQ(adaptive->rankingModel()->model, LoadModel::EvenSplit);
+  EXPECT_EQ(adaptive->rankingModel()->abb.mean, 1.0);
+  EXPECT_EQ(c.verdict.recommended, "dmodk");
   const std::string page = html(c);
   for (const auto& e : c.engines) EXPECT_NE(page.find(">" + e.name + "<"), std::string::npos) << e.name;
-  for (const char* figure :
-       {"fig-abb", "fig-worst", "fig-shift", "fig-layers", "fig-stages-dmodk", "fig-stages-ftree-adaptive"}) {
-    EXPECT_NE(page.find(std::string("id=\"") + figure + "\""), std::string::npos) << figure;
+  for (const char* id : {"fig-stages-dmodk", "fig-stages-ftree-adaptive", "deployment-table", "evidence-table"}) {
+    EXPECT_NE(page.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
   }
   EXPECT_NE(page.find("refused"), std::string::npos);
-  EXPECT_EQ(page.find("id=\"latency\""), std::string::npos);  // no simulator points: no section
+  EXPECT_EQ(page.find("id=\"latency\""), std::string::npos);  // figures not rendered here: no section
   // Self-contained: nothing loaded from elsewhere.
   EXPECT_EQ(page.find(" src="), std::string::npos);
   EXPECT_EQ(page.find("<link"), std::string::npos);
@@ -214,13 +232,18 @@ TEST(ReportCompare, SameSeedSameReportApartFromTimings) {
   EXPECT_NE(withoutTimings(html(a)), withoutTimings(html(other)));
 }
 
-TEST(ReportCompare, LatencyCurvesAppearWhenThereArePoints) {
-  Comparison c = compareEngines(smallOptions());
-  c.latency = {{"dmodk", 0.1, 0.1, 20}, {"dmodk", 0.5, 0.45, 60}, {"updown", 0.1, 0.1, 22}, {"updown", 0.5, 0.3, 200}};
-  const std::string page = html(c);
-  EXPECT_NE(page.find("id=\"latency\""), std::string::npos);
-  EXPECT_NE(page.find("id=\"fig-latency\""), std::string::npos);
-  EXPECT_NE(page.find("id=\"fig-throughput\""), std::string::npos);
+TEST(ReportCompare, RenderedFiguresAppearInTheirSections) {
+  const Comparison c = compareEngines(smallOptions());
+  std::vector<RenderedFigure> figures;
+  for (const FigureSpec& spec : comparisonFigures(c)) figures.push_back({spec, "<svg id='x'><g/></svg>"});
+  ASSERT_EQ(figures.size(), 3u);
+  std::ostringstream out;
+  writeHtmlReport(c, figures, out);
+  const std::string page = out.str();
+  for (const char* id : {"id=\"figures\"", "id=\"latency\"", "id=\"fig-metrics\"", "id=\"fig-latency\"",
+                         "id=\"fig-throughput\""}) {
+    EXPECT_NE(page.find(id), std::string::npos) << id;
+  }
 }
 
 TEST(ReportCompare, UnknownEngineAndBadSpecAreErrors) {

@@ -1,0 +1,547 @@
+// The deployment model, the constraints, the ranking rules one criterion at a time, the
+// decision, and the simulator's evidence recomputed (report/deployment.h, report/comparison.h,
+// report/evidence.h, report/figures.h; docs/COMPARE.md).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <sstream>
+
+#include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "report/comparison.h"
+#include "report/deployment.h"
+#include "report/figures.h"
+#include "sim/simulator.h"
+
+namespace routelab {
+namespace {
+
+// ---- deployment profiles of real routings, against counts made here -----------------------
+
+/// The largest address block of a terminal, counted from the address map.
+std::uint32_t largestBlock(const Network& network, const RoutingResult& routing) {
+  std::uint32_t block = 0;
+  for (const NodeId t : network.terminals()) block = std::max(block, routing.addresses.blockSize(t));
+  return block;
+}
+
+TEST(DeploymentProfile, DestinationBasedLftRouting) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const RoutingResult routing = runEngine("dmodk", fabric.network);
+  const DeploymentProfile p = deploymentProfile(fabric.network, routing, 1);
+  EXPECT_EQ(p.switchModel, SwitchModel::Lft);
+  EXPECT_EQ(p.kind, "deterministic");
+  EXPECT_EQ(p.lmc, 0u);
+  EXPECT_EQ(p.addressesPerTerminal, 1u);
+  EXPECT_EQ(p.vls, 1u);
+  EXPECT_FALSE(p.perPairSl);
+  EXPECT_TRUE(p.inOrder);
+  EXPECT_EQ(p.lids, 8u + 12u);  // one LID per terminal and per switch
+  EXPECT_EQ(p.entriesPerSwitch, p.lids);
+  EXPECT_TRUE(constraintViolations(p, FabricConstraints{}).empty());
+  const auto commands = routelabDeployCommands(p, "kary-ntree:k=2,n=3", "dmodk");
+  ASSERT_EQ(commands.size(), 3u);
+  EXPECT_EQ(commands[0].rfind("ibnetdiscover > fabric.ibnetdiscover", 0), 0u);
+  EXPECT_EQ(commands[1], "routelab route file:fabric.ibnetdiscover --engine 'dmodk' --switch-addresses --export lft "
+                         "routing.lfts");
+  EXPECT_EQ(commands[2], "opensm -R file -U routing.lfts");
+  // A fabric file is used as it is.
+  EXPECT_EQ(routelabDeployCommands(p, "file:f.ibnet", "dmodk").front().rfind("routelab route file:f.ibnet ", 0), 0u);
+}
+
+TEST(DeploymentProfile, AdaptiveSourceDependentAndMultipath) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const DeploymentProfile adaptive = deploymentProfile(fabric.network, runEngine("ftree-adaptive", fabric.network), 1);
+  EXPECT_EQ(adaptive.switchModel, SwitchModel::Adaptive);
+  EXPECT_EQ(adaptive.kind, "adaptive");
+  EXPECT_EQ(adaptive.maxCandidates, 2u);  // k = 2 up ports
+  EXPECT_FALSE(adaptive.inOrder);
+  EXPECT_TRUE(routelabDeployCommands(adaptive, "x", "ftree-adaptive").empty());
+
+  const RoutingResult smodk = runEngine("smodk", fabric.network);
+  const DeploymentProfile source = deploymentProfile(fabric.network, smodk, 1);
+  EXPECT_EQ(source.kind, "source-dependent");
+  EXPECT_EQ(source.sourceClasses, smodk.sourceClasses);
+  EXPECT_GT(source.sourceClasses, 1u);
+  EXPECT_TRUE(source.inOrder);  // one path per pair
+  const std::uint32_t block = largestBlock(fabric.network, smodk);
+  EXPECT_EQ(1u << source.lmc, std::bit_ceil(block));
+  EXPECT_EQ(source.lids, 8u * (1u << source.lmc) + 12u);
+
+  RoutingContext lmc;
+  lmc.addressesPerTerminal = 2;
+  const DeploymentProfile multipath =
+      deploymentProfile(fabric.network, runEngine("ftree-deterministic", fabric.network, lmc), 1);
+  EXPECT_EQ(multipath.kind, "multipath");
+  EXPECT_EQ(multipath.pathsPerPair, 2u);
+  EXPECT_EQ(multipath.lmc, 1u);
+  EXPECT_FALSE(multipath.inOrder);
+  FabricConstraints inOrder;
+  inOrder.inOrder = true;
+  ASSERT_EQ(constraintViolations(multipath, inOrder).size(), 1u);
+  EXPECT_EQ(constraintViolations(multipath, inOrder)[0], "delivers out of order (2 paths per pair): needs reorder buffers");
+}
+
+TEST(DeploymentProfile, LayeredAndEscapeRoutings) {
+  const Fabric fabric = loadFabric("random:switches=16,links=32,terminals=1,seed=2");
+  const RoutingResult lash = runEngine("lash", fabric.network);
+  const DeploymentProfile layered = deploymentProfile(fabric.network, lash, 0);
+  EXPECT_EQ(layered.vls, lash.layerCount());
+  EXPECT_EQ(layered.tables, lash.tables.size());
+  EXPECT_EQ(layered.perPairSl, lash.layerCount() > 1);
+  const RoutingResult escape = runEngine("escape", fabric.network);
+  const DeploymentProfile duato = deploymentProfile(fabric.network, escape, 2);
+  EXPECT_TRUE(duato.escape);
+  EXPECT_EQ(duato.switchModel, SwitchModel::Adaptive);
+  EXPECT_FALSE(duato.perPairSl);  // packets change layer inside the fabric: no SL per pair
+  const auto reasons = constraintViolations(duato, FabricConstraints{});
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_NE(reasons[0].find("needs adaptive switches (escape routing"), std::string::npos) << reasons[0];
+}
+
+// ---- every constraint at its limit and one past it -----------------------------------------
+
+TEST(DeploymentConstraints, EachAtTheLimitAndOnePast) {
+  DeploymentProfile p;
+  p.vls = 3;
+  FabricConstraints c;
+  c.vls = 3;
+  EXPECT_TRUE(constraintViolations(p, c).empty());
+  c.vls = 2;
+  EXPECT_EQ(constraintViolations(p, c), std::vector<std::string>{"needs 3 VLs, 2 available"});
+
+  DeploymentProfile adaptive;
+  adaptive.switchModel = SwitchModel::Adaptive;
+  adaptive.maxCandidates = 4;
+  adaptive.inOrder = false;
+  EXPECT_EQ(constraintViolations(adaptive, FabricConstraints{}),
+            std::vector<std::string>{"needs adaptive switches (up to 4 outputs per destination)"});
+  FabricConstraints withAdaptive;
+  withAdaptive.adaptiveSwitches = true;
+  EXPECT_TRUE(constraintViolations(adaptive, withAdaptive).empty());
+
+  DeploymentProfile lmc;
+  lmc.lmc = kMaxLmc;
+  EXPECT_TRUE(constraintViolations(lmc, FabricConstraints{}).empty());
+  lmc.lmc = kMaxLmc + 1;
+  EXPECT_EQ(constraintViolations(lmc, FabricConstraints{}),
+            std::vector<std::string>{"needs 256 addresses per terminal (LMC 8), InfiniBand allows at most 128 (LMC 7)"});
+
+  DeploymentProfile lids;
+  lids.lids = kUnicastLids;
+  EXPECT_TRUE(constraintViolations(lids, FabricConstraints{}).empty());
+  lids.lids = kUnicastLids + 1;
+  EXPECT_EQ(constraintViolations(lids, FabricConstraints{}),
+            std::vector<std::string>{"needs 49152 unicast LIDs, InfiniBand has 49151"});
+}
+
+TEST(DeploymentConstraints, VlsOutsideOneToFifteenAreRefused) {
+  for (const std::uint32_t vls : {1u, 15u}) {
+    FabricConstraints c;
+    c.vls = vls;
+    EXPECT_NO_THROW(validateConstraints(c)) << vls;
+  }
+  for (const std::uint32_t vls : {0u, 16u}) {
+    FabricConstraints c;
+    c.vls = vls;
+    try {
+      validateConstraints(c);
+      ADD_FAILURE() << vls;
+    } catch (const SpecError& e) {
+      EXPECT_NE(std::string(e.what()).find(fmt::format("--vls {}: the data virtual lanes of a fabric are 1..15", vls)),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// ---- ranking: one criterion at a time -------------------------------------------------------
+
+EngineComparison routing(const std::string& name, std::size_t listed) {
+  EngineComparison e;
+  e.name = name;
+  e.origin = "routelab";
+  e.connected = e.loopFree = e.deadlockFree = true;
+  e.layers = e.layersUsed = 1;
+  e.meanHops = 4;
+  e.listedOrder = listed;
+  ModelMetrics m;
+  m.abb.mean = 0.5;
+  m.abb.ci99 = 0.01;
+  m.abb.samples = 100;
+  m.worst = m.worstLower = 4;
+  m.shiftMaxLoad = 2;
+  e.models.push_back(m);
+  return e;
+}
+
+/// Ranks {base "a" listed first, the variant "b" listed second}; returns the first name and
+/// whether they share a group.
+std::pair<std::string, bool> rankPair(const std::function<void(EngineComparison&)>& change) {
+  std::vector<EngineComparison> engines{routing("a", 0), routing("b", 1)};
+  change(engines[1]);
+  rankEngines(engines);
+  return {engines.front().name, engines[0].group == engines[1].group && engines[0].group != 0};
+}
+
+TEST(RankingRules, EachMeasuredCriterionAloneOrders) {
+  // Better in exactly one measured criterion: b first, in a group of its own.
+  EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].abb.mean = 0.52; }), std::make_pair(std::string("b"), false));
+  EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].worst = 3; }), std::make_pair(std::string("b"), false));
+  EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].shiftMaxLoad = 1; }),
+            std::make_pair(std::string("b"), false));
+  EXPECT_EQ(rankPair([](EngineComparison& e) { e.meanHops = 3.9; }), std::make_pair(std::string("b"), false));
+  // Worse in exactly one: a first, separate groups.
+  EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].abb.mean = 0.48; }),
+            std::make_pair(std::string("a"), false));
+  EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].worst = 5; }), std::make_pair(std::string("a"), false));
+}
+
+TEST(RankingRules, AbbEqualWithinTheConfidenceOfTheDifference) {
+  // Tolerance sqrt(0.01^2 + 0.01^2) = 0.01414: 0.514 is equal (cheaper b then wins on cost),
+  // 0.515 is better.
+  auto cheaperAnd = [](double abb) {
+    return [abb](EngineComparison& e) {
+      e.models[0].abb.mean = abb;
+      e.deployment.vls = 1;
+    };
+  };
+  std::vector<EngineComparison> engines{routing("a", 0), routing("b", 1)};
+  engines[0].deployment.vls = 2;  // a costs more
+  engines[0].layersUsed = 2;
+  engines[1].models[0].abb.mean = 0.514;
+  rankEngines(engines);
+  EXPECT_EQ(engines.front().name, "b");
+  EXPECT_EQ(engines[0].group, engines[1].group);
+  EXPECT_TRUE(sameMeasuredRank(engines[0], engines[1]));
+  engines = {routing("a", 0), routing("b", 1)};
+  engines[1].models[0].abb.mean = 0.486;  // below, equal within the tolerance: the cheaper a stays first
+  rankEngines(engines);
+  EXPECT_EQ(engines[0].group, engines[1].group);
+  EXPECT_EQ(rankPair(cheaperAnd(0.515)), std::make_pair(std::string("b"), false));
+}
+
+TEST(RankingRules, EachDeploymentCostAloneOrdersWithinAGroup) {
+  const std::vector<std::function<void(DeploymentProfile&)>> costlier = {
+      [](DeploymentProfile& d) { d.vls = 2; },
+      [](DeploymentProfile& d) { d.addressesPerTerminal = 2; },
+      [](DeploymentProfile& d) { d.entriesPerSwitch = 1000; },
+      [](DeploymentProfile& d) { d.kind = "source-dependent"; },
+      [](DeploymentProfile& d) { d.kind = "multipath"; },
+      [](DeploymentProfile& d) { d.kind = "adaptive"; },
+      [](DeploymentProfile& d) { d.inOrder = false; },
+  };
+  for (std::size_t i = 0; i < costlier.size(); ++i) {
+    // a (listed first) costs more in one criterion: the cheaper b comes first, same group.
+    std::vector<EngineComparison> engines{routing("a", 0), routing("b", 1)};
+    costlier[i](engines[0].deployment);
+    rankEngines(engines);
+    EXPECT_EQ(engines.front().name, "b") << i;
+    EXPECT_EQ(engines[0].group, engines[1].group) << i;
+  }
+  // The kinds in their order.
+  std::vector<EngineComparison> kinds{routing("adaptive", 0), routing("multipath", 1), routing("source", 2),
+                                      routing("deterministic", 3)};
+  kinds[0].deployment.kind = "adaptive";
+  kinds[1].deployment.kind = "multipath";
+  kinds[2].deployment.kind = "source-dependent";
+  rankEngines(kinds);
+  std::vector<std::string> order;
+  for (const auto& e : kinds) order.push_back(e.name);
+  EXPECT_EQ(order, (std::vector<std::string>{"deterministic", "source", "multipath", "adaptive"}));
+}
+
+TEST(RankingRules, OpenSmBeforeOursThenListingNeverTheName) {
+  EXPECT_EQ(rankPair([](EngineComparison& e) { e.origin = "OpenSM"; }).first, "b");
+  // Names reversed: the listing still decides.
+  std::vector<EngineComparison> engines{routing("zzz", 0), routing("aaa", 1)};
+  rankEngines(engines);
+  EXPECT_EQ(engines.front().name, "zzz");
+}
+
+TEST(RankingRules, DeployableBeforeBetterButUndeployableBeforeFailing) {
+  std::vector<EngineComparison> engines{routing("fails", 0), routing("undeployable", 1), routing("deployable", 2)};
+  engines[0].deadlockFree = false;
+  engines[0].models[0].abb.mean = 0.9;
+  engines[1].notDeployable = {"needs adaptive switches"};
+  engines[1].models[0].abb.mean = 0.8;
+  rankEngines(engines);
+  EXPECT_EQ(engines[0].name, "deployable");
+  EXPECT_EQ(engines[1].name, "undeployable");
+  EXPECT_EQ(engines[2].name, "fails");
+}
+
+// ---- the decision ---------------------------------------------------------------------------
+
+Comparison decided(std::vector<EngineComparison> engines, double resolution = 0.015) {
+  Comparison c;
+  c.engines = std::move(engines);
+  c.simulationResolution = resolution;
+  rankEngines(c.engines);
+  c.verdict = decide(c);
+  return c;
+}
+
+void simulated(EngineComparison& e, double saturation) {
+  e.dynamic.patterns.resize(1);
+  e.dynamic.patterns[0].saturationAccepted = saturation;
+  e.dynamic.meanSaturation = saturation;
+}
+
+TEST(Decision, TheSimulatorDecidesBeyondItsResolutionAtNoExtraCost) {
+  std::vector<EngineComparison> engines{routing("static", 0), routing("dynamic", 1)};
+  engines[1].models[0].abb.mean = 0.45;  // statically worse
+  simulated(engines[0], 0.20);
+  simulated(engines[1], 0.20 + 0.016);
+  Comparison c = decided(engines);
+  EXPECT_EQ(c.verdict.staticLeader, "static");
+  EXPECT_EQ(c.verdict.recommended, "dynamic");
+  EXPECT_TRUE(c.verdict.disagree);
+  EXPECT_NE(recommendation(c).find("Static and dynamic results disagree"), std::string::npos);
+  // Within the resolution: the static leader stays.
+  simulated(engines[1], 0.20 + 0.014);
+  c = decided(engines);
+  EXPECT_EQ(c.verdict.recommended, "static");
+  EXPECT_FALSE(c.verdict.disagree);
+  // Beyond it, but costlier to deploy: named as the alternative.
+  simulated(engines[1], 0.30);
+  engines[1].deployment.addressesPerTerminal = 16;
+  c = decided(engines);
+  EXPECT_EQ(c.verdict.recommended, "static");
+  EXPECT_EQ(c.verdict.costlierAlternative, "dynamic");
+  EXPECT_NE(recommendation(c).find("The simulator measures dynamic ahead (0.300 against 0.200"), std::string::npos)
+      << recommendation(c);
+}
+
+TEST(Decision, RelaxingAConstraintIsMeasuredAgainstTheRecommendation) {
+  std::vector<EngineComparison> engines{routing("lft", 0), routing("adaptive", 1), routing("layers", 2)};
+  engines[1].models[0].abb.mean = 0.75;
+  engines[1].deployment.switchModel = SwitchModel::Adaptive;
+  engines[1].notDeployable = {"needs adaptive switches"};
+  engines[2].models[0].abb.mean = 0.6;
+  engines[2].deployment.vls = 12;
+  engines[2].notDeployable = {"needs 12 VLs, 8 available"};
+  simulated(engines[0], 0.2);
+  simulated(engines[1], 0.25);
+  Comparison c = decided(engines);
+  EXPECT_EQ(c.verdict.recommended, "lft");
+  ASSERT_EQ(c.verdict.relaxations.size(), 2u);  // adaptive switches, 15 VLs (in order not asked)
+  const Relaxation& adaptive = c.verdict.relaxations[0];
+  EXPECT_EQ(adaptive.constraint, "adaptive switches");
+  EXPECT_EQ(adaptive.engine, "adaptive");
+  EXPECT_DOUBLE_EQ(adaptive.abbChange, 0.75 / 0.5 - 1);
+  EXPECT_TRUE(adaptive.simulated);
+  EXPECT_DOUBLE_EQ(adaptive.saturationChange, 0.25 / 0.2 - 1);
+  const Relaxation& vls = c.verdict.relaxations[1];
+  EXPECT_EQ(vls.constraint, "15 VLs");
+  EXPECT_EQ(vls.engine, "layers");
+  EXPECT_DOUBLE_EQ(vls.abbChange, 0.6 / 0.5 - 1);
+  EXPECT_FALSE(vls.simulated);
+  const std::string text = recommendation(c);
+  EXPECT_NE(text.find("With adaptive switches: adaptive, +50 % ABB, +25 % simulated saturation throughput."),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("With 15 VLs: layers, +20 % ABB (not simulated)."), std::string::npos) << text;
+  EXPECT_EQ(relaxationLeaders(c), (std::vector<std::string>{"adaptive", "layers"}));
+}
+
+TEST(Decision, NothingDeployableSaysSo) {
+  std::vector<EngineComparison> engines{routing("adaptive", 0)};
+  engines[0].notDeployable = {"needs adaptive switches"};
+  const Comparison c = decided(engines);
+  EXPECT_TRUE(c.verdict.recommended.empty());
+  EXPECT_EQ(recommendation(c).rfind("No routing that passes verification", 0), 0u) << recommendation(c);
+}
+
+// ---- the simulator's evidence, recomputed -----------------------------------------------------
+
+CompareOptions evidenceOptions() {
+  CompareOptions options;
+  options.spec = "kary-ntree:k=2,n=3";
+  options.engines = {"dmodk", "ftree-deterministic", "ftree-adaptive", "updown"};
+  options.seed = 5;
+  options.simulateCycles = 1500;
+  options.simulateSteps = 4;
+  options.threads = 2;
+  return options;
+}
+
+TEST(Evidence, EveryNumberRecomputedFromItsPointsAndTheSimulator) {
+  const CompareOptions options = evidenceOptions();
+  const Comparison c = compareEngines(options);
+  const Fabric fabric = loadFabric(options.spec);
+  // dmodk and ftree-deterministic compute identical tables: one of them is simulated.
+  std::size_t simulatedCount = 0, identical = 0;
+  std::vector<std::string> names;
+  for (const EngineComparison& e : c.engines) {
+    if (e.name == "dmodk" || e.name == "ftree-deterministic") identical += e.dynamic.simulated() ? 1 : 0;
+    if (e.dynamic.simulated()) names.push_back(e.name);
+    simulatedCount += e.dynamic.simulated() ? 1 : 0;
+  }
+  EXPECT_EQ(identical, 1u);
+  EXPECT_NE(std::find(names.begin(), names.end(), "ftree-adaptive"), names.end());  // the contrast
+  EXPECT_EQ(c.simulationResolution, 0.99 / 16);
+  const std::vector<std::string> patterns = evidencePatterns(8);
+  ASSERT_EQ(patterns, (std::vector<std::string>{"uniform", "random-permutation", "shift:s=4",
+                                                "uniform-hot-spot:fraction=0.05"}));
+  for (std::size_t p = 0; p < patterns.size(); ++p) {
+    double reference = 1;
+    for (const EngineComparison& e : c.engines) {
+      if (e.dynamic.simulated()) reference = std::min(reference, e.dynamic.patterns[p].saturationLoad);
+    }
+    for (const EngineComparison& e : c.engines) {
+      if (!e.dynamic.simulated()) continue;
+      const SimulatedPattern& sp = e.dynamic.patterns[p];
+      EXPECT_EQ(sp.traffic, patterns[p]);
+      EXPECT_EQ(sp.referenceLoad, reference) << e.name;
+      // The knee is the highest unsaturated load of the search, or its lowest load (0.01) when
+      // every searched load saturated.
+      double knee = 0.01;
+      for (const auto& point : sp.points) {
+        if (!point.saturated && point.load != 0.5 * reference && point.load != 0.8 * reference) {
+          knee = std::max(knee, point.load);
+        }
+      }
+      EXPECT_EQ(sp.saturationLoad, knee) << e.name << " " << sp.traffic;
+      // Latency at 50%: simulated again here, with the documented configuration.
+      RoutingContext context;
+      context.seed = options.seed;
+      const RoutingResult r = runEngine(e.name, fabric.network, context);
+      SimConfig config;
+      config.seed = options.seed;
+      config.measureCycles = options.simulateCycles;
+      config.traffic = patterns[p];
+      config.load = 0.5 * reference;
+      const SimResult again = simulate(fabric.network, r, config);
+      EXPECT_EQ(sp.latencyAt50, again.latencyAvg) << e.name << " " << sp.traffic;
+      EXPECT_EQ(sp.acceptedAt50, again.accepted) << e.name << " " << sp.traffic;
+    }
+  }
+  for (const EngineComparison& e : c.engines) {
+    if (!e.dynamic.simulated()) continue;
+    double sum = 0;
+    for (const SimulatedPattern& sp : e.dynamic.patterns) sum += sp.saturationAccepted;
+    EXPECT_DOUBLE_EQ(e.dynamic.meanSaturation, sum / 4) << e.name;
+  }
+  EXPECT_GE(simulatedCount, 2u);
+}
+
+TEST(Evidence, SameResultOnAnyThreadCountAndNoneWhenOff) {
+  CompareOptions options = evidenceOptions();
+  const Comparison two = compareEngines(options);
+  options.threads = 1;
+  const Comparison one = compareEngines(options);
+  ASSERT_EQ(one.engines.size(), two.engines.size());
+  for (std::size_t i = 0; i < one.engines.size(); ++i) {
+    ASSERT_EQ(one.engines[i].dynamic.patterns.size(), two.engines[i].dynamic.patterns.size());
+    for (std::size_t p = 0; p < one.engines[i].dynamic.patterns.size(); ++p) {
+      const auto& a = one.engines[i].dynamic.patterns[p].points;
+      const auto& b = two.engines[i].dynamic.patterns[p].points;
+      ASSERT_EQ(a.size(), b.size());
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        EXPECT_EQ(a[k].load, b[k].load);
+        EXPECT_EQ(a[k].accepted, b[k].accepted);
+        EXPECT_EQ(a[k].latency, b[k].latency);
+      }
+    }
+  }
+  options.simulate = false;
+  const Comparison off = compareEngines(options);
+  for (const EngineComparison& e : off.engines) EXPECT_FALSE(e.dynamic.simulated()) << e.name;
+  options.simulate = true;
+  options.simulateTerminals = 7;  // 8 terminals: beyond the limit
+  for (const EngineComparison& e : compareEngines(options).engines) EXPECT_FALSE(e.dynamic.simulated()) << e.name;
+  options.simulateAlways = true;
+  bool any = false;
+  for (const EngineComparison& e : compareEngines(options).engines) any = any || e.dynamic.simulated();
+  EXPECT_TRUE(any);
+}
+
+TEST(Evidence, InOrderSimulatesOutOfOrderRoutingsWithReorderBuffers) {
+  CompareOptions options = evidenceOptions();
+  options.constraints.inOrder = true;
+  const Comparison c = compareEngines(options);
+  for (const EngineComparison& e : c.engines) {
+    if (!e.dynamic.simulated()) continue;
+    EXPECT_EQ(e.dynamic.inOrder, !e.deployment.inOrder) << e.name;
+  }
+}
+
+// ---- JSON and figures -----------------------------------------------------------------------
+
+TEST(CompareJson, CarriesTheDecisionProfilesAndPoints) {
+  const Comparison c = compareEngines(evidenceOptions());
+  const nlohmann::json j = nlohmann::json::parse(comparisonJson(c));
+  EXPECT_EQ(j["verdict"]["recommended"], c.verdict.recommended);
+  EXPECT_EQ(j["verdict"]["text"], recommendation(c));
+  EXPECT_EQ(j["configuration"]["vls"], 8);
+  EXPECT_EQ(j["configuration"]["seed"], 5);
+  ASSERT_EQ(j["engines"].size(), c.engines.size());
+  for (std::size_t i = 0; i < c.engines.size(); ++i) {
+    const EngineComparison& e = c.engines[i];
+    const auto& row = j["engines"][i];
+    EXPECT_EQ(row["name"], e.name);
+    EXPECT_EQ(row["rank"], i + 1);
+    EXPECT_EQ(row["deployable"], e.deployable());
+    EXPECT_EQ(row["group"], e.group);
+    if (e.refused) continue;
+    EXPECT_EQ(row["deployment"]["lmc"], e.deployment.lmc);
+    EXPECT_EQ(row["deployment"]["kind"], e.deployment.kind);
+    EXPECT_EQ(row["not_deployable"].size(), e.notDeployable.size());
+    if (!e.dynamic.simulated()) {
+      EXPECT_FALSE(row.contains("simulation"));
+      continue;
+    }
+    ASSERT_EQ(row["simulation"]["patterns"].size(), e.dynamic.patterns.size());
+    for (std::size_t p = 0; p < e.dynamic.patterns.size(); ++p) {
+      const auto& points = row["simulation"]["patterns"][p]["points"];
+      ASSERT_EQ(points.size(), e.dynamic.patterns[p].points.size());
+      EXPECT_EQ(points[0]["latency"].get<double>(), e.dynamic.patterns[p].points[0].latency);
+    }
+  }
+}
+
+/// The rows of the here-document `$name` of a gnuplot script.
+std::vector<std::string> dataBlock(const std::string& script, const std::string& name) {
+  std::vector<std::string> rows;
+  std::istringstream in(script.substr(script.find("$" + name + " << EOD\n")));
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line) && line != "EOD") rows.push_back(line);
+  return rows;
+}
+
+TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking) {
+  const Comparison c = compareEngines(evidenceOptions());
+  const std::vector<FigureSpec> figures = comparisonFigures(c);
+  ASSERT_EQ(figures.size(), 3u);
+  EXPECT_EQ(figures[0].id, "fig-metrics");
+  std::size_t analysed = 0;
+  for (const EngineComparison& e : c.engines) analysed += e.rankingModel() != nullptr ? 1 : 0;
+  EXPECT_EQ(dataBlock(figures[0].script, "metrics").size(), analysed);
+  EXPECT_EQ(figures[1].id, "fig-latency");
+  const EngineComparison* first = nullptr;
+  for (const EngineComparison& e : c.engines) {
+    if (first == nullptr && e.dynamic.simulated()) first = &e;
+  }
+  ASSERT_NE(first, nullptr);
+  const SimulatedPattern& uniform = first->dynamic.patterns[0];
+  std::size_t below = 0;
+  for (const auto& point : uniform.points) below += point.load <= uniform.saturationLoad ? 1 : 0;
+  EXPECT_EQ(dataBlock(figures[1].script, "r0p0").size(), below);
+  EXPECT_EQ(dataBlock(figures[1].script, "k0p0").size(), 1u);  // the knee
+  EXPECT_EQ(dataBlock(figures[2].script, "r0p0").size(), uniform.points.size());
+  EXPECT_NE(figures[1].script.find("set xlabel 'accepted traffic (flits/terminal/cycle)'"), std::string::npos);
+  EXPECT_NE(figures[1].script.find("set ylabel 'mean latency (cycles)'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace routelab

@@ -9,6 +9,8 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "test_support.h"
 
 using routelab::test::runCommand;
@@ -68,9 +70,66 @@ TEST_F(CliCompare, DefaultFabricTableAndReport) {
   EXPECT_NE(page.find("<table id=\"ranking-table\" data-engines=\"3\">"), std::string::npos);
   EXPECT_NE(page.find("--seed 5"), std::string::npos);  // the exact command line
   EXPECT_EQ(page.find(" src="), std::string::npos);
-  for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
-    EXPECT_EQ(entry.path().filename(), "index.html");  // no temporary left behind
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) {  // no temporary left behind
+    EXPECT_TRUE(entry.path().filename() == "index.html" || entry.path().filename() == "compare.json")
+        << entry.path();
   }
+}
+
+// The constraints reach the decision: with adaptive switches allowed the adaptive engine is
+// recommended; with one VL a two-layer routing is not deployable; --format json carries it all.
+TEST_F(CliCompare, ConstraintsDecideAndJsonCarriesTheDecision) {
+  const std::string engines = " --engine dmodk --engine ftree-adaptive --engine mroots:layers=2 --quiet ";
+  auto r = runRoutelab("compare kary-ntree:k=2,n=3" + engines + "--format json --output '" + dir_.string() + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  auto json = nlohmann::json::parse(r.out);
+  EXPECT_EQ(json["verdict"]["recommended"], "dmodk");
+  EXPECT_EQ(json["configuration"]["vls"], 8);
+  EXPECT_EQ(json, nlohmann::json::parse(slurp(dir_ / "compare.json")));
+  bool adaptiveRefused = false;
+  for (const auto& e : json["engines"]) {
+    if (e["name"] == "ftree-adaptive") {
+      adaptiveRefused = !e["deployable"].get<bool>();
+      EXPECT_EQ(e["not_deployable"][0], "needs adaptive switches (up to 2 outputs per destination)");
+      EXPECT_TRUE(e.contains("simulation"));  // simulated for contrast
+    }
+  }
+  EXPECT_TRUE(adaptiveRefused);
+  r = runRoutelab("compare kary-ntree:k=2,n=3" + engines + "--adaptive-switches --format json --output '" +
+                  dir_.string() + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  json = nlohmann::json::parse(r.out);
+  EXPECT_EQ(json["verdict"]["recommended"], "ftree-adaptive");
+  EXPECT_EQ(json["configuration"]["adaptive_switches"], true);
+  r = runRoutelab("compare kary-ntree:k=2,n=3" + engines + "--vls 1 --no-simulate --format json --output '" +
+                  dir_.string() + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  json = nlohmann::json::parse(r.out);
+  for (const auto& e : json["engines"]) {
+    EXPECT_FALSE(e.contains("simulation")) << e["name"];
+    if (e["name"] == "mroots:layers=2") {
+      EXPECT_EQ(e["not_deployable"][0], "needs 2 VLs, 1 available");
+    }
+  }
+  r = runRoutelab("compare kary-ntree:k=2,n=3 --engine dmodk --in-order --quiet --output '" + dir_.string() + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("in-order delivery required"), std::string::npos) << r.out;
+}
+
+TEST_F(CliCompare, ImpossibleConstraintsAndMissingGnuplotWriteNothing) {
+  for (const char* vls : {"0", "16"}) {
+    const auto r = runRoutelab(std::string("compare --engine dmodk --vls ") + vls + " --output '" + dir_.string() + "'");
+    EXPECT_EQ(r.exitCode, 1) << vls;
+    EXPECT_NE(r.err.find(std::string("--vls ") + vls + ": the data virtual lanes of a fabric are 1..15"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_)) << vls;
+  }
+  const auto r = runCommand("PATH=/nonexistent '" + routelab::test::routelabBinary() +
+                            "' compare kary-ntree:k=2,n=3 --engine dmodk --quiet --output '" + dir_.string() + "'");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("install the Debian package gnuplot-nox"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_));
 }
 
 TEST_F(CliCompare, BadInputIsAnErrorAndWritesNothing) {
@@ -142,7 +201,8 @@ TEST_F(CliCompare, ReportRendersInHeadlessChromium) {
   EXPECT_NE(dom.out.find("data-report-check=\"ok\""), std::string::npos) << dom.out.substr(0, 400);
   const std::size_t figures = dom.out.find("data-figures=\"");
   ASSERT_NE(figures, std::string::npos);
-  EXPECT_GE(std::stoi(dom.out.substr(figures + 14)), 4 + 1);  // ABB, WORST, shifts, layers, a heat map per engine
+  // The metrics, latency and throughput figures (gnuplot), a heat map per engine.
+  EXPECT_GE(std::stoi(dom.out.substr(figures + 14)), 3 + 1);
   EXPECT_EQ(dom.err.find("Uncaught"), std::string::npos) << dom.err;
   EXPECT_EQ(dom.err.find(":CONSOLE("), std::string::npos) << dom.err;  // nothing logged by the page
   const std::string png = (dir_ / "report.png").string();

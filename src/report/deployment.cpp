@@ -101,6 +101,12 @@ std::vector<std::string> routelabDeployCommands(const DeploymentProfile& profile
                                  fabric, engineSpec, profile.perPairSl ? " --export sl routing.sl" : ""));
   commands.push_back(fmt::format("opensm -R file -U routing.lfts{}{}", profile.lmc > 0 ? fmt::format(" --lmc {}", profile.lmc) : "",
                                  profile.perPairSl ? " -Q" : ""));
+  if (profile.tables > 1) {
+    commands.push_back(fmt::format(
+        "give OpenSM routelab's LIDs (its {} tables are LID copies of one LFT, LMC {}) through its guid2lid "
+        "cache before it loads routing.lfts (docs/ROUTING.md, \"Layered routings as LFT + SL file\")",
+        profile.tables, profile.lmc));
+  }
   if (profile.sourceClasses > 1) {
     commands.push_back(fmt::format(
         "make every source of class c send to destination d at LID base(d) + c ({} source classes: routelab route "

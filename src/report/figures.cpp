@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <string_view>
 
@@ -156,6 +157,67 @@ FigureSpec simulationFigure(const Comparison& c, bool latency) {
   return f;
 }
 
+/// A short id from a name: letters and digits kept, the rest '-'.
+std::string idOf(const std::string& text) {
+  std::string out;
+  for (const char c : text) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  return out;
+}
+
+/// Gómez 2007 Fig. 3 per engine: the paths of every channel, stage by stage, as a row of cells
+/// (at most 128 per stage, each the largest count it covers), one colour scale for all.
+std::vector<FigureSpec> stageFigures(const Comparison& c) {
+  std::vector<FigureSpec> figures;
+  std::uint64_t top = 1;
+  for (const EngineComparison& e : c.engines) {
+    for (const StageHeat& stage : e.stages) top = std::max(top, stage.summary.maxPaths);
+  }
+  for (const EngineComparison& e : c.engines) {
+    if (e.stages.empty()) continue;
+    FigureSpec f;
+    f.id = "fig-stages-" + idOf(e.name);
+    f.title = e.name;
+    f.caption = fmt::format(
+        "{}: paths per channel of each stage over {}, first path (Gómez 2007 Fig. 3). Each row is one stage and "
+        "direction, its {} channels drawn as at most 128 cells, each the largest count it covers; right: min..max. "
+        "Colour scale shared by every engine (darkest = {} paths); an even row means the stage is balanced.",
+        e.name, e.stagesAllPairs ? "all ordered terminal pairs" : "the pairs of the evaluated shifts (a sample)",
+        e.stages.front().paths.size(), top);
+    const std::size_t rows = e.stages.size();
+    f.height = static_cast<int>(90 + 30 * rows);
+    std::string cells = "$cells << EOD\n", ytics, y2tics;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const StageHeat& stage = e.stages[r];
+      const std::size_t bins = std::max<std::size_t>(1, std::min<std::size_t>(stage.paths.size(), 128));
+      for (std::size_t b = 0; b < bins && !stage.paths.empty(); ++b) {
+        const std::size_t from = b * stage.paths.size() / bins, to = (b + 1) * stage.paths.size() / bins;
+        const std::uint64_t value = *std::max_element(stage.paths.begin() + static_cast<std::ptrdiff_t>(from),
+                                                      stage.paths.begin() + static_cast<std::ptrdiff_t>(to));
+        cells += fmt::format("{:.6g} {} {:.6g} {}\n", (static_cast<double>(b) + 0.5) / static_cast<double>(bins), r,
+                             0.5 / static_cast<double>(bins), value);
+      }
+      ytics += fmt::format("{}'levels {}-{} {}' {}", ytics.empty() ? "" : ", ", stage.summary.lowerLevel,
+                           stage.summary.lowerLevel + 1, stage.summary.ascending ? "up" : "down", r);
+      y2tics += fmt::format("{}'{}..{}{}' {}", y2tics.empty() ? "" : ", ", stage.summary.minPaths,
+                            stage.summary.maxPaths, stage.summary.balanced() ? " balanced" : "", r);
+    }
+    cells += "EOD\n";
+    f.script = cells + "set termoption noenhanced\nset border 0\nunset xtics\nset xrange [0:1]\n" +
+               fmt::format("set yrange [{}:-0.5] reverse\nset ytics ({}) nomirror scale 0\n"
+                           "set y2range [{}:-0.5] reverse\nset y2tics ({}) scale 0\n",
+                           static_cast<double>(rows) - 0.5, ytics, static_cast<double>(rows) - 0.5, y2tics) +
+               fmt::format("set cbrange [0:{}]\nset cblabel 'paths per channel'\n"
+                           "set palette defined (0 '#fff5c8', 0.5 '#f08c3c', 1 '#b41e1e')\n"
+                           "set lmargin 16\nset rmargin at screen 0.72\n"
+                           "set colorbox user origin screen 0.86,0.3 size screen 0.012,0.55\n"
+                           "set xlabel 'channels of the stage, in channel order'\n"
+                           "plot $cells using 1:2:3:(0.42):4 with boxxyerror fc palette fs solid noborder notitle\n",
+                           top);
+    figures.push_back(std::move(f));
+  }
+  return figures;
+}
+
 }  // namespace
 
 std::string gnuplotQuoted(const std::string& text) {
@@ -170,6 +232,7 @@ std::vector<FigureSpec> comparisonFigures(const Comparison& comparison) {
                        simulationFigure(comparison, false)}) {
     if (!f.script.empty()) figures.push_back(std::move(f));
   }
+  for (FigureSpec& f : stageFigures(comparison)) figures.push_back(std::move(f));
   return figures;
 }
 

@@ -30,7 +30,8 @@ struct RenderedFigure {
 /// The figures of `comparison`: the ranking metrics per routing (ABB with its 99% confidence
 /// interval, WORST, all-to-all shift load, VLs; coloured by deployability), and when routings
 /// were simulated, latency against accepted traffic and accepted against offered traffic per
-/// pattern (the saturation knee marked). Empty when nothing was analysed.
+/// pattern (the saturation knee marked); on fat-trees, one per-stage channel-load heat map per
+/// engine ("fig-stages-<engine>", Gómez 2007 Fig. 3). Empty when nothing was analysed.
 std::vector<FigureSpec> comparisonFigures(const Comparison& comparison);
 
 /// `text` as a gnuplot single-quoted string ('' is a quote inside).

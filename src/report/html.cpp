@@ -32,12 +32,6 @@ tr.undeployable td{color:#586174}figure.chart svg{max-width:100%;height:auto}
 
 std::string esc(const std::string& text) { return htmlEscape(text); }
 
-std::string id(const std::string& text) {
-  std::string out;
-  for (const char c : text) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
-  return out;
-}
-
 std::string seconds(double s) { return fmt::format("<span class=\"t\">{:.2f}</span>", s); }
 
 /// The rendered gnuplot figures (report/figures.h), each in one <figure class="chart">.
@@ -45,6 +39,7 @@ void figuresSection(std::ostream& out, const std::vector<RenderedFigure>& figure
                     const std::string& heading, bool simulation) {
   bool any = false;
   for (const RenderedFigure& f : figures) {
+    if (f.spec.id.rfind("fig-stages-", 0) == 0) continue;  // stageSection
     const bool isSimulation = f.spec.id != "fig-metrics";
     if (isSimulation != simulation) continue;
     if (!any) out << "<section id=\"" << section << "\"><h2>" << esc(heading) << "</h2>\n";
@@ -120,68 +115,21 @@ void evidenceSection(std::ostream& out, const Comparison& c) {
   out << "</tbody></table></div></section>\n";
 }
 
-/// Heat colour of a fraction in [0, 1]: pale yellow to dark red.
-std::string heat(double f) {
-  f = std::clamp(f, 0.0, 1.0);
-  const int r = static_cast<int>(std::lround(255 - 75 * f));
-  const int g = static_cast<int>(std::lround(245 - 215 * f));
-  const int b = static_cast<int>(std::lround(200 - 170 * f));
-  return fmt::format("#{:02x}{:02x}{:02x}", r, g, b);
-}
-
-void stageHeatMap(std::ostream& out, const EngineComparison& e, std::uint64_t top) {
-  const double labelWidth = 190, width = 760, row = 20, plot = width - labelWidth - 130;
-  const double height = row * static_cast<double>(e.stages.size()) + 8;
-  out << fmt::format(
-      "<figure class=\"chart heat\" id=\"fig-stages-{}\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
-      "width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">\n",
-      id(e.name), width, height, width, height);
-  for (std::size_t i = 0; i < e.stages.size(); ++i) {
-    const StageHeat& s = e.stages[i];
-    const double y = 4 + row * static_cast<double>(i);
-    out << fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">levels {}-{} {}</text>", labelWidth - 8, y + 14,
-                       s.summary.lowerLevel, s.summary.lowerLevel + 1, s.summary.ascending ? "up" : "down");
-    const std::size_t bins = std::min<std::size_t>(s.paths.size(), 128);
-    const double cell = plot / static_cast<double>(std::max<std::size_t>(bins, 1));
-    for (std::size_t b = 0; b < bins; ++b) {
-      const std::size_t from = b * s.paths.size() / bins, to = (b + 1) * s.paths.size() / bins;
-      const std::uint64_t value = *std::max_element(s.paths.begin() + static_cast<std::ptrdiff_t>(from),
-                                                    s.paths.begin() + static_cast<std::ptrdiff_t>(to));
-      out << fmt::format("<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{}\" fill=\"{}\"/>",
-                         labelWidth + cell * static_cast<double>(b), y + 2, cell + 0.3, row - 4,
-                         heat(static_cast<double>(value) / static_cast<double>(std::max<std::uint64_t>(top, 1))));
-    }
-    out << fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}..{}{}</text>\n", labelWidth + plot + 6, y + 14,
-                       s.summary.minPaths, s.summary.maxPaths, s.summary.balanced() ? " balanced" : "");
-  }
-  out << fmt::format(
-      "</svg><figcaption>{}: paths per channel of each stage, {}, first path "
-      "(min..max at the right; {} channels per stage drawn as at most 128 cells, each the largest "
-      "count it covers; colour scale shared by every engine, darkest = {} paths)</figcaption></figure>\n",
-      esc(e.name),
-      e.stagesAllPairs ? "all ordered terminal pairs" : "the pairs of the evaluated shifts (a sample of all pairs)",
-      e.stages.empty() ? 0 : e.stages.front().paths.size(), top);
-}
-
-void stageSection(std::ostream& out, const Comparison& c) {
-  std::uint64_t top = 0;
+/// The per-stage heat maps (rendered "fig-stages-*" figures).
+void stageSection(std::ostream& out, const std::vector<RenderedFigure>& figures) {
   bool any = false;
-  for (const EngineComparison& e : c.engines) {
-    for (const StageHeat& s : e.stages) {
-      any = true;
-      top = std::max(top, s.summary.maxPaths);
+  for (const RenderedFigure& f : figures) {
+    if (f.spec.id.rfind("fig-stages-", 0) != 0) continue;
+    if (!any) {
+      out << "<section id=\"stages\"><h2>Channel load per stage</h2>\n<p class=\"note\">Gómez et al. 2007 Fig. 3: "
+             "how many source–destination paths use each channel, stage by stage. An even colour along a row means "
+             "the engine balances that stage.</p>\n";
     }
+    any = true;
+    out << "<h3>" << esc(f.spec.title) << "</h3>\n<figure class=\"chart heat\" id=\"" << esc(f.spec.id) << "\">"
+        << f.svg << "<figcaption>" << esc(f.spec.caption) << "</figcaption></figure>\n";
   }
-  if (!any) return;
-  out << "<section id=\"stages\"><h2>Channel load per stage</h2>\n<p class=\"note\">Gómez et al. 2007 Fig. 3: "
-         "how many source–destination paths use each channel, stage by stage. An even colour along a row means the "
-         "engine balances that stage.</p>\n";
-  for (const EngineComparison& e : c.engines) {
-    if (e.stages.empty()) continue;
-    out << "<h3>" << esc(e.name) << "</h3>\n";
-    stageHeatMap(out, e, top);
-  }
-  out << "</section>\n";
+  if (any) out << "</section>\n";
 }
 
 /// Per engine, every computed load model (adaptive and multipath engines differ by model).
@@ -377,7 +325,7 @@ void writeHtmlReport(const Comparison& c, const std::vector<RenderedFigure>& fig
   figuresSection(out, figures, "figures", "Figures", false);
   evidenceSection(out, c);
   figuresSection(out, figures, "latency", "Latency and throughput (simulation)", true);
-  stageSection(out, c);
+  stageSection(out, figures);
   modelSection(out, c);
   notesSection(out, c);
   timingSection(out, c);

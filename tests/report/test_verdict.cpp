@@ -522,7 +522,7 @@ std::vector<std::string> dataBlock(const std::string& script, const std::string&
 TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking) {
   const Comparison c = compareEngines(evidenceOptions());
   const std::vector<FigureSpec> figures = comparisonFigures(c);
-  ASSERT_EQ(figures.size(), 3u);
+  ASSERT_EQ(figures.size(), 3u + 4u);  // + one heat map per analysed engine (a fat-tree)
   EXPECT_EQ(figures[0].id, "fig-metrics");
   std::size_t analysed = 0;
   for (const EngineComparison& e : c.engines) analysed += e.rankingModel() != nullptr ? 1 : 0;
@@ -541,6 +541,24 @@ TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking)
   EXPECT_EQ(dataBlock(figures[2].script, "r0p0").size(), uniform.points.size());
   EXPECT_NE(figures[1].script.find("set xlabel 'accepted traffic (flits/terminal/cycle)'"), std::string::npos);
   EXPECT_NE(figures[1].script.find("set ylabel 'mean latency (cycles)'"), std::string::npos);
+  // The heat maps: one row of cells per stage, each cell the largest count it covers.
+  for (const FigureSpec& f : figures) {
+    if (f.id.rfind("fig-stages-", 0) != 0) continue;
+    const auto e = std::find_if(c.engines.begin(), c.engines.end(),
+                                [&](const EngineComparison& x) { return "fig-stages-" + x.name == f.id; });
+    ASSERT_NE(e, c.engines.end()) << f.id;
+    std::size_t cells = 0;
+    std::uint64_t largest = 0;
+    for (const StageHeat& stage : e->stages) {
+      cells += std::min<std::size_t>(stage.paths.size(), 128);
+      largest = std::max(largest, *std::max_element(stage.paths.begin(), stage.paths.end()));
+    }
+    const auto rows = dataBlock(f.script, "cells");
+    EXPECT_EQ(rows.size(), cells) << f.id;
+    std::uint64_t drawnLargest = 0;
+    for (const std::string& row : rows) drawnLargest = std::max<std::uint64_t>(drawnLargest, std::stoull(row.substr(row.rfind(' ') + 1)));
+    EXPECT_EQ(drawnLargest, largest) << f.id;
+  }
 }
 
 }  // namespace

@@ -16,10 +16,10 @@
 
 #include "cli.h"
 #include "compare_opensm.h"
-#include "gnuplot.h"
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "gnuplot.h"
 #include "io/output.h"
 #include "report/comparison.h"
 #include "report/html.h"
@@ -152,11 +152,12 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
              o.constraints.adaptiveSwitches ? "adaptive switches" : "LFT switches (one output per destination)",
              o.constraints.inOrder ? ", in-order delivery required" : "");
   fmt::print("simulation  {}\n",
-             !o.simulate ? std::string("off (--no-simulate)")
-                         : fmt::format("the {} leading deployable routings and the best not deployable, on fabrics up to "
-                                       "{} terminals{}: {} cycles per point, saturation search with {} halvings",
-                                       o.simulateLeaders, o.simulateTerminals, o.simulateAlways ? " (--simulate: any size)" : "",
-                                       o.simulateCycles, o.simulateSteps));
+             !o.simulate
+                 ? std::string("off (--no-simulate)")
+                 : fmt::format("the {} leading deployable routings and the best not deployable, on fabrics up to "
+                               "{} terminals{}: {} cycles per point, saturation search with {} halvings",
+                               o.simulateLeaders, o.simulateTerminals,
+                               o.simulateAlways ? " (--simulate: any size)" : "", o.simulateCycles, o.simulateSteps));
   fmt::print("report      {}\n\n", reportPath);
   std::fflush(stdout);
 }
@@ -191,6 +192,39 @@ int runCompare(CompareArgs& args) {
   fmt::print("\n{}\n\nreport      {} and {} ({:.1f} s)\n", recommendation(comparison), reportPath, jsonPath,
              comparison.totalSeconds);
   return 0;
+}
+
+/// The constraints of the fabric and the simulator's evidence (docs/COMPARE.md).
+void addDecisionOptions(CLI::App& command, CompareArgs& args) {
+  command
+      .add_option("--vls", args.options.constraints.vls,
+                  "data virtual lanes the fabric has (1..15): routings needing more are not deployable")
+      ->default_str("8");
+  command.add_flag("--adaptive-switches", args.options.constraints.adaptiveSwitches,
+                   "the switches may choose among several outputs per packet (InfiniBand LFTs cannot)");
+  command.add_flag("--in-order", args.options.constraints.inOrder,
+                   "the application needs in-order delivery: multipath and adaptive routings are not deployable");
+  command.add_flag("--no-simulate", args.noSimulate, "no simulation of the leading routings");
+  command.add_flag("--simulate", args.options.simulateAlways,
+                   "simulate the leading routings whatever the fabric's size");
+  command
+      .add_option("--simulate-terminals", args.options.simulateTerminals,
+                  "simulate the leading routings on fabrics up to this many terminals")
+      ->check(unsignedDecimal())
+      ->default_str(std::to_string(args.options.simulateTerminals));
+  command
+      .add_option("--simulate-leaders", args.options.simulateLeaders,
+                  "deployable routings simulated (distinct tables, best first; plus the best not deployable)")
+      ->check(unsignedDecimal(1, 64))
+      ->default_str(std::to_string(args.options.simulateLeaders));
+  command.add_option("--simulate-cycles", args.options.simulateCycles, "measured cycles per simulated point")
+      ->check(unsignedDecimal(1, std::uint64_t{1} << 32))
+      ->default_str(std::to_string(args.options.simulateCycles));
+  command
+      .add_option("--simulate-steps", args.options.simulateSteps,
+                  "halvings of the saturation search on (0, 1] (resolution 0.99 / 2^steps)")
+      ->check(CLI::Range(1, 20))
+      ->default_str(std::to_string(args.options.simulateSteps));
 }
 
 }  // namespace
@@ -249,34 +283,7 @@ Command compareCommand() {
             ->check(CLI::NonNegativeNumber)
             ->default_str("0");
         command.add_flag("--quiet", args->quiet, "no progress lines on stderr");
-        command.add_option("--vls", args->options.constraints.vls,
-                           "data virtual lanes the fabric has (1..15): routings needing more are not deployable")
-            ->default_str("8");
-        command.add_flag("--adaptive-switches", args->options.constraints.adaptiveSwitches,
-                         "the switches may choose among several outputs per packet (InfiniBand LFTs cannot)");
-        command.add_flag("--in-order", args->options.constraints.inOrder,
-                         "the application needs in-order delivery: multipath and adaptive routings are not deployable");
-        command.add_flag("--no-simulate", args->noSimulate, "no simulation of the leading routings");
-        command.add_flag("--simulate", args->options.simulateAlways,
-                         "simulate the leading routings whatever the fabric's size");
-        command
-            .add_option("--simulate-terminals", args->options.simulateTerminals,
-                        "simulate the leading routings on fabrics up to this many terminals")
-            ->check(unsignedDecimal())
-            ->default_str(std::to_string(args->options.simulateTerminals));
-        command
-            .add_option("--simulate-leaders", args->options.simulateLeaders,
-                        "deployable routings simulated (distinct tables, best first; plus the best not deployable)")
-            ->check(unsignedDecimal(1, 64))
-            ->default_str(std::to_string(args->options.simulateLeaders));
-        command.add_option("--simulate-cycles", args->options.simulateCycles, "measured cycles per simulated point")
-            ->check(unsignedDecimal(1, std::uint64_t{1} << 32))
-            ->default_str(std::to_string(args->options.simulateCycles));
-        command
-            .add_option("--simulate-steps", args->options.simulateSteps,
-                        "halvings of the saturation search on (0, 1] (resolution 0.99 / 2^steps)")
-            ->check(CLI::Range(1, 20))
-            ->default_str(std::to_string(args->options.simulateSteps));
+        addDecisionOptions(command, *args);
         command.add_option("--format", args->format, "terminal output: text (table) or json (the whole decision)")
             ->check(CLI::IsMember({"text", "json"}))
             ->default_str("text");

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -172,8 +172,8 @@ constexpr std::uint64_t kFingerprintEntries = std::uint64_t{1} << 26;
 /// FNV-1a over every table entry's candidates, the layers and the address blocks: equal for
 /// routings that send every packet the same way in the same layer (0 when too large).
 std::uint64_t tablesFingerprint(const Network& network, const RoutingResult& routing) {
-  const std::uint64_t entries = static_cast<std::uint64_t>(routing.tables.size()) * network.switchCount() *
-                                routing.addresses.count();
+  const std::uint64_t entries =
+      static_cast<std::uint64_t>(routing.tables.size()) * network.switchCount() * routing.addresses.count();
   if (entries > kFingerprintEntries) return 0;
   std::uint64_t hash = 1469598103934665603ULL;
   auto mix = [&](std::uint64_t value) {
@@ -204,9 +204,8 @@ void profileRouting(const Network& network, const RoutingResult& routing, const 
   if (out.origin == "OpenSM") {
     // OpenSM's own engine: the options it ran with (files they name are in the OpenSM
     // directory, options.opensmDirectory).
-    out.deployment.deploy = {fmt::format("opensm {}", out.opensmOptions.empty()
-                                                          ? "-R " + out.name.substr(out.name.find(':') + 1)
-                                                          : out.opensmOptions)};
+    out.deployment.deploy = {fmt::format(
+        "opensm {}", out.opensmOptions.empty() ? "-R " + out.name.substr(out.name.find(':') + 1) : out.opensmOptions)};
     if (out.deployment.perPairSl) {
       out.deployment.deploy.push_back("the SLs come from OpenSM's own path records (-Q: QoS with its SL2VL tables)");
     }
@@ -348,10 +347,10 @@ Comparison compareEngines(const CompareOptions& options) {
   validateConstraints(options.constraints);
   if (options.simulate && (options.simulateLeaders == 0 || options.simulateCycles == 0 || options.simulateSteps < 1 ||
                            options.simulateSteps > 20)) {
-    throw SpecError(fmt::format(
-        "simulation of the leading routings needs --simulate-leaders >= 1, --simulate-cycles >= 1 and "
-        "--simulate-steps 1..20 (got {}, {}, {})",
-        options.simulateLeaders, options.simulateCycles, options.simulateSteps));
+    throw SpecError(
+        fmt::format("simulation of the leading routings needs --simulate-leaders >= 1, --simulate-cycles >= 1 and "
+                    "--simulate-steps 1..20 (got {}, {}, {})",
+                    options.simulateLeaders, options.simulateCycles, options.simulateSteps));
   }
   const std::vector<std::string> specs = comparedEngines(options);
   say(options, fmt::format("fabric {}", options.spec));

@@ -45,8 +45,8 @@
 #include <vector>
 
 #include "analysis/split.h"
-#include "report/deployment.h"
 #include "graph/network.h"
+#include "report/deployment.h"
 #include "routing/checks.h"
 #include "routing/routing_result.h"
 
@@ -78,12 +78,12 @@ struct CompareOptions {
   /// What the fabric offers: the recommendation comes from the routings deployable under it.
   FabricConstraints constraints;
   // ---- dynamic evidence (docs/COMPARE.md "Dynamic evidence") ----
-  bool simulate = true;                 ///< simulate the leading routings (fabrics up to simulateTerminals)
+  bool simulate = true;                  ///< simulate the leading routings (fabrics up to simulateTerminals)
   std::size_t simulateTerminals = 1024;  ///< larger fabrics are not simulated unless simulateAlways
-  bool simulateAlways = false;          ///< simulate whatever the fabric's size
-  std::size_t simulateLeaders = 3;      ///< deployable routings simulated (distinct tables), best first
-  std::uint64_t simulateCycles = 5000;  ///< measured cycles per simulated point
-  int simulateSteps = 6;                ///< halvings of the saturation search on (0, 1]
+  bool simulateAlways = false;           ///< simulate whatever the fabric's size
+  std::size_t simulateLeaders = 3;       ///< deployable routings simulated (distinct tables), best first
+  std::uint64_t simulateCycles = 5000;   ///< measured cycles per simulated point
+  int simulateSteps = 6;                 ///< halvings of the saturation search on (0, 1]
   /// Called with a one-line message before each long step (the CLI prints it on stderr).
   std::function<void(const std::string&)> progress;
 };
@@ -118,11 +118,11 @@ struct StageTiming {
 
 /// One traffic pattern of a routing's simulation (Gómez §5.1's model, CompareOptions).
 struct SimulatedPattern {
-  std::string traffic;            ///< the simulator's traffic spec
-  double saturationLoad = 0;      ///< highest offered load found unsaturated (the knee)
-  double saturationAccepted = 0;  ///< accepted traffic there: the saturation throughput
-  double referenceLoad = 0;       ///< the lowest saturation load of this pattern over the simulated routings
-  double latencyAt50 = 0, latencyAt80 = 0;    ///< mean packet latency (cycles) at 50% / 80% of referenceLoad
+  std::string traffic;                      ///< the simulator's traffic spec
+  double saturationLoad = 0;                ///< highest offered load found unsaturated (the knee)
+  double saturationAccepted = 0;            ///< accepted traffic there: the saturation throughput
+  double referenceLoad = 0;                 ///< the lowest saturation load of this pattern over the simulated routings
+  double latencyAt50 = 0, latencyAt80 = 0;  ///< mean packet latency (cycles) at 50% / 80% of referenceLoad
   double acceptedAt50 = 0, acceptedAt80 = 0;  ///< accepted traffic at those loads
   /// Every simulated point of the pattern (the saturation search and the two latency loads),
   /// by load: the configured load, the offered and accepted traffic measured in the window,
@@ -136,8 +136,8 @@ struct SimulatedPattern {
 
 /// The simulator's evidence for one routing (empty when it was not simulated).
 struct DynamicEvidence {
-  std::string why;         ///< "leading deployable routing" / "best routing not deployable here"
-  bool inOrder = false;    ///< simulated with reorder buffers and end-to-end flow control
+  std::string why;       ///< "leading deployable routing" / "best routing not deployable here"
+  bool inOrder = false;  ///< simulated with reorder buffers and end-to-end flow control
   std::vector<SimulatedPattern> patterns;
   double meanSaturation = 0;  ///< mean saturation throughput over the patterns
   std::vector<StageTiming> timings;
@@ -190,18 +190,18 @@ struct EngineComparison {
 /// What relaxing one constraint would buy (measured: the best routing deployable only under
 /// the relaxed constraint against the recommended one).
 struct Relaxation {
-  std::string constraint;  ///< "adaptive switches", "15 VLs", "out-of-order delivery"
-  std::string engine;      ///< the best routing it admits (empty: none better)
-  double abbChange = 0;    ///< relative ABB change against the recommendation (0.08 = +8%)
-  bool simulated = false;  ///< both simulated: saturationChange holds
+  std::string constraint;       ///< "adaptive switches", "15 VLs", "out-of-order delivery"
+  std::string engine;           ///< the best routing it admits (empty: none better)
+  double abbChange = 0;         ///< relative ABB change against the recommendation (0.08 = +8%)
+  bool simulated = false;       ///< both simulated: saturationChange holds
   double saturationChange = 0;  ///< relative mean saturation throughput change
 };
 
 /// The decision: which routing to deploy and why.
 struct Verdict {
-  std::string recommended;     ///< engine name; empty when nothing is deployable
-  std::string staticLeader;    ///< the first deployable routing by the static ranking
-  std::string dynamicLeader;   ///< the simulated deployable routing with the highest mean saturation throughput
+  std::string recommended;    ///< engine name; empty when nothing is deployable
+  std::string staticLeader;   ///< the first deployable routing by the static ranking
+  std::string dynamicLeader;  ///< the simulated deployable routing with the highest mean saturation throughput
   /// The simulator measured the dynamic leader ahead of the static leader by more than its
   /// resolution, and it costs no more to deploy: it is recommended.
   bool disagree = false;
@@ -209,7 +209,7 @@ struct Verdict {
   /// recommended and this one is named with what it would buy and cost.
   std::string costlierAlternative;
   std::vector<std::string> equals;  ///< routings in the recommended one's group
-  std::string why;             ///< why this one among its group (deployment cost, identical tables, ...)
+  std::string why;                  ///< why this one among its group (deployment cost, identical tables, ...)
   std::vector<Relaxation> relaxations;
 };
 
@@ -220,9 +220,9 @@ struct Comparison {
   bool fatTree = false;                   ///< XGFT labels known (stage heat maps)
   std::vector<EngineComparison> engines;  ///< in ranking order (refused last)
   Verdict verdict;
-  double simulationResolution = 0;        ///< load step of the saturation search ((1 - 0.01) / 2^steps)
-  std::string commandLine;                ///< as typed (set by the caller)
-  std::string version;                    ///< tool version (set by the caller)
+  double simulationResolution = 0;  ///< load step of the saturation search ((1 - 0.01) / 2^steps)
+  std::string commandLine;          ///< as typed (set by the caller)
+  std::string version;              ///< tool version (set by the caller)
   double totalSeconds = 0;
 };
 

@@ -10,19 +10,18 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Json bandwidthJson(const ModelMetrics::Bandwidth& b) {
-  return {{"mean", b.mean}, {"ci99", b.ci99}, {"samples", b.samples}, {"converged", b.converged},
+  return {{"mean", b.mean},
+          {"ci99", b.ci99},
+          {"samples", b.samples},
+          {"converged", b.converged},
           {"upper_bound", b.upperBound}};
 }
 
 Json modelJson(const ModelMetrics& m) {
-  return {{"model", loadModelName(m.model)},
-          {"worst", m.worst},
-          {"worst_lower", m.worstLower},
-          {"abb", bandwidthJson(m.abb)},
-          {"afpb", bandwidthJson(m.afpb)},
-          {"adb", bandwidthJson(m.adb)},
-          {"shift_max_load", m.shiftMaxLoad},
-          {"shift_mean_bandwidth", m.shiftMeanBandwidth}};
+  return {{"model", loadModelName(m.model)},  {"worst", m.worst},
+          {"worst_lower", m.worstLower},      {"abb", bandwidthJson(m.abb)},
+          {"afpb", bandwidthJson(m.afpb)},    {"adb", bandwidthJson(m.adb)},
+          {"shift_max_load", m.shiftMaxLoad}, {"shift_mean_bandwidth", m.shiftMeanBandwidth}};
 }
 
 Json deploymentJson(const DeploymentProfile& d) {
@@ -49,7 +48,9 @@ Json dynamicJson(const DynamicEvidence& d) {
     Json points = Json::array();
     for (const SimulatedPattern::Point& q : p.points) {
       points.push_back({{"load", q.load},
-                        {"offered", q.offered}, {"accepted", q.accepted}, {"latency", q.latency},
+                        {"offered", q.offered},
+                        {"accepted", q.accepted},
+                        {"latency", q.latency},
                         {"saturated", q.saturated}});
     }
     patterns.push_back({{"traffic", p.traffic},
@@ -128,8 +129,8 @@ std::string comparisonJson(const Comparison& c) {
                         {"version", c.version}};
   Json relaxations = Json::array();
   for (const Relaxation& r : c.verdict.relaxations) {
-    Json row = {{"constraint", r.constraint}, {"engine", r.engine}, {"abb_change", r.abbChange},
-                {"simulated", r.simulated}};
+    Json row = {
+        {"constraint", r.constraint}, {"engine", r.engine}, {"abb_change", r.abbChange}, {"simulated", r.simulated}};
     if (r.simulated) row["saturation_change"] = r.saturationChange;
     relaxations.push_back(row);
   }
@@ -146,8 +147,12 @@ std::string comparisonJson(const Comparison& c) {
   Json engines = Json::array();
   for (std::size_t i = 0; i < c.engines.size(); ++i) engines.push_back(engineJson(c.engines[i], i + 1));
   Json out = {{"configuration", configuration},
-              {"fabric", {{"spec", c.fabricSpec}, {"terminals", c.terminals}, {"switches", c.switches},
-                          {"channels", c.channels}, {"fat_tree", c.fatTree}}},
+              {"fabric",
+               {{"spec", c.fabricSpec},
+                {"terminals", c.terminals},
+                {"switches", c.switches},
+                {"channels", c.channels},
+                {"fat_tree", c.fatTree}}},
               {"verdict", verdict},
               {"engines", engines},
               {"total_seconds", c.totalSeconds}};

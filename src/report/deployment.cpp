@@ -81,9 +81,9 @@ DeploymentProfile deploymentProfile(const Network& network, const RoutingResult&
   p.inOrder = p.switchModel == SwitchModel::Lft && p.pathsPerPair == 1;
   p.sourceClasses = std::max<std::uint32_t>(routing.sourceClasses, 1);
   p.kind = p.switchModel == SwitchModel::Adaptive ? "adaptive"
-           : p.pathsPerPair > 1                  ? "multipath"
-           : p.sourceClasses > 1                 ? "source-dependent"
-                                                 : "deterministic";
+           : p.pathsPerPair > 1                   ? "multipath"
+           : p.sourceClasses > 1                  ? "source-dependent"
+                                                  : "deterministic";
   return p;
 }
 
@@ -99,7 +99,8 @@ std::vector<std::string> routelabDeployCommands(const DeploymentProfile& profile
   }
   commands.push_back(fmt::format("routelab route {} --engine '{}' --switch-addresses --export lft routing.lfts{}",
                                  fabric, engineSpec, profile.perPairSl ? " --export sl routing.sl" : ""));
-  commands.push_back(fmt::format("opensm -R file -U routing.lfts{}{}", profile.lmc > 0 ? fmt::format(" --lmc {}", profile.lmc) : "",
+  commands.push_back(fmt::format("opensm -R file -U routing.lfts{}{}",
+                                 profile.lmc > 0 ? fmt::format(" --lmc {}", profile.lmc) : "",
                                  profile.perPairSl ? " -Q" : ""));
   if (profile.tables > 1) {
     commands.push_back(fmt::format(
@@ -114,14 +115,14 @@ std::vector<std::string> routelabDeployCommands(const DeploymentProfile& profile
         profile.sourceClasses));
   }
   if (profile.pathsPerPair > 1) {
-    commands.push_back(fmt::format("let the sources spread each pair's packets over its {} destination LIDs",
-                                   profile.pathsPerPair));
+    commands.push_back(
+        fmt::format("let the sources spread each pair's packets over its {} destination LIDs", profile.pathsPerPair));
   }
   if (profile.perPairSl) {
-    commands.push_back(fmt::format(
-        "give each pair the SL of routing.sl (slid dlid sl; {} SLs, each on its own VL) through the subnet "
-        "manager's QoS policy or the applications' path records",
-        profile.vls));
+    commands.push_back(
+        fmt::format("give each pair the SL of routing.sl (slid dlid sl; {} SLs, each on its own VL) through the subnet "
+                    "manager's QoS policy or the applications' path records",
+                    profile.vls));
   }
   return commands;
 }
@@ -137,18 +138,19 @@ std::vector<std::string> constraintViolations(const DeploymentProfile& profile, 
   validateConstraints(constraints);
   std::vector<std::string> reasons;
   if (profile.switchModel == SwitchModel::Adaptive && !constraints.adaptiveSwitches) {
-    reasons.push_back(profile.escape
-                          ? "needs adaptive switches (escape routing: packets choose among outputs and change VL "
-                            "inside the fabric)"
-                          : fmt::format("needs adaptive switches (up to {} outputs per destination)", profile.maxCandidates));
+    reasons.push_back(
+        profile.escape
+            ? "needs adaptive switches (escape routing: packets choose among outputs and change VL "
+              "inside the fabric)"
+            : fmt::format("needs adaptive switches (up to {} outputs per destination)", profile.maxCandidates));
   }
   if (profile.vls > constraints.vls) {
     reasons.push_back(fmt::format("needs {} VLs, {} available", profile.vls, constraints.vls));
   }
   if (constraints.inOrder && !profile.inOrder) {
-    reasons.push_back(fmt::format("delivers out of order ({} paths per pair): needs reorder buffers",
-                                  profile.kind == "adaptive" ? std::string("adaptive")
-                                                             : std::to_string(profile.pathsPerPair)));
+    reasons.push_back(
+        fmt::format("delivers out of order ({} paths per pair): needs reorder buffers",
+                    profile.kind == "adaptive" ? std::string("adaptive") : std::to_string(profile.pathsPerPair)));
   }
   if (profile.lmc > kMaxLmc) {
     reasons.push_back(fmt::format("needs {} addresses per terminal (LMC {}), InfiniBand allows at most {} (LMC {})",

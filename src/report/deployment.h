@@ -38,8 +38,8 @@ struct FabricConstraints {
 };
 
 /// InfiniBand limits every profile is checked against, whatever the constraints.
-inline constexpr std::uint32_t kMaxLmc = 7;               ///< LMC: at most 128 LIDs per port
-inline constexpr std::uint64_t kUnicastLids = 0xBFFF;     ///< unicast LIDs 1..0xBFFF (49,151)
+inline constexpr std::uint32_t kMaxLmc = 7;            ///< LMC: at most 128 LIDs per port
+inline constexpr std::uint64_t kUnicastLids = 0xBFFF;  ///< unicast LIDs 1..0xBFFF (49,151)
 
 /// The switch behaviour a routing needs.
 enum class SwitchModel { Lft, Adaptive };
@@ -55,12 +55,12 @@ struct DeploymentProfile {
   /// of class c must send to destination d at LID base(d) + c, a rule the hosts apply (the
   /// subnet manager's path records do not know it).
   std::uint32_t sourceClasses = 1;
-  std::uint32_t maxCandidates = 1;         ///< most outputs one table entry offers
-  std::size_t vls = 1;                     ///< layers (VLs) the traffic uses
-  bool perPairSl = false;                  ///< the subnet manager must give each pair its SL
-  std::uint64_t lids = 0;                  ///< unicast LIDs the fabric needs (terminals and switches)
-  std::uint64_t entriesPerSwitch = 0;      ///< LFT entries every switch holds (= lids)
-  bool inOrder = true;                     ///< in-order delivery by construction
+  std::uint32_t maxCandidates = 1;     ///< most outputs one table entry offers
+  std::size_t vls = 1;                 ///< layers (VLs) the traffic uses
+  bool perPairSl = false;              ///< the subnet manager must give each pair its SL
+  std::uint64_t lids = 0;              ///< unicast LIDs the fabric needs (terminals and switches)
+  std::uint64_t entriesPerSwitch = 0;  ///< LFT entries every switch holds (= lids)
+  bool inOrder = true;                 ///< in-order delivery by construction
   /// "deterministic" (one path per pair, any source uses the destination's base LID),
   /// "source-dependent" (one path per pair, the source picks the LID of its class),
   /// "multipath" (several LIDs per destination, the source spreads packets over them) or

@@ -57,10 +57,11 @@ FigureSpec metricsFigure(const Comparison& c) {
   if (count == 0) return {};
   f.height = 720;
   f.script = data + kCommon +
-             fmt::format("set xrange [-0.6:{}]\nset xtics rotate by 35 right font ',10'\n"
-                         "set style fill solid 0.85 border lc rgb '#1d2430'\nset boxwidth 0.7\nset yrange [0:*]\n"
-                         "set lmargin 10\nset bmargin 9\nset tmargin 4\nset multiplot layout 2,2\n",
-                         static_cast<double>(count) - 0.4);
+             fmt::format(
+                 "set xrange [-0.6:{}]\nset xtics rotate by 35 right font ',10'\n"
+                 "set style fill solid 0.85 border lc rgb '#1d2430'\nset boxwidth 0.7\nset yrange [0:*]\n"
+                 "set lmargin 10\nset bmargin 9\nset tmargin 4\nset multiplot layout 2,2\n",
+                 static_cast<double>(count) - 0.4);
   const std::string key = fmt::format(
       ", NaN with boxes lc rgb '{}' title 'deployable here', NaN with boxes lc rgb '{}' title 'not deployable here', "
       "NaN with boxes lc rgb '{}' title 'fails verification'",
@@ -98,16 +99,17 @@ FigureSpec simulationFigure(const Comparison& c, bool latency) {
   if (routings.empty()) return f;
   f.id = latency ? "fig-latency" : "fig-throughput";
   f.title = latency ? "Latency against accepted traffic (simulation)" : "Accepted against offered traffic (simulation)";
-  f.caption =
-      latency ? fmt::format("Mean packet latency (cycles, injection to delivery of the tail) against accepted traffic "
-                            "(flits per terminal per cycle) of every simulated point below saturation, per pattern; "
-                            "the large dot is the saturation knee (the highest offered load found unsaturated, "
-                            "resolution {:.3f}). Solid lines: deployable here; dashed: not deployable here "
-                            "(simulated for contrast). Gómez 2007 §5.1's model (docs/SIMULATION.md).",
-                            c.simulationResolution)
-              : "Accepted traffic against offered traffic (flits per terminal per cycle) at every simulated point, "
-                "saturated ones included; the thin diagonal is accepted = offered. Solid lines: deployable here; "
-                "dashed: not deployable here.";
+  f.caption = latency
+                  ? fmt::format(
+                        "Mean packet latency (cycles, injection to delivery of the tail) against accepted traffic "
+                        "(flits per terminal per cycle) of every simulated point below saturation, per pattern; "
+                        "the large dot is the saturation knee (the highest offered load found unsaturated, "
+                        "resolution {:.3f}). Solid lines: deployable here; dashed: not deployable here "
+                        "(simulated for contrast). Gómez 2007 §5.1's model (docs/SIMULATION.md).",
+                        c.simulationResolution)
+                  : "Accepted traffic against offered traffic (flits per terminal per cycle) at every simulated point, "
+                    "saturated ones included; the thin diagonal is accepted = offered. Solid lines: deployable here; "
+                    "dashed: not deployable here.";
   f.height = 760;
   std::string data;
   const std::size_t patterns = routings.front()->dynamic.patterns.size();
@@ -203,16 +205,18 @@ std::vector<FigureSpec> stageFigures(const Comparison& c) {
     }
     cells += "EOD\n";
     f.script = cells + "set termoption noenhanced\nset border 0\nunset xtics\nset xrange [0:1]\n" +
-               fmt::format("set yrange [{}:-0.5] reverse\nset ytics ({}) nomirror scale 0\n"
-                           "set y2range [{}:-0.5] reverse\nset y2tics ({}) scale 0\n",
-                           static_cast<double>(rows) - 0.5, ytics, static_cast<double>(rows) - 0.5, y2tics) +
-               fmt::format("set cbrange [0:{}]\nset cblabel 'paths per channel'\n"
-                           "set palette defined (0 '#fff5c8', 0.5 '#f08c3c', 1 '#b41e1e')\n"
-                           "set lmargin 16\nset rmargin at screen 0.72\n"
-                           "set colorbox user origin screen 0.86,0.3 size screen 0.012,0.55\n"
-                           "set xlabel 'channels of the stage, in channel order'\n"
-                           "plot $cells using 1:2:3:(0.42):4 with boxxyerror fc palette fs solid noborder notitle\n",
-                           top);
+               fmt::format(
+                   "set yrange [{}:-0.5] reverse\nset ytics ({}) nomirror scale 0\n"
+                   "set y2range [{}:-0.5] reverse\nset y2tics ({}) scale 0\n",
+                   static_cast<double>(rows) - 0.5, ytics, static_cast<double>(rows) - 0.5, y2tics) +
+               fmt::format(
+                   "set cbrange [0:{}]\nset cblabel 'paths per channel'\n"
+                   "set palette defined (0 '#fff5c8', 0.5 '#f08c3c', 1 '#b41e1e')\n"
+                   "set lmargin 16\nset rmargin at screen 0.72\n"
+                   "set colorbox user origin screen 0.86,0.3 size screen 0.012,0.55\n"
+                   "set xlabel 'channels of the stage, in channel order'\n"
+                   "plot $cells using 1:2:3:(0.42):4 with boxxyerror fc palette fs solid noborder notitle\n",
+                   top);
     figures.push_back(std::move(f));
   }
   return figures;
@@ -228,8 +232,8 @@ std::string gnuplotQuoted(const std::string& text) {
 
 std::vector<FigureSpec> comparisonFigures(const Comparison& comparison) {
   std::vector<FigureSpec> figures;
-  for (FigureSpec f : {metricsFigure(comparison), simulationFigure(comparison, true),
-                       simulationFigure(comparison, false)}) {
+  for (FigureSpec f :
+       {metricsFigure(comparison), simulationFigure(comparison, true), simulationFigure(comparison, false)}) {
     if (!f.script.empty()) figures.push_back(std::move(f));
   }
   for (FigureSpec& f : stageFigures(comparison)) figures.push_back(std::move(f));

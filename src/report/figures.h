@@ -12,9 +12,9 @@
 namespace routelab {
 
 struct FigureSpec {
-  std::string id;       ///< HTML id of the <figure> ("fig-metrics", ...)
-  std::string title;    ///< heading above it
-  std::string caption;  ///< what it shows, units included
+  std::string id;                  ///< HTML id of the <figure> ("fig-metrics", ...)
+  std::string title;               ///< heading above it
+  std::string caption;             ///< what it shows, units included
   int width = 1100, height = 640;  ///< SVG size in pixels
   /// gnuplot commands after `set terminal svg ...` and `set output ...` (the renderer's),
   /// data inline as here-documents.

@@ -56,11 +56,13 @@ std::string yesNo(bool value) { return value ? "yes" : "no"; }
 void deploymentSection(std::ostream& out, const Comparison& c) {
   const FabricConstraints& k = c.options.constraints;
   out << "<section id=\"deployment\"><h2>Deployment</h2>\n"
-      << fmt::format("<p class=\"note\">The fabric offers {} data VLs, {}{} (--vls, --adaptive-switches, --in-order). "
-                     "Every routing is also held to InfiniBand's limits: LMC at most {}, {} unicast LIDs.</p>\n",
-                     k.vls, k.adaptiveSwitches ? "switches that choose among several outputs (adaptive)"
-                                               : "switches with one output per destination (LFT)",
-                     k.inOrder ? "; the application needs in-order delivery" : "", kMaxLmc, kUnicastLids)
+      << fmt::format(
+             "<p class=\"note\">The fabric offers {} data VLs, {}{} (--vls, --adaptive-switches, --in-order). "
+             "Every routing is also held to InfiniBand's limits: LMC at most {}, {} unicast LIDs.</p>\n",
+             k.vls,
+             k.adaptiveSwitches ? "switches that choose among several outputs (adaptive)"
+                                : "switches with one output per destination (LFT)",
+             k.inOrder ? "; the application needs in-order delivery" : "", kMaxLmc, kUnicastLids)
       << "<div class=\"scroll\"><table id=\"deployment-table\"><thead><tr><th class=\"l\">engine</th><th "
          "class=\"l\">deployable here</th><th>kind</th><th>switches</th><th>VLs</th><th>LMC</th><th>LIDs per "
          "terminal</th><th>LFT entries per switch</th><th>tables</th><th>SL per pair</th><th>in order</th><th "
@@ -94,10 +96,11 @@ void evidenceSection(std::ostream& out, const Comparison& c) {
   if (!any) return;
   out << "<section id=\"evidence\"><h2>Simulated evidence</h2>\n<p class=\"note\">Gómez 2007 §5.1's model "
          "(docs/SIMULATION.md), "
-      << fmt::format("{} measured cycles per point, seed {}. Saturation throughput: accepted traffic at the highest "
-                     "offered load found unsaturated (bisection, resolution {:.3f}). Latency (cycles) at 50% and 80% "
-                     "of the lowest saturation load of the pattern, so every routing is measured at the same loads.",
-                     c.options.simulateCycles, c.options.seed, c.simulationResolution)
+      << fmt::format(
+             "{} measured cycles per point, seed {}. Saturation throughput: accepted traffic at the highest "
+             "offered load found unsaturated (bisection, resolution {:.3f}). Latency (cycles) at 50% and 80% "
+             "of the lowest saturation load of the pattern, so every routing is measured at the same loads.",
+             c.options.simulateCycles, c.options.seed, c.simulationResolution)
       << "</p>\n<div class=\"scroll\"><table id=\"evidence-table\"><thead><tr><th class=\"l\">engine</th><th "
          "class=\"l\">why simulated</th><th class=\"l\">pattern</th><th>saturation load</th><th>saturation "
          "throughput</th><th>load at 50%</th><th>latency at 50%</th><th>load at 80%</th><th>latency at "
@@ -295,11 +298,11 @@ void writeHtmlReport(const Comparison& c, const std::vector<RenderedFigure>& fig
   out << "</tr></thead>\n<tbody>\n";
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const EngineComparison& e = c.engines[i - 1];
-    const char* cls = e.refused || e.notRun                 ? "refused"
-                      : !e.passed()                         ? "failed"
-                      : e.name == c.verdict.recommended     ? "first"
-                      : !e.deployable()                     ? "undeployable"
-                                                            : "ok";
+    const char* cls = e.refused || e.notRun             ? "refused"
+                      : !e.passed()                     ? "failed"
+                      : e.name == c.verdict.recommended ? "first"
+                      : !e.deployable()                 ? "undeployable"
+                                                        : "ok";
     out << "<tr class=\"" << cls << "\">";
     if (e.refused || e.notRun) {
       out << fmt::format("<td>-</td><td>{}</td><td>{}</td><td class=\"l reason\" colspan=\"{}\">{}</td></tr>\n",

@@ -116,7 +116,8 @@ std::string dynamicText(const EngineComparison& e) {
 }
 
 std::string constraintsText(const FabricConstraints& c) {
-  return fmt::format("{} VLs, {}{}", c.vls, c.adaptiveSwitches ? "adaptive switches" : "LFT switches (one output per destination)",
+  return fmt::format("{} VLs, {}{}", c.vls,
+                     c.adaptiveSwitches ? "adaptive switches" : "LFT switches (one output per destination)",
                      c.inOrder ? ", in-order delivery required" : "");
 }
 
@@ -141,23 +142,24 @@ std::vector<std::string> recommendationParts(const Comparison& comparison) {
   std::vector<std::string> parts;
   const EngineComparison* best = v.recommended.empty() ? nullptr : byName(comparison, v.recommended);
   if (best == nullptr) {
-    parts.push_back(fmt::format("No routing that passes verification (connected, loop-free and deadlock-free) is deployable "
-                       "under these constraints ({}).",
-                       constraintsText(comparison.options.constraints)));
+    parts.push_back(
+        fmt::format("No routing that passes verification (connected, loop-free and deadlock-free) is deployable "
+                    "under these constraints ({}).",
+                    constraintsText(comparison.options.constraints)));
   } else {
     std::string lead = fmt::format("Use {}: {}", best->name, qualities(*best));
     if (best->dynamic.simulated()) lead += "; " + dynamicText(*best);
     parts.push_back(lead + ".");
     parts.push_back(fmt::format("It is the best routing deployable under these constraints ({}): {} {}.",
-                        constraintsText(comparison.options.constraints), best->deployment.kind,
-                        best->deployment.lmc > 0 ? fmt::format("with LMC {}", best->deployment.lmc)
-                                                 : std::string("with one LID per terminal")));
+                                constraintsText(comparison.options.constraints), best->deployment.kind,
+                                best->deployment.lmc > 0 ? fmt::format("with LMC {}", best->deployment.lmc)
+                                                         : std::string("with one LID per terminal")));
     if (v.disagree) {
       parts.push_back(fmt::format("Static and dynamic results disagree: the static ranking puts {} first, but {}.",
                                   v.staticLeader, v.why));
     } else if (!v.equals.empty()) {
-      parts.push_back(fmt::format("Equal on every measured criterion: {}; named first because {}.",
-                                  join(v.equals, ", "), v.why));
+      parts.push_back(
+          fmt::format("Equal on every measured criterion: {}; named first because {}.", join(v.equals, ", "), v.why));
     }
     if (const EngineComparison* other =
             v.costlierAlternative.empty() ? nullptr : byName(comparison, v.costlierAlternative)) {
@@ -186,14 +188,13 @@ std::vector<std::string> recommendationParts(const Comparison& comparison) {
   if (!prone.empty()) parts.push_back("Not recommended (deadlock-prone or not delivering every pair): " + prone + ".");
   if (!skipped.empty()) parts.push_back("Too large to analyse at this size (see the notes): " + skipped + ".");
   if (!notRun.empty()) {
-    parts.push_back("Not run at this size (generic engines; see the notes, name one with --engine to run it): " +
-                    notRun + ".");
+    parts.push_back(
+        "Not run at this size (generic engines; see the notes, name one with --engine to run it): " + notRun + ".");
   }
   if (!refused.empty()) parts.push_back("Refused this fabric: " + refused + ".");
   return parts;
 }
 
 std::string recommendation(const Comparison& comparison) { return join(recommendationParts(comparison), " "); }
-
 
 }  // namespace routelab

@@ -155,10 +155,10 @@ Verdict decide(const Comparison& c) {
     if (!v.disagree) why += (why.empty() ? "" : "; ") + namedBefore(*chosen, e);
   }
   if (v.disagree) {
-    why = fmt::format("the simulator measured {:.3f} mean saturation throughput for it against {:.3f} for {}, "
-                      "the static leader (resolution {:.3f})",
-                      chosen->dynamic.meanSaturation, leader->dynamic.meanSaturation, leader->name,
-                      c.simulationResolution);
+    why = fmt::format(
+        "the simulator measured {:.3f} mean saturation throughput for it against {:.3f} for {}, "
+        "the static leader (resolution {:.3f})",
+        chosen->dynamic.meanSaturation, leader->dynamic.meanSaturation, leader->name, c.simulationResolution);
   }
   v.why = why;
   for (const auto& [name, relaxed] : relaxations(c.options.constraints)) addRelaxation(c, *chosen, name, relaxed, v);

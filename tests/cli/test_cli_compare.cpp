@@ -71,8 +71,7 @@ TEST_F(CliCompare, DefaultFabricTableAndReport) {
   EXPECT_NE(page.find("--seed 5"), std::string::npos);  // the exact command line
   EXPECT_EQ(page.find(" src="), std::string::npos);
   for (const auto& entry : std::filesystem::directory_iterator(dir_)) {  // no temporary left behind
-    EXPECT_TRUE(entry.path().filename() == "index.html" || entry.path().filename() == "compare.json")
-        << entry.path();
+    EXPECT_TRUE(entry.path().filename() == "index.html" || entry.path().filename() == "compare.json") << entry.path();
   }
 }
 
@@ -118,7 +117,8 @@ TEST_F(CliCompare, ConstraintsDecideAndJsonCarriesTheDecision) {
 
 TEST_F(CliCompare, ImpossibleConstraintsAndMissingGnuplotWriteNothing) {
   for (const char* vls : {"0", "16"}) {
-    const auto r = runRoutelab(std::string("compare --engine dmodk --vls ") + vls + " --output '" + dir_.string() + "'");
+    const auto r =
+        runRoutelab(std::string("compare --engine dmodk --vls ") + vls + " --output '" + dir_.string() + "'");
     EXPECT_EQ(r.exitCode, 1) << vls;
     EXPECT_NE(r.err.find(std::string("--vls ") + vls + ": the data virtual lanes of a fabric are 1..15"),
               std::string::npos)

@@ -240,9 +240,9 @@ TEST(ReportCompare, RenderedFiguresAppearInTheirSections) {
   std::ostringstream out;
   writeHtmlReport(c, figures, out);
   const std::string page = out.str();
-  for (const char* id : {"id=\"figures\"", "id=\"latency\"", "id=\"stages\"", "id=\"fig-metrics\"",
-                         "id=\"fig-latency\"", "id=\"fig-throughput\"", "id=\"fig-stages-dmodk\"",
-                         "id=\"fig-stages-ftree-adaptive\""}) {
+  for (const char* id :
+       {"id=\"figures\"", "id=\"latency\"", "id=\"stages\"", "id=\"fig-metrics\"", "id=\"fig-latency\"",
+        "id=\"fig-throughput\"", "id=\"fig-stages-dmodk\"", "id=\"fig-stages-ftree-adaptive\""}) {
     EXPECT_NE(page.find(id), std::string::npos) << id;
   }
 }

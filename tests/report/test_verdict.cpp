@@ -50,8 +50,9 @@ TEST(DeploymentProfile, DestinationBasedLftRouting) {
   const auto commands = routelabDeployCommands(p, "kary-ntree:k=2,n=3", "dmodk");
   ASSERT_EQ(commands.size(), 3u);
   EXPECT_EQ(commands[0].rfind("ibnetdiscover > fabric.ibnetdiscover", 0), 0u);
-  EXPECT_EQ(commands[1], "routelab route file:fabric.ibnetdiscover --engine 'dmodk' --switch-addresses --export lft "
-                         "routing.lfts");
+  EXPECT_EQ(commands[1],
+            "routelab route file:fabric.ibnetdiscover --engine 'dmodk' --switch-addresses --export lft "
+            "routing.lfts");
   EXPECT_EQ(commands[2], "opensm -R file -U routing.lfts");
   // A fabric file is used as it is.
   EXPECT_EQ(routelabDeployCommands(p, "file:f.ibnet", "dmodk").front().rfind("routelab route file:f.ibnet ", 0), 0u);
@@ -87,7 +88,8 @@ TEST(DeploymentProfile, AdaptiveSourceDependentAndMultipath) {
   FabricConstraints inOrder;
   inOrder.inOrder = true;
   ASSERT_EQ(constraintViolations(multipath, inOrder).size(), 1u);
-  EXPECT_EQ(constraintViolations(multipath, inOrder)[0], "delivers out of order (2 paths per pair): needs reorder buffers");
+  EXPECT_EQ(constraintViolations(multipath, inOrder)[0],
+            "delivers out of order (2 paths per pair): needs reorder buffers");
 }
 
 TEST(DeploymentProfile, LayeredAndEscapeRoutings) {
@@ -132,8 +134,9 @@ TEST(DeploymentConstraints, EachAtTheLimitAndOnePast) {
   lmc.lmc = kMaxLmc;
   EXPECT_TRUE(constraintViolations(lmc, FabricConstraints{}).empty());
   lmc.lmc = kMaxLmc + 1;
-  EXPECT_EQ(constraintViolations(lmc, FabricConstraints{}),
-            std::vector<std::string>{"needs 256 addresses per terminal (LMC 8), InfiniBand allows at most 128 (LMC 7)"});
+  EXPECT_EQ(
+      constraintViolations(lmc, FabricConstraints{}),
+      std::vector<std::string>{"needs 256 addresses per terminal (LMC 8), InfiniBand allows at most 128 (LMC 7)"});
 
   DeploymentProfile lids;
   lids.lids = kUnicastLids;
@@ -194,7 +197,8 @@ std::pair<std::string, bool> rankPair(const std::function<void(EngineComparison&
 
 TEST(RankingRules, EachMeasuredCriterionAloneOrders) {
   // Better in exactly one measured criterion: b first, in a group of its own.
-  EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].abb.mean = 0.52; }), std::make_pair(std::string("b"), false));
+  EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].abb.mean = 0.52; }),
+            std::make_pair(std::string("b"), false));
   EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].worst = 3; }), std::make_pair(std::string("b"), false));
   EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].shiftMaxLoad = 1; }),
             std::make_pair(std::string("b"), false));
@@ -390,8 +394,8 @@ TEST(Evidence, EveryNumberRecomputedFromItsPointsAndTheSimulator) {
   EXPECT_NE(std::find(names.begin(), names.end(), "ftree-adaptive"), names.end());  // the contrast
   EXPECT_EQ(c.simulationResolution, 0.99 / 16);
   const std::vector<std::string> patterns = evidencePatterns(8);
-  ASSERT_EQ(patterns, (std::vector<std::string>{"uniform", "random-permutation", "shift:s=4",
-                                                "uniform-hot-spot:fraction=0.05"}));
+  ASSERT_EQ(patterns,
+            (std::vector<std::string>{"uniform", "random-permutation", "shift:s=4", "uniform-hot-spot:fraction=0.05"}));
   for (std::size_t p = 0; p < patterns.size(); ++p) {
     double reference = 1;
     for (const EngineComparison& e : c.engines) {
@@ -556,7 +560,8 @@ TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking)
     const auto rows = dataBlock(f.script, "cells");
     EXPECT_EQ(rows.size(), cells) << f.id;
     std::uint64_t drawnLargest = 0;
-    for (const std::string& row : rows) drawnLargest = std::max<std::uint64_t>(drawnLargest, std::stoull(row.substr(row.rfind(' ') + 1)));
+    for (const std::string& row : rows)
+      drawnLargest = std::max<std::uint64_t>(drawnLargest, std::stoull(row.substr(row.rfind(' ') + 1)));
     EXPECT_EQ(drawnLargest, largest) << f.id;
   }
 }

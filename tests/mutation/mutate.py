@@ -288,7 +288,7 @@ def run_binaries(build: Path, binaries: list[TestBinary], jobs: int, timeout: fl
             for b, proc, out, _, _ in running:
                 stop_group(proc)
                 out.close()
-            running = []
+            break
     return not failures, "; ".join(failures), seconds
 
 
@@ -406,7 +406,11 @@ def mutation_sites(file: str, text: str) -> list[dict]:
             continue
         start = m.end() - 1
         end = matching_paren(code, start)
-        if end > start and "\n" not in text[start:end] and ";" not in code[start:end]:  # no init-statement
+        condition = code[start:end]
+        # Not across lines, no init-statement, no declaration (`if (auto x = f())`): !(...) of
+        # those does not compile.
+        if end > start and "\n" not in condition and ";" not in condition and \
+                not re.search(r"(?<![=!<>])=(?!=)", condition):
             original = text[start:end + 1]
             add(start, original, "(!" + original + ")", "condition")
     sites.sort(key=lambda s: s["offset"])
@@ -470,13 +474,13 @@ def generate_mutants(count: int, seed: int, source: Path, build: Path, max_rebui
 def self_test() -> int:
     """The generator and the test selection on known inputs (CTest repository.mutation_harness)."""
     snippet = ('#include <vector>\n// a < b in a comment\nint f(int a, int b) {\n'
-               '  const char* s = "x == y";\n  if (a < b && b > 0) return a + 1;\n'
+               '  const char* s = "x == y";\n  if (a < b && b > 0) return a + 1;\n  if (auto c = s) {}\n'
                '  std::vector<int> v;\n  return R"(p - q)"[0] == 1\'000 ? 0 : -1;\n}\n')
     sites = mutation_sites("x.cpp", snippet)
     found = [(s["line"], s["original"], s["replacement"]) for s in sites]
     expected = [(5, "(a < b && b > 0)", "(!(a < b && b > 0))"), (5, " < ", " <= "), (5, " && ", " || "),
-                (5, " > ", " >= "), (5, "0", "1"), (5, " + ", " - "), (5, "1", "2"), (7, "0", "1"),
-                (7, " == ", " != "), (7, "0", "1"), (7, "1", "2")]
+                (5, " > ", " >= "), (5, "0", "1"), (5, " + ", " - "), (5, "1", "2"), (8, "0", "1"),
+                (8, " == ", " != "), (8, "0", "1"), (8, "1", "2")]
     problems = []
     if found != expected:
         problems.append(f"sites: {found}\n  expected {expected}")
@@ -717,7 +721,9 @@ def main() -> int:
               f"{f' (files compiled into at most {args.max_rebuild} objects)' if args.max_rebuild else ''} "
               f"(rerun: --generate {args.generate} --seed {seed}"
               f"{f' --max-rebuild {args.max_rebuild}' if args.max_rebuild else ''})", file=sys.stderr)
-    everything = hand + generated
+    # Header mutants last: one may rebuild most of the tree, and the budget then stops the
+    # window after the cheap ones instead of before them.
+    everything = sorted(hand, key=lambda m: m["file"].endswith(".h")) + generated
     run_started = time.monotonic()
     rows = [harness.one(m, i, len(everything), run_started) for i, m in enumerate(everything, 1)]
     # The build is left with the last mutant's objects; the next run's baseline build (above)

@@ -129,8 +129,8 @@ class RecomputedStatistics : public ::testing::TestWithParam<StatsCase> {};
 
 TEST_P(RecomputedStatistics, EveryNumberEqualsTheRecordsOfTheSameRun) {
   const StatsCase& c = GetParam();
-  const std::string spec = c.fabric.rfind("ring:", 0) == 0 ? test::ringFabric(std::stoi(c.fabric.substr(5)), "stats")
-                                                           : c.fabric;
+  const std::string spec =
+      c.fabric.rfind("ring:", 0) == 0 ? test::ringFabric(std::stoi(c.fabric.substr(5)), "stats") : c.fabric;
   const Fabric fabric = loadFabric(spec);
   RoutingContext context;
   context.seed = 1;
@@ -155,9 +155,8 @@ TEST_P(RecomputedStatistics, EveryNumberEqualsTheRecordsOfTheSameRun) {
     ASSERT_EQ(records.size(), result.packetsDelivered) << "every delivered packet is recorded";
     ASSERT_GT(records.size(), 100u) << "too little traffic to mean anything";
 
-    const std::uint64_t warmup = c.warmup > 0 ? c.warmup
-                                              : recomputedWarmup(records, result.warmupCycles % config.flyTime,
-                                                                 config.flyTime);
+    const std::uint64_t warmup =
+        c.warmup > 0 ? c.warmup : recomputedWarmup(records, result.warmupCycles % config.flyTime, config.flyTime);
     ASSERT_EQ(result.warmupCycles, warmup);
     EXPECT_EQ(result.measureCycles, c.measure);
     const Recomputed r = recompute(records, warmup, c.measure, config.packetFlits, terminals);

@@ -130,7 +130,7 @@ class RecomputedStatistics : public ::testing::TestWithParam<StatsCase> {};
 TEST_P(RecomputedStatistics, EveryNumberEqualsTheRecordsOfTheSameRun) {
   const StatsCase& c = GetParam();
   const std::string spec =
-      c.fabric.rfind("ring:", 0) == 0 ? test::ringFabric(std::stoi(c.fabric.substr(5)), "stats") : c.fabric;
+      c.fabric.rfind("ring:", 0) == 0 ? test::ringFabric(std::stoi(c.fabric.substr(5)), "stats_" + c.name) : c.fabric;
   const Fabric fabric = loadFabric(spec);
   RoutingContext context;
   context.seed = 1;

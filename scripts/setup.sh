@@ -13,8 +13,10 @@
 #              ROUTELAB_SKIP_INSTALL=1 (do not call apt-get), ROUTELAB_SKIP_ASAN=1 (test: no ASan build),
 #              ROUTELAB_SKIP_TSAN=1 (no TSan build), ROUTELAB_SKIP_FUZZ=1 (no fuzzing),
 #              ROUTELAB_FUZZ_SECONDS (seconds per fuzz target, default 20). docs/RELIABILITY.md
-#              ROUTELAB_SKIP_MUTATION=1 (no mutants), ROUTELAB_MUTANTS (how many, default 3),
-#              ROUTELAB_MUTATION_BUDGET (seconds, default 300), ROUTELAB_MUTATION_ROTATION (which
+#              ROUTELAB_SKIP_MUTATION=1 (no mutants), ROUTELAB_MUTANTS (how many of the list,
+#              default 10), ROUTELAB_GENERATED_MUTANTS (how many generated ones, default 4),
+#              ROUTELAB_MUTATION_SEED (their seed, default: a new one each run, printed),
+#              ROUTELAB_MUTATION_BUDGET (seconds, default 1200), ROUTELAB_MUTATION_ROTATION (which
 #              window of the list, default: days since 1970, so successive days rotate). docs/TESTING.md
 set -euo pipefail
 
@@ -102,10 +104,15 @@ if [ "${ROUTELAB_SKIP_FUZZ:-0}" != 1 ]; then
   scripts/fuzz.sh "${ROUTELAB_FUZZ_SECONDS:-20}" || status=1
 fi
 if [ "${ROUTELAB_SKIP_MUTATION:-0}" != 1 ]; then
-  # Every mutant of the window must be killed or be an explained survivor (docs/TESTING.md).
-  python3 tests/mutation/mutate.py --jobs "$jobs" --subset "${ROUTELAB_MUTANTS:-3}" \
+  # Every mutant of the window must be killed or be an explained survivor; the generated ones
+  # (a new seed each run, printed) are reported for triage (docs/TESTING.md). Each mutant runs
+  # the test binaries its module reaches, stopping at the first failure.
+  seed=()
+  [ -n "${ROUTELAB_MUTATION_SEED:-}" ] && seed=(--seed "$ROUTELAB_MUTATION_SEED")
+  python3 tests/mutation/mutate.py --jobs "$jobs" --subset "${ROUTELAB_MUTANTS:-10}" \
     --rotation "${ROUTELAB_MUTATION_ROTATION:-$(( $(date -u +%s) / 86400 ))}" \
-    --budget "${ROUTELAB_MUTATION_BUDGET:-300}" --timeout 120 --require-killed || status=1
+    --generate "${ROUTELAB_GENERATED_MUTANTS:-4}" "${seed[@]}" --max-rebuild 8 \
+    --budget "${ROUTELAB_MUTATION_BUDGET:-1200}" --timeout 120 --require-killed || status=1
 fi
 if [ $status -eq 0 ]; then echo "setup: all tests passed (build/, build-asan/, build-tsan/, fuzzers, mutants)"; else echo "setup: TESTS FAILED" >&2; fi
 exit $status

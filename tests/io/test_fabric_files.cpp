@@ -212,6 +212,23 @@ TEST(NetWriter, KeepsNonDefaultGuidsAndMultiPortCas) {
   EXPECT_EQ(joined(networkDifferences(back, network, strict())), "");
 }
 
+// GUIDs as ibsim assigns them (CAs from 0x100000, each reserving ports + 1; switches from
+// 0x200000, one each, in file order) need no caguid=/switchguid= line: the writer predicts
+// each next GUID, multi-port CAs included, and writes a line only where it differs.
+TEST(NetWriter, IbsimDefaultGuidsNeedNoGuidLines) {
+  const std::string net =
+      "Switch 4 \"s1\"\n[1] \"h1\"[1]\n[2] \"h2\"[1]\n[3] \"h3\"[1]\n[4] \"s2\"[4]\n\n"
+      "Switch 4 \"s2\"\n[1] \"h1\"[2]\n[2] \"h2\"[3]\n[4] \"s1\"[4]\n\n"
+      "Hca 2 \"h1\"\n[1] \"s1\"[1]\n[2] \"s2\"[1]\n\n"
+      "Hca 3 \"h2\"\n[1] \"s1\"[2]\n[3] \"s2\"[2]\n\n"
+      "Hca 1 \"h3\"\n[1] \"s1\"[3]\n\n";
+  const Network network = parseFabricText(net, "defaults.net");
+  const std::string text = netText(network);
+  EXPECT_EQ(text.find("\ncaguid="), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nswitchguid="), std::string::npos) << text;
+  EXPECT_EQ(joined(networkDifferences(parseFabricText(text, "back.net"), network, strict())), "");
+}
+
 TEST(RoundTrip, EveryFabricFormatAtItsLimits) {
   // Values at the limits of the formats' fields: a 254-port switch (the largest port number
   // of InfiniBand and of our readers) cabled on ports 1, 253 and 254, GUIDs near 2^64 (a

@@ -98,6 +98,19 @@ TEST(OpensmEngineDir, OtherEnginesComeAfterTheSixByName) {
   EXPECT_TRUE(runs[2].sl.has_value());
 }
 
+// docs/FORMATS.md: engine names are [a-z0-9_-]+ and other files are ignored — each character
+// class at its edges, and names just outside it.
+TEST(OpensmEngineDir, OnlyLowerCaseDigitUnderscoreAndDashNamesAreEngines) {
+  const Scratch scratch("engine_dir_names");
+  const std::string dump = test::fixturesDir() + "/k4n2/lfts.minhop.dump";
+  for (const std::string name : {"minhop", "az09_-", "Minhop", "min.hop", "min hop", "min+hop", "minh@p", "{z}"}) {
+    scratch.copy(dump, name + ".lfts");
+  }
+  const Fabric fabric = loadFabric("ibnetdiscover:" + test::fixturesDir() + "/k4n2/ibnetdiscover.txt");
+  const auto runs = readOpensmEngineDir(scratch.path.string(), fabric.network, fabric.lids);
+  EXPECT_EQ(namesOf(runs), (std::vector<std::string>{"minhop", "az09_-"}));
+}
+
 TEST(OpensmEngineDir, LayoutErrors) {
   const Network net = loadFabric("ibnetdiscover:" + engineDir("rnd16_s1") + "/fabric.ibnetdiscover").network;
   const std::string rnd = test::fixturesDir() + "/rnd16_s1/";

@@ -1,0 +1,236 @@
+// The simulator's statistics recomputed from the same run's packet records (SimConfig::
+// recordPackets) with the definitions of docs/SIMULATION.md "Measurement", by a plain
+// implementation written apart from the engine's counters and histograms: the warm-up end
+// (1000-cycle windows of mean network latency, stable within 5% twice in a row, at least 3
+// and at most 10 windows), the measured packets (generated in the window), offered and
+// accepted traffic, latency mean / p50 / p99 / max, total latency mean and p99, reorder delay,
+// hops, last delivery and the saturation flag. Nothing here is a stored number: every value
+// is compared with what the records of that run say, so the tests hold whatever the
+// arbitration does past saturation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "ring_fabric.h"
+#include "sim/simulator.h"
+
+namespace routelab {
+namespace {
+
+/// The nearest-rank order statistic: the value of rank ceil(fraction x n) (1-based) in
+/// ascending order, 0 for no values.
+double nearestRank(std::vector<std::uint64_t> values, double fraction) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  std::size_t rank = static_cast<std::size_t>(std::ceil(fraction * double(values.size())));
+  rank = std::clamp<std::size_t>(rank, 1, values.size());
+  return double(values[rank - 1]);
+}
+
+double mean(const std::vector<std::uint64_t>& values) {
+  if (values.empty()) return 0;
+  double sum = 0;
+  for (std::uint64_t v : values) sum += double(v);
+  return sum / double(values.size());
+}
+
+/// docs/SIMULATION.md: "until the mean network latency of 1000-cycle windows changes by at
+/// most 5% twice in a row (at least 3 windows, at most 10)", decided between the engine's
+/// windows of flyTime cycles ("Decisions between windows"): latency window k ends at the
+/// first window boundary at or after 1000 k and holds the packets delivered since the
+/// previous one; the warm-up ends at the deciding boundary. While packets are in flight the
+/// windows follow each other without a jump, so every boundary has the residue modulo
+/// flyTime of the reported end (`phase`); the cases below keep the network busy.
+std::uint64_t recomputedWarmup(const std::vector<PacketRecord>& records, std::uint64_t phase, std::uint64_t flyTime) {
+  constexpr std::uint64_t kWindow = 1000;
+  const auto boundary = [&](std::uint64_t cycle) { return cycle + (phase + flyTime - cycle % flyTime) % flyTime; };
+  double previous = 0;
+  int stable = 0;
+  std::uint64_t begin = 0;
+  for (std::uint64_t k = 1;; ++k) {
+    const std::uint64_t end = boundary(k * kWindow);
+    std::vector<std::uint64_t> latencies;
+    for (const PacketRecord& r : records) {
+      if (r.delivered >= begin && r.delivered < end) latencies.push_back(r.delivered - r.injected);
+    }
+    const double current = mean(latencies);
+    const bool close = !latencies.empty() && previous > 0 && std::abs(current - previous) <= 0.05 * previous;
+    stable = close ? stable + 1 : 0;
+    previous = current;
+    begin = end;
+    if ((k >= 3 && stable >= 2) || k >= 10) return end;
+  }
+}
+
+struct Recomputed {
+  std::uint64_t measuredDelivered = 0;
+  double offeredIfAllDelivered = 0;
+  double accepted = 0;
+  double latencyAvg = 0, latencyP50 = 0, latencyP99 = 0, latencyMax = 0;
+  double totalLatencyAvg = 0, totalLatencyP99 = 0, reorderDelayAvg = 0;
+  double averageHops = 0;
+  std::uint64_t lastDelivery = 0;
+};
+
+Recomputed recompute(const std::vector<PacketRecord>& records, std::uint64_t windowStart, std::uint64_t windowCycles,
+                     std::uint32_t packetFlits, std::uint32_t terminals) {
+  Recomputed out;
+  const std::uint64_t windowEnd = windowStart + windowCycles;
+  std::vector<std::uint64_t> network, total, reorder;
+  std::uint64_t flitsDeliveredInWindow = 0, hops = 0;
+  for (const PacketRecord& r : records) {
+    if (r.generated >= windowStart && r.generated < windowEnd) {
+      network.push_back(r.delivered - r.injected);
+      total.push_back(r.released - r.generated);
+      reorder.push_back(r.released - r.delivered);
+    }
+    if (r.delivered >= windowStart && r.delivered < windowEnd) flitsDeliveredInWindow += packetFlits;
+    hops += r.hops;
+    out.lastDelivery = std::max(out.lastDelivery, r.delivered);
+  }
+  const double perTerminalCycle = double(terminals) * double(windowCycles);
+  out.measuredDelivered = network.size();
+  out.offeredIfAllDelivered = double(network.size() * packetFlits) / perTerminalCycle;
+  out.accepted = double(flitsDeliveredInWindow) / perTerminalCycle;
+  out.latencyAvg = mean(network);
+  out.latencyP50 = nearestRank(network, 0.5);
+  out.latencyP99 = nearestRank(network, 0.99);
+  out.latencyMax = network.empty() ? 0 : double(*std::max_element(network.begin(), network.end()));
+  out.totalLatencyAvg = mean(total);
+  out.totalLatencyP99 = nearestRank(total, 0.99);
+  out.reorderDelayAvg = mean(reorder);
+  out.averageHops = records.empty() ? 0 : double(hops) / double(records.size());
+  return out;
+}
+
+struct StatsCase {
+  std::string name;
+  std::string fabric;  ///< a spec, or "ring:N" for test::ringFabric
+  std::string engine;
+  double load = 0.2;
+  Injection injection = Injection::Bernoulli;
+  std::uint32_t messagePackets = 1;
+  std::uint64_t warmup = 0;  ///< 0: automatic
+  std::uint64_t measure = 3000;
+  std::uint64_t drain = 0;
+  std::uint32_t threads = 1;
+  bool inOrder = false;
+};
+
+void PrintTo(const StatsCase& c, std::ostream* os) { *os << c.name; }
+
+class RecomputedStatistics : public ::testing::TestWithParam<StatsCase> {};
+
+TEST_P(RecomputedStatistics, EveryNumberEqualsTheRecordsOfTheSameRun) {
+  const StatsCase& c = GetParam();
+  const std::string spec =
+      c.fabric.rfind("ring:", 0) == 0 ? test::ringFabric(std::stoi(c.fabric.substr(5)), "stats_" + c.name) : c.fabric;
+  const Fabric fabric = loadFabric(spec);
+  RoutingContext context;
+  context.seed = 1;
+  const RoutingResult routing = runEngine(c.engine, fabric.network, context);
+  const std::uint32_t terminals = fabric.network.terminalCount();
+  for (std::uint64_t seed : {1, 2}) {
+    SimConfig config;
+    config.load = c.load;
+    config.injection = c.injection;
+    config.messagePackets = c.messagePackets;
+    config.warmupCycles = c.warmup;
+    config.measureCycles = c.measure;
+    config.drainCycles = c.drain;
+    config.threads = c.threads;
+    config.inOrder = c.inOrder;
+    config.seed = seed;
+    config.recordPackets = true;
+    const SimResult result = simulate(fabric.network, routing, config);
+    SCOPED_TRACE(c.name + " seed " + std::to_string(seed));
+    ASSERT_FALSE(result.deadlock);
+    const std::vector<PacketRecord>& records = result.packets;
+    ASSERT_EQ(records.size(), result.packetsDelivered) << "every delivered packet is recorded";
+    ASSERT_GT(records.size(), 100u) << "too little traffic to mean anything";
+
+    const std::uint64_t warmup =
+        c.warmup > 0 ? c.warmup : recomputedWarmup(records, result.warmupCycles % config.flyTime, config.flyTime);
+    ASSERT_EQ(result.warmupCycles, warmup);
+    EXPECT_EQ(result.measureCycles, c.measure);
+    const Recomputed r = recompute(records, warmup, c.measure, config.packetFlits, terminals);
+    EXPECT_EQ(result.measuredDelivered, r.measuredDelivered);
+    EXPECT_GE(result.measuredPackets, result.measuredDelivered);
+    // What the records cannot show (generated, never delivered) only enters through
+    // measuredPackets: offered is that count's flits per terminal per cycle.
+    EXPECT_DOUBLE_EQ(result.offered,
+                     double(result.measuredPackets) * config.packetFlits / (double(terminals) * double(c.measure)));
+    if (result.measuredPackets == result.measuredDelivered) {
+      EXPECT_DOUBLE_EQ(result.offered, r.offeredIfAllDelivered);
+    }
+    EXPECT_DOUBLE_EQ(result.accepted, r.accepted);
+    EXPECT_DOUBLE_EQ(result.latencyAvg, r.latencyAvg);
+    EXPECT_EQ(result.latencyP50, r.latencyP50);
+    EXPECT_EQ(result.latencyP99, r.latencyP99);
+    EXPECT_EQ(result.latencyMax, r.latencyMax);
+    EXPECT_DOUBLE_EQ(result.totalLatencyAvg, r.totalLatencyAvg);
+    EXPECT_EQ(result.totalLatencyP99, r.totalLatencyP99);
+    EXPECT_DOUBLE_EQ(result.reorderDelayAvg, r.reorderDelayAvg);
+    EXPECT_DOUBLE_EQ(result.averageHops, r.averageHops);
+    EXPECT_EQ(result.lastDelivery, r.lastDelivery);
+    const bool saturated = result.measuredDelivered < result.measuredPackets || r.accepted < 0.95 * result.offered;
+    EXPECT_EQ(result.saturated, saturated);
+  }
+}
+
+// Cases below and past saturation, automatic and explicit warm-ups (explicit ones not on a
+// 1000-cycle boundary, windows not a multiple of the link time), several packets per
+// message, Poisson sources, in-order delivery (release after delivery), two threads, and a
+// drain too short for the last measured packets.
+INSTANTIATE_TEST_SUITE_P(
+    Sim, RecomputedStatistics,
+    ::testing::Values(
+        StatsCase{"tree_auto_low", "kary-ntree:k=2,n=3", "dmodk", 0.15},
+        StatsCase{"tree_auto_mid_poisson", "kary-ntree:k=4,n=2", "dmodk", 0.4, Injection::Poisson},
+        StatsCase{"tree_messages", "kary-ntree:k=2,n=3", "updown", 0.3, Injection::Bernoulli, 3},
+        StatsCase{"tree_explicit_window", "kary-ntree:k=2,n=3", "dmodk", 0.3, Injection::Bernoulli, 1, 1237, 2501},
+        StatsCase{"random_two_threads", "random:switches=8,links=12,terminals=2,seed=3", "updown", 0.25,
+                  Injection::Bernoulli, 1, 0, 3000, 0, 2},
+        StatsCase{"random_in_order", "random:switches=6,links=9,terminals=2,seed=2", "lash", 0.2, Injection::Poisson, 2,
+                  0, 2000, 0, 1, true},
+        StatsCase{"ring_past_saturation", "ring:6", "updown", 0.9},
+        StatsCase{"ring_past_saturation_explicit", "ring:6", "updown", 0.7, Injection::Poisson, 1, 777, 1500},
+        StatsCase{"tree_short_drain", "kary-ntree:k=2,n=3", "dmodk", 0.5, Injection::Bernoulli, 1, 500, 1000, 3}),
+    [](const ::testing::TestParamInfo<StatsCase>& param) { return param.param.name; });
+
+// The cases above cover both values of the flag and both of its reasons, and a warm-up
+// decided by the stability rule rather than by the 10-window cap (a comparison that a
+// constant flag or a fixed warm-up would pass would mean nothing).
+TEST(RecomputedStatisticsCases, CoverBothSaturationReasonsAndAnUnsaturatedRun) {
+  const Fabric tree = loadFabric("kary-ntree:k=2,n=3");
+  const Fabric ring = loadFabric(test::ringFabric(6, "stats_flag"));
+  RoutingContext context;
+  SimConfig low;
+  low.load = 0.1;
+  const SimResult unsaturated = simulate(tree.network, runEngine("dmodk", tree.network, context), low);
+  EXPECT_FALSE(unsaturated.saturated);
+  EXPECT_LT(unsaturated.warmupCycles, 10000u) << "a stable load ends its warm-up before the 10-window maximum";
+  EXPECT_GE(unsaturated.warmupCycles, 3000u);
+  SimConfig past;
+  past.load = 0.9;
+  const SimResult overloaded = simulate(ring.network, runEngine("updown", ring.network, context), past);
+  EXPECT_TRUE(overloaded.saturated);
+  EXPECT_LT(overloaded.accepted, 0.95 * overloaded.offered);
+  SimConfig shortDrain;
+  shortDrain.load = 0.5;
+  shortDrain.warmupCycles = 500;
+  shortDrain.measureCycles = 1000;
+  shortDrain.drainCycles = 3;
+  const SimResult drained = simulate(tree.network, runEngine("dmodk", tree.network, context), shortDrain);
+  EXPECT_LT(drained.measuredDelivered, drained.measuredPackets);
+  EXPECT_TRUE(drained.saturated);
+}
+
+}  // namespace
+}  // namespace routelab

@@ -917,8 +917,8 @@ void Engine::deliver(std::uint32_t packetId) {
   return true;
 }
 
-[[gnu::always_inline]] inline bool Engine::request(std::uint32_t switchIndex, std::uint32_t inChannel,
-                                                   std::uint32_t vc, Candidate& chosen, std::uint32_t& packetId) {
+[[gnu::always_inline]] inline bool Engine::request(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc,
+                                                   Candidate& chosen, std::uint32_t& packetId) {
   const VcState& queue = vcAt(inChannel, vc);
   packetId = ringAt(inChannel, vc)[queue.inHead];
   // Beyond the caches: the packet's line (a direct send writes it) while the selection reads
@@ -1202,7 +1202,7 @@ void Engine::allocateSeparable(std::uint32_t switchIndex) {
     }
   }
   const std::size_t count = requests_.size();
-  std::uint32_t refused = kNoChannel;  // an input refused (any one)
+  std::uint32_t refused = kNoChannel;        // an input refused (any one)
   for (std::size_t i = 0; i < count; ++i) {  // (a few requests: each against the others)
     Request& r = requests_[i];
     for (std::size_t j = 0; j < count && r.wins; ++j) {

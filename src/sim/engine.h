@@ -816,8 +816,8 @@ class Engine {
   LatencyHistogram latencies_, totalLatencies_;  // measured packets: network and total latency
   std::uint64_t latencySum_ = 0, totalLatencySum_ = 0, reorderDelaySum_ = 0;  // integer: any order adds up alike
   std::vector<std::uint64_t, BulkAllocator<std::uint64_t>> channelFlits_;     // (other blocks' channels: zero pages)
-  std::vector<std::uint64_t> sourceFlits_;     // per source terminal: its flits delivered in the window (here)
-  std::vector<std::uint8_t> sourceMeasured_;   // per terminal: it generated a packet in the window (its block)
+  std::vector<std::uint64_t> sourceFlits_;    // per source terminal: its flits delivered in the window (here)
+  std::vector<std::uint8_t> sourceMeasured_;  // per terminal: it generated a packet in the window (its block)
   std::vector<PacketRecord> records_;
   std::exception_ptr error_;  // what a window of a parallel run threw
 };

@@ -153,9 +153,9 @@ TEST(Simulator, SpeedCaseConfigurationHasTheReferenceModelsTimes) {
       for (Arbitration arbitration : {Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}) {
         config.arbitration = arbitration;
         config.selection = seed == 2 && load > 0.9 ? Selection::Oblivious : Selection::Random;
-        ASSERT_NO_FATAL_FAILURE(expectReferenceTimes(
-            fabric.network, routing, config, 500,
-            fmt::format("load {} seed {} arbitration {}", load, seed, int(arbitration))));
+        ASSERT_NO_FATAL_FAILURE(
+            expectReferenceTimes(fabric.network, routing, config, 500,
+                                 fmt::format("load {} seed {} arbitration {}", load, seed, int(arbitration))));
       }
     }
   }
@@ -241,7 +241,6 @@ TEST(Simulator, PerSourceAcceptedThroughputIsRecomputedFromThePackets) {
     EXPECT_NEAR(sum / double(fabric.network.terminalCount()), result.accepted, 1e-12) << traffic;
   }
 }
-
 
 // A saturated network piles the offered load up in the sources' queues without bound: with
 // a small memory budget the run stops with a LimitError that says so, on one thread and on
@@ -442,7 +441,8 @@ TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
       bool deadlocked = false;
       for (std::uint64_t seed = 1; seed <= 3 && !deadlocked; ++seed) {
         config.seed = seed;
-        config.arbitration = std::array{Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}[seed - 1];
+        config.arbitration =
+            std::array{Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}[seed - 1];
         const SimResult result = simulate(fabric.network, routing, config);
         deadlocked = result.deadlock;
         if (result.deadlock) {

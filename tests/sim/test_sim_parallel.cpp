@@ -108,8 +108,8 @@ TEST_P(ParallelEquality, AnyThreadCountGivesTheOneThreadResult) {
       config.seed = seed;
       config.selection = c.selection;
       // Every arbitration: round-robin on seed 1, age and the greedy rule on seed 2.
-      config.arbitration = seed == 1 ? Arbitration::RoundRobin
-                                     : (load > 0.5 ? Arbitration::Age : Arbitration::SwitchRoundRobin);
+      config.arbitration =
+          seed == 1 ? Arbitration::RoundRobin : (load > 0.5 ? Arbitration::Age : Arbitration::SwitchRoundRobin);
       config.traffic = c.traffic;
       config.flyTime = c.flyTime;
       config.vcs = c.vcs;

@@ -36,6 +36,7 @@ struct SimulateArgs {
   unsigned lmc = 0;
   int threads = -1;  // not given: every core for --loads, one thread for one simulation
   std::string selection = "sadp";
+  std::string arbitration = "round-robin";
   std::string paths = "random";
   std::string injection = "bernoulli";
   std::string traceFile;
@@ -74,7 +75,12 @@ void addOptions(CLI::App& command, SimulateArgs& args) {
       ->check(unsignedDecimal(0, 100000));
   command.add_option("--fly-time", args.config.flyTime, "cycles on a link (default 8)")
       ->check(unsignedDecimal(1, 100000));
-  command.add_option("--selection", args.selection, "ff | sadp | random | least-occupied (default sadp)");
+  command.add_option("--selection", args.selection,
+                     "ff | sadp | random | least-occupied (adaptive: among the free candidates) | oblivious (one "
+                     "candidate drawn per packet and hop, waited for) (default sadp)");
+  command.add_option("--arbitration", args.arbitration,
+                     "switch allocation: round-robin (per output port over its inputs) | age (oldest packet first) | "
+                     "switch-round-robin (greedy, one pointer per switch: unfair) (default round-robin)");
   command.add_option("--paths", args.paths, "multipath sources: random | round-robin | adaptive (default random)");
   command.add_option("--injection", args.injection, "bernoulli | poisson (default bernoulli)");
   command.add_option("--message-packets", args.config.messagePackets, "packets per message (default 1)")
@@ -117,6 +123,7 @@ nlohmann::json configJson(const SimulateArgs& args, const Fabric& fabric, const 
           {"routing_delay", c.routingDelay},
           {"fly_time", c.flyTime},
           {"selection", args.selection},
+          {"arbitration", args.arbitration},
           {"paths", args.paths},
           {"injection", args.injection},
           {"message_packets", c.messagePackets},
@@ -130,19 +137,20 @@ nlohmann::json configJson(const SimulateArgs& args, const Fabric& fabric, const 
 void printText(const SimulateArgs& args, const nlohmann::json& config, const std::vector<SimResult>& results) {
   fmt::print("fabric      {} ({} terminals)\n", config["fabric"].get<std::string>(),
              config["terminals"].get<std::size_t>());
-  fmt::print("engine      {}, {} VCs, selection {}, paths {}\n", args.engine, config["vcs"].get<unsigned>(),
-             args.selection, args.paths);
+  fmt::print("engine      {}, {} VCs, selection {}, arbitration {}, paths {}\n", args.engine,
+             config["vcs"].get<unsigned>(), args.selection, args.arbitration, args.paths);
   fmt::print("model       {} flits/packet, {} packets/VC queue, routing {} cycles, fly {} cycles{}\n",
              args.config.packetFlits, args.config.bufferPackets, args.config.routingDelay, args.config.flyTime,
              args.config.inOrder ? fmt::format(", in order (reorder {} packets)", args.config.reorderPackets) : "");
   fmt::print("traffic     {}, {} injection, seed {}\n", config["traffic"].get<std::string>(), args.injection,
              args.seed);
-  fmt::print("{:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>10}  {}\n", "offered", "accepted", "lat avg", "lat p99",
-             "total avg", "oo-order", "hops", "cycles", "");
+  fmt::print("{:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>10} {:>8} {:>8} {:>6}  {}\n", "offered", "accepted",
+             "lat avg", "lat p99", "total avg", "oo-order", "hops", "cycles", "src min", "src max", "jain", "");
   for (const SimResult& r : results) {
-    fmt::print("{:8.4f} {:9.4f} {:9.1f} {:9.1f} {:9.1f} {:9} {:8.2f} {:10}  {}\n", r.offered, r.accepted, r.latencyAvg,
-               r.latencyP99, r.totalLatencyAvg, r.outOfOrder, r.averageHops, r.cycles,
-               r.deadlock ? "DEADLOCK" : (r.saturated ? "saturated" : ""));
+    fmt::print("{:8.4f} {:9.4f} {:9.1f} {:9.1f} {:9.1f} {:9} {:8.2f} {:10} {:8.4f} {:8.4f} {:6.4f}  {}\n", r.offered,
+               r.accepted, r.latencyAvg, r.latencyP99, r.totalLatencyAvg, r.outOfOrder, r.averageHops, r.cycles,
+               r.sourceAcceptedMin, r.sourceAcceptedMax, r.sourceFairness,
+               r.deadlock ? "DEADLOCK" : (r.saturated ? (r.warmupSettled ? "saturated" : "saturated (unstable)") : ""));
     if (r.deadlock) {
       fmt::print("deadlock at cycle {} (nothing moved since {}); waiting cycle of queues:\n", r.deadlockReport.cycle,
                  r.deadlockReport.lastMove);
@@ -172,12 +180,21 @@ void writeExports(const SimulateArgs& args, const Fabric& fabric, const std::opt
   }
   if (!args.exportUtilization.empty()) {
     std::ostringstream csv;
-    csv << "channel,from,to,utilization\n";
+    // source_accepted: on a source's injection channel, the source's accepted throughput
+    // (SimResult::sourceAccepted); empty elsewhere. The summary (min, max, Jain) is in the
+    // simulate output.
+    csv << "channel,from,to,utilization,source_accepted\n";
     const std::vector<double>& utilization = last.channelUtilization;
     for (std::size_t c = 0; c < utilization.size(); ++c) {
       const ChannelId channel = ChannelId::fromIndex(c);
-      csv << c << ',' << fabric.network.name(fabric.network.source(channel)) << ','
-          << fabric.network.name(fabric.network.target(channel)) << ',' << utilization[c] << '\n';
+      const NodeId from = fabric.network.source(channel);
+      csv << c << ',' << fabric.network.name(from) << ',' << fabric.network.name(fabric.network.target(channel)) << ','
+          << utilization[c] << ',';
+      if (fabric.network.isTerminal(from)) {
+        const std::size_t t = fabric.network.terminalIndex(from);
+        if (t < last.sourceAccepted.size() && last.sourceAccepted[t] >= 0) csv << last.sourceAccepted[t];
+      }
+      csv << '\n';
     }
     outputs.push_back({args.exportUtilization, [text = csv.str()](std::ostream& out) { out << text; }});
   }
@@ -186,6 +203,7 @@ void writeExports(const SimulateArgs& args, const Fabric& fabric, const std::opt
 
 int runSimulate(SimulateArgs& args) {
   args.config.selection = parseSelection(args.selection, "--selection");
+  args.config.arbitration = parseArbitration(args.arbitration, "--arbitration");
   args.config.pathPolicy = parsePathPolicy(args.paths, "--paths");
   args.config.injection = parseInjection(args.injection, "--injection");
   const int modes =

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 #include "core/errors.h"
 
@@ -311,6 +312,9 @@ void Engine::setUpNetwork() {
   overflow_.resize(semantics_.choiceCapacity());
   setUpResolution();
   assignZeros(channelFlits_, channels_, !single_);
+  outNextInput_.assign(channels_, 0);
+  sourceFlits_.assign(terminals_, 0);
+  sourceMeasured_.assign(terminals_, 0);
   const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
   const std::uint64_t size = std::bit_ceil(horizon);
   mask_ = size - 1;
@@ -573,6 +577,7 @@ void Engine::enqueueMessage(std::uint32_t terminal, std::uint32_t destination, s
     ++generated_;
     if (measured) ++measuredGenerated_;
   }
+  sourceMeasured_[terminal] |= measured ? 1 : 0;
   wakeLink(injection_[terminal], now_);
 }
 
@@ -780,7 +785,10 @@ void Engine::deliver(std::uint32_t packetId) {
   lastMove_ = now_;
   lastDelivery_ = now_;
   hopSum_ += packet.hops;
-  if (now_ >= windowStart_ && now_ < windowEnd_) windowFlitsDelivered_ += flits_;
+  if (now_ >= windowStart_ && now_ < windowEnd_) {
+    windowFlitsDelivered_ += flits_;
+    sourceFlits_[packet.source] += flits_;
+  }
   if (!warmupDone_) {
     warmupSum_ += now_ - packet.injected;
     ++warmupCount_;
@@ -822,7 +830,7 @@ void Engine::deliver(std::uint32_t packetId) {
 // and then VC order: a candidate's output port is idle and an output queue of its layer has a
 // slot. False: none is free.
 [[gnu::always_inline]] inline bool Engine::select(std::span<const Candidate> candidates, std::uint32_t switchIndex,
-                                                  Candidate& chosen) {
+                                                  std::uint32_t packetId, Candidate& chosen) {
   auto freeVcs = [&](const Candidate& candidate) {  // (no branch: which outputs are free is data)
     const std::uint64_t idle = std::uint64_t{0} - static_cast<std::uint64_t>(chan(candidate.channel).outBusy <= now_);
     return idle & slotVcs(candidate);
@@ -878,6 +886,16 @@ void Engine::deliver(std::uint32_t packetId) {
       }
       break;
     }
+    case Selection::Oblivious: {  // the packet's drawn candidate, when it is free (model.h)
+      const Packet& packet = packets_[packetId];
+      const std::uint64_t draw = deriveSeed(deriveSeed(config_.seed, packet.serial), packet.hops);
+      const std::size_t i = candidates.size() == 1 ? 0 : static_cast<std::size_t>(draw % candidates.size());
+      if (const std::uint64_t vcs = freeVcs(candidates[i])) {
+        pick = i;
+        pickVc = static_cast<std::uint32_t>(std::countr_zero(vcs));
+      }
+      break;
+    }
     case Selection::LeastOccupied: {  // the free choice with the fewest packets queued (ties: the first)
       std::uint32_t best = 0;
       for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -899,19 +917,25 @@ void Engine::deliver(std::uint32_t packetId) {
   return true;
 }
 
-bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc) {
-  VcState& queue = vcAt(inChannel, vc);
-  const std::uint32_t packetId = ringAt(inChannel, vc)[queue.inHead];
+[[gnu::always_inline]] inline bool Engine::request(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc,
+                                                   Candidate& chosen, std::uint32_t& packetId) {
+  const VcState& queue = vcAt(inChannel, vc);
+  packetId = ringAt(inChannel, vc)[queue.inHead];
   // Beyond the caches: the packet's line (a direct send writes it) while the selection reads
   // the candidates, and after a grant the flit counter (docs/PERFORMANCE.md, session 20).
   if (prefetch_) __builtin_prefetch(&packets_[packetId], 1);
   const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
-  Candidate chosen{};
-  if (!select(candidates, switchIndex, chosen)) {
+  if (!select(candidates, switchIndex, packetId, chosen)) {
     if (narrow_) wakeWhenFree(switchIndex, inChannel, candidates);
     return false;
   }
   if (prefetch_) __builtin_prefetch(&channelFlits_[chosen.channel], 1);
+  return true;
+}
+
+[[gnu::always_inline]] inline void Engine::grant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc,
+                                                 std::uint32_t packetId, const Candidate& chosen) {
+  VcState& queue = vcAt(inChannel, vc);
   // Grant: the packet leaves the input queue and crosses in flits_ cycles; the next packet
   // of the VC, if any, is ready (arrive()). The packet itself changes when its link sends it
   // (transmit: channel, VC and layer).
@@ -976,6 +1000,13 @@ bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::u
     ++out.outQueued;
     wakeLink(chosen.channel, std::max(now_ + 1, out.linkBusy));  // available from the next cycle
   }
+}
+
+bool Engine::tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc) {
+  Candidate chosen{};
+  std::uint32_t packetId = 0;
+  if (!request(switchIndex, inChannel, vc, chosen, packetId)) return false;
+  grant(switchIndex, inChannel, vc, packetId, chosen);
   return true;
 }
 
@@ -1101,6 +1132,10 @@ bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
 }
 
 void Engine::allocateSwitch(std::uint32_t switchIndex) {
+  if (config_.arbitration != Arbitration::SwitchRoundRobin) {
+    allocateSeparable(switchIndex);
+    return;
+  }
   const std::uint32_t begin = sw_[switchIndex].portBegin;
   const std::uint32_t ports = sw_[switchIndex].ports;
   const std::uint32_t start = sw_[switchIndex].nextInputPort;
@@ -1121,6 +1156,71 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
     if (allocatePort(switchIndex, inChannel))
       sw_[switchIndex].nextInputPort = static_cast<std::uint16_t>((port + 1) % ports);
   }
+}
+
+bool Engine::beats(const Request& a, const Request& b, std::uint32_t ports) const {
+  if (config_.arbitration == Arbitration::Age) {
+    const Packet& p = packets_[a.packetId];
+    const Packet& q = packets_[b.packetId];
+    return std::tie(p.generated, p.injected, p.source) < std::tie(q.generated, q.injected, q.source);
+  }
+  const std::uint32_t start = outNextInput_[a.chosen.channel];  // the first input port in its cyclic order
+  return (a.port + ports - start) % ports < (b.port + ports - start) % ports;
+}
+
+// Model: sim/model.h, "Switch allocation". Every request is made before any grant (a grant
+// changes the state the selections read), and every output's winner is found before any
+// grant (a grant moves the output's pointer).
+void Engine::allocateSeparable(std::uint32_t switchIndex) {
+  const std::uint32_t begin = sw_[switchIndex].portBegin;
+  const std::uint32_t ports = sw_[switchIndex].ports;
+  requests_.clear();
+  auto requestAt = [&](std::uint32_t port) {  // the input's VCs in round-robin order (as allocatePort)
+    const std::uint32_t inChannel = inPorts_[begin + port];
+    const std::uint64_t ready = chan(inChannel).readyVcs;
+    const std::uint32_t firstVc = chan(inChannel).inputNextVc;
+    for (std::uint64_t part = std::rotr(ready, static_cast<int>(firstVc)); part != 0; part &= part - 1) {
+      const auto vc = static_cast<std::uint32_t>((std::countr_zero(part) + firstVc) & 63);
+      Request r;
+      r.inChannel = inChannel;
+      r.vc = vc;
+      r.port = port;
+      if (request(switchIndex, inChannel, vc, r.chosen, r.packetId)) {
+        requests_.push_back(r);
+        return;
+      }
+    }
+  };
+  if (narrow_) {
+    for (std::uint64_t ready = sw_[switchIndex].readyInputs; ready != 0; ready &= ready - 1) {
+      requestAt(static_cast<std::uint32_t>(std::countr_zero(ready)));
+    }
+  } else {
+    for (std::uint32_t port = 0; port < ports; ++port) {
+      const ChannelState& in = chan(inPorts_[begin + port]);
+      if (in.readyVcs != 0 && in.crossbarInBusy <= now_) requestAt(port);
+    }
+  }
+  const std::size_t count = requests_.size();
+  std::uint32_t refused = kNoChannel;        // an input refused (any one)
+  for (std::size_t i = 0; i < count; ++i) {  // (a few requests: each against the others)
+    Request& r = requests_[i];
+    for (std::size_t j = 0; j < count && r.wins; ++j) {
+      r.wins = j == i || requests_[j].chosen.channel != r.chosen.channel || !beats(requests_[j], r, ports);
+    }
+    if (!r.wins) refused = r.inChannel;
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const Request& r = requests_[i];
+    if (!r.wins) continue;
+    grant(switchIndex, r.inChannel, r.vc, r.packetId, r.chosen);
+    chan(r.inChannel).inputNextVc = static_cast<std::uint8_t>(nextInRing(r.vc, vcs_));
+    outNextInput_[r.chosen.channel] = static_cast<std::uint16_t>(nextInRing(r.port, ports));
+  }
+  // A refused input asks again the next cycle: an event of the switch's own (a wake alone
+  // would let a grouped run allocate the switch before that cycle's events of its own:
+  // runGrouped), which wakes it with every refused input still ready (inputFree).
+  if (refused != kNoChannel) scheduleEvent(now_ + 1, makeEvent(kInFree, switchIndex, refused));
 }
 
 // ---- phase 3: links ---------------------------------------------------------------------

@@ -403,6 +403,13 @@ class Engine {
   void release(const Held& packet, std::uint32_t destination);
   void allocateSwitch(std::uint32_t switchIndex);
   bool allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel);
+  /// Arbitration::RoundRobin and Age (model.h): every idle input's request from the state
+  /// at the start of the phase, then each output's grant; a refused input wakes the switch
+  /// for the next cycle.
+  void allocateSeparable(std::uint32_t switchIndex);
+  struct Request;
+  /// Whether request a wins output a.chosen.channel over request b (the same output).
+  bool beats(const Request& a, const Request& b, std::uint32_t ports) const;
   struct Candidate;
   /// The candidates of a packet at its current switch: those kept with it, or routeHere().
   std::span<const Candidate> candidatesOf(std::uint32_t packetId, std::uint32_t switchIndex, std::uint32_t inChannel) {
@@ -424,13 +431,22 @@ class Engine {
   /// the routing loops (livelock; a trace or drained run would never end). Throws.
   [[noreturn, gnu::noinline]] void routingLoop(const Packet& packet, std::uint32_t channel) const;
   bool tryGrant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc);
+  /// The request of input queue (inChannel, vc): its front packet's selection among the
+  /// free choices (`chosen`; its id in `packetId`). False, with a wake asked for when one of
+  /// its candidates frees (wakeWhenFree), when none is free.
+  bool request(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc, Candidate& chosen,
+               std::uint32_t& packetId);
+  /// The grant of that request: the packet crosses to `chosen`.
+  void grant(std::uint32_t switchIndex, std::uint32_t inChannel, std::uint32_t vc, std::uint32_t packetId,
+             const Candidate& chosen);
   /// An input of the switch was refused: a kInFree at the earliest cycle one of the
   /// `candidates` with a free VC of its layer stops being busy (none when no such candidate is
   /// busy: a freed slot, kOutFree, wakes the switch), unless the switch's latest such event is
   /// for the same cycle (failWake_).
   [[gnu::noinline]] void wakeWhenFree(std::uint32_t switchIndex, std::uint32_t inChannel,
                                       std::span<const Candidate> candidates);
-  bool select(std::span<const Candidate> candidates, std::uint32_t switchIndex, Candidate& chosen);
+  bool select(std::span<const Candidate> candidates, std::uint32_t switchIndex, std::uint32_t packetId,
+              Candidate& chosen);
   /// The VCs of the candidate's layer whose output queue has a free slot (whether its
   /// crossbar output is idle aside): what select() and wakeWhenFree() both test.
   std::uint64_t slotVcs(const Candidate& candidate) const {
@@ -685,6 +701,16 @@ class Engine {
     PortNumber port;
   };
   static constexpr std::uint8_t kIntoTerminal = 1;
+  /// An input's request in a separable allocation (allocateSeparable).
+  struct Request {
+    std::uint32_t inChannel = 0, vc = 0, port = 0, packetId = 0;
+    Candidate chosen{};
+    bool wins = true;
+  };
+  std::vector<Request> requests_;
+  /// Per channel out of a switch: the input port (index at that switch) after the one its
+  /// output last granted (Arbitration::RoundRobin).
+  std::vector<std::uint16_t> outNextInput_;
   static constexpr std::size_t kCachedCandidates = 16;
   std::vector<Candidate> overflow_;
   // The candidates of each packet at its current switch, found once per hop (a blocked
@@ -790,6 +816,8 @@ class Engine {
   LatencyHistogram latencies_, totalLatencies_;  // measured packets: network and total latency
   std::uint64_t latencySum_ = 0, totalLatencySum_ = 0, reorderDelaySum_ = 0;  // integer: any order adds up alike
   std::vector<std::uint64_t, BulkAllocator<std::uint64_t>> channelFlits_;     // (other blocks' channels: zero pages)
+  std::vector<std::uint64_t> sourceFlits_;    // per source terminal: its flits delivered in the window (here)
+  std::vector<std::uint8_t> sourceMeasured_;  // per terminal: it generated a packet in the window (its block)
   std::vector<PacketRecord> records_;
   std::exception_ptr error_;  // what a window of a parallel run threw
 };

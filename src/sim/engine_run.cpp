@@ -267,6 +267,7 @@ struct Engine::Control {
   std::uint64_t warmupCheck = kWarmupWindow;
   double warmupPrevious = -1;
   int warmupStable = 0;
+  bool warmupCapped = false;  // the automatic warm-up ended at its cap, its latency unsettled
   bool deadlock = false;
   DeadlockReport report;
   bool stop = false;
@@ -315,7 +316,9 @@ void Engine::updateWarmup(std::span<Engine* const> engines, Control& control) {
   }
   control.warmupPrevious = average;
   control.warmupCheck += kWarmupWindow;
-  if ((windows >= kWarmupMinWindows && control.warmupStable >= 2) || windows >= kWarmupMaxWindows) {
+  const bool settled = windows >= kWarmupMinWindows && control.warmupStable >= 2;
+  if (settled || windows >= kWarmupMaxWindows) {
+    control.warmupCapped = !settled;
     for (Engine* engine : engines) {
       engine->warmupDone_ = true;
       engine->windowStart_ = control.now;
@@ -633,8 +636,13 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
   result.measureCycles = first.warmupDone_ && windowEnd > first.windowStart_ ? windowEnd - first.windowStart_ : 0;
   std::uint64_t windowFlits = 0, hopSum = 0, latencySum = 0, totalLatencySum = 0, reorderDelaySum = 0;
   LatencyHistogram latencies, totalLatencies;
-  std::vector<std::uint64_t> channelFlits(first.channels_, 0);
+  std::vector<std::uint64_t> channelFlits(first.channels_, 0), sourceFlits(first.terminals_, 0);
+  std::vector<std::uint8_t> sourceMeasured(first.terminals_, 0);
   for (Engine* engine : engines) {
+    for (std::uint32_t t = 0; t < first.terminals_; ++t) {
+      sourceFlits[t] += engine->sourceFlits_[t];
+      sourceMeasured[t] |= engine->sourceMeasured_[t];
+    }
     result.packetsGenerated += engine->generated_;
     result.packetsInjected += engine->injected_;
     result.packetsDelivered += engine->delivered_;
@@ -667,8 +675,26 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
   result.averageHops = result.packetsDelivered == 0 ? 0 : double(hopSum) / double(result.packetsDelivered);
   result.deadlock = control.deadlock;
   result.deadlockReport = control.report;
-  result.saturated =
-      control.deadlock || result.measuredDelivered < result.measuredPackets || result.accepted < 0.95 * result.offered;
+  // Per-source accepted throughput and Jain's index (model.h) over the sources.
+  const double window = double(std::max<std::uint64_t>(1, result.measureCycles));
+  result.sourceAccepted.assign(first.terminals_, -1.0);
+  double sum = 0, squares = 0;
+  for (std::uint32_t t = 0; t < first.terminals_; ++t) {
+    if (sourceMeasured[t] == 0) continue;
+    const double x = double(sourceFlits[t]) / window;
+    result.sourceAccepted[t] = x;
+    result.sourceAcceptedMin = result.sources == 0 ? x : std::min(result.sourceAcceptedMin, x);
+    result.sourceAcceptedMax = std::max(result.sourceAcceptedMax, x);
+    sum += x;
+    squares += x * x;
+    ++result.sources;
+  }
+  result.sourceFairness = squares > 0 ? sum * sum / (double(result.sources) * squares) : 0;
+  // A warm-up that never settled (its cap reached) means a network that is not stable at
+  // this load: saturated.
+  result.warmupSettled = !control.warmupCapped;
+  result.saturated = control.deadlock || control.warmupCapped || result.measuredDelivered < result.measuredPackets ||
+                     result.accepted < 0.95 * result.offered;
   result.channelUtilization.resize(first.channels_);
   for (std::uint32_t c = 0; c < first.channels_; ++c) {
     result.channelUtilization[c] = double(channelFlits[c]) / double(std::max<std::uint64_t>(1, result.measureCycles));

@@ -32,12 +32,24 @@
 //  * Arbitration, fixed so that the result does not depend on the order of simultaneous
 //    events (and a cycle-by-cycle model reproduces it exactly): each cycle has four phases —
 //    (0) new packets enter source queues; (1) heads, credits and freed slots arrive;
-//    (2) every switch grants its crossbar: input ports in round-robin order from the port
-//    after the last one granted, at each input port its VCs in round-robin order, the front
-//    packet of a VC takes the selection function's choice among the (port, VC) candidates
-//    whose output queue has a slot and whose output port is idle; (3) every link (in channel
-//    order) starts its next packet: the VCs of its output queue in round-robin order, the
-//    first whose front packet is available and has a credit.
+//    (2) every switch grants its crossbar (SimConfig::arbitration); (3) every link (in
+//    channel order) starts its next packet: the VCs of its output queue in round-robin
+//    order, the first whose front packet is available and has a credit.
+//  * Switch allocation (phase 2), Arbitration::RoundRobin and Age — a separable, input-first
+//    allocator of one iteration (BookSim2's separable_input_first, Dally & Towles 2004
+//    §19.3): every idle input port makes at most one request, from the state at the start of
+//    the phase — its VCs in round-robin order (from the VC after the last one granted), the
+//    first whose front packet has a free choice (the selection function's choice among the
+//    (port, VC) candidates whose output queue has a slot and whose output port is idle);
+//    then every output port grants one of its requests: RoundRobin the input port first in
+//    cyclic order from the port after the one it granted last, Age the oldest packet (the
+//    earliest generated; ties: the earliest injected, then the lower source terminal). A
+//    refused input asks again the next cycle. Injection ports and transit ports are input
+//    ports alike. Arbitration::SwitchRoundRobin is the greedy rule of earlier versions: the
+//    input ports one after another from the port after the last one granted in the previous
+//    pass (one pointer per switch), each granted at once its selection among what is still
+//    free — the ports after a busy one keep priority for every output, and a source can
+//    starve (docs/SIMULATION.md "Arbitration and fairness").
 //
 // The routes come only from the routing-semantics core (routing/semantics.h): injection
 // layers and addresses, and hopChoices() at every hop; the simulator never computes or
@@ -58,6 +70,18 @@ enum class Selection : std::uint8_t {
   Sadp,           ///< SADP: the routing's preferred candidate when free, else the next free one
   Random,         ///< uniformly among the free candidates (seeded per switch)
   LeastOccupied,  ///< the free candidate whose output queue holds the fewest packets (ties: preference)
+  /// Oblivious: one candidate drawn uniformly per packet and hop, free or not, which the
+  /// packet then waits for (BookSim2's fat-tree `nca`); the draw is a hash of the seed, the
+  /// packet (source, injection count) and its hop, so it does not depend on when it is made.
+  Oblivious,
+};
+
+/// How a switch grants its crossbar among the inputs that request it (model above;
+/// docs/SIMULATION.md "Arbitration and fairness").
+enum class Arbitration : std::uint8_t {
+  RoundRobin,        ///< separable input-first; each output port round-robin over its input ports
+  Age,               ///< separable input-first; each output port to its oldest packet
+  SwitchRoundRobin,  ///< greedy, inputs in turn from one round-robin pointer per switch (unfair)
 };
 
 /// How a source with several paths to a destination (LMC, MP-LASH) picks one per packet.
@@ -81,6 +105,7 @@ struct SimConfig {
   std::uint32_t flyTime = 8;        ///< cycles a flit (and a credit) spends on a link
   std::uint32_t vcs = 0;            ///< virtual channels per link; 0 = one per routing layer
   Selection selection = Selection::Sadp;
+  Arbitration arbitration = Arbitration::RoundRobin;
   PathPolicy pathPolicy = PathPolicy::Random;
   // ---- traffic ----
   std::string traffic = "uniform";  ///< uniform | uniform-hot-spot:fraction=F[,target=T] | a pattern spec
@@ -168,7 +193,22 @@ struct SimResult {
   std::uint64_t maxReorderOccupancy = 0;  ///< packets held by one destination's reorder buffer
   std::uint64_t lastDelivery = 0;         ///< cycle of the last delivery (trace completion time)
   double averageHops = 0;
-  bool saturated = false;  ///< accepted < 0.95 x offered, or measured packets left undelivered
+  /// Per-source accepted throughput: each source's flits delivered in the window / window
+  /// cycles, over the sources (terminals that generated a packet in the window): the least,
+  /// the most, and Jain's fairness index (sum x)^2 / (n sum x^2) (1: all equal; 1/n: one
+  /// source takes all). 0 when no source generated in the window.
+  double sourceAcceptedMin = 0;
+  double sourceAcceptedMax = 0;
+  double sourceFairness = 0;
+  std::uint32_t sources = 0;  ///< how many sources those are
+  /// Per terminal (index order): its accepted throughput, or -1 when it is not a source.
+  std::vector<double> sourceAccepted;
+  /// Automatic warm-up (SimConfig::warmupCycles 0): its latency settled before the cap of
+  /// 10 windows of 1,000 cycles. False: the network is not stable at this load (saturated).
+  bool warmupSettled = true;
+  /// accepted < 0.95 x offered, measured packets left undelivered, a warm-up that never
+  /// settled, or a deadlock.
+  bool saturated = false;
   bool deadlock = false;
   DeadlockReport deadlockReport;
   std::uint32_t vcs = 0;

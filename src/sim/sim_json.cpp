@@ -27,8 +27,17 @@ Selection parseSelection(const std::string& name, const std::string& what) {
                            {{"ff", Selection::FirstFree},
                             {"sadp", Selection::Sadp},
                             {"random", Selection::Random},
-                            {"least-occupied", Selection::LeastOccupied}},
+                            {"least-occupied", Selection::LeastOccupied},
+                            {"oblivious", Selection::Oblivious}},
                            what);
+}
+
+Arbitration parseArbitration(const std::string& name, const std::string& what) {
+  return byName<Arbitration>(name,
+                             {{"round-robin", Arbitration::RoundRobin},
+                              {"age", Arbitration::Age},
+                              {"switch-round-robin", Arbitration::SwitchRoundRobin}},
+                             what);
 }
 
 PathPolicy parsePathPolicy(const std::string& name, const std::string& what) {
@@ -65,6 +74,11 @@ nlohmann::json simResultJson(const SimResult& r) {
   j["warmup_cycles"] = r.warmupCycles;
   j["measure_cycles"] = r.measureCycles;
   j["last_delivery"] = r.lastDelivery;
+  j["sources"] = r.sources;
+  j["source_accepted_min"] = r.sourceAcceptedMin;
+  j["source_accepted_max"] = r.sourceAcceptedMax;
+  j["source_fairness"] = r.sourceFairness;
+  j["warmup_settled"] = r.warmupSettled;
   j["saturated"] = r.saturated;
   j["deadlock"] = r.deadlock;
   if (r.deadlock) {

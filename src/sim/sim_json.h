@@ -11,8 +11,11 @@
 
 namespace routelab {
 
-/// "ff" | "sadp" | "random" | "least-occupied"; SpecError naming `what` and the known names.
+/// "ff" | "sadp" | "random" | "least-occupied" | "oblivious"; SpecError naming `what` and the
+/// known names.
 Selection parseSelection(const std::string& name, const std::string& what = "selection");
+/// "round-robin" | "age" | "switch-round-robin".
+Arbitration parseArbitration(const std::string& name, const std::string& what = "arbitration");
 /// "random" | "round-robin" | "adaptive".
 PathPolicy parsePathPolicy(const std::string& name, const std::string& what = "paths");
 /// "bernoulli" | "poisson".

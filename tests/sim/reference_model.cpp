@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/random.h"
 #include "routing/semantics.h"
@@ -18,6 +19,7 @@ namespace {
 
 struct RefPacket {
   PacketRecord record;
+  std::uint64_t serial = 0;  // source << 32 | packets that source injected before it
   Address address = 0;
   std::uint32_t layer = 0;
   std::uint64_t readyAt = 0;    // routing done (input queue) / head available (output queue)
@@ -57,6 +59,8 @@ class Reference {
     linkVc_.assign(C_, 0);
     inVc_.assign(C_, 0);
     nextPort_.assign(net_.switchCount(), 0);
+    outNext_.assign(C_, 0);
+    injectedBy_.assign(N_, 0);
     for (std::size_t s = 0; s < net_.switchCount(); ++s)
       switchRng_.emplace_back(deriveSeed(cfg_.seed, 0x5357ULL << 32 | s));
     for (std::uint32_t t = 0; t < N_; ++t) rng_.emplace_back(deriveSeed(cfg_.seed, t));
@@ -172,7 +176,64 @@ class Reference {
     }
   }
 
+  // A free (output channel, VC) choice of a packet at a switch.
+  struct Free {
+    std::uint32_t channel, vc, layer, port;
+  };
+  struct Request {
+    std::uint32_t in, vc, port, packet;
+    Free choice;
+  };
+
   void allocate(std::uint32_t s) {
+    if (cfg_.arbitration == Arbitration::SwitchRoundRobin) {
+      allocateGreedy(s);
+      return;
+    }
+    // Separable input-first (model.h): the requests from the state before any grant, then
+    // each output's pick among its requests, then the grants.
+    const NodeId at = net_.switchNode(s);
+    const auto outs = net_.outChannels(at);
+    const auto ports = static_cast<std::uint32_t>(outs.size());
+    std::vector<Request> requests;
+    for (std::uint32_t port = 0; port < ports; ++port) {
+      const auto in = static_cast<std::uint32_t>(outs[port].index() ^ 1U);
+      if (xIn_[in] > now_) continue;
+      for (std::uint32_t j = 0; j < vcs_; ++j) {
+        const std::uint32_t v = (inVc_[in] + j) % vcs_;
+        if (inQueue_[q(in, v)].empty()) continue;
+        Free choice{};
+        if (choose(s, at, in, v, choice)) {
+          requests.push_back({in, v, port, inQueue_[q(in, v)].front(), choice});
+          break;
+        }
+      }
+    }
+    std::vector<Request> winners;
+    for (const Request& r : requests) {
+      bool wins = true;
+      for (const Request& other : requests) {
+        if (&other == &r || other.choice.channel != r.choice.channel) continue;
+        if (cfg_.arbitration == Arbitration::Age) {
+          const PacketRecord& a = packets_[other.packet].record;
+          const PacketRecord& b = packets_[r.packet].record;
+          if (std::tie(a.generated, a.injected, a.source) < std::tie(b.generated, b.injected, b.source)) wins = false;
+        } else {
+          const std::uint32_t start = outNext_[r.choice.channel];
+          if ((other.port + ports - start) % ports < (r.port + ports - start) % ports) wins = false;
+        }
+      }
+      if (wins) winners.push_back(r);
+    }
+    for (const Request& r : winners) {
+      take(r.in, r.vc, r.choice);
+      inVc_[r.in] = (r.vc + 1) % vcs_;
+      outNext_[r.choice.channel] = (r.port + 1) % ports;
+    }
+  }
+
+  // Arbitration::SwitchRoundRobin: the inputs one after another, each granted at once.
+  void allocateGreedy(std::uint32_t s) {
     const NodeId at = net_.switchNode(s);
     const auto outs = net_.outChannels(at);
     const auto ports = static_cast<std::uint32_t>(outs.size());
@@ -194,19 +255,36 @@ class Reference {
   }
 
   bool grant(std::uint32_t s, NodeId at, std::uint32_t in, std::uint32_t v) {
+    Free choice{};
+    if (!choose(s, at, in, v, choice)) return false;
+    take(in, v, choice);
+    return true;
+  }
+
+  // The selection of the front packet of input queue (in, v): false when it has no free choice.
+  bool choose(std::uint32_t s, NodeId at, std::uint32_t in, std::uint32_t v, Free& chosen) {
     const std::uint32_t id = inQueue_[q(in, v)].front();
     RefPacket& p = packets_[id];
     if (p.readyAt > now_) return false;
     std::vector<HopChoice> choices(sem_.choiceCapacity());
     const std::size_t n =
         sem_.hopChoices(at, ChannelId::fromIndex(in), p.address, LayerId::fromIndex(p.layer), choices);
-    struct Free {
-      std::uint32_t channel, vc, layer, port;
-    };
     std::vector<Free> free;
+    std::vector<std::size_t> usable;  // the choices whose port leads to a switch or to the destination
     for (std::size_t i = 0; i < n; ++i) {
       const HopStep step = sem_.step(at, p.address, choices[i].port);
       if (!step.channel.valid()) throw std::runtime_error("reference: no route");
+      const NodeId target = net_.target(step.channel);
+      if (net_.isTerminal(target) && net_.terminalIndex(target) != p.record.destination) continue;
+      usable.push_back(i);
+    }
+    if (cfg_.selection == Selection::Oblivious) {  // the drawn choice, free or not
+      const std::uint64_t draw = deriveSeed(deriveSeed(cfg_.seed, p.serial), p.record.hops);
+      const std::size_t i = usable[usable.size() == 1 ? 0 : draw % usable.size()];
+      usable = {i};
+    }
+    for (std::size_t i : usable) {
+      const HopStep step = sem_.step(at, p.address, choices[i].port);
       const auto out = static_cast<std::uint32_t>(step.channel.index());
       if (xOut_[out] > now_) continue;
       for (std::uint32_t w = choices[i].layer.value; w < vcs_; w += layers_) {
@@ -225,15 +303,22 @@ class Reference {
         if (packetsIn(free[i].channel, free[i].vc) < packetsIn(free[pick].channel, free[pick].vc)) pick = i;
       }
     }
+    chosen = free[pick];
+    return true;
+  }
+
+  // The grant: the front packet of (in, v) crosses to `chosen`.
+  void take(std::uint32_t in, std::uint32_t v, const Free& chosen) {
+    const std::uint32_t id = inQueue_[q(in, v)].front();
+    RefPacket& p = packets_[id];
     inQueue_[q(in, v)].pop_front();
     crossings_.push_back({now_, id, in, v});
     xIn_[in] = now_ + P_;
-    xOut_[free[pick].channel] = now_ + P_;
-    outFlits_[q(free[pick].channel, free[pick].vc)] += P_;
-    outQueue_[q(free[pick].channel, free[pick].vc)].push_back(id);
-    p.layer = free[pick].layer;
+    xOut_[chosen.channel] = now_ + P_;
+    outFlits_[q(chosen.channel, chosen.vc)] += P_;
+    outQueue_[q(chosen.channel, chosen.vc)].push_back(id);
+    p.layer = chosen.layer;
     p.readyAt = now_ + 1;
-    return true;
   }
 
   void send(std::uint32_t c, std::uint32_t id, std::uint32_t v) {
@@ -300,6 +385,7 @@ class Reference {
     RefPacket p;
     p.record = {t, w.destination, w.sequence, w.generated, now_, 0, 0, 0};
     p.address = bestAddress;
+    p.serial = std::uint64_t{t} << 32 | injectedBy_[t]++;
     p.layer = bestVc % layers_;
     packets_.push_back(p);
     if (cfg_.inOrder) ++outstanding_[w.destination];
@@ -316,7 +402,7 @@ class Reference {
   std::vector<std::uint32_t> creditFlits_, outFlits_;
   std::vector<std::deque<std::uint32_t>> inQueue_, outQueue_;
   std::vector<std::uint64_t> linkFree_, xIn_, xOut_;
-  std::vector<std::uint32_t> linkVc_, inVc_, nextPort_;
+  std::vector<std::uint32_t> linkVc_, inVc_, nextPort_, outNext_, injectedBy_;
   std::vector<Rng> switchRng_, rng_;
   std::vector<std::deque<Waiting>> source_;
   std::vector<std::uint64_t> nextGen_;

@@ -61,6 +61,15 @@ void expectIdentical(const SimResult& a, const SimResult& b, const std::string& 
     EXPECT_EQ(counts[i][0], counts[i][1]) << what << ": count " << i;
   }
   EXPECT_EQ(a.saturated, b.saturated) << what;
+  EXPECT_EQ(a.warmupSettled, b.warmupSettled) << what;
+  EXPECT_EQ(a.sources, b.sources) << what;
+  EXPECT_TRUE(sameBits(a.sourceAcceptedMin, b.sourceAcceptedMin)) << what;
+  EXPECT_TRUE(sameBits(a.sourceAcceptedMax, b.sourceAcceptedMax)) << what;
+  EXPECT_TRUE(sameBits(a.sourceFairness, b.sourceFairness)) << what;
+  ASSERT_EQ(a.sourceAccepted.size(), b.sourceAccepted.size()) << what;
+  for (std::size_t t = 0; t < a.sourceAccepted.size(); ++t) {
+    ASSERT_TRUE(sameBits(a.sourceAccepted[t], b.sourceAccepted[t])) << what << ": source " << t;
+  }
   EXPECT_EQ(a.deadlock, b.deadlock) << what;
   EXPECT_EQ(a.deadlockReport.cycle, b.deadlockReport.cycle) << what;
   EXPECT_EQ(a.deadlockReport.lastMove, b.deadlockReport.lastMove) << what;
@@ -98,6 +107,9 @@ TEST_P(ParallelEquality, AnyThreadCountGivesTheOneThreadResult) {
       config.load = load;
       config.seed = seed;
       config.selection = c.selection;
+      // Every arbitration: round-robin on seed 1, age and the greedy rule on seed 2.
+      config.arbitration =
+          seed == 1 ? Arbitration::RoundRobin : (load > 0.5 ? Arbitration::Age : Arbitration::SwitchRoundRobin);
       config.traffic = c.traffic;
       config.flyTime = c.flyTime;
       config.vcs = c.vcs;
@@ -127,6 +139,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ParallelCase{"kary-ntree:k=4,n=2", "ftree-adaptive", Selection::Sadp, "uniform", 8, 0},
         ParallelCase{"kary-ntree:k=4,n=2", "ftree-adaptive", Selection::Random, "random-permutation", 1, 2},
+        ParallelCase{"kary-ntree:k=4,n=2", "ftree-adaptive", Selection::Oblivious, "bit-reversal", 2, 0},
         ParallelCase{"kary-ntree:k=2,n=4", "ftree-adaptive", Selection::Random, "uniform", 3, 0},
         ParallelCase{"kary-ntree:k=4,n=2", "dmodk", Selection::Sadp, "uniform-hot-spot:fraction=0.2", 8, 0},
         ParallelCase{"kary-ntree:k=2,n=4", "dmodk", Selection::Sadp, "bit-reversal", 2, 0},

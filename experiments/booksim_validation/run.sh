@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Side-by-side validation of `routelab simulate` against BookSim2 (issue 38, Deliver 5) on
+# matched k-ary n-tree configurations: BookSim's fat-tree example router (`routing_function =
+# nca`: a random up port per packet and hop, `router = iq`, 4 VCs x 16 flits, separable
+# input-first allocators) against routelab's `ftree-adaptive --selection oblivious` (the same
+# random up port, waited for) with 4 VCs x 2 packets of 8 flits, routing delay 1, fly time 1
+# and round-robin switch allocation. Bernoulli injection, 8-flit packets, loads in flits per
+# terminal per cycle. BookSim is NOT part of routelab: build it yourself from
+# github:booksim/booksim2 (cd src && make) and pass its binary.
+#
+# usage: experiments/booksim_validation/run.sh --booksim BIN [ROUTELAB_BINARY]
+# Environment: FABRICS (default "4:4 8:3": k:n), PATTERNS (default "uniform bit-reversal
+# perfect-shuffle"), LOADS (default "0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0"), PERIOD (BookSim
+# sample period and routelab's window unit, default 1000 cycles: 3 warm-up and 3 measured
+# periods for both), SEED (default 1).
+# Appends to results/points.csv (one row per tool and point; a point already there is not run
+# again, so an interrupted run resumes):
+#   tool,k,n,pattern,load,offered,accepted,latency_avg,mode,source_min,source_fairness
+# accepted is over every terminal (BookSim's fixed points of a permutation send to themselves,
+# routelab's send nothing: see RESULTS.md); mode is BookSim's sim_type (latency, or throughput
+# where latency mode aborted as unstable); then `summary.py` prints the comparison and
+# `plot.gp` (gnuplot) draws results/*.png.
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../common.sh"
+booksim=''
+if [ "${1:-}" = --booksim ]; then booksim=$2; shift 2; fi
+[ -n "$booksim" ] && [ -x "$booksim" ] || { echo "booksim_validation: --booksim BIN (a BookSim2 binary) is required" >&2; exit 2; }
+routelab_binary "${1:-}"
+fabrics="${FABRICS:-4:4 8:3}"
+patterns="${PATTERNS:-uniform bit-reversal perfect-shuffle}"
+loads="${LOADS:-0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0}"
+period="${PERIOD:-1000}"
+seed="${SEED:-1}"
+csv="$here/results/points.csv"
+mkdir -p "$here/results"
+[ -s "$csv" ] || echo "tool,k,n,pattern,load,offered,accepted,latency_avg,mode,source_min,source_fairness" >"$csv"
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+
+booksim_pattern() {  # routelab's pattern name -> BookSim's traffic name
+  case $1 in
+    uniform) echo uniform ;; bit-reversal) echo bitrev ;; perfect-shuffle) echo shuffle ;;
+    transpose) echo transpose ;; bit-complement) echo bitcomp ;;
+    *) echo "booksim_validation: no BookSim name for pattern '$1'" >&2; exit 2 ;;
+  esac
+}
+done_already() { grep -q "^$1,$2,$3,$4,$5," "$csv"; }
+
+cat >"$work/ft.cfg" <<'CFG'
+topology = fattree; routing_function = nca; router = iq;
+num_vcs = 4; vc_buf_size = 16; wait_for_tail_credit = 0; hold_switch_for_packet = 1;
+vc_allocator = separable_input_first; sw_allocator = separable_input_first; alloc_iters = 1;
+credit_delay = 2; routing_delay = 0; vc_alloc_delay = 1; sw_alloc_delay = 1; st_final_delay = 1;
+input_speedup = 1; output_speedup = 1; internal_speedup = 1.0;
+injection_process = bernoulli; packet_size = 8; injection_rate_uses_flits = 1;
+warmup_periods = 3; max_samples = 3; stopping_thres = -1.0; acc_stopping_thres = -1.0; print_csv_results = 0;
+CFG
+
+run_booksim() {  # k n pattern load mode -> "offered accepted latency" or nothing
+  "$booksim" "$work/ft.cfg" k="$1" n="$2" traffic="$(booksim_pattern "$3")" injection_rate="$4" sim_type="$5" \
+    sample_period="$period" seed="$seed" >"$work/booksim.out" 2>&1 || true  # (its exit status is inverted)
+  awk '/Overall Traffic Statistics/ { ov = 1 }
+       ov && /^Injected flit rate average =/ { off = $6 }
+       ov && /^Accepted flit rate average =/ { acc = $6 }
+       ov && /^Packet latency average =/ { lat = $5 }
+       END { if (acc != "" && lat != "") print off, acc, lat }' "$work/booksim.out"
+}
+
+for fabric in $fabrics; do
+  k=${fabric%%:*} n=${fabric##*:}
+  for pattern in $patterns; do
+    for load in $loads; do
+      if ! done_already routelab "$k" "$n" "$pattern" "$load"; then
+        nice "$bin" simulate "kary-ntree:k=$k,n=$n" --engine ftree-adaptive --selection oblivious --vcs 4 \
+          --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 --pattern "$pattern" --load "$load" \
+          --warmup $((3 * period)) --cycles $((3 * period)) --seed "$seed" --format json |
+          jq -r --arg k "$k" --arg n "$n" --arg p "$pattern" --arg l "$load" \
+            '["routelab", $k, $n, $p, $l, .offered, .accepted, .latency_avg, "-", .source_accepted_min,
+              .source_fairness] | @csv' | tr -d '"' >>"$csv"
+      fi
+      if ! done_already booksim "$k" "$n" "$pattern" "$load"; then
+        mode=latency
+        result=$(run_booksim "$k" "$n" "$pattern" "$load" latency)
+        if [ -z "$result" ]; then mode=throughput result=$(run_booksim "$k" "$n" "$pattern" "$load" throughput); fi
+        if [ -z "$result" ]; then
+          echo "booksim_validation: BookSim gave no statistics for k=$k n=$n $pattern $load" >&2
+          tail -3 "$work/booksim.out" >&2
+          continue
+        fi
+        read -r offered accepted latency <<<"$result"
+        echo "booksim,$k,$n,$pattern,$load,$offered,$accepted,$latency,$mode,," >>"$csv"
+      fi
+    done
+  done
+done
+# Zero-load latency against docs/SIMULATION.md's formula (8 + 3 S for F = R = 1, P = 8): load
+# 0.002, where a packet almost never meets another.
+zero="$here/results/zero_load.csv"
+echo "k,n,pattern,latency_avg,average_hops" >"$work/zero.csv"
+for fabric in $fabrics; do
+  k=${fabric%%:*} n=${fabric##*:}
+  for pattern in $patterns; do
+    nice "$bin" simulate "kary-ntree:k=$k,n=$n" --engine ftree-adaptive --selection oblivious --vcs 4 \
+      --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 --pattern "$pattern" --load 0.002 \
+      --warmup 1000 --cycles 20000 --seed "$seed" --format json |
+      jq -r --arg k "$k" --arg n "$n" --arg p "$pattern" '[$k, $n, $p, .latency_avg, .average_hops] | @csv' |
+      tr -d '"' >>"$work/zero.csv"
+  done
+done
+mv "$work/zero.csv" "$zero"
+echo "booksim_validation: $(($(wc -l <"$csv") - 1)) rows in $csv" >&2

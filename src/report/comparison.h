@@ -124,6 +124,9 @@ struct SimulatedPattern {
   double referenceLoad = 0;                 ///< the lowest saturation load of this pattern over the simulated routings
   double latencyAt50 = 0, latencyAt80 = 0;  ///< mean packet latency (cycles) at 50% / 80% of referenceLoad
   double acceptedAt50 = 0, acceptedAt80 = 0;  ///< accepted traffic at those loads
+  /// Per-source accepted traffic at 80%: Jain's fairness index and the least a source got
+  /// (SimResult::sourceFairness, sourceAcceptedMin; a starving source shows here).
+  double fairnessAt80 = 0, worstSourceAt80 = 0;
   /// Every simulated point of the pattern (the saturation search and the two latency loads),
   /// by load: the configured load, the offered and accepted traffic measured in the window,
   /// the mean packet latency, whether it saturated.

@@ -61,6 +61,8 @@ Json dynamicJson(const DynamicEvidence& d) {
                         {"accepted_at_50", p.acceptedAt50},
                         {"latency_at_80", p.latencyAt80},
                         {"accepted_at_80", p.acceptedAt80},
+                        {"fairness_at_80", p.fairnessAt80},
+                        {"worst_source_at_80", p.worstSourceAt80},
                         {"points", points}});
   }
   return {{"why", d.why}, {"in_order", d.inOrder}, {"mean_saturation", d.meanSaturation}, {"patterns", patterns}};

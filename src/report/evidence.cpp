@@ -179,6 +179,8 @@ void simulateEvidence(const Network& network, const std::vector<const RoutingRes
     p.acceptedAt50 = at50[i].accepted;
     p.latencyAt80 = at80[i].latencyAvg;
     p.acceptedAt80 = at80[i].accepted;
+    p.fairnessAt80 = at80[i].sourceFairness;
+    p.worstSourceAt80 = at80[i].sourceAcceptedMin;
     p.points.push_back(pointOf(0.5 * p.referenceLoad, at50[i]));
     p.points.push_back(pointOf(0.8 * p.referenceLoad, at80[i]));
     std::sort(p.points.begin(), p.points.end(),

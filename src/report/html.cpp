@@ -99,20 +99,22 @@ void evidenceSection(std::ostream& out, const Comparison& c) {
       << fmt::format(
              "{} measured cycles per point, seed {}. Saturation throughput: accepted traffic at the highest "
              "offered load found unsaturated (bisection, resolution {:.3f}). Latency (cycles) at 50% and 80% "
-             "of the lowest saturation load of the pattern, so every routing is measured at the same loads.",
+             "of the lowest saturation load of the pattern, so every routing is measured at the same loads. "
+                     "Fairness: Jain's index of the per-source accepted traffic at 80% (1 = every source alike) and "
+                     "the least a source got.",
              c.options.simulateCycles, c.options.seed, c.simulationResolution)
       << "</p>\n<div class=\"scroll\"><table id=\"evidence-table\"><thead><tr><th class=\"l\">engine</th><th "
          "class=\"l\">why simulated</th><th class=\"l\">pattern</th><th>saturation load</th><th>saturation "
          "throughput</th><th>load at 50%</th><th>latency at 50%</th><th>load at 80%</th><th>latency at "
-         "80%</th></tr></thead><tbody>\n";
+         "80%</th><th>Jain's index at 80%</th><th>worst source at 80%</th></tr></thead><tbody>\n";
   for (const EngineComparison& e : c.engines) {
     for (const SimulatedPattern& p : e.dynamic.patterns) {
       out << fmt::format(
           "<tr><td class=\"l\">{}</td><td class=\"l\">{}{}</td><td class=\"l\">{}</td><td>{:.3f}</td><td>{:.3f}</td>"
-          "<td>{:.3f}</td><td>{:.1f}</td><td>{:.3f}</td><td>{:.1f}</td></tr>\n",
+          "<td>{:.3f}</td><td>{:.1f}</td><td>{:.3f}</td><td>{:.1f}</td><td>{:.3f}</td><td>{:.3f}</td></tr>\n",
           esc(e.name), esc(e.dynamic.why), e.dynamic.inOrder ? " (reorder buffers)" : "", esc(p.traffic),
           p.saturationLoad, p.saturationAccepted, 0.5 * p.referenceLoad, p.latencyAt50, 0.8 * p.referenceLoad,
-          p.latencyAt80);
+          p.latencyAt80, p.fairnessAt80, p.worstSourceAt80);
     }
   }
   out << "</tbody></table></div></section>\n";

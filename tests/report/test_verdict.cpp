@@ -427,6 +427,11 @@ TEST(Evidence, EveryNumberRecomputedFromItsPointsAndTheSimulator) {
       const SimResult again = simulate(fabric.network, r, config);
       EXPECT_EQ(sp.latencyAt50, again.latencyAvg) << e.name << " " << sp.traffic;
       EXPECT_EQ(sp.acceptedAt50, again.accepted) << e.name << " " << sp.traffic;
+      config.load = 0.8 * reference;
+      const SimResult at80 = simulate(fabric.network, r, config);
+      EXPECT_EQ(sp.latencyAt80, at80.latencyAvg) << e.name << " " << sp.traffic;
+      EXPECT_EQ(sp.fairnessAt80, at80.sourceFairness) << e.name << " " << sp.traffic;
+      EXPECT_EQ(sp.worstSourceAt80, at80.sourceAcceptedMin) << e.name << " " << sp.traffic;
     }
   }
   for (const EngineComparison& e : c.engines) {

@@ -100,8 +100,8 @@ void evidenceSection(std::ostream& out, const Comparison& c) {
              "{} measured cycles per point, seed {}. Saturation throughput: accepted traffic at the highest "
              "offered load found unsaturated (bisection, resolution {:.3f}). Latency (cycles) at 50% and 80% "
              "of the lowest saturation load of the pattern, so every routing is measured at the same loads. "
-                     "Fairness: Jain's index of the per-source accepted traffic at 80% (1 = every source alike) and "
-                     "the least a source got.",
+             "Fairness: Jain's index of the per-source accepted traffic at 80% (1 = every source alike) and "
+             "the least a source got.",
              c.options.simulateCycles, c.options.seed, c.simulationResolution)
       << "</p>\n<div class=\"scroll\"><table id=\"evidence-table\"><thead><tr><th class=\"l\">engine</th><th "
          "class=\"l\">why simulated</th><th class=\"l\">pattern</th><th>saturation load</th><th>saturation "

@@ -47,7 +47,14 @@ double mean(const std::vector<std::uint64_t>& values) {
 /// previous one; the warm-up ends at the deciding boundary. While packets are in flight the
 /// windows follow each other without a jump, so every boundary has the residue modulo
 /// flyTime of the reported end (`phase`); the cases below keep the network busy.
-std::uint64_t recomputedWarmup(const std::vector<PacketRecord>& records, std::uint64_t phase, std::uint64_t flyTime) {
+/// The automatic warm-up's end and whether its latency settled (false: it ran into the cap of
+/// 10 windows; the run is then saturated, docs/SIMULATION.md).
+struct Warmup {
+  std::uint64_t end = 0;
+  bool settled = true;
+};
+
+Warmup recomputedWarmup(const std::vector<PacketRecord>& records, std::uint64_t phase, std::uint64_t flyTime) {
   constexpr std::uint64_t kWindow = 1000;
   const auto boundary = [&](std::uint64_t cycle) { return cycle + (phase + flyTime - cycle % flyTime) % flyTime; };
   double previous = 0;
@@ -64,7 +71,8 @@ std::uint64_t recomputedWarmup(const std::vector<PacketRecord>& records, std::ui
     stable = close ? stable + 1 : 0;
     previous = current;
     begin = end;
-    if ((k >= 3 && stable >= 2) || k >= 10) return end;
+    if (k >= 3 && stable >= 2) return {end, true};
+    if (k >= 10) return {end, false};
   }
 }
 
@@ -155,9 +163,12 @@ TEST_P(RecomputedStatistics, EveryNumberEqualsTheRecordsOfTheSameRun) {
     ASSERT_EQ(records.size(), result.packetsDelivered) << "every delivered packet is recorded";
     ASSERT_GT(records.size(), 100u) << "too little traffic to mean anything";
 
-    const std::uint64_t warmup =
-        c.warmup > 0 ? c.warmup : recomputedWarmup(records, result.warmupCycles % config.flyTime, config.flyTime);
+    const Warmup automatic = c.warmup > 0
+                                 ? Warmup{c.warmup, true}
+                                 : recomputedWarmup(records, result.warmupCycles % config.flyTime, config.flyTime);
+    const std::uint64_t warmup = automatic.end;
     ASSERT_EQ(result.warmupCycles, warmup);
+    EXPECT_EQ(result.warmupSettled, automatic.settled);
     EXPECT_EQ(result.measureCycles, c.measure);
     const Recomputed r = recompute(records, warmup, c.measure, config.packetFlits, terminals);
     EXPECT_EQ(result.measuredDelivered, r.measuredDelivered);
@@ -179,7 +190,8 @@ TEST_P(RecomputedStatistics, EveryNumberEqualsTheRecordsOfTheSameRun) {
     EXPECT_DOUBLE_EQ(result.reorderDelayAvg, r.reorderDelayAvg);
     EXPECT_DOUBLE_EQ(result.averageHops, r.averageHops);
     EXPECT_EQ(result.lastDelivery, r.lastDelivery);
-    const bool saturated = result.measuredDelivered < result.measuredPackets || r.accepted < 0.95 * result.offered;
+    const bool saturated =
+        result.measuredDelivered < result.measuredPackets || r.accepted < 0.95 * result.offered || !automatic.settled;
     EXPECT_EQ(result.saturated, saturated);
   }
 }

@@ -829,6 +829,8 @@ void Engine::deliver(std::uint32_t packetId) {
 // The selection function (model.h) over the free (candidate, VC) choices, in candidate order
 // and then VC order: a candidate's output port is idle and an output queue of its layer has a
 // slot. False: none is free.
+// Long function: one case per selection function of the enum, inlined into the allocation's
+// inner loop, where a call per case would cost on every request.
 [[gnu::always_inline]] inline bool Engine::select(std::span<const Candidate> candidates, std::uint32_t switchIndex,
                                                   std::uint32_t packetId, Candidate& chosen) {
   auto freeVcs = [&](const Candidate& candidate) {  // (no branch: which outputs are free is data)

@@ -151,13 +151,14 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
   fmt::print("fabric has  {} VLs, {}{}\n", o.constraints.vls,
              o.constraints.adaptiveSwitches ? "adaptive switches" : "LFT switches (one output per destination)",
              o.constraints.inOrder ? ", in-order delivery required" : "");
-  fmt::print("simulation  {}\n",
-             !o.simulate
-                 ? std::string("off (--no-simulate)")
-                 : fmt::format("the {} leading deployable routings and the best not deployable, on fabrics up to "
-                               "{} terminals{}: {} cycles per point, saturation search with {} halvings",
-                               o.simulateLeaders, o.simulateTerminals,
-                               o.simulateAlways ? " (--simulate: any size)" : "", o.simulateCycles, o.simulateSteps));
+  fmt::print(
+      "simulation  {}\n",
+      !o.simulate
+          ? std::string("off (--no-simulate)")
+          : fmt::format("the {} leading deployable routings and each relaxed constraint's best, on fabrics up to "
+                        "{} terminals{}: {} cycles per point, saturation search with {} halvings",
+                        o.simulateLeaders, o.simulateTerminals, o.simulateAlways ? " (--simulate: any size)" : "",
+                        o.simulateCycles, o.simulateSteps));
   fmt::print("report      {}\n\n", reportPath);
   std::fflush(stdout);
 }
@@ -214,7 +215,7 @@ void addDecisionOptions(CLI::App& command, CompareArgs& args) {
       ->default_str(std::to_string(args.options.simulateTerminals));
   command
       .add_option("--simulate-leaders", args.options.simulateLeaders,
-                  "deployable routings simulated (distinct tables, best first; plus the best not deployable)")
+                  "deployable routings simulated (distinct tables, best first; plus each relaxed constraint's best)")
       ->check(unsignedDecimal(1, 64))
       ->default_str(std::to_string(args.options.simulateLeaders));
   command.add_option("--simulate-cycles", args.options.simulateCycles, "measured cycles per simulated point")

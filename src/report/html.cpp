@@ -224,8 +224,8 @@ void configurationSection(std::ostream& out, const Comparison& c) {
              o.opensmDirectory.empty() ? "-" : esc(o.opensmDirectory), o.constraints.vls,
              o.constraints.adaptiveSwitches ? " --adaptive-switches" : "", o.constraints.inOrder ? " --in-order" : "",
              !o.simulate ? std::string("off")
-                         : fmt::format("up to {} terminals{}: {} leading deployable routings + the best not "
-                                       "deployable; {} cycles per point; saturation search with {} halvings",
+                         : fmt::format("up to {} terminals{}: {} leading deployable routings + each relaxed "
+                                       "constraint's best; {} cycles per point; saturation search with {} halvings",
                                        o.simulateTerminals, o.simulateAlways ? " (--simulate: any size)" : "",
                                        o.simulateLeaders, o.simulateCycles, o.simulateSteps))
       << "</table></section>\n";

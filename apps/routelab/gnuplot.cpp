@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "core/errors.h"
@@ -70,26 +69,38 @@ class TemporaryDirectory {
 };
 
 /// The <svg> element of gnuplot's output, its ids and the references to them (`#id` followed
-/// by a quote or a parenthesis) prefixed, so that several figures can share one page.
+/// by a quote or a parenthesis) prefixed, so that several figures can share one page. (No
+/// std::regex: GCC 12 warns about its internals under the sanitizers.)
 std::string svgElement(const std::string& text, const std::string& prefix, const std::string& file) {
   const std::size_t start = text.find("<svg");
   if (start == std::string::npos) throw IoError("gnuplot wrote no SVG to " + file);
-  std::string svg = text.substr(start);
-  const std::regex idAttribute(R"re(\bid=(['"])([^'"]+)\1)re");
+  const std::string svg = text.substr(start);
   std::vector<std::string> ids;
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), idAttribute); it != std::sregex_iterator(); ++it) {
-    ids.push_back((*it)[2].str());
+  std::string out;
+  out.reserve(svg.size() + svg.size() / 16);
+  for (std::size_t at = 0; at < svg.size();) {
+    const std::size_t found = svg.find(" id=", at);
+    const bool quoted =
+        found != std::string::npos && found + 4 < svg.size() && (svg[found + 4] == '\'' || svg[found + 4] == '"');
+    const std::size_t close = quoted ? svg.find(svg[found + 4], found + 5) : std::string::npos;
+    if (close == std::string::npos) {
+      out.append(svg, at, std::string::npos);
+      break;
+    }
+    out.append(svg, at, found + 5 - at);
+    out += prefix;
+    ids.push_back(svg.substr(found + 5, close - found - 5));
+    at = found + 5;
   }
-  svg = std::regex_replace(svg, idAttribute, "id=$1" + prefix + "$2$1");
   for (const std::string& id : ids) {
     for (const char* end : {"'", "\"", ")"}) {
       const std::string from = "#" + id + end, to = "#" + prefix + id + end;
-      for (std::size_t at = svg.find(from); at != std::string::npos; at = svg.find(from, at + to.size())) {
-        svg.replace(at, from.size(), to);
+      for (std::size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size())) {
+        out.replace(at, from.size(), to);
       }
     }
   }
-  return svg;
+  return out;
 }
 
 }  // namespace

@@ -119,6 +119,15 @@ TEST(PatternRegistry, FixedPermutationsOnSixteenNodes) {
   EXPECT_TRUE(isPermutation(butterfly.pairs, 16));
   EXPECT_EQ(butterfly.pairs[0], (SourceDestination{1, 8}));
   EXPECT_EQ(butterfly.pairs.size(), 8u);  // i with bit 0 == bit 3 are fixed
+  // transpose: 16 = 4 x 4, (row, column) -> (column, row): 0b0110 -> 0b1001; the diagonal
+  // (0, 5, 10, 15) is fixed.
+  const TrafficPattern transpose = makePattern("transpose", net, 1);
+  EXPECT_TRUE(isPermutation(transpose.pairs, 16));
+  EXPECT_EQ(transpose.pairs.size(), 12u);
+  for (const auto& p : transpose.pairs) {
+    EXPECT_EQ(p.destination, (p.source % 4) * 4 + p.source / 4);
+    EXPECT_NE(p.source % 5, 0u);
+  }
   // shift by 3 and by -1.
   const TrafficPattern shift = makePattern("shift:s=3", net, 1);
   EXPECT_TRUE(isFullPermutation(shift.pairs, 16));
@@ -167,6 +176,7 @@ TEST(PatternRegistry, ImpossiblePatternsAreRejected) {
   EXPECT_THROW(makePattern("bisect", odd, 1), SpecError);
   EXPECT_THROW(makePattern("dissemination", odd, 1), SpecError);
   EXPECT_THROW(makePattern("bit-reversal", odd, 1), SpecError);
+  EXPECT_THROW(makePattern("transpose", makeKaryNtree(2, 3), 1), SpecError);  // 8 = 2^3, an odd power
   EXPECT_THROW(makePattern("shift:s=9", odd, 1), SpecError);
   EXPECT_THROW(makePattern("shift", odd, 1), SpecError);  // s is required
   EXPECT_THROW(makePattern("no-such-pattern", odd, 1), SpecError);

@@ -129,7 +129,7 @@ TEST(CliAnalyze, ListShowsPatterns) {
   std::vector<std::string> names;
   for (const auto& row : j["patterns"]) names.push_back(row["name"]);
   for (const char* name : {"random-permutation", "bisect", "full-permutation", "dissemination", "shift", "all-to-all",
-                           "bit-reversal", "bit-complement", "perfect-shuffle", "butterfly", "hot-spot", "file"}) {
+                           "bit-reversal", "bit-complement", "perfect-shuffle", "butterfly", "transpose", "hot-spot", "file"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
 }

@@ -522,97 +522,71 @@ BestSplitLoad bestSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCo
   return result;
 }
 
-// ---- sampled bandwidths --------------------------------------------------------------------
+// ---- split models as load sources of the sampler -------------------------------------------
 
-/// Mean of 1/ML (upper: the split's ML), its 99% half-width, mean ML, the bandwidth bound
-/// (lower: the certified ML bound) and the largest relative gap, summed in sample order so
-/// the result does not depend on the thread count. Needs at least two samples.
-void summariseSplitSamples(const std::vector<double>& upper, const std::vector<double>& lower,
-                           SampledBandwidth& result) {
-  const std::size_t drawn = upper.size();
-  double sum = 0, sumBound = 0, sumLoad = 0, gap = 0;
-  for (std::uint64_t i = 0; i < drawn; ++i) {
-    sum += 1.0 / upper[i];
-    sumBound += 1.0 / lower[i];
-    sumLoad += upper[i];
-    gap = std::max(gap, (upper[i] - lower[i]) / upper[i]);
+namespace {
+
+/// Even split or best split of one sample's pairs; each thread holds its builder and work
+/// arrays.
+class SplitEvaluator final : public LoadSource::Evaluator {
+ public:
+  SplitEvaluator(const Network& network, const RoutingResult& routing, LoadModel model,
+                 const BestSplitOptions& bestSplit)
+      : builder_(network, routing), channels_(network.channelCount()), model_(model), bestSplit_(bestSplit) {}
+
+  SampleLoad maxLoad(std::span<const SourceDestination> pairs) override {
+    if (model_ == LoadModel::BestSplit) {
+      const BestSplitLoad b = bestSplitMaxLoad(builder_, channels_, pairs, bestSplit_, workspace_);
+      return {std::max(1.0, b.upper), std::max(1.0, b.lower), b.iterations};
+    }
+    const double ml = std::max(1.0, evenSplitMaxLoad(builder_, channels_, pairs, workspace_));
+    return {ml, ml, 0};
   }
-  const double mean = sum / static_cast<double>(drawn);
-  double squares = 0;
-  for (std::uint64_t i = 0; i < drawn; ++i) squares += (1.0 / upper[i] - mean) * (1.0 / upper[i] - mean);
-  result.samples = drawn;
-  result.mean = mean;
-  result.ci99HalfWidth = kZ99 * std::sqrt(squares / static_cast<double>(drawn - 1) / static_cast<double>(drawn));
-  result.meanMaxLoad = sumLoad / static_cast<double>(drawn);
-  result.bandwidthUpperBound = sumBound / static_cast<double>(drawn);
-  result.maxRelativeGap = gap;
-  result.exact = gap == 0;
+
+ private:
+  RouteGraphBuilder builder_;
+  std::size_t channels_;
+  LoadModel model_;
+  BestSplitOptions bestSplit_;
+  SplitWorkspace workspace_;
+};
+
+class SplitSource final : public LoadSource {
+ public:
+  SplitSource(const Network& network, const RoutingResult& routing, LoadModel model, const BestSplitOptions& bestSplit)
+      : network_(network), routing_(routing), model_(model), bestSplit_(bestSplit) {}
+  std::size_t terminals() const override { return network_.terminalCount(); }
+  bool integral() const override { return false; }
+  std::unique_ptr<Evaluator> evaluator() const override {
+    return std::make_unique<SplitEvaluator>(network_, routing_, model_, bestSplit_);
+  }
+
+ private:
+  const Network& network_;
+  const RoutingResult& routing_;
+  LoadModel model_;
+  BestSplitOptions bestSplit_;
+};
+
+}  // namespace
+
+std::unique_ptr<LoadSource> evenSplitSource(const Network& network, const RoutingResult& routing) {
+  return std::make_unique<SplitSource>(network, routing, LoadModel::EvenSplit, BestSplitOptions{});
+}
+
+std::unique_ptr<LoadSource> bestSplitSource(const Network& network, const RoutingResult& routing,
+                                            const BestSplitOptions& options) {
+  return std::make_unique<SplitSource>(network, routing, LoadModel::BestSplit, options);
 }
 
 SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResult& routing, SampledPattern pattern,
                                       LoadModel model, const SamplingOptions& options,
                                       const BestSplitOptions& bestSplit) {
-  const std::size_t n = network.terminalCount();
-  checkSampledPattern(n, pattern);
-  checkSamplingOptions(options);
-  SampledBandwidth result;
-  result.pattern = sampledPatternName(pattern);
-  result.options = options;
+  SampledBandwidth result =
+      sampleLoads(SplitSource(network, routing,
+                              model == LoadModel::BestSplit ? LoadModel::BestSplit : LoadModel::EvenSplit, bestSplit),
+                  pattern, options);
   result.loadModel = loadModelName(model);
-  const int workers = workerThreads(options.threads);
-  std::vector<double> upper, lower;
-  std::vector<std::uint32_t> iterations;
-  std::uint64_t target = firstSampleTarget(options);
-  std::uint64_t drawn = 0;
-  while (true) {
-    upper.resize(target);
-    lower.resize(target);
-    iterations.resize(target);
-    // An error is caught inside its iteration (exceptions must not leave an OpenMP
-    // worksharing loop); the one of the smallest sample index is rethrown.
-    std::vector<std::pair<std::uint64_t, std::exception_ptr>> errors;
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp parallel num_threads(workers)
-#endif
-    {
-      RouteGraphBuilder builder(network, routing);
-      SplitWorkspace ws;
-      std::vector<std::uint32_t> scratch(n);
-      std::vector<SourceDestination> pairs;
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 16)
-#endif
-      for (std::uint64_t index = drawn; index < target; ++index) {
-        try {
-          drawSampledPattern(pattern, options.seed, index, scratch, pairs);
-          if (model == LoadModel::BestSplit) {
-            const BestSplitLoad b = bestSplitMaxLoad(builder, network.channelCount(), pairs, bestSplit, ws);
-            upper[index] = std::max(1.0, b.upper);
-            lower[index] = std::max(1.0, b.lower);
-            iterations[index] = b.iterations;
-          } else {
-            upper[index] = lower[index] = std::max(1.0, evenSplitMaxLoad(builder, network.channelCount(), pairs, ws));
-          }
-        } catch (...) {
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp critical(routelab_split_errors)
-#endif
-          errors.emplace_back(index, std::current_exception());
-        }
-      }
-    }
-    if (!errors.empty()) {
-      std::rethrow_exception(std::min_element(errors.begin(), errors.end(), [](const auto& a, const auto& b) {
-                               return a.first < b.first;
-                             })->second);
-    }
-    drawn = target;
-    summariseSplitSamples(upper, lower, result);
-    if (!continueSampling(result, options, target)) break;
-  }
-  result.splitHistogram.clear();
-  for (const double ml : upper) ++result.splitHistogram[ml];
-  result.maxIterations = iterations.empty() ? 0 : *std::max_element(iterations.begin(), iterations.end());
   return result;
 }
 

@@ -39,6 +39,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <tuple>
@@ -164,18 +165,25 @@ BestSplitLoad bestSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCo
                                std::span<const SourceDestination> pairs, const BestSplitOptions& options,
                                SplitWorkspace& workspace);
 
+/// The split models as load sources of the sampler (sampling.h): the even split, and the
+/// best split's bounds (upper: an explicit split, lower: certified), per sample.
+std::unique_ptr<LoadSource> evenSplitSource(const Network& network, const RoutingResult& routing);
+std::unique_ptr<LoadSource> bestSplitSource(const Network& network, const RoutingResult& routing,
+                                            const BestSplitOptions& options = {});
+
 /// ABB / AFPB / ADB under a load model. First-path, or any model on a single-path routing:
-/// sampleBandwidth() on the pair paths (exactly today's numbers). Otherwise the same
-/// patterns (sample i from deriveSeed(seed, i)) and stopping rule on the fractional ML of
-/// each sample; for best-split `mean` uses the upper bound of every sample (a bandwidth that
-/// is achievable) and `bandwidthUpperBound` the lower bounds (the true best-split mean lies
-/// between). Results are identical for any thread count.
+/// sampleBandwidth() on the pair paths (exactly the first-path numbers). Otherwise
+/// sampleLoads() over the model's source: the same patterns (sample i from
+/// deriveSeed(seed, i)) and stopping rule on the fractional ML of each sample; for best-split
+/// `mean` uses the upper bound of every sample (a bandwidth that is achievable) and
+/// `bandwidthUpperBound` the lower bounds (the true best-split mean lies between). Results
+/// are identical for any thread count and any split over processes (options.split).
 SampledBandwidth sampleBandwidthUnderModel(const Network& network, const RoutingResult& routing, SampledPattern pattern,
                                            LoadModel model, const SamplingOptions& options,
                                            const BestSplitOptions& bestSplit = {});
 
-/// The fractional sampler itself, usable on any routing (tests compare it with the integer
-/// one on single-path routings).
+/// The fractional sampler itself (even split for first-path), usable on any routing (tests
+/// compare it with the integer one on single-path routings).
 SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResult& routing, SampledPattern pattern,
                                       LoadModel model, const SamplingOptions& options,
                                       const BestSplitOptions& bestSplit = {});

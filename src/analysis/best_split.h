@@ -4,11 +4,11 @@
 // hop, equally over the allowed choices (route_graph.h). Best split: the least maximum
 // channel load over every splitting of each pair's unit over its routes — a minimum-
 // congestion multicommodity flow (Shahrokhi & Matula 1990), computed by Frank–Wolfe on a
-// softmax (log-sum-exp) of the loads. Every result carries an
-// achievable upper bound (the maximum load of an explicit split) and a certified lower bound
-// (LP weak duality: for any channel lengths l >= 0, ML* >= sum over pairs of the l-shortest
-// route length / sum of l, and the channels on every route of a pair), so the exact optimum
-// lies in [lower, upper]. Loads are rounded to multiples of 1e-9 (lower bounds down).
+// softmax (log-sum-exp) of the loads. Every result carries an achievable upper bound (the
+// maximum load of an explicit split) and a certified lower bound (LP weak duality: for any
+// channel lengths l >= 0, ML* >= sum over pairs of the l-shortest route length / sum of l;
+// and the channels on every route of a pair), so the exact optimum lies in [lower, upper].
+// Loads are rounded to multiples of 1e-9 (lower bounds down).
 #pragma once
 
 #include <cstdint>
@@ -47,8 +47,8 @@ struct SplitWorkspace {
   std::vector<std::uint32_t> localOf, channels, choice, route;
 };
 
-/// Maximum channel load of `pairs` under even-split (rounded to 1e-9); loads in
-/// workspace.load (per channel id, zero elsewhere).
+/// Maximum channel load of `pairs` under even-split (rounded to 1e-9); afterwards
+/// workspace.load[i] is the load of channel workspace.channels[i] (the channels the pairs use).
 double evenSplitMaxLoad(RouteGraphBuilder& builder, std::size_t channelCount, std::span<const SourceDestination> pairs,
                         SplitWorkspace& workspace);
 

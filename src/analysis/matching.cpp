@@ -1,5 +1,6 @@
 #include "analysis/matching.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace routelab {
@@ -98,6 +99,74 @@ std::size_t HopcroftKarp::solve(std::span<const std::uint32_t> offsets, std::spa
     }
   }
   return size;
+}
+
+double maxWeightMatching(std::span<const double> weights, std::size_t rows, std::size_t columns,
+                         std::vector<int>& columnOfRow) {
+  // Hungarian algorithm (potentials, O(n^3)) minimising cost = maxWeight - weight on the
+  // square completion; padding has weight 0, so unmatched rows cost nothing extra.
+  const std::size_t n = std::max(rows, columns);
+  columnOfRow.assign(rows, -1);
+  if (n == 0) return 0;
+  double maxWeight = 0;
+  for (const double w : weights) maxWeight = std::max(maxWeight, w);
+  auto cost = [&](std::size_t i, std::size_t j) {  // 1-based
+    const double w = (i <= rows && j <= columns) ? weights[(i - 1) * columns + (j - 1)] : 0.0;
+    return maxWeight - w;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> potentialRow(n + 1, 0), potentialColumn(n + 1, 0), minimum(n + 1);
+  std::vector<std::size_t> rowOfColumn(n + 1, 0), way(n + 1, 0);
+  std::vector<char> used(n + 1);
+  for (std::size_t i = 1; i <= n; ++i) {
+    rowOfColumn[0] = i;
+    std::size_t column = 0;
+    std::fill(minimum.begin(), minimum.end(), inf);
+    std::fill(used.begin(), used.end(), 0);
+    do {
+      used[column] = 1;
+      const std::size_t row = rowOfColumn[column];
+      double delta = inf;
+      std::size_t next = 0;
+      for (std::size_t j = 1; j <= n; ++j) {
+        if (used[j]) continue;
+        const double reduced = cost(row, j) - potentialRow[row] - potentialColumn[j];
+        if (reduced < minimum[j]) {
+          minimum[j] = reduced;
+          way[j] = column;
+        }
+        if (minimum[j] < delta) {
+          delta = minimum[j];
+          next = j;
+        }
+      }
+      for (std::size_t j = 0; j <= n; ++j) {
+        if (used[j]) {
+          potentialRow[rowOfColumn[j]] += delta;
+          potentialColumn[j] -= delta;
+        } else {
+          minimum[j] -= delta;
+        }
+      }
+      column = next;
+    } while (rowOfColumn[column] != 0);
+    do {
+      const std::size_t previous = way[column];
+      rowOfColumn[column] = rowOfColumn[previous];
+      column = previous;
+    } while (column != 0);
+  }
+  double total = 0;
+  for (std::size_t j = 1; j <= columns; ++j) {
+    const std::size_t i = rowOfColumn[j];
+    if (i == 0 || i > rows) continue;
+    const double w = weights[(i - 1) * columns + (j - 1)];
+    if (w > 0) {
+      total += w;
+      columnOfRow[i - 1] = static_cast<int>(j - 1);
+    }
+  }
+  return total;
 }
 
 }  // namespace routelab

@@ -1,7 +1,10 @@
-// routelab/analysis/matching.h — maximum bipartite matching (Hopcroft & Karp 1973).
+// routelab/analysis/matching.h — bipartite matchings: maximum cardinality (Hopcroft & Karp
+// 1973) and maximum weight (the Hungarian algorithm, Kuhn 1955 / Munkres 1957).
 //
-// Used by WORST (analysis/worst.h): the SD pairs crossing a channel form a bipartite graph
-// sources x destinations, and a permutation can contain at most a matching of it.
+// Used by WORST: the SD pairs crossing a channel form a bipartite graph sources x
+// destinations, and a permutation can contain at most a matching of it — of maximum size
+// for first-path WORST (analysis/worst.h), of maximum weight (the pairs' even-split shares)
+// for even-split WORST (analysis/split.h).
 #pragma once
 
 #include <cstdint>
@@ -33,5 +36,11 @@ class HopcroftKarp {
   std::vector<std::int32_t> matchLeft_, matchRight_;
   std::vector<std::uint32_t> distance_, edgeCursor_, queue_, stack_;
 };
+
+/// Maximum-weight matching (not necessarily perfect) of a dense rows x columns matrix of
+/// non-negative weights (row-major); returns the weight and the column matched to each row
+/// (-1 if none or weight 0). Hungarian algorithm, O(n^3), n = max(rows, columns).
+double maxWeightMatching(std::span<const double> weights, std::size_t rows, std::size_t columns,
+                         std::vector<int>& columnOfRow);
 
 }  // namespace routelab

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <exception>
 #include <vector>
 
 #include "core/errors.h"
@@ -38,185 +38,6 @@ void drawSampledPattern(SampledPattern pattern, std::uint64_t seed, std::uint64_
     case SampledPattern::RandomPermutation: sampleRandomPermutation(rng, scratch, out); break;
   }
 }
-
-namespace {
-
-/// The compact core records of the pair paths (paths.h) without the channels no sample can
-/// load twice. A channel whose pairs all come from one source, or all go to one destination,
-/// carries at most one pair of any permutation (Nienaber Def. 1: every node sends at most
-/// once and receives at most once), and ML >= 1 anyway, so dropping it never changes a
-/// sample's ML. On D-mod-k fat-trees this drops every descending channel (one destination
-/// per down channel on T(n+m, r) with n <= m). Layout: record(s, d) starts at
-/// sourceRecord[s] + destinationRecord[d], `stride` entries, padded with kNoCompactChannel.
-struct ContendedCore {
-  std::size_t stride = 0;
-  std::size_t lowest = 0, highest = 0;  ///< the kept channel ids lie in [lowest, highest)
-  std::vector<std::uint16_t> records;
-  std::vector<std::uint32_t> sourceRecord, destinationRecord;  // entry offsets (< 2^32: checked)
-  const std::uint16_t* record(std::uint32_t s, std::uint32_t d) const {
-    return records.data() + (std::size_t{sourceRecord[s]} + destinationRecord[d]);
-  }
-};
-
-/// Calls visit(s, d) for one source s of every class of sources sharing a compact record row
-/// (equal compactSourceOffset) and every destination d, skipping only s == d when s is alone
-/// in its class; `multiple` tells whether the class has several sources. Every record a
-/// pair (s, d), s != d, reads is visited.
-template <class Visit>
-void forEachRecordClass(const PairPaths& paths, Visit&& visit) {
-  const auto n = static_cast<std::uint32_t>(paths.terminals());
-  std::vector<std::pair<std::size_t, std::uint32_t>> offsets(n);
-  for (std::uint32_t s = 0; s < n; ++s) offsets[s] = {paths.compactSourceOffset(s), s};
-  std::sort(offsets.begin(), offsets.end());
-  for (std::size_t first = 0; first < offsets.size();) {
-    std::size_t last = first;
-    while (last < offsets.size() && offsets[last].first == offsets[first].first) ++last;
-    const std::uint32_t source = offsets[first].second;
-    const bool multiple = last - first > 1;
-    for (std::uint32_t d = 0; d < n; ++d) {
-      if (multiple || d != source) visit(source, d, multiple);
-    }
-    first = last;
-  }
-}
-
-ContendedCore contendedCore(const PairPaths& paths) {
-  constexpr std::uint32_t kNone = UINT32_MAX;
-  const std::size_t channels = paths.channelCount();
-  const std::size_t stride = paths.coreStride();
-  // Per channel: its only source class (by representative) and destination so far, or
-  // kNone - 1 once there are several. A class of several sources counts as several
-  // (conservative: a channel is dropped only when it provably has one source or one
-  // destination).
-  std::vector<std::uint32_t> sourceOf(channels, kNone), destinationOf(channels, kNone);
-  auto note = [](std::uint32_t& slot, std::uint32_t value) {
-    if (slot == kNone)
-      slot = value;
-    else if (slot != value)
-      slot = kNone - 1;
-  };
-  forEachRecordClass(paths, [&](std::uint32_t s, std::uint32_t d, bool multiple) {
-    const std::uint16_t* record = paths.compactCore(s, d);
-    for (std::size_t i = 0; i < stride && record[i] != PairPaths::kNoCompactChannel; ++i) {
-      note(sourceOf[record[i]], multiple ? kNone - 1 : s);
-      note(destinationOf[record[i]], d);
-    }
-  });
-  auto contended = [&](std::uint16_t c) { return sourceOf[c] == kNone - 1 && destinationOf[c] == kNone - 1; };
-  ContendedCore out;
-  out.lowest = channels;
-  for (std::size_t c = 0; c < channels; ++c) {
-    if (!contended(static_cast<std::uint16_t>(c))) continue;
-    out.lowest = std::min(out.lowest, c);
-    out.highest = c + 1;
-  }
-  forEachRecordClass(paths, [&](std::uint32_t s, std::uint32_t d, bool) {
-    const std::uint16_t* record = paths.compactCore(s, d);
-    out.stride = std::max<std::size_t>(
-        out.stride, static_cast<std::size_t>(std::count_if(record, record + stride, [&](std::uint16_t c) {
-          return c != PairPaths::kNoCompactChannel && contended(c);
-        })));
-  });
-  if (out.stride == 0) return out;
-  out.records.assign(paths.compactEntries() / stride * out.stride, PairPaths::kNoCompactChannel);
-  if (out.records.size() > std::numeric_limits<std::uint32_t>::max()) {
-    throw AnalysisError(
-        fmt::format("the contended core records of {} terminals exceed 2^32 entries", paths.terminals()));
-  }
-  out.sourceRecord.resize(paths.terminals());
-  out.destinationRecord.resize(paths.terminals());
-  for (std::uint32_t t = 0; t < paths.terminals(); ++t) {
-    out.sourceRecord[t] = static_cast<std::uint32_t>(paths.compactSourceOffset(t) / stride * out.stride);
-    out.destinationRecord[t] = static_cast<std::uint32_t>(paths.compactDestinationOffset(t) / stride * out.stride);
-  }
-  forEachRecordClass(paths, [&](std::uint32_t s, std::uint32_t d, bool) {
-    const std::uint16_t* record = paths.compactCore(s, d);
-    auto* kept = const_cast<std::uint16_t*>(out.record(s, d));
-    for (std::size_t i = 0; i < stride && record[i] != PairPaths::kNoCompactChannel; ++i) {
-      if (contended(record[i])) *kept++ = record[i];
-    }
-  });
-  return out;
-}
-
-/// Per-thread state: the pattern buffer and a load counter per channel (all zero between
-/// samples).
-class SampleWorker {
- public:
-  /// `contended`: contendedCore(paths) when paths.hasCompactCore(), else unused.
-  SampleWorker(const PairPaths& paths, const ContendedCore& contended, SampledPattern pattern)
-      : paths_(paths),
-        contended_(contended),
-        pattern_(pattern),
-        scratch_(paths.terminals()),
-        load_(paths.hasCompactCore() ? std::size_t{PairPaths::kNoCompactChannel} + 1 : paths.channelCount(), 0) {}
-
-  std::uint32_t maxLoad(std::uint64_t seed, std::uint64_t index) {
-    // A permutation loads every terminal channel at most once (see sampling.h); an empty
-    // pattern (a random permutation that is the identity) counts as ML = 1, no contention.
-    if (paths_.hasCompactCore()) {
-      if (contended_.stride == 0) return 1;  // no channel can carry two pairs of a sample
-      drawSampledPattern(pattern_, seed, index, scratch_, pairs_);
-      switch (contended_.stride) {
-        case 1: return compactMaxLoad<1>();
-        case 2: return compactMaxLoad<2>();
-        case 3: return compactMaxLoad<3>();
-        case 4: return compactMaxLoad<4>();
-        default: return compactMaxLoad<0>();
-      }
-    }
-    drawSampledPattern(pattern_, seed, index, scratch_, pairs_);
-    std::int32_t ml = 1;
-    for (const auto& [s, d] : pairs_) {
-      for (const std::uint32_t c : paths_.core(s, d)) ml = std::max(ml, ++load_[c]);
-    }
-    for (const auto& [s, d] : pairs_) {
-      for (const std::uint32_t c : paths_.core(s, d)) load_[c] = 0;
-    }
-    return static_cast<std::uint32_t>(ml);
-  }
-
- private:
-  /// ML over the contended records (stride kStride, 0 = contended_.stride). Records are
-  /// random entries of a table of up to megabytes: each is prefetched kAhead pairs before it
-  /// is counted, so the misses overlap. Padding entries (kNoCompactChannel) count into their
-  /// own slot, which starts far below zero so it never reaches the maximum: every record is
-  /// read at full stride, without a branch per entry.
-  template <std::size_t kStride>
-  std::uint32_t compactMaxLoad() {
-    constexpr std::size_t kAhead = 16;
-    const std::size_t stride = kStride != 0 ? kStride : contended_.stride;
-    const SourceDestination* pairs = pairs_.data();
-    const std::size_t count = pairs_.size();
-    std::int32_t* load = load_.data();
-    load[PairPaths::kNoCompactChannel] = std::numeric_limits<std::int32_t>::min();
-    for (std::size_t i = 0; i < std::min(count, kAhead); ++i) {
-      __builtin_prefetch(contended_.record(pairs[i].source, pairs[i].destination));
-    }
-    std::int32_t ml = 1;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (i + kAhead < count) {
-        __builtin_prefetch(contended_.record(pairs[i + kAhead].source, pairs[i + kAhead].destination));
-      }
-      const std::uint16_t* record = contended_.record(pairs[i].source, pairs[i].destination);
-      for (std::size_t k = 0; k < stride; ++k) ml = std::max(ml, ++load[record[k]]);
-    }
-    // Clearing the (small) range of counters in use is cheaper than revisiting the records.
-    std::fill(load + contended_.lowest, load + contended_.highest, 0);
-    return static_cast<std::uint32_t>(ml);
-  }
-
-  const PairPaths& paths_;
-  const ContendedCore& contended_;
-  SampledPattern pattern_;
-  std::vector<std::uint32_t> scratch_;
-  std::vector<SourceDestination> pairs_;
-  /// Per channel id (and, with compact records, the padding slot kNoCompactChannel). Signed:
-  /// a load is at most the terminal count (< 2^16).
-  std::vector<std::int32_t> load_;
-};
-
-}  // namespace
 
 void summariseMaxLoads(const std::vector<std::uint64_t>& histogram, SampledBandwidth& out) {
   std::uint64_t samples = 0;
@@ -284,60 +105,193 @@ bool continueSampling(SampledBandwidth& result, const SamplingOptions& options, 
   return true;
 }
 
-std::uint32_t sampleMaxLoad(const PairPaths& paths, SampledPattern pattern, std::uint64_t seed, std::uint64_t index) {
-  checkSampledPattern(paths.terminals(), pattern);
-  const ContendedCore contended = paths.hasCompactCore() ? contendedCore(paths) : ContendedCore{};
-  SampleWorker worker(paths, contended, pattern);
-  return worker.maxLoad(seed, index);
+void summariseSplitSamples(const std::vector<double>& upper, const std::vector<double>& lower,
+                           SampledBandwidth& result) {
+  const std::size_t drawn = upper.size();
+  double sum = 0, sumBound = 0, sumLoad = 0, gap = 0;
+  for (std::uint64_t i = 0; i < drawn; ++i) {
+    sum += 1.0 / upper[i];
+    sumBound += 1.0 / lower[i];
+    sumLoad += upper[i];
+    gap = std::max(gap, (upper[i] - lower[i]) / upper[i]);
+  }
+  const double mean = sum / static_cast<double>(drawn);
+  double squares = 0;
+  for (std::uint64_t i = 0; i < drawn; ++i) squares += (1.0 / upper[i] - mean) * (1.0 / upper[i] - mean);
+  result.samples = drawn;
+  result.mean = mean;
+  result.ci99HalfWidth = kZ99 * std::sqrt(squares / static_cast<double>(drawn - 1) / static_cast<double>(drawn));
+  result.meanMaxLoad = sumLoad / static_cast<double>(drawn);
+  result.bandwidthUpperBound = sumBound / static_cast<double>(drawn);
+  result.maxRelativeGap = gap;
+  result.exact = gap == 0;
 }
 
-SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern, const SamplingOptions& options) {
-  checkSampledPattern(paths.terminals(), pattern);
+namespace {
+
+/// The samples drawn so far. Integral sources: `histogram` (all rounds) and `round` (this
+/// round's counts, index ML). Others: upper, lower and iterations per sample index.
+struct SampleStore {
+  std::vector<std::uint64_t> histogram, round;
+  std::vector<double> upper, lower;
+  std::vector<std::uint32_t> iterations;
+};
+
+using SampleFailure = std::pair<std::uint64_t, std::exception_ptr>;
+
+/// The load of sample `index` (drawn into `scratch` / `pairs`).
+SampleLoad evaluateSample(const LoadSource& source, LoadSource::Evaluator& evaluator, SampledPattern pattern,
+                          std::uint64_t seed, std::uint64_t index, std::vector<std::uint32_t>& scratch,
+                          std::vector<SourceDestination>& pairs) {
+  if (source.uncontended()) return {};
+  drawSampledPattern(pattern, seed, index, scratch, pairs);
+  return evaluator.maxLoad(pairs);
+}
+
+/// Evaluates samples [from, to) on the option's threads into `store`; returns the failures
+/// (an exception must not leave an OpenMP region: each is caught inside its sample).
+std::vector<SampleFailure> evaluateRound(const LoadSource& source, SampledPattern pattern,
+                                         const SamplingOptions& options, std::uint64_t from, std::uint64_t to,
+                                         SampleStore& store) {
+  std::vector<SampleFailure> failures;
+  const bool integral = source.integral();
+  [[maybe_unused]] const int workers = workerThreads(options.threads);
+  [[maybe_unused]] const int chunk = source.chunk();
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp parallel num_threads(workers)
+#endif
+  {
+    const std::unique_ptr<LoadSource::Evaluator> evaluator = source.evaluator();
+    std::vector<std::uint32_t> scratch(source.terminals());
+    std::vector<SourceDestination> pairs;
+    std::vector<std::uint64_t> local(store.round.size(), 0);
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp for schedule(dynamic, chunk)
+#endif
+    for (std::uint64_t index = from; index < to; ++index) {
+      try {
+        const SampleLoad load = evaluateSample(source, *evaluator, pattern, options.seed, index, scratch, pairs);
+        if (integral) {
+          ++local[static_cast<std::size_t>(load.upper)];
+        } else {
+          store.upper[index] = load.upper;
+          store.lower[index] = load.lower;
+          store.iterations[index] = load.iterations;
+        }
+      } catch (...) {
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp critical(routelab_sampling_failures)
+#endif
+        failures.emplace_back(index, std::current_exception());
+      }
+    }
+#ifdef ROUTELAB_HAVE_OPENMP
+#pragma omp critical(routelab_sampling_merge)
+#endif
+    for (std::size_t i = 0; i < local.size(); ++i) store.round[i] += local[i];
+  }
+  return failures;
+}
+
+/// Adds every process's share of the round [drawn, target) (options.split.sum): the round's
+/// histogram, or the per-sample values (zero outside a process's share, so each sum has one
+/// non-zero term); returns the number of failed samples over every process.
+std::uint64_t combineRound(const LoadSource& source, const SamplingOptions& options, std::uint64_t drawn,
+                           std::uint64_t target, std::size_t localFailures, SampleStore& store) {
+  const std::size_t count = target - drawn;
+  const auto [from, to] = sampleShare(drawn, target, options.split.part, options.split.parts);
+  std::vector<double> values;
+  if (source.integral()) {
+    values.assign(store.round.begin(), store.round.end());  // counts < 2^53: exact
+  } else {
+    values.assign(3 * count, 0.0);
+    for (std::uint64_t i = from; i < to; ++i) {
+      values[i - drawn] = store.upper[i];
+      values[count + i - drawn] = store.lower[i];
+      values[2 * count + i - drawn] = store.iterations[i];
+    }
+  }
+  values.push_back(static_cast<double>(localFailures));
+  options.split.sum(values);
+  if (source.integral()) {
+    for (std::size_t i = 0; i < store.round.size(); ++i) store.round[i] = static_cast<std::uint64_t>(values[i]);
+  } else {
+    for (std::uint64_t i = drawn; i < target; ++i) {
+      store.upper[i] = values[i - drawn];
+      store.lower[i] = values[count + i - drawn];
+      store.iterations[i] = static_cast<std::uint32_t>(values[2 * count + i - drawn]);
+    }
+  }
+  return static_cast<std::uint64_t>(values.back());
+}
+
+/// Rethrows the error of the failed sample of smallest index over every process. Every
+/// process calls it when any failed (a second all-reduce finds that index); a process that
+/// did not draw the sample evaluates it itself, which fails the same way.
+[[noreturn]] void rethrowFirstFailure(const LoadSource& source, SampledPattern pattern, const SamplingOptions& options,
+                                      bool split, std::uint64_t drawn, std::uint64_t target,
+                                      const std::vector<SampleFailure>& failures) {
+  const auto local = std::min_element(failures.begin(), failures.end(),
+                                      [](const SampleFailure& a, const SampleFailure& b) { return a.first < b.first; });
+  if (!split) std::rethrow_exception(local->second);
+  std::vector<double> failed(target - drawn, 0.0);
+  for (const SampleFailure& failure : failures) failed[failure.first - drawn] = 1;
+  options.split.sum(failed);
+  const std::uint64_t first =
+      drawn + static_cast<std::uint64_t>(std::find_if(failed.begin(), failed.end(), [](double f) { return f != 0; }) -
+                                         failed.begin());
+  if (local != failures.end() && local->first == first) std::rethrow_exception(local->second);
+  std::vector<std::uint32_t> scratch(source.terminals());
+  std::vector<SourceDestination> pairs;
+  evaluateSample(source, *source.evaluator(), pattern, options.seed, first, scratch, pairs);
+  throw AnalysisError(fmt::format("sample {} failed on another process and not on this one", first));
+}
+
+/// The summary of every sample drawn so far.
+void summarise(const LoadSource& source, SampleStore& store, SampledBandwidth& result) {
+  if (source.integral()) {
+    for (std::size_t i = 0; i < store.round.size(); ++i) store.histogram[i] += store.round[i];
+    summariseMaxLoads(store.histogram, result);
+    result.bandwidthUpperBound = result.mean;  // integer ML: the mean is exact
+  } else {
+    summariseSplitSamples(store.upper, store.lower, result);
+  }
+}
+
+}  // namespace
+
+SampledBandwidth sampleLoads(const LoadSource& source, SampledPattern pattern, const SamplingOptions& options) {
+  checkSampledPattern(source.terminals(), pattern);
   checkSamplingOptions(options);
   SampledBandwidth result;
   result.pattern = sampledPatternName(pattern);
   result.options = options;
-  [[maybe_unused]] const int workers = workerThreads(options.threads);
-  const ContendedCore contended = paths.hasCompactCore() ? contendedCore(paths) : ContendedCore{};
+  const bool split = options.split.parts > 1 && options.split.sum;
+  SampleStore store;
   // ML <= N for any permutation (at most N pairs share a channel).
-  std::vector<std::uint64_t> histogram(paths.terminals() + 2, 0);
+  if (source.integral()) store.histogram.assign(source.terminals() + 2, 0);
   std::uint64_t drawn = 0;
   std::uint64_t target = firstSampleTarget(options);
-  const bool split = options.split.parts > 1 && options.split.sum;
-  std::vector<std::uint64_t> round(histogram.size(), 0);
   while (true) {
-    // Plain variables, not a structured binding: clang (the TSan build) does not let the
-    // OpenMP region capture structured bindings.
-    const std::pair<std::uint64_t, std::uint64_t> share =
-        split ? sampleShare(drawn, target, options.split.part, options.split.parts)
-              : std::pair<std::uint64_t, std::uint64_t>{drawn, target};
-    const std::uint64_t from = share.first, to = share.second;
-    std::fill(round.begin(), round.end(), 0);
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp parallel num_threads(workers)
-#endif
-    {
-      SampleWorker worker(paths, contended, pattern);
-      std::vector<std::uint64_t> local(round.size(), 0);
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp for schedule(static, 256)
-#endif
-      for (std::uint64_t index = from; index < to; ++index) ++local[worker.maxLoad(options.seed, index)];
-#ifdef ROUTELAB_HAVE_OPENMP
-#pragma omp critical(routelab_sampling_merge)
-#endif
-      for (std::size_t i = 0; i < local.size(); ++i) round[i] += local[i];
+    if (!source.integral()) {
+      store.upper.resize(target);
+      store.lower.resize(target);
+      store.iterations.resize(target);
     }
-    if (split) {
-      // Counts are far below 2^53: the sums of doubles are exact.
-      std::vector<double> counts(round.begin(), round.end());
-      options.split.sum(counts);
-      for (std::size_t i = 0; i < round.size(); ++i) round[i] = static_cast<std::uint64_t>(counts[i]);
-    }
-    for (std::size_t i = 0; i < round.size(); ++i) histogram[i] += round[i];
+    store.round.assign(store.histogram.size(), 0);
+    const auto [from, to] =
+        split ? sampleShare(drawn, target, options.split.part, options.split.parts) : std::pair{drawn, target};
+    const std::vector<SampleFailure> failures = evaluateRound(source, pattern, options, from, to, store);
+    const std::uint64_t failed =
+        split ? combineRound(source, options, drawn, target, failures.size(), store) : failures.size();
+    if (failed != 0) rethrowFirstFailure(source, pattern, options, split, drawn, target, failures);
     drawn = target;
-    summariseMaxLoads(histogram, result);
+    summarise(source, store, result);
     if (!continueSampling(result, options, target)) break;
+  }
+  if (!source.integral()) {
+    for (const double ml : store.upper) ++result.splitHistogram[ml];
+    result.maxIterations = *std::max_element(store.iterations.begin(), store.iterations.end());
   }
   return result;
 }

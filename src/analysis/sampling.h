@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -44,10 +45,9 @@ void drawSampledPattern(SampledPattern pattern, std::uint64_t seed, std::uint64_
 /// Splitting the samples of one run over several processes (MPI ranks, docs/SWEEPS.md):
 /// process `part` of `parts` draws only its share of each round's sample indices
 /// (sampleShare) and `sum` adds a vector element-wise over every process (an all-reduce;
-/// every process calls it with the same sizes in the same order). Each count is summed
-/// exactly, so every process ends with the result of one process, bit for bit. Used by the
-/// first-path sampler (sampleBandwidth); the split-model samplers ignore it (each process
-/// then computes every sample: the same result, no speed-up).
+/// every process calls it with the same sizes in the same order). Every sum is exact (counts
+/// below 2^53, or one non-zero term per entry), so every process ends with the result of one
+/// process, bit for bit, under every load source (sampleLoads).
 struct SampleSplit {
   std::uint32_t part = 0;
   std::uint32_t parts = 1;
@@ -109,9 +109,63 @@ bool continueSampling(SampledBandwidth& result, const SamplingOptions& options, 
 /// depend on how the samples were split between threads. Other fields are left as they are.
 void summariseMaxLoads(const std::vector<std::uint64_t>& histogram, SampledBandwidth& out);
 
-/// Run the stopping rule. Throws AnalysisError for patterns impossible on this terminal
-/// count (odd N for bisect and dissemination, N < 2) and SpecError for precision <= 0 or
-/// initialSamples < 2.
+/// The summary of fractional samples (`upper[i]`, `lower[i]`: sample i's achievable ML and
+/// its certified lower bound): samples, mean of 1/upper, its 99% half-width, mean ML, the
+/// bandwidth bound (mean of 1/lower) and the largest relative gap, summed in sample order so
+/// the result does not depend on the thread or process count. Needs at least two samples.
+void summariseSplitSamples(const std::vector<double>& upper, const std::vector<double>& lower,
+                           SampledBandwidth& result);
+
+/// One sample's maximum channel load under a load source: `upper` the ML of the traffic
+/// split the source uses (achievable), `lower` a certified lower bound on the source's
+/// optimum (== upper when exact). At least 1 (a permutation loads each terminal channel once).
+struct SampleLoad {
+  double upper = 1;
+  double lower = 1;
+  std::uint32_t iterations = 0;  ///< solver iterations (best split), else 0
+};
+
+/// A per-pair load source of the sampler: how the pairs of one sampled pattern load the
+/// channels — stored first paths (sampleBandwidth), table walks (analysis/table_walks.h),
+/// even split or best split (analysis/split.h). Shared by the threads, each of which
+/// evaluates through its own Evaluator (its work arrays).
+class LoadSource {
+ public:
+  class Evaluator {
+   public:
+    virtual ~Evaluator() = default;
+    /// The load of one pattern (the pairs of a sample). May throw AnalysisError naming a
+    /// pair the routing does not deliver.
+    virtual SampleLoad maxLoad(std::span<const SourceDestination> pairs) = 0;
+  };
+  virtual ~LoadSource() = default;
+  virtual std::size_t terminals() const = 0;
+  /// True when every ML is an integer in [1, terminals()] with upper == lower: the samples
+  /// are summarised by their exact histogram (summariseMaxLoads), else in sample order
+  /// (summariseSplitSamples). The two summaries round differently: a source keeps its kind.
+  virtual bool integral() const = 0;
+  /// True when no pattern loads any channel twice: every sample has ML 1 and none is drawn.
+  virtual bool uncontended() const { return false; }
+  /// Consecutive samples a thread takes at a time (cheap evaluations: more).
+  virtual int chunk() const { return 16; }
+  virtual std::unique_ptr<Evaluator> evaluator() const = 0;
+};
+
+/// The sampler of every load source: Nienaber §IV's doubling rule over the patterns of
+/// drawSampledPattern (sample i from deriveSeed(seed, i)), evaluated on options.threads
+/// threads and, with options.split, over several processes; the result is bit-identical for
+/// every thread and process count. Integral sources fill maxLoadHistogram and set
+/// bandwidthUpperBound = mean; the others fill splitHistogram, the gap fields and
+/// maxIterations. `loadModel` is left for the caller to name. Throws AnalysisError for
+/// patterns impossible on this terminal count (odd N for bisect and dissemination, N < 2),
+/// SpecError for precision <= 0 or initialSamples < 2, and the error of the failing sample
+/// of smallest index (the same on every process).
+SampledBandwidth sampleLoads(const LoadSource& source, SampledPattern pattern, const SamplingOptions& options);
+
+/// The stored first paths as a load source (integral; the contended-core fast path).
+std::unique_ptr<LoadSource> storedPathSource(const PairPaths& paths);
+
+/// sampleLoads over the stored first paths.
 SampledBandwidth sampleBandwidth(const PairPaths& paths, SampledPattern pattern, const SamplingOptions& options);
 
 /// ML of sample `index` (the pattern drawn from deriveSeed(seed, index)), for tests.

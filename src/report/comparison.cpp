@@ -11,6 +11,7 @@
 
 #include "analysis/loads.h"
 #include "analysis/sampling.h"
+#include "analysis/table_walks.h"
 #include "core/errors.h"
 #include "core/limits.h"
 #include "engines/families.h"
@@ -19,7 +20,6 @@
 #include "report/deployment.h"
 #include "report/evidence.h"
 #include "report/opensm_directory.h"
-#include "report/sampled_walks.h"
 #include "traffic/pattern.h"
 #include "verify/verify.h"
 

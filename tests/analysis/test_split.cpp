@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "analysis/loads.h"
+#include "analysis/matching.h"
 #include "analysis/paths.h"
 #include "analysis/sampling.h"
 #include "analysis/split.h"

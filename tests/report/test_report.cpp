@@ -1,5 +1,5 @@
 // The comparison behind `routelab compare` (report/comparison.h, report/html.h,
-// report/sampled_walks.h, report/opensm_directory.h).
+// report/opensm_directory.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,16 +7,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "analysis/loads.h"
 #include "analysis/split.h"
-#include "analysis/stages.h"
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "report/comparison.h"
 #include "report/html.h"
 #include "report/opensm_directory.h"
-#include "report/sampled_walks.h"
 #include "test_support.h"
 #include "traffic/pattern.h"
 
@@ -103,49 +100,6 @@ TEST(ReportShifts, EveryShiftWhenFewElseSpreadEvenly) {
   EXPECT_LT(spread.back(), 4096);
   EXPECT_TRUE(std::is_sorted(spread.begin(), spread.end()));
   EXPECT_TRUE(evaluatedShifts(1, 256).empty());
-}
-
-// The walk sampler gives analyze's first-path numbers bit for bit (same patterns, same
-// summary), for a single-path and an adaptive routing and any thread count.
-TEST(ReportSampledWalks, EqualsThePairPathSampler) {
-  const Fabric fabric = loadFabric("gft2:n=6,m=4,r=8");
-  for (const std::string engine : {"dmodk", "ftree-adaptive", "smodk"}) {
-    const RoutingResult routing = runEngine(engine, fabric.network);
-    for (const SampledPattern pattern :
-         {SampledPattern::Bisect, SampledPattern::FullPermutation, SampledPattern::Dissemination}) {
-      SamplingOptions options;
-      options.seed = 7;
-      options.threads = 1;
-      const SampledBandwidth reference =
-          sampleBandwidthUnderModel(fabric.network, routing, pattern, LoadModel::FirstPath, options);
-      options.threads = 2;
-      const SampledBandwidth walked = sampleByWalks(fabric.network, routing, pattern, options);
-      EXPECT_EQ(walked.samples, reference.samples) << engine;
-      EXPECT_EQ(walked.mean, reference.mean) << engine;
-      EXPECT_EQ(walked.ci99HalfWidth, reference.ci99HalfWidth) << engine;
-      EXPECT_EQ(walked.maxLoadHistogram, reference.maxLoadHistogram) << engine;
-      EXPECT_EQ(walked.converged, reference.converged) << engine;
-    }
-  }
-}
-
-// Every shift: the ML of each equals patternLoads', and the channel totals are the all-pairs
-// path counts of `routelab analyze --metric stages`.
-TEST(ReportSampledWalks, ShiftLoadsEqualPatternLoadsAndStageCounts) {
-  const Fabric fabric = loadFabric("kary-ntree:k=3,n=3");
-  for (const std::string engine : {"updown", "ftree-adaptive"}) {
-    const RoutingResult routing = runEngine(engine, fabric.network);
-    const auto shifts = evaluatedShifts(fabric.network.terminalCount(), 1000);
-    ASSERT_EQ(shifts.size(), fabric.network.terminalCount() - 1);
-    const ShiftLoads loads = shiftLoads(fabric.network, routing, shifts, 2);
-    ASSERT_EQ(loads.maxLoads.size(), shifts.size());
-    for (std::size_t i = 0; i < shifts.size(); ++i) {
-      const TrafficPattern pattern = makePattern(fmt::format("shift:s={}", shifts[i]), fabric.network, 1);
-      EXPECT_EQ(loads.maxLoads[i], std::max(1.0, patternLoads(fabric.network, routing, pattern).maxLoad)) << shifts[i];
-    }
-    EXPECT_EQ(loads.channelTotals, stagePathCounts(fabric.network, routing).pathsPerChannel) << engine;
-    EXPECT_EQ(loads, shiftLoads(fabric.network, routing, shifts, 1)) << engine;
-  }
 }
 
 /// The report without its timings (every one is inside <span class="t">).

@@ -1,7 +1,9 @@
-#include "report/sampled_walks.h"
+#include "analysis/table_walks.h"
 
 #include <algorithm>
 #include <exception>
+#include <memory>
+#include <span>
 
 #include "analysis/paths.h"
 #include "core/parallel.h"
@@ -18,7 +20,7 @@ class PatternWalker {
   PatternWalker(const Network& network, const RoutingResult& routing)
       : network_(network), routing_(routing), load_(network.channelCount(), 0) {}
 
-  std::uint32_t maxLoad(const std::vector<SourceDestination>& pairs, std::vector<std::uint64_t>* totals = nullptr) {
+  std::uint32_t maxLoad(std::span<const SourceDestination> pairs, std::vector<std::uint64_t>* totals = nullptr) {
     std::uint32_t best = 1;
     for (const auto& [s, d] : pairs) {
       routePair(network_, routing_, s, d, walk_);
@@ -75,35 +77,41 @@ void parallelWalks(const Network& network, const RoutingResult& routing, std::ui
   if (failure) std::rethrow_exception(failure);
 }
 
+class TableWalkEvaluator final : public LoadSource::Evaluator {
+ public:
+  TableWalkEvaluator(const Network& network, const RoutingResult& routing) : walker_(network, routing) {}
+  SampleLoad maxLoad(std::span<const SourceDestination> pairs) override {
+    const auto ml = static_cast<double>(walker_.maxLoad(pairs));
+    return {ml, ml, 0};
+  }
+
+ private:
+  PatternWalker walker_;
+};
+
+class TableWalkSource final : public LoadSource {
+ public:
+  TableWalkSource(const Network& network, const RoutingResult& routing) : network_(network), routing_(routing) {}
+  std::size_t terminals() const override { return network_.terminalCount(); }
+  bool integral() const override { return true; }
+  std::unique_ptr<Evaluator> evaluator() const override {
+    return std::make_unique<TableWalkEvaluator>(network_, routing_);
+  }
+
+ private:
+  const Network& network_;
+  const RoutingResult& routing_;
+};
+
 }  // namespace
+
+std::unique_ptr<LoadSource> tableWalkSource(const Network& network, const RoutingResult& routing) {
+  return std::make_unique<TableWalkSource>(network, routing);
+}
 
 SampledBandwidth sampleByWalks(const Network& network, const RoutingResult& routing, SampledPattern pattern,
                                const SamplingOptions& options) {
-  const std::size_t n = network.terminalCount();
-  checkSampledPattern(n, pattern);
-  checkSamplingOptions(options);
-  SampledBandwidth result;
-  result.pattern = sampledPatternName(pattern);
-  result.options = options;
-  std::vector<std::uint32_t> maxLoads;
-  std::vector<std::uint64_t> histogram(n + 2, 0);
-  std::uint64_t target = firstSampleTarget(options);
-  while (true) {
-    const std::uint64_t from = maxLoads.size();
-    maxLoads.resize(target, 0);
-    parallelWalks(network, routing, from, target, options.threads, [&](PatternWalker& walker, std::uint64_t index) {
-      thread_local std::vector<std::uint32_t> scratch;
-      thread_local std::vector<SourceDestination> pairs;
-      scratch.resize(n);
-      drawSampledPattern(pattern, options.seed, index, scratch, pairs);
-      maxLoads[index] = walker.maxLoad(pairs);
-    });
-    for (std::uint64_t i = from; i < target; ++i) ++histogram[maxLoads[i]];
-    summariseMaxLoads(histogram, result);
-    result.bandwidthUpperBound = result.mean;  // integer ML: the mean is exact
-    if (!continueSampling(result, options, target)) break;
-  }
-  return result;
+  return sampleLoads(TableWalkSource(network, routing), pattern, options);
 }
 
 ShiftLoads shiftLoads(const Network& network, const RoutingResult& routing, const std::vector<std::int64_t>& shifts,

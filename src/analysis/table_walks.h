@@ -1,18 +1,16 @@
-// routelab/report/sampled_walks.h — first-path loads of sampled and shift patterns by
+// routelab/analysis/table_walks.h — first-path loads of sampled and shift patterns by
 // walking the tables pair by pair, without storing every pair's path.
 //
-// analysis/sampling.h draws its patterns from PairPaths, which stores the path of all N(N-1)
-// pairs: 4 bytes per hop, seconds and hundreds of MB at 4096 terminals, before the first
-// sample. A sample of Nienaber's metrics touches only N/2 or N pairs, so walking each of its
-// pairs (analysis/paths.h routePair) costs less at every size `routelab compare` meets. The
-// patterns (drawSampledPattern: one Rng stream per sample index), the ML of a sample
-// (max(1, largest switch-to-switch channel load)), the histogram summary and the doubling
-// stopping rule (firstSampleTarget / continueSampling) are the library's, so the numbers are
-// those of `routelab analyze --metric abb|afpb|adb --load-model first-path`, bit for bit, for
-// any thread count.
+// PairPaths (paths.h) stores the path of all N(N-1) pairs: 4 bytes per hop, seconds and
+// hundreds of MB at 4096 terminals, before the first sample. A sample of Nienaber's metrics
+// touches only N/2 or N pairs, so walking each of its pairs (routePair) costs less whenever
+// few samples are drawn (`routelab compare`). As a load source of the sampler (sampling.h)
+// it gives the first-path numbers of the stored paths (the ML of a sample: max(1, largest
+// switch-to-switch channel load), summarised by its histogram), bit for bit.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "analysis/sampling.h"
@@ -21,9 +19,12 @@
 
 namespace routelab {
 
-/// ABB / AFPB / ADB under the first-path model. Throws AnalysisError (pattern impossible
-/// on this terminal count, a pair not delivered) and SpecError (bad options) as
-/// sampleBandwidth does.
+/// The routing's first paths, walked per sample, as a load source (integral).
+std::unique_ptr<LoadSource> tableWalkSource(const Network& network, const RoutingResult& routing);
+
+/// ABB / AFPB / ADB under the first-path model: sampleLoads over tableWalkSource. Throws
+/// AnalysisError (pattern impossible on this terminal count, a pair not delivered) and
+/// SpecError (bad options) as sampleBandwidth does.
 SampledBandwidth sampleByWalks(const Network& network, const RoutingResult& routing, SampledPattern pattern,
                                const SamplingOptions& options);
 

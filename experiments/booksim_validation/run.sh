@@ -10,9 +10,12 @@
 #
 # usage: experiments/booksim_validation/run.sh --booksim BIN [ROUTELAB_BINARY]
 # Environment: FABRICS (default "4:4 8:3": k:n), PATTERNS (default "uniform bit-reversal
-# perfect-shuffle"), LOADS (default "0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0"), PERIOD (BookSim
+# perfect-shuffle transpose hot-spot"; transpose only where N is an even power of two, e.g. 256;
+# hot-spot = routelab's `uniform-hot-spot:fraction=HOTSPOT,target=0` against BookSim2's
+# `hotspot` over every terminal weighted to the same destination distribution, HOTSPOT default
+# 0.05 as in Gómez Fig. 6), LOADS (default "0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0"), PERIOD (BookSim
 # sample period and routelab's window unit, default 1000 cycles: 3 warm-up and 3 measured
-# periods for both), SEED (default 1).
+# periods for both), SEED (default 1), RESULTS (the directory, default results/).
 # Appends to results/points.csv (one row per tool and point; a point already there is not run
 # again, so an interrupted run resumes):
 #   tool,k,n,pattern,load,offered,accepted,latency_avg,mode,source_min,source_fairness
@@ -27,23 +30,36 @@ if [ "${1:-}" = --booksim ]; then booksim=$2; shift 2; fi
 [ -n "$booksim" ] && [ -x "$booksim" ] || { echo "booksim_validation: --booksim BIN (a BookSim2 binary) is required" >&2; exit 2; }
 routelab_binary "${1:-}"
 fabrics="${FABRICS:-4:4 8:3}"
-patterns="${PATTERNS:-uniform bit-reversal perfect-shuffle}"
+patterns="${PATTERNS:-uniform bit-reversal perfect-shuffle transpose hot-spot}"
+hotspot="${HOTSPOT:-0.05}"
 loads="${LOADS:-0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0}"
 period="${PERIOD:-1000}"
 seed="${SEED:-1}"
-csv="$here/results/points.csv"
-mkdir -p "$here/results"
+results="${RESULTS:-$here/results}"
+csv="$results/points.csv"
+mkdir -p "$results"
 [ -s "$csv" ] || echo "tool,k,n,pattern,load,offered,accepted,latency_avg,mode,source_min,source_fairness" >"$csv"
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 
 booksim_pattern() {  # routelab's pattern name -> BookSim's traffic name
   case $1 in
     uniform) echo uniform ;; bit-reversal) echo bitrev ;; perfect-shuffle) echo shuffle ;;
-    transpose) echo transpose ;; bit-complement) echo bitcomp ;;
+    transpose) echo transpose ;; bit-complement) echo bitcomp ;; hot-spot) echo hotspot ;;
     *) echo "booksim_validation: no BookSim name for pattern '$1'" >&2; exit 2 ;;
   esac
 }
 done_already() { grep -q "^$1,$2,$3,$4,$5," "$csv"; }
+routelab_pattern() {  # the validation's pattern name -> routelab's traffic spec
+  if [ "$1" = hot-spot ]; then echo "uniform-hot-spot:fraction=$hotspot,target=0"; else echo "$1"; fi
+}
+applies() {  # k n pattern: false (with a note) where the pattern is not defined on k^n terminals
+  local bits=0 t=$(($1 ** $2))
+  while [ "$t" -gt 1 ]; do t=$((t / 2)) bits=$((bits + 1)); done
+  if [ "$3" = transpose ] && [ $((bits % 2)) -ne 0 ]; then
+    echo "booksim_validation: transpose needs 2^(2b) terminals; skipped on the $1-ary $2-tree" >&2
+    return 1
+  fi
+}
 
 cat >"$work/ft.cfg" <<'CFG'
 topology = fattree; routing_function = nca; router = iq;
@@ -56,7 +72,18 @@ warmup_periods = 3; max_samples = 3; stopping_thres = -1.0; acc_stopping_thres =
 CFG
 
 run_booksim() {  # k n pattern load mode -> "offered accepted latency" or nothing
-  "$booksim" "$work/ft.cfg" k="$1" n="$2" traffic="$(booksim_pattern "$3")" injection_rate="$4" sim_type="$5" \
+  # hot-spot: BookSim2's `hotspot({{0,...,N-1},{w,100}})` draws destination 0 with weight w and
+  # every other terminal with weight 100: w = 100 (N - 1) p / (1 - p) for p = F + (1 - F) / N,
+  # the probability that uniform-hot-spot:fraction=F,target=0 gives terminal 0 (BookSim2's
+  # uniform traffic includes the source itself; so does its hotspot list).
+  local traffic
+  traffic=$(booksim_pattern "$3")
+  if [ "$3" = hot-spot ]; then
+    traffic=$(awk -v f="$hotspot" -v n="$(($1 ** $2))" 'BEGIN {
+      p = f + (1 - f) / n; w = int(100 * (n - 1) * p / (1 - p) + 0.5)
+      printf "hotspot({{"; for (i = 0; i < n; ++i) printf "%s%d", (i ? "," : ""), i; printf "},{%d,100}})", w }')
+  fi
+  "$booksim" "$work/ft.cfg" k="$1" n="$2" traffic="$traffic" injection_rate="$4" sim_type="$5" \
     sample_period="$period" seed="$seed" >"$work/booksim.out" 2>&1 || true  # (its exit status is inverted)
   awk '/Overall Traffic Statistics/ { ov = 1 }
        ov && /^Injected flit rate average =/ { off = $6 }
@@ -68,10 +95,11 @@ run_booksim() {  # k n pattern load mode -> "offered accepted latency" or nothin
 for fabric in $fabrics; do
   k=${fabric%%:*} n=${fabric##*:}
   for pattern in $patterns; do
+    applies "$k" "$n" "$pattern" || continue
     for load in $loads; do
       if ! done_already routelab "$k" "$n" "$pattern" "$load"; then
         nice "$bin" simulate "kary-ntree:k=$k,n=$n" --engine ftree-adaptive --selection oblivious --vcs 4 \
-          --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 --pattern "$pattern" --load "$load" \
+          --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 --pattern "$(routelab_pattern "$pattern")" --load "$load" \
           --warmup $((3 * period)) --cycles $((3 * period)) --seed "$seed" --format json |
           jq -r --arg k "$k" --arg n "$n" --arg p "$pattern" --arg l "$load" \
             '["routelab", $k, $n, $p, $l, .offered, .accepted, .latency_avg, "-", .source_accepted_min,
@@ -94,13 +122,14 @@ for fabric in $fabrics; do
 done
 # Zero-load latency against docs/SIMULATION.md's formula (8 + 3 S for F = R = 1, P = 8): load
 # 0.002, where a packet almost never meets another.
-zero="$here/results/zero_load.csv"
+zero="$results/zero_load.csv"
 echo "k,n,pattern,latency_avg,average_hops" >"$work/zero.csv"
 for fabric in $fabrics; do
   k=${fabric%%:*} n=${fabric##*:}
   for pattern in $patterns; do
+    applies "$k" "$n" "$pattern" 2>/dev/null || continue
     nice "$bin" simulate "kary-ntree:k=$k,n=$n" --engine ftree-adaptive --selection oblivious --vcs 4 \
-      --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 --pattern "$pattern" --load 0.002 \
+      --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 --pattern "$(routelab_pattern "$pattern")" --load 0.002 \
       --warmup 1000 --cycles 20000 --seed "$seed" --format json |
       jq -r --arg k "$k" --arg n "$n" --arg p "$pattern" '[$k, $n, $p, .latency_avg, .average_hops] | @csv' |
       tr -d '"' >>"$work/zero.csv"

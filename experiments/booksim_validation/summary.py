@@ -7,7 +7,7 @@ formula of docs/SIMULATION.md (8 + 3 x switches crossed, F = R = 1, P = 8)."""
 import collections, csv, os
 
 here = os.path.dirname(os.path.abspath(__file__))
-res = os.path.join(here, 'results')
+res = os.environ.get('RESULTS', os.path.join(here, 'results'))
 points = collections.defaultdict(dict)
 for r in csv.DictReader(open(os.path.join(res, 'points.csv'))):
     points[(int(r['k']), int(r['n']), r['pattern'])].setdefault(float(r['load']), {})[r['tool']] = r
@@ -20,6 +20,8 @@ def fixed_points(pattern, terminals):
         return sum(1 for t in range(terminals) if int(format(t, f'0{bits}b')[::-1], 2) == t)
     if pattern == 'perfect-shuffle':
         return 2  # all zeros, all ones
+    if pattern == 'transpose':
+        return 2 ** (bits // 2)  # the diagonal: high half equal to low half
     return 0
 
 
@@ -50,15 +52,15 @@ for (k, n, pattern), by_load in sorted(points.items()):
         if knee is not None:
             past.append((load, ra / ba if ba > 0 else float('inf')))
         mode = '' if b['mode'] in ('latency', '-') else f" ({b['mode']} mode)"
-        print(f"| {load:.1f} | {ra:.3f} | {ba:.3f}{mode} | {ra / ba if ba else float('nan'):.3f} | "
+        print(f"| {load:g} | {ra:.3f} | {ba:.3f}{mode} | {ra / ba if ba else float('nan'):.3f} | "
               f"{float(r['latency_avg']):.1f} | {float(b['latency_avg']):.1f} | {float(r['source_fairness']):.3f} |")
     ratio = peak['routelab'] / peak['booksim'] if peak['booksim'] else float('nan')
     print(f"\nSaturation throughput (peak accepted): routelab {peak['routelab']:.3f}, BookSim2 {peak['booksim']:.3f}, "
           f"ratio {ratio:.3f} — {'within' if abs(ratio - 1) <= 0.05 else 'NOT within'} 5 %.")
     if past:
         worst = max(past, key=lambda p: abs(p[1] - 1))
-        print(f"Past saturation (BookSim's first saturated load {knee:.1f} and above): worst ratio {worst[1]:.3f} at "
-              f"{worst[0]:.1f} — {'within' if abs(worst[1] - 1) <= 0.10 else 'NOT within'} 10 %.")
+        print(f"Past saturation (BookSim's first saturated load {knee:g} and above): worst ratio {worst[1]:.3f} at "
+              f"{worst[0]:g} — {'within' if abs(worst[1] - 1) <= 0.10 else 'NOT within'} 10 %.")
 
 zl = os.path.join(res, 'zero_load.csv')
 if os.path.exists(zl):

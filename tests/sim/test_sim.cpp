@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -26,6 +27,7 @@
 #include "ring_fabric.h"
 #include "sim/engine.h"
 #include "sim/simulator.h"
+#include "test_support.h"
 #include "traffic/pattern.h"
 #include "verify/verify.h"
 
@@ -562,6 +564,47 @@ TEST(Simulator, ChoicesIntoTheWrongTerminalAreSkippedOrRefused) {
     FAIL() << "a routing with no usable port was simulated";
   } catch (const SimulationError& e) {
     EXPECT_NE(std::string(e.what()).find("no usable port"), std::string::npos) << e.what();
+  }
+}
+
+// A candidate list with a port into a terminal is resolved per packet (engine.h, "Not
+// resolved"): taken only by packets for that terminal. A complete graph of four switches —
+// port 1 to s+1, port 2 to the host, 3 to s-1, 4 to s+2 — where s0 offers h2's packets
+// {2 (h0), 4 (s2)}: each port of the list follows a port into a switch, so a check that
+// looked at a neighbouring port's exit would take the list as usable by every packet.
+TEST(Simulator, ListsWithAPortIntoATerminalAreUsedOnlyForThatTerminal) {
+  const std::filesystem::path file = test::scratchDir() / "k4-hosts-on-port-2.net";
+  {
+    std::ofstream out(file);
+    for (int s = 0; s < 4; ++s) {
+      out << "Switch 4 \"s" << s << "\"\n[1] \"s" << (s + 1) % 4 << "\"[3]\n[2] \"h" << s << "\"[1]\n[3] \"s"
+          << (s + 3) % 4 << "\"[1]\n[4] \"s" << (s + 2) % 4 << "\"[4]\n\n";
+    }
+    for (int s = 0; s < 4; ++s) out << "Hca 1 \"h" << s << "\"\n[1] \"s" << s << "\"[2]\n\n";
+  }
+  const Fabric fabric = loadFabric("net:" + file.string());
+  const Network& network = fabric.network;
+  RoutingResult routing = route("updown", network);
+  const NodeId s0 = *network.findNode("s0"), h0 = *network.findNode("h0"), h2 = *network.findNode("h2");
+  const Address a = routing.addressFor(h0, h2);
+  ForwardingTable& table = routing.tables[routing.tableOfLayer[0]];
+  table.setCandidates(network.switchIndex(s0), a, std::array<PortNumber, 2>{2, 4});
+  ASSERT_EQ(network.target(network.channelAt(s0, 2)), h0);
+  ASSERT_EQ(network.target(network.channelAt(s0, 4)), *network.findNode("s2"));
+  for (Selection selection : {Selection::Sadp, Selection::Random}) {
+    SimConfig config = drained(0.4, 3000, 5);
+    config.selection = selection;
+    const SimResult result = simulate(network, routing, config);
+    ASSERT_FALSE(result.deadlock);
+    EXPECT_EQ(result.packetsDelivered, result.packetsGenerated);
+    std::size_t fromH0ToH2 = 0;
+    for (const PacketRecord& r : result.packets) {
+      if (network.terminalNode(r.source) != h0 || network.terminalNode(r.destination) != h2) continue;
+      ++fromH0ToH2;
+      EXPECT_EQ(r.hops, 3U) << "h0 -> s0 -> s2 -> h2";
+    }
+    EXPECT_GT(fromH0ToH2, 20U);
+    expectReferenceTimes(network, routing, config, 200, "k4 list with a terminal port");
   }
 }
 

@@ -8,12 +8,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <random>
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/random.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "report/comparison.h"
@@ -281,6 +284,126 @@ TEST(RankingRules, DeployableBeforeBetterButUndeployableBeforeFailing) {
   EXPECT_EQ(engines[0].name, "deployable");
   EXPECT_EQ(engines[1].name, "undeployable");
   EXPECT_EQ(engines[2].name, "fails");
+}
+
+// The group of the best routing holds every routing equal to it, also one sorted after a
+// routing that is not: c's ABB is within the tolerance of a's and its WORST equal, b's ABB lies
+// between but its WORST is worse — a and c form the group, b follows.
+TEST(RankingRules, AGroupTakesEveryRoutingEqualToTheBestNotOnlyTheAdjacentOnes) {
+  std::vector<EngineComparison> engines{routing("a", 0), routing("b", 1), routing("c", 2)};
+  engines[0].models[0].abb.mean = 0.51;
+  engines[1].models[0].abb.mean = 0.505;
+  engines[1].models[0].worst = 5;
+  engines[2].models[0].abb.mean = 0.50;
+  rankEngines(engines);
+  EXPECT_EQ(engines[0].name, "a");
+  EXPECT_EQ(engines[1].name, "c");
+  EXPECT_EQ(engines[2].name, "b");
+  EXPECT_EQ(engines[0].group, engines[1].group);
+  EXPECT_NE(engines[1].group, engines[2].group);
+}
+
+// ---- ranking: the documented rule re-implemented by brute force ------------------------------
+
+/// docs/COMPARE.md "Ranking and decision rule", written from the text: classes in order;
+/// within a class, repeatedly the best remaining routing (highest ABB, lowest WORST, shift
+/// load, hops; exact ties by cost) and every remaining routing equal to it in all four
+/// criteria (ABB within sqrt(ci1^2 + ci2^2), the rest exactly) form a group, ordered by
+/// deployment cost, then OpenSM first, then the listing. Returns names with group numbers
+/// (0 outside the measured classes).
+std::vector<std::pair<std::string, std::size_t>> documentedRanking(const std::vector<EngineComparison>& engines) {
+  auto classOf = [](const EngineComparison& e) {
+    if (e.refused) return 5;
+    if (e.notRun) return 4;
+    if (e.skipped) return 3;
+    if (!(e.connected && e.loopFree && e.deadlockFree)) return 2;
+    return e.notDeployable.empty() ? 0 : 1;
+  };
+  auto kindRank = [](const std::string& kind) {
+    const std::vector<std::string> kinds{"deterministic", "source-dependent", "multipath", "adaptive"};
+    return std::find(kinds.begin(), kinds.end(), kind) - kinds.begin();
+  };
+  auto cost = [&](const EngineComparison& e) {
+    const DeploymentProfile& d = e.deployment;
+    return std::make_tuple(d.vls, d.addressesPerTerminal, d.entriesPerSwitch, kindRank(d.kind), d.inOrder ? 0 : 1,
+                           e.origin == "OpenSM" ? 0 : 1, e.listedOrder);
+  };
+  auto criteria = [](const EngineComparison& e) {
+    const ModelMetrics& m = e.models.front();
+    return std::make_tuple(-m.abb.mean, m.worst, m.shiftMaxLoad, e.meanHops);
+  };
+  auto equal = [](const EngineComparison& a, const EngineComparison& b) {
+    const ModelMetrics &x = a.models.front(), &y = b.models.front();
+    return std::abs(x.abb.mean - y.abb.mean) <= std::hypot(x.abb.ci99, y.abb.ci99) && x.worst == y.worst &&
+           x.shiftMaxLoad == y.shiftMaxLoad && a.meanHops == b.meanHops;
+  };
+  std::vector<std::pair<std::string, std::size_t>> out;
+  std::size_t group = 0;
+  for (int k = 0; k <= 5; ++k) {
+    std::vector<const EngineComparison*> left;
+    for (const EngineComparison& e : engines) {
+      if (classOf(e) == k) left.push_back(&e);
+    }
+    if (k > 2) {  // not measured: by cost (the listing last)
+      std::sort(left.begin(), left.end(), [&](auto* a, auto* b) { return cost(*a) < cost(*b); });
+      for (const auto* e : left) out.emplace_back(e->name, 0);
+      continue;
+    }
+    while (!left.empty()) {
+      const EngineComparison* best = left.front();
+      for (const auto* e : left) {
+        if (std::make_pair(criteria(*e), cost(*e)) < std::make_pair(criteria(*best), cost(*best))) best = e;
+      }
+      std::vector<const EngineComparison*> members, rest;
+      for (const auto* e : left) (equal(*best, *e) ? members : rest).push_back(e);
+      std::sort(members.begin(), members.end(), [&](auto* a, auto* b) { return cost(*a) < cost(*b); });
+      ++group;
+      for (const auto* e : members) out.emplace_back(e->name, group);
+      left = rest;
+    }
+  }
+  return out;
+}
+
+// Random fields from small sets, so that ties and near ties are frequent: the ranking equals
+// the brute-force one on every draw (names, order and groups).
+TEST(RankingRules, EqualsTheDocumentedRuleOnRandomFixtures) {
+  Rng rng(20261128);
+  auto pick = [&](std::uint64_t n) { return rng.below(n); };
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<EngineComparison> engines;
+    const std::size_t count = 2 + pick(6);
+    for (std::size_t i = 0; i < count; ++i) {
+      EngineComparison e = routing(fmt::format("r{}", i), i);
+      ModelMetrics& m = e.models[0];
+      m.abb.mean = std::array{0.50, 0.505, 0.51, 0.52, 0.53}[pick(5)];
+      m.abb.ci99 = std::array{0.0, 0.004, 0.008}[pick(3)];
+      m.worst = static_cast<double>(3 + pick(2));
+      m.shiftMaxLoad = static_cast<double>(1 + pick(2));
+      e.meanHops = std::array{3.5, 4.0}[pick(2)];
+      e.deployment.vls = 1 + pick(2);
+      e.deployment.addressesPerTerminal = pick(4) == 0 ? 2 : 1;
+      e.deployment.entriesPerSwitch = pick(4) == 0 ? 200 : 100;
+      e.deployment.kind =
+          std::array<std::string, 4>{"deterministic", "source-dependent", "multipath", "adaptive"}[pick(4)];
+      e.deployment.inOrder = pick(3) != 0;
+      e.origin = pick(3) == 0 ? "OpenSM" : "routelab";
+      const std::uint64_t fate = pick(20);
+      if (fate == 0) e.deadlockFree = false;
+      if (fate == 1) e.notDeployable = {"needs 2 VLs, 1 available"};
+      if (fate == 2) e.connected = false;
+      if (fate == 3) e.skipped = true, e.models.clear();
+      if (fate == 4) e.notRun = true, e.models.clear();
+      if (fate == 5) e.refused = true, e.models.clear();
+      engines.push_back(std::move(e));
+    }
+    std::shuffle(engines.begin(), engines.end(), std::mt19937(static_cast<unsigned>(trial)));
+    const auto expected = documentedRanking(engines);
+    rankEngines(engines);
+    std::vector<std::pair<std::string, std::size_t>> actual;
+    for (const EngineComparison& e : engines) actual.emplace_back(e.name, e.group);
+    ASSERT_EQ(actual, expected) << "trial " << trial;
+  }
 }
 
 // ---- the decision ---------------------------------------------------------------------------

@@ -497,6 +497,40 @@ TEST(Simulator, TraceIsDeliveredCompletely) {
   EXPECT_FALSE(result.deadlock);
 }
 
+// docs/SIMULATION.md "Traces": terminals by name or index, `#` comments, lines in any order —
+// each variation of one trace simulates to the same packets, cycle for cycle.
+TEST(Simulator, TraceVariationsSimulateAlike) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const Network& network = fabric.network;
+  const std::vector<std::array<std::uint64_t, 4>> rows = {{0, 0, 7, 3000}, {0, 3, 1, 1024},  {5, 1, 6, 100},
+                                                          {5, 6, 1, 2048}, {10, 7, 0, 1024}, {40, 2, 5, 512}};
+  auto text = [&](bool names, bool reversed, bool comments) {
+    std::string out = "time,source,destination,bytes\n";
+    std::vector<std::array<std::uint64_t, 4>> order = rows;
+    if (reversed) std::reverse(order.begin(), order.end());
+    for (const auto& [time, source, destination, bytes] : order) {
+      auto terminal = [&](std::uint64_t t) {
+        return names ? network.name(network.terminalNode(static_cast<std::uint32_t>(t))) : std::to_string(t);
+      };
+      if (comments) out += "# the next message\n";
+      out += fmt::format("{},{},{},{}\n", time, terminal(source), terminal(destination), bytes);
+    }
+    return out;
+  };
+  SimConfig config;
+  config.recordPackets = true;
+  const RoutingResult routing = route("ftree-adaptive", network);
+  const Trace canonical = parseTrace(text(false, false, false), "t.csv", network);
+  const SimResult expected = simulate(network, routing, config, &canonical);
+  ASSERT_EQ(expected.packetsDelivered, 3U + 1U + 1U + 2U + 1U + 1U);
+  for (int variant = 1; variant < 8; ++variant) {
+    const Trace trace = parseTrace(text(variant & 1, variant & 2, variant & 4), "t.csv", network);
+    const SimResult result = simulate(network, routing, config, &trace);
+    EXPECT_EQ(result.lastDelivery, expected.lastDelivery) << variant;
+    EXPECT_EQ(sorted(result.packets), sorted(expected.packets)) << variant;
+  }
+}
+
 TEST(Simulator, BadTracesAndParametersAreRefusedWithTheirPlace) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   EXPECT_THROW(parseTrace("", "t.csv", fabric.network), ParseError);

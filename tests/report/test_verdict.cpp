@@ -212,6 +212,34 @@ TEST(RankingRules, EachMeasuredCriterionAloneOrders) {
   EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].worst = 5; }), std::make_pair(std::string("a"), false));
 }
 
+// Equal in all but one: a (listed first) worse in exactly one measured criterion, or in its
+// class alone, goes after b; b worse in the same one stays after a.
+TEST(RankingRules, EqualInAllButOneCriterion) {
+  const std::vector<std::pair<std::string, std::function<void(EngineComparison&)>>> worse = {
+      {"abb", [](EngineComparison& e) { e.models[0].abb.mean = 0.47; }},
+      {"worst", [](EngineComparison& e) { e.models[0].worst = 5; }},
+      {"shift load", [](EngineComparison& e) { e.models[0].shiftMaxLoad = 3; }},
+      {"hops", [](EngineComparison& e) { e.meanHops = 4.1; }},
+      {"not deployable", [](EngineComparison& e) { e.notDeployable = {"needs 2 VLs, 1 available"}; }},
+      {"deadlock", [](EngineComparison& e) { e.deadlockFree = false; }},
+      {"loop", [](EngineComparison& e) { e.loopFree = false; }},
+      {"not connected", [](EngineComparison& e) { e.connected = false; }},
+      {"not analysed", [](EngineComparison& e) { e.skipped = true; }},
+      {"not run", [](EngineComparison& e) { e.notRun = true; }},
+      {"refused", [](EngineComparison& e) { e.refused = true; }},
+  };
+  for (const auto& [name, change] : worse) {
+    std::vector<EngineComparison> engines{routing("a", 0), routing("b", 1)};
+    change(engines[0]);
+    rankEngines(engines);
+    EXPECT_EQ(engines[0].name, "b") << name;
+    EXPECT_TRUE(engines[0].group != engines[1].group || engines[0].group == 0) << name;
+    EXPECT_EQ(rankPair(change).first, "a") << name;
+  }
+  // Equal in everything: one group, the listing decides.
+  EXPECT_EQ(rankPair([](EngineComparison&) {}), std::make_pair(std::string("a"), true));
+}
+
 TEST(RankingRules, AbbEqualWithinTheConfidenceOfTheDifference) {
   // Tolerance sqrt(0.01^2 + 0.01^2) = 0.01414: 0.514 is equal (cheaper b then wins on cost),
   // 0.515 is better.
@@ -315,7 +343,7 @@ std::vector<std::pair<std::string, std::size_t>> documentedRanking(const std::ve
   auto classOf = [](const EngineComparison& e) {
     if (e.refused) return 5;
     if (e.notRun) return 4;
-    if (e.skipped) return 3;
+    if (e.skipped || e.models.empty()) return 3;
     if (!(e.connected && e.loopFree && e.deadlockFree)) return 2;
     return e.notDeployable.empty() ? 0 : 1;
   };
@@ -328,12 +356,19 @@ std::vector<std::pair<std::string, std::size_t>> documentedRanking(const std::ve
     return std::make_tuple(d.vls, d.addressesPerTerminal, d.entriesPerSwitch, kindRank(d.kind), d.inOrder ? 0 : 1,
                            e.origin == "OpenSM" ? 0 : 1, e.listedOrder);
   };
-  auto criteria = [](const EngineComparison& e) {
-    const ModelMetrics& m = e.models.front();
+  // The ranking model: even-split where computed, else first-path (the first listed).
+  auto ranked = [](const EngineComparison& e) -> const ModelMetrics& {
+    for (const ModelMetrics& m : e.models) {
+      if (m.model == LoadModel::EvenSplit) return m;
+    }
+    return e.models.front();
+  };
+  auto criteria = [&](const EngineComparison& e) {
+    const ModelMetrics& m = ranked(e);
     return std::make_tuple(-m.abb.mean, m.worst, m.shiftMaxLoad, e.meanHops);
   };
-  auto equal = [](const EngineComparison& a, const EngineComparison& b) {
-    const ModelMetrics &x = a.models.front(), &y = b.models.front();
+  auto equal = [&](const EngineComparison& a, const EngineComparison& b) {
+    const ModelMetrics &x = ranked(a), &y = ranked(b);
     return std::abs(x.abb.mean - y.abb.mean) <= std::hypot(x.abb.ci99, y.abb.ci99) && x.worst == y.worst &&
            x.shiftMaxLoad == y.shiftMaxLoad && a.meanHops == b.meanHops;
   };
@@ -617,6 +652,10 @@ TEST(CompareJson, CarriesTheDecisionProfilesAndPoints) {
   EXPECT_EQ(j["configuration"]["vls"], 8);
   EXPECT_EQ(j["configuration"]["seed"], 5);
   ASSERT_EQ(j["engines"].size(), c.engines.size());
+  // The ranks and groups: docs/COMPARE.md's rule applied to the routings' own metrics.
+  std::vector<std::pair<std::string, std::size_t>> reported;
+  for (const auto& row : j["engines"]) reported.emplace_back(row["name"], row["group"]);
+  EXPECT_EQ(reported, documentedRanking(c.engines));
   for (std::size_t i = 0; i < c.engines.size(); ++i) {
     const EngineComparison& e = c.engines[i];
     const auto& row = j["engines"][i];

@@ -14,6 +14,7 @@
 
 #include "analysis/loads.h"
 #include "analysis/split.h"
+#include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "test_support.h"
@@ -108,6 +109,18 @@ TEST(RecomputedLoads, APairWithManyDistinctRoutesThroughEverySwitchIsSplitEvenly
       }
     }
     EXPECT_NEAR(loads.load[net.injectionChannel(net.terminalNode(0)).index()], 1.0, 1e-9);
+  }
+  // A loop in one of the routes (s1 sends address 5 back to s0, s0 sends it to s1) is refused.
+  const Address looping = routing.addresses.base(net.terminalNode(1)) + 5;
+  routing.tables[0].set(net.switchIndex(sw(1)), looping, 2);
+  routing.tables[0].set(net.switchIndex(sw(0)), looping, 4);
+  for (LoadModel model : {LoadModel::EvenSplit, LoadModel::BestSplit}) {
+    try {
+      patternLoads(net, routing, pattern, model);
+      ADD_FAILURE() << loadModelName(model) << ": a forwarding loop was analysed";
+    } catch (const AnalysisError& e) {
+      EXPECT_NE(std::string(e.what()).find("forwarding loop"), std::string::npos) << e.what();
+    }
   }
 }
 

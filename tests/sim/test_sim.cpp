@@ -531,6 +531,30 @@ TEST(Simulator, TraceVariationsSimulateAlike) {
   }
 }
 
+// The io generator's bursts (docs/SIMULATION.md): geometric length >= 1 of mean `burst`,
+// each burst after an exponential gap of mean `gap`. With burst = 1 every request of a client
+// follows its previous one by a gap draw plus 1..64 cycles: with a mean gap of 10^6 cycles,
+// a distance of at most 64 cycles has probability 6.4e-5, so among 4 x 199 distances none is
+// expected (bursts of two would make half of them so close).
+TEST(Simulator, IoTraceBurstsOfOneAreEachAfterAGap) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const Trace trace =
+      generateIoTrace(fabric.network, parseIoTraceSpec("io:storage=2,clients=4,requests=200,burst=1,gap=1000000", 3));
+  std::map<std::uint32_t, std::vector<std::uint64_t>> requests;  // per client, from its request messages
+  for (const TraceMessage& m : trace.messages) {
+    if (m.source < 4) requests[m.source].push_back(m.cycle);
+  }
+  ASSERT_EQ(requests.size(), 4U);
+  std::size_t close = 0, distances = 0;
+  for (auto& [client, times] : requests) {
+    ASSERT_EQ(times.size(), 200U) << client;
+    std::sort(times.begin(), times.end());
+    for (std::size_t i = 1; i < times.size(); ++i, ++distances) close += times[i] - times[i - 1] <= 64;
+  }
+  EXPECT_EQ(distances, 4U * 199U);
+  EXPECT_LE(close, 2U) << "requests of one client closer than a gap: bursts longer than one";
+}
+
 TEST(Simulator, BadTracesAndParametersAreRefusedWithTheirPlace) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   EXPECT_THROW(parseTrace("", "t.csv", fabric.network), ParseError);

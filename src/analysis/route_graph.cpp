@@ -96,10 +96,12 @@ bool RouteGraphBuilder::exploreSlot(NodeId source, NodeId destination, std::span
   const auto firstState = static_cast<std::uint32_t>(stateNode_.size());
   const std::size_t firstEdge = edges_.size();
   const std::uint32_t start = target(network.target(network.injectionChannel(source)), slots[slot].table);
+  // The walk ends: a slot has at most one state per (switch, table) (stateOf); a forwarding
+  // loop is a cycle among them, found by finishGraph's topological order. (The pair's slots
+  // together may hold many times the node count: up to 2^LMC routes, each through every switch.)
   for (std::uint32_t u = firstState; u < stateNode_.size(); ++u) {
     const NodeId node = stateNode_[u];
     if (!network.isSwitch(node)) fail(fmt::format("the route enters terminal '{}'", network.name(node)));
-    if (stateNode_.size() > 4 * network.nodeCount() * (escapeTable_ >= 0 ? 2 : 1) + 4) fail("forwarding loop");
     const std::uint32_t sw = network.switchIndex(node);
     const Address a = slots[slot].address;
     const std::uint16_t table = stateTable_[u];

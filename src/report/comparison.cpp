@@ -455,21 +455,23 @@ void rankEngines(std::vector<EngineComparison>& engines) {
     if (measured(a) != measured(b)) return measured(a) < measured(b);
     return byCost(a, b);
   });
-  // Groups: from the best of a class, every routing measured equal to it (sameMeasuredRank)
-  // joins its group; within a group the cheaper deployment comes first.
+  // Groups (docs/COMPARE.md): from the best remaining routing of a class, every remaining
+  // routing measured equal to it (sameMeasuredRank) joins its group, also one sorted after a
+  // routing that is not (ABB lower but within the tolerance, a WORST better than the one
+  // between); within a group the cheaper deployment comes first.
   std::size_t group = 0;
   for (std::size_t i = 0; i < engines.size();) {
     if (rankClass(engines[i]) > 2 || engines[i].rankingModel() == nullptr) {
       engines[i++].group = 0;
       continue;
     }
-    std::size_t end = i + 1;
-    while (end < engines.size() && rankClass(engines[end]) == rankClass(engines[i]) &&
-           sameMeasuredRank(engines[i], engines[end])) {
-      ++end;
-    }
+    std::size_t classEnd = i + 1;
+    while (classEnd < engines.size() && rankClass(engines[classEnd]) == rankClass(engines[i])) ++classEnd;
     const auto first = engines.begin() + static_cast<std::ptrdiff_t>(i);
-    std::stable_sort(first, engines.begin() + static_cast<std::ptrdiff_t>(end), byCost);
+    const auto equal = std::stable_partition(first + 1, engines.begin() + static_cast<std::ptrdiff_t>(classEnd),
+                                             [&](const EngineComparison& e) { return sameMeasuredRank(*first, e); });
+    const auto end = static_cast<std::size_t>(equal - engines.begin());
+    std::stable_sort(first, equal, byCost);
     ++group;
     for (; i < end; ++i) engines[i].group = group;
   }

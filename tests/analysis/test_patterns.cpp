@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/errors.h"
+#include "graph/builder.h"
 #include "topology/xgft.h"
 #include "traffic/pattern.h"
 
@@ -182,6 +183,28 @@ TEST(PatternRegistry, ImpossiblePatternsAreRejected) {
   EXPECT_THROW(makePattern("no-such-pattern", odd, 1), SpecError);
   EXPECT_THROW(makePattern("hot-spot:target=9", odd, 1), SpecError);
   EXPECT_THROW(makePattern("bisect:bogus=1", odd, 1), SpecError);
+}
+
+// All-to-all at its limit (two terminals: both ordered pairs) and one below it (refused with
+// the message naming the pattern and both counts).
+TEST(PatternRegistry, AllToAllAtTwoTerminalsAndRefusedBelow) {
+  auto fabric = [](int terminals) {
+    NetworkBuilder builder;
+    const NodeId sw = builder.addSwitch("sw", 4);
+    for (int t = 0; t < terminals; ++t) {
+      builder.connect(builder.addTerminal("h" + std::to_string(t)), 1, sw, static_cast<PortNumber>(t + 1));
+    }
+    return builder.build();
+  };
+  const TrafficPattern two = makePattern("all-to-all", fabric(2), 1);
+  EXPECT_EQ(two.pairs, (std::vector<SourceDestination>{{0, 1}, {1, 0}}));
+  EXPECT_EQ(makePattern("all-to-all", fabric(3), 1).pairs.size(), 6U);
+  try {
+    makePattern("all-to-all", fabric(1), 1);
+    FAIL() << "all-to-all on one terminal";
+  } catch (const SpecError& e) {
+    EXPECT_STREQ(e.what(), "pattern 'all-to-all' needs at least 2 terminals, the fabric has 1");
+  }
 }
 
 TEST(PatternFile, NamesIndicesAndComments) {

@@ -12,6 +12,7 @@
 #include "analysis/worst.h"
 #include "core/random.h"
 #include "engines/registry.h"
+#include "fabric/fabric.h"
 #include "hand_routing.h"
 
 using namespace routelab;
@@ -242,3 +243,62 @@ TEST(Worst, NienaberTableOneRowsWithEngines) {
   const Network net = makeGft2(16, 16, 32);
   EXPECT_EQ(worstCasePermutationLoad(PairPaths::build(net, runEngine("opt", net))).value, 4u);
 }
+
+namespace routelab {
+namespace {
+
+// The reported channel and witness on ties (docs/ANALYSIS.md "WORST, exactly"): every
+// channel's maximum over all 8! permutations of the pairs through it (brute force, each
+// permutation's non-fixed pairs), WORST the largest, the reported channel the smallest id
+// reaching it, the witness a permutation of WORST pairs all through that channel — from the
+// reference and from the grouped traversal, on fabrics where several channels tie.
+TEST(WorstWitness, SmallestChannelAmongTheTiedAndAPermutationThroughIt) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"kary-ntree:k=2,n=3", "dmodk"},
+      {"kary-ntree:k=2,n=3", "smodk"},
+      {"random:switches=4,links=5,terminals=2,seed=3", "updown"},
+      {"random:switches=8,terminals=1,seed=4", "lash"}};
+  for (const auto& [spec, engine] : cases) {
+    const Fabric fabric = loadFabric(spec);
+    const Network& net = fabric.network;
+    const std::uint32_t n = static_cast<std::uint32_t>(net.terminalCount());
+    ASSERT_LE(n, 8U) << spec;
+    const RoutingResult routing = runEngine(engine, net);
+    const PairPaths paths = PairPaths::build(net, routing, 1);
+    std::vector<std::uint32_t> best(net.channelCount(), 0);
+    std::vector<std::uint32_t> perm(n);
+    std::iota(perm.begin(), perm.end(), 0U);
+    std::vector<std::uint32_t> count(net.channelCount());
+    do {
+      std::fill(count.begin(), count.end(), 0U);
+      for (std::uint32_t s = 0; s < n; ++s) {
+        if (perm[s] == s) continue;
+        for (const std::uint32_t c : paths.path(s, perm[s])) ++count[c];
+      }
+      for (std::size_t c = 0; c < count.size(); ++c) best[c] = std::max(best[c], count[c]);
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    const std::uint32_t value = *std::max_element(best.begin(), best.end());
+    const auto tied = static_cast<std::size_t>(std::count(best.begin(), best.end(), value));
+    const std::size_t smallest = static_cast<std::size_t>(std::find(best.begin(), best.end(), value) - best.begin());
+    const std::string what = spec + " " + engine;
+    ASSERT_GE(value, 2U) << what;
+    EXPECT_GT(tied, 1U) << what << ": a fixture without ties checks no tie rule";
+    for (const WorstCase& worst : {worstCasePermutationLoad(paths, 1), worstCasePermutationLoad(net, routing, 2)}) {
+      EXPECT_EQ(worst.value, value) << what;
+      EXPECT_EQ(worst.channel.index(), smallest) << what;
+      ASSERT_EQ(worst.witness.size(), value) << what;
+      std::vector<bool> sends(n), receives(n);
+      for (const auto& [s, d] : worst.witness) {
+        EXPECT_NE(s, d) << what;
+        EXPECT_FALSE(sends[s]) << what << ": source " << s << " twice";
+        EXPECT_FALSE(receives[d]) << what << ": destination " << d << " twice";
+        sends[s] = receives[d] = true;
+        const auto path = paths.path(s, d);
+        EXPECT_NE(std::find(path.begin(), path.end(), worst.channel.value), path.end()) << what;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace routelab

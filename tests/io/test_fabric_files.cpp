@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -134,6 +135,93 @@ TEST_P(FixtureImport, FatTreesAreRecognisedWithTheGeneratorsLabels) {
       EXPECT_FALSE(recognized.has_value()) << file;
     }
   }
+}
+
+namespace {
+
+/// Every line of `text` through `change` (lines without their '\n').
+std::string eachLine(const std::string& text, const std::function<std::string(const std::string&)>& change) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) out += change(line) + "\n";
+  return out;
+}
+
+/// The blank-line separated blocks of `text`, in reverse order.
+std::string blocksReversed(const std::string& text) {
+  std::vector<std::string> blocks(1);
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      if (!blocks.back().empty()) blocks.emplace_back();
+    } else {
+      blocks.back() += line + "\n";
+    }
+  }
+  std::string out;
+  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) out += *it + "\n";
+  return out;
+}
+
+/// docs/FORMATS.md's variations of a net / ibnetdiscover file, each with its name: CRLF line
+/// ends, leading blanks, comment lines between the port lines of a record, and (net files)
+/// an omitted remote port 1, (ibnetdiscover) records in any order (canonical order by GUID).
+std::vector<std::pair<std::string, std::string>> documentedVariations(const std::string& text, bool ibnetdiscover) {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.emplace_back("crlf", eachLine(text, [](const std::string& l) { return l + "\r"; }));
+  out.emplace_back("leading blanks", eachLine(text, [](const std::string& l) { return l.empty() ? l : " \t " + l; }));
+  out.emplace_back("comments between port lines", eachLine(text, [](const std::string& l) {
+                     return l.starts_with("[") ? l + "\n# a comment line\n  # another, indented" : l;
+                   }));
+  if (ibnetdiscover) {
+    out.emplace_back("records reversed", blocksReversed(text));
+  } else {
+    out.emplace_back("remote port 1 omitted", eachLine(text, [](const std::string& l) {
+                       const std::size_t at = l.find("\"[1]");
+                       if (!l.starts_with("[") || at == std::string::npos || l.find('(', at) != std::string::npos)
+                         return l;
+                       return l.substr(0, at + 1) + l.substr(at + 4);
+                     }));
+  }
+  return out;
+}
+
+}  // namespace
+
+// Each documented variation of a fixture, plain and gzipped (with and without the .gz name),
+// reads as the same fabric as the file itself: nodes, order, ports, cables and GUIDs.
+TEST_P(FixtureImport, DocumentedVariationsReadAsTheSameFabric) {
+  for (const char* file : {"topology.net", "ibnetdiscover.txt"}) {
+    const std::string path = fixturePath(GetParam(), file);
+    const Network canonical = readFabricFile(path);
+    const bool ibnetdiscover = std::string(file) == "ibnetdiscover.txt";
+    int changed = 0;
+    for (const auto& [name, text] : documentedVariations(readFileText(path), ibnetdiscover)) {
+      const std::string what = std::string(GetParam().directory) + "/" + file + " " + name;
+      const std::filesystem::path variant = test::scratchDir() / (std::string(GetParam().directory) + "-variant");
+      std::ofstream(variant, std::ios::binary) << text;
+      changed += text != readFileText(path);
+      EXPECT_EQ(joined(networkDifferences(readFabricFile(variant.string()), canonical, strict())), "") << what;
+      const std::string gz = variant.string() + ".gz", bare = variant.string() + "-gzipped";
+      ASSERT_EQ(test::runCommand("gzip -c '" + variant.string() + "' > '" + gz + "' && cp '" + gz + "' '" + bare + "'")
+                    .exitCode,
+                0);
+      EXPECT_EQ(joined(networkDifferences(readFabricFile(gz), canonical, strict())), "") << what << " (.gz)";
+      EXPECT_EQ(joined(networkDifferences(readFabricFile(bare), canonical, strict())), "") << what << " (gzip magic)";
+    }
+    EXPECT_EQ(changed, 4) << file << ": every variation changes the text";
+  }
+  // ibnetdiscover -p: one line per port, in any order.
+  const std::string path = fixturePath(GetParam(), "ibnetdiscover-p.txt");
+  std::istringstream in(readFileText(path));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::string reversed;
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) reversed += *it + "\n";
+  const std::filesystem::path variant = test::scratchDir() / (std::string(GetParam().directory) + "-p-reversed");
+  std::ofstream(variant) << reversed;
+  EXPECT_EQ(joined(networkDifferences(readFabricFile(variant.string()), readFabricFile(path), strict())), "");
 }
 
 INSTANTIATE_TEST_SUITE_P(OpenSmFixtures, FixtureImport, ::testing::ValuesIn(kFixtures),

@@ -392,8 +392,10 @@ def mutation_sites(file: str, text: str) -> list[dict]:
         line = text[line_start:line_end if line_end >= 0 else len(text)]
         if "static_assert" in line or re.search(r"\)\s*(const\s*)?(override\s*)?=\s*0\s*;", line):
             return
+        before = text[line_start:offset].lstrip()  # the stripped line up to the site
         sites.append({"file": file, "offset": offset, "original": original, "replacement": replacement,
-                      "kind": kind, "line": text.count("\n", 0, offset) + 1, "line_text": line.strip()})
+                      "kind": kind, "line": text.count("\n", 0, offset) + 1, "line_text": line.strip(),
+                      "occurrence": before.count(original) + 1})
 
     for m in OPERATOR_PATTERN.finditer(code):
         add(m.start(), m.group(0), OPERATOR_SWAPS[m.group(0)], "operator")
@@ -443,9 +445,12 @@ def load_triage(path: Path) -> list[dict]:
 
 
 def triaged(site: dict, triage: list[dict]) -> dict | None:
+    """The triage entry of a site: same file, line text, original and replacement, and — where
+    the entry names one — the same `occurrence` (1-based) of the original text in the line."""
     for t in triage:
         if (t.get("file"), t.get("line"), t.get("original"), t.get("replacement")) == \
-                (site["file"], site["line_text"], site["original"], site["replacement"]):
+                (site["file"], site["line_text"], site["original"], site["replacement"]) and \
+                t.get("occurrence", site.get("occurrence")) == site.get("occurrence"):
             return t
     return None
 

@@ -8,12 +8,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <random>
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/random.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "report/comparison.h"
@@ -209,6 +212,34 @@ TEST(RankingRules, EachMeasuredCriterionAloneOrders) {
   EXPECT_EQ(rankPair([](EngineComparison& e) { e.models[0].worst = 5; }), std::make_pair(std::string("a"), false));
 }
 
+// Equal in all but one: a (listed first) worse in exactly one measured criterion, or in its
+// class alone, goes after b; b worse in the same one stays after a.
+TEST(RankingRules, EqualInAllButOneCriterion) {
+  const std::vector<std::pair<std::string, std::function<void(EngineComparison&)>>> worse = {
+      {"abb", [](EngineComparison& e) { e.models[0].abb.mean = 0.47; }},
+      {"worst", [](EngineComparison& e) { e.models[0].worst = 5; }},
+      {"shift load", [](EngineComparison& e) { e.models[0].shiftMaxLoad = 3; }},
+      {"hops", [](EngineComparison& e) { e.meanHops = 4.1; }},
+      {"not deployable", [](EngineComparison& e) { e.notDeployable = {"needs 2 VLs, 1 available"}; }},
+      {"deadlock", [](EngineComparison& e) { e.deadlockFree = false; }},
+      {"loop", [](EngineComparison& e) { e.loopFree = false; }},
+      {"not connected", [](EngineComparison& e) { e.connected = false; }},
+      {"not analysed", [](EngineComparison& e) { e.skipped = true; }},
+      {"not run", [](EngineComparison& e) { e.notRun = true; }},
+      {"refused", [](EngineComparison& e) { e.refused = true; }},
+  };
+  for (const auto& [name, change] : worse) {
+    std::vector<EngineComparison> engines{routing("a", 0), routing("b", 1)};
+    change(engines[0]);
+    rankEngines(engines);
+    EXPECT_EQ(engines[0].name, "b") << name;
+    EXPECT_TRUE(engines[0].group != engines[1].group || engines[0].group == 0) << name;
+    EXPECT_EQ(rankPair(change).first, "a") << name;
+  }
+  // Equal in everything: one group, the listing decides.
+  EXPECT_EQ(rankPair([](EngineComparison&) {}), std::make_pair(std::string("a"), true));
+}
+
 TEST(RankingRules, AbbEqualWithinTheConfidenceOfTheDifference) {
   // Tolerance sqrt(0.01^2 + 0.01^2) = 0.01414: 0.514 is equal (cheaper b then wins on cost),
   // 0.515 is better.
@@ -281,6 +312,133 @@ TEST(RankingRules, DeployableBeforeBetterButUndeployableBeforeFailing) {
   EXPECT_EQ(engines[0].name, "deployable");
   EXPECT_EQ(engines[1].name, "undeployable");
   EXPECT_EQ(engines[2].name, "fails");
+}
+
+// The group of the best routing holds every routing equal to it, also one sorted after a
+// routing that is not: c's ABB is within the tolerance of a's and its WORST equal, b's ABB lies
+// between but its WORST is worse — a and c form the group, b follows.
+TEST(RankingRules, AGroupTakesEveryRoutingEqualToTheBestNotOnlyTheAdjacentOnes) {
+  std::vector<EngineComparison> engines{routing("a", 0), routing("b", 1), routing("c", 2)};
+  engines[0].models[0].abb.mean = 0.51;
+  engines[1].models[0].abb.mean = 0.505;
+  engines[1].models[0].worst = 5;
+  engines[2].models[0].abb.mean = 0.50;
+  rankEngines(engines);
+  EXPECT_EQ(engines[0].name, "a");
+  EXPECT_EQ(engines[1].name, "c");
+  EXPECT_EQ(engines[2].name, "b");
+  EXPECT_EQ(engines[0].group, engines[1].group);
+  EXPECT_NE(engines[1].group, engines[2].group);
+}
+
+// ---- ranking: the documented rule re-implemented by brute force ------------------------------
+
+/// docs/COMPARE.md "Ranking and decision rule", written from the text: classes in order;
+/// within a class, repeatedly the best remaining routing (highest ABB, lowest WORST, shift
+/// load, hops; exact ties by cost) and every remaining routing equal to it in all four
+/// criteria (ABB within sqrt(ci1^2 + ci2^2), the rest exactly) form a group, ordered by
+/// deployment cost, then OpenSM first, then the listing. Returns names with group numbers
+/// (0 outside the measured classes).
+std::vector<std::pair<std::string, std::size_t>> documentedRanking(const std::vector<EngineComparison>& engines) {
+  auto classOf = [](const EngineComparison& e) {
+    if (e.refused) return 5;
+    if (e.notRun) return 4;
+    if (e.skipped || e.models.empty()) return 3;
+    if (!(e.connected && e.loopFree && e.deadlockFree)) return 2;
+    return e.notDeployable.empty() ? 0 : 1;
+  };
+  auto kindRank = [](const std::string& kind) {
+    const std::vector<std::string> kinds{"deterministic", "source-dependent", "multipath", "adaptive"};
+    return std::find(kinds.begin(), kinds.end(), kind) - kinds.begin();
+  };
+  auto cost = [&](const EngineComparison& e) {
+    const DeploymentProfile& d = e.deployment;
+    return std::make_tuple(d.vls, d.addressesPerTerminal, d.entriesPerSwitch, kindRank(d.kind), d.inOrder ? 0 : 1,
+                           e.origin == "OpenSM" ? 0 : 1, e.listedOrder);
+  };
+  // The ranking model: even-split where computed, else first-path (the first listed).
+  auto ranked = [](const EngineComparison& e) -> const ModelMetrics& {
+    for (const ModelMetrics& m : e.models) {
+      if (m.model == LoadModel::EvenSplit) return m;
+    }
+    return e.models.front();
+  };
+  auto criteria = [&](const EngineComparison& e) {
+    const ModelMetrics& m = ranked(e);
+    return std::make_tuple(-m.abb.mean, m.worst, m.shiftMaxLoad, e.meanHops);
+  };
+  auto equal = [&](const EngineComparison& a, const EngineComparison& b) {
+    const ModelMetrics &x = ranked(a), &y = ranked(b);
+    return std::abs(x.abb.mean - y.abb.mean) <= std::hypot(x.abb.ci99, y.abb.ci99) && x.worst == y.worst &&
+           x.shiftMaxLoad == y.shiftMaxLoad && a.meanHops == b.meanHops;
+  };
+  std::vector<std::pair<std::string, std::size_t>> out;
+  std::size_t group = 0;
+  for (int k = 0; k <= 5; ++k) {
+    std::vector<const EngineComparison*> left;
+    for (const EngineComparison& e : engines) {
+      if (classOf(e) == k) left.push_back(&e);
+    }
+    if (k > 2) {  // not measured: by cost (the listing last)
+      std::sort(left.begin(), left.end(), [&](auto* a, auto* b) { return cost(*a) < cost(*b); });
+      for (const auto* e : left) out.emplace_back(e->name, 0);
+      continue;
+    }
+    while (!left.empty()) {
+      const EngineComparison* best = left.front();
+      for (const auto* e : left) {
+        if (std::make_pair(criteria(*e), cost(*e)) < std::make_pair(criteria(*best), cost(*best))) best = e;
+      }
+      std::vector<const EngineComparison*> members, rest;
+      for (const auto* e : left) (equal(*best, *e) ? members : rest).push_back(e);
+      std::sort(members.begin(), members.end(), [&](auto* a, auto* b) { return cost(*a) < cost(*b); });
+      ++group;
+      for (const auto* e : members) out.emplace_back(e->name, group);
+      left = rest;
+    }
+  }
+  return out;
+}
+
+// Random fields from small sets, so that ties and near ties are frequent: the ranking equals
+// the brute-force one on every draw (names, order and groups).
+TEST(RankingRules, EqualsTheDocumentedRuleOnRandomFixtures) {
+  Rng rng(20261128);
+  auto pick = [&](std::uint64_t n) { return rng.below(n); };
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<EngineComparison> engines;
+    const std::size_t count = 2 + pick(6);
+    for (std::size_t i = 0; i < count; ++i) {
+      EngineComparison e = routing(fmt::format("r{}", i), i);
+      ModelMetrics& m = e.models[0];
+      m.abb.mean = std::array{0.50, 0.505, 0.51, 0.52, 0.53}[pick(5)];
+      m.abb.ci99 = std::array{0.0, 0.004, 0.008}[pick(3)];
+      m.worst = static_cast<double>(3 + pick(2));
+      m.shiftMaxLoad = static_cast<double>(1 + pick(2));
+      e.meanHops = std::array{3.5, 4.0}[pick(2)];
+      e.deployment.vls = 1 + pick(2);
+      e.deployment.addressesPerTerminal = pick(4) == 0 ? 2 : 1;
+      e.deployment.entriesPerSwitch = pick(4) == 0 ? 200 : 100;
+      e.deployment.kind =
+          std::array<std::string, 4>{"deterministic", "source-dependent", "multipath", "adaptive"}[pick(4)];
+      e.deployment.inOrder = pick(3) != 0;
+      e.origin = pick(3) == 0 ? "OpenSM" : "routelab";
+      const std::uint64_t fate = pick(20);
+      if (fate == 0) e.deadlockFree = false;
+      if (fate == 1) e.notDeployable = {"needs 2 VLs, 1 available"};
+      if (fate == 2) e.connected = false;
+      if (fate == 3) e.skipped = true, e.models.clear();
+      if (fate == 4) e.notRun = true, e.models.clear();
+      if (fate == 5) e.refused = true, e.models.clear();
+      engines.push_back(std::move(e));
+    }
+    std::shuffle(engines.begin(), engines.end(), std::mt19937(static_cast<unsigned>(trial)));
+    const auto expected = documentedRanking(engines);
+    rankEngines(engines);
+    std::vector<std::pair<std::string, std::size_t>> actual;
+    for (const EngineComparison& e : engines) actual.emplace_back(e.name, e.group);
+    ASSERT_EQ(actual, expected) << "trial " << trial;
+  }
 }
 
 // ---- the decision ---------------------------------------------------------------------------
@@ -494,6 +652,10 @@ TEST(CompareJson, CarriesTheDecisionProfilesAndPoints) {
   EXPECT_EQ(j["configuration"]["vls"], 8);
   EXPECT_EQ(j["configuration"]["seed"], 5);
   ASSERT_EQ(j["engines"].size(), c.engines.size());
+  // The ranks and groups: docs/COMPARE.md's rule applied to the routings' own metrics.
+  std::vector<std::pair<std::string, std::size_t>> reported;
+  for (const auto& row : j["engines"]) reported.emplace_back(row["name"], row["group"]);
+  EXPECT_EQ(reported, documentedRanking(c.engines));
   for (std::size_t i = 0; i < c.engines.size(); ++i) {
     const EngineComparison& e = c.engines[i];
     const auto& row = j["engines"][i];

@@ -471,3 +471,21 @@ TEST(FatTreeEngines, UnsupportedTopologiesAreRefusedByName) {
   EXPECT_THROW(routeOpt(makeKaryNtree(2, 3), {}), UnsupportedTopology);
   EXPECT_THROW(runEngine("dmodk:x=1", makeKaryNtree(2, 2)), SpecError);
 }
+
+// The address-space limit of the fat-tree engines (xgft_tables.h): paths x source classes x
+// terminals addresses at most 2^31 — exactly 2^31 is accepted, one block more is refused
+// with the three factors named (checked before any table is allocated).
+TEST(FatTreeEngines, AddressBlockLimitIsTwoToTheThirtyFirstAddresses) {
+  const Network net = makeKaryNtree(4, 2);  // 16 terminals
+  ASSERT_EQ(net.terminalCount(), 16U);
+  EXPECT_EQ(xgft_detail::xgftAddressBlock(net, 1U << 3, 1U << 24), 1U << 27);  // 2^27 x 16 = 2^31
+  EXPECT_EQ(xgft_detail::xgftAddressBlock(net, 1, 1U << 27), 1U << 27);
+  try {
+    xgft_detail::xgftAddressBlock(net, 1, (1U << 27) + 1);
+    FAIL() << "2^31 + 16 addresses accepted";
+  } catch (const RoutingError& e) {
+    EXPECT_STREQ(e.what(), "1 paths x 134217729 source classes per terminal x 16 terminals: too many addresses");
+  }
+  EXPECT_THROW(xgft_detail::xgftAddressBlock(net, 2, 1U << 27), RoutingError);
+  EXPECT_THROW(xgft_detail::xgftAddressBlock(net, 0, 1), SpecError);
+}

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -604,3 +605,73 @@ TEST(Experiment, OneSeedSchemeForTheStatisticsTheCheckedSampleAndTheRounds) {
   EXPECT_LE(experiment.roundsSummary.mean, static_cast<double>(high));
   EXPECT_TRUE(runScheduleExperiment(fabric, config, sampler, 2, 3, false).rounds.empty());
 }
+
+namespace routelab {
+namespace {
+
+// Every figure `routelab schedule` reports (docs/SCHEDULING.md, JSON `requests`, `ratio_*`,
+// `failures`, `rounds`) recomputed from the schedules themselves: each sample redrawn
+// (drawSample) and scheduled again, its ratio = granted statuses / requests, the mean, min,
+// max and sample standard deviation (n - 1, two-pass) of the ratios, the failures counted by
+// status, the rounds' mean, min and max.
+TEST(Experiment, EveryReportedFigureRecomputedFromTheSchedules) {
+  const Network net = makeFatTreeFt(2, 4, 4);
+  const CircuitFabric fabric(net);
+  const DemandSource demands(kDingPermutation, net, 5);
+  const DemandSampler sampler = [&](Rng& rng, std::vector<SourceDestination>& out) { demands.draw(rng, out); };
+  const std::size_t samples = 12;
+  for (const char* spec : {"level-wise", "local-random", "local-greedy"}) {
+    const SchedulerConfig config = makeSchedulerConfig(spec);
+    const ScheduleExperiment experiment = runScheduleExperiment(fabric, config, sampler, samples, 5, true);
+    const SchedulabilityStats& stats = experiment.stats;
+    std::vector<double> ratios;
+    std::size_t requests = 0, granted = 0, noCommon = 0, noUp = 0, down = 0, roundsSum = 0;
+    std::size_t roundsMin = SIZE_MAX, roundsMax = 0;
+    std::vector<SourceDestination> sample;
+    for (std::size_t s = 0; s < samples; ++s) {
+      const std::uint64_t schedulerSeed = drawSample(sampler, 5, s, sample);
+      const CircuitSchedule schedule = CircuitScheduler(fabric, config).run(sample, schedulerSeed);
+      std::size_t ok = 0;
+      for (const CircuitStatus status : schedule.status) {
+        ok += status == CircuitStatus::Granted;
+        noCommon += status == CircuitStatus::NoCommonPort;
+        noUp += status == CircuitStatus::NoUpPort;
+        down += status == CircuitStatus::DownConflict;
+      }
+      requests += sample.size();
+      granted += ok;
+      ratios.push_back(static_cast<double>(ok) / static_cast<double>(sample.size()));
+      const RoundsResult rounds = scheduleInRounds(fabric, config, sample, schedulerSeed);
+      roundsSum += rounds.rounds;
+      roundsMin = std::min(roundsMin, rounds.rounds);
+      roundsMax = std::max(roundsMax, rounds.rounds);
+    }
+    double mean = 0;
+    for (double r : ratios) mean += r / static_cast<double>(samples);
+    double squares = 0;
+    for (double r : ratios) squares += (r - mean) * (r - mean);
+    const std::string what = spec;
+    ASSERT_EQ(stats.ratios.size(), samples) << what;
+    for (std::size_t s = 0; s < samples; ++s) EXPECT_DOUBLE_EQ(stats.ratios[s], ratios[s]) << what << " sample " << s;
+    EXPECT_EQ(stats.samples, samples) << what;
+    EXPECT_EQ(stats.requests, requests) << what;
+    EXPECT_EQ(stats.granted, granted) << what;
+    EXPECT_EQ(stats.noCommonPort, noCommon) << what;
+    EXPECT_EQ(stats.noUpPort, noUp) << what;
+    EXPECT_EQ(stats.downConflict, down) << what;
+    EXPECT_NEAR(stats.ratioMean, mean, 1e-12) << what;
+    EXPECT_EQ(stats.ratioMin, *std::min_element(ratios.begin(), ratios.end())) << what;
+    EXPECT_EQ(stats.ratioMax, *std::max_element(ratios.begin(), ratios.end())) << what;
+    EXPECT_NEAR(stats.ratioStddev, std::sqrt(squares / static_cast<double>(samples - 1)), 1e-9) << what;
+    EXPECT_EQ(experiment.roundsSummary.min, roundsMin) << what;
+    EXPECT_EQ(experiment.roundsSummary.max, roundsMax) << what;
+    EXPECT_NEAR(experiment.roundsSummary.mean, static_cast<double>(roundsSum) / samples, 1e-12) << what;
+    if (std::string(spec) != "level-wise") {
+      EXPECT_GT(noUp + down, 0U) << what << ": a sample without failures checks no failure count";
+      EXPECT_GT(squares, 0.0) << what << ": the ratios must vary for the deviation to mean anything";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace routelab

@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -26,6 +27,7 @@
 #include "ring_fabric.h"
 #include "sim/engine.h"
 #include "sim/simulator.h"
+#include "test_support.h"
 #include "traffic/pattern.h"
 #include "verify/verify.h"
 
@@ -495,6 +497,64 @@ TEST(Simulator, TraceIsDeliveredCompletely) {
   EXPECT_FALSE(result.deadlock);
 }
 
+// docs/SIMULATION.md "Traces": terminals by name or index, `#` comments, lines in any order —
+// each variation of one trace simulates to the same packets, cycle for cycle.
+TEST(Simulator, TraceVariationsSimulateAlike) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const Network& network = fabric.network;
+  const std::vector<std::array<std::uint64_t, 4>> rows = {{0, 0, 7, 3000}, {0, 3, 1, 1024},  {5, 1, 6, 100},
+                                                          {5, 6, 1, 2048}, {10, 7, 0, 1024}, {40, 2, 5, 512}};
+  auto text = [&](bool names, bool reversed, bool comments) {
+    std::string out = "time,source,destination,bytes\n";
+    std::vector<std::array<std::uint64_t, 4>> order = rows;
+    if (reversed) std::reverse(order.begin(), order.end());
+    for (const auto& [time, source, destination, bytes] : order) {
+      auto terminal = [&](std::uint64_t t) {
+        return names ? network.name(network.terminalNode(static_cast<std::uint32_t>(t))) : std::to_string(t);
+      };
+      if (comments) out += "# the next message\n";
+      out += fmt::format("{},{},{},{}\n", time, terminal(source), terminal(destination), bytes);
+    }
+    return out;
+  };
+  SimConfig config;
+  config.recordPackets = true;
+  const RoutingResult routing = route("ftree-adaptive", network);
+  const Trace canonical = parseTrace(text(false, false, false), "t.csv", network);
+  const SimResult expected = simulate(network, routing, config, &canonical);
+  ASSERT_EQ(expected.packetsDelivered, 3U + 1U + 1U + 2U + 1U + 1U);
+  for (int variant = 1; variant < 8; ++variant) {
+    const Trace trace = parseTrace(text(variant & 1, variant & 2, variant & 4), "t.csv", network);
+    const SimResult result = simulate(network, routing, config, &trace);
+    EXPECT_EQ(result.lastDelivery, expected.lastDelivery) << variant;
+    EXPECT_EQ(sorted(result.packets), sorted(expected.packets)) << variant;
+  }
+}
+
+// The io generator's bursts (docs/SIMULATION.md): geometric length >= 1 of mean `burst`,
+// each burst after an exponential gap of mean `gap`. With burst = 1 every request of a client
+// follows its previous one by a gap draw plus 1..64 cycles: with a mean gap of 10^6 cycles,
+// a distance of at most 64 cycles has probability 6.4e-5, so among 4 x 199 distances none is
+// expected (bursts of two would make half of them so close).
+TEST(Simulator, IoTraceBurstsOfOneAreEachAfterAGap) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const Trace trace =
+      generateIoTrace(fabric.network, parseIoTraceSpec("io:storage=2,clients=4,requests=200,burst=1,gap=1000000", 3));
+  std::map<std::uint32_t, std::vector<std::uint64_t>> requests;  // per client, from its request messages
+  for (const TraceMessage& m : trace.messages) {
+    if (m.source < 4) requests[m.source].push_back(m.cycle);
+  }
+  ASSERT_EQ(requests.size(), 4U);
+  std::size_t close = 0, distances = 0;
+  for (auto& [client, times] : requests) {
+    ASSERT_EQ(times.size(), 200U) << client;
+    std::sort(times.begin(), times.end());
+    for (std::size_t i = 1; i < times.size(); ++i, ++distances) close += times[i] - times[i - 1] <= 64;
+  }
+  EXPECT_EQ(distances, 4U * 199U);
+  EXPECT_LE(close, 2U) << "requests of one client closer than a gap: bursts longer than one";
+}
+
 TEST(Simulator, BadTracesAndParametersAreRefusedWithTheirPlace) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   EXPECT_THROW(parseTrace("", "t.csv", fabric.network), ParseError);
@@ -562,6 +622,47 @@ TEST(Simulator, ChoicesIntoTheWrongTerminalAreSkippedOrRefused) {
     FAIL() << "a routing with no usable port was simulated";
   } catch (const SimulationError& e) {
     EXPECT_NE(std::string(e.what()).find("no usable port"), std::string::npos) << e.what();
+  }
+}
+
+// A candidate list with a port into a terminal is resolved per packet (engine.h, "Not
+// resolved"): taken only by packets for that terminal. A complete graph of four switches —
+// port 1 to s+1, port 2 to the host, 3 to s-1, 4 to s+2 — where s0 offers h2's packets
+// {2 (h0), 4 (s2)}: each port of the list follows a port into a switch, so a check that
+// looked at a neighbouring port's exit would take the list as usable by every packet.
+TEST(Simulator, ListsWithAPortIntoATerminalAreUsedOnlyForThatTerminal) {
+  const std::filesystem::path file = test::scratchDir() / "k4-hosts-on-port-2.net";
+  {
+    std::ofstream out(file);
+    for (int s = 0; s < 4; ++s) {
+      out << "Switch 4 \"s" << s << "\"\n[1] \"s" << (s + 1) % 4 << "\"[3]\n[2] \"h" << s << "\"[1]\n[3] \"s"
+          << (s + 3) % 4 << "\"[1]\n[4] \"s" << (s + 2) % 4 << "\"[4]\n\n";
+    }
+    for (int s = 0; s < 4; ++s) out << "Hca 1 \"h" << s << "\"\n[1] \"s" << s << "\"[2]\n\n";
+  }
+  const Fabric fabric = loadFabric("net:" + file.string());
+  const Network& network = fabric.network;
+  RoutingResult routing = route("updown", network);
+  const NodeId s0 = *network.findNode("s0"), h0 = *network.findNode("h0"), h2 = *network.findNode("h2");
+  const Address a = routing.addressFor(h0, h2);
+  ForwardingTable& table = routing.tables[routing.tableOfLayer[0]];
+  table.setCandidates(network.switchIndex(s0), a, std::array<PortNumber, 2>{2, 4});
+  ASSERT_EQ(network.target(network.channelAt(s0, 2)), h0);
+  ASSERT_EQ(network.target(network.channelAt(s0, 4)), *network.findNode("s2"));
+  for (Selection selection : {Selection::Sadp, Selection::Random}) {
+    SimConfig config = drained(0.4, 3000, 5);
+    config.selection = selection;
+    const SimResult result = simulate(network, routing, config);
+    ASSERT_FALSE(result.deadlock);
+    EXPECT_EQ(result.packetsDelivered, result.packetsGenerated);
+    std::size_t fromH0ToH2 = 0;
+    for (const PacketRecord& r : result.packets) {
+      if (network.terminalNode(r.source) != h0 || network.terminalNode(r.destination) != h2) continue;
+      ++fromH0ToH2;
+      EXPECT_EQ(r.hops, 3U) << "h0 -> s0 -> s2 -> h2";
+    }
+    EXPECT_GT(fromH0ToH2, 20U);
+    expectReferenceTimes(network, routing, config, 200, "k4 list with a terminal port");
   }
 }
 

@@ -139,8 +139,12 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   switch (row.type) {
     case OptionType::Flag: value = row.defaultValue == "true" ? "false" : "true"; break;
     case OptionType::Integer:
-    case OptionType::Real:
       value = !row.maximum.empty() && row.maximum != row.defaultValue ? row.maximum : step(row, row.defaultValue, +1);
+      break;
+    case OptionType::Real:
+      value = !row.maximum.empty() && row.maximum != row.defaultValue
+                  ? row.maximum
+                  : fmt::format("{}", 2 * parseReal(row.defaultValue, row.key));
       break;
     default:
       for (const std::string& choice : row.choices) {
@@ -210,6 +214,6 @@ TEST(RequestRun, AnalyzeAndSimulateRunFromTheRequest) {
   ASSERT_EQ(run.results.size(), 1u);
   const nlohmann::json json = simulateResultJson(simulate, run);
   EXPECT_EQ(json["packet_flits"], 4);
-  EXPECT_EQ(json["cycles"], 500);
+  EXPECT_EQ(json["watchdog"], 20000);
   EXPECT_GT(json["packets_delivered"].get<std::uint64_t>(), 0u);
 }

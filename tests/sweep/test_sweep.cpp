@@ -118,13 +118,13 @@ TEST(SweepFile, BadFilesNameFileLineAndWhat) {
   expectParseError(head + "engine = \"dmodk\"\nengines = [\"x\"]\n", "bad.toml:5", "not both");
   expectParseError(head, "bad.toml:1", "needs 'engines'");
   expectParseError(head + "engine = \"dmodk\"\nmetric = \"pattern\"\n", "bad.toml:1", "needs a pattern");
-  expectParseError(head + "engine = \"dmodk\"\nmetric = \"fastest\"\n", "bad.toml:1", "metric 'fastest'");
+  expectParseError(head + "engine = \"dmodk\"\nmetric = \"fastest\"\n", "bad.toml:1", "analyze: metric must be one of worst, abb, afpb, adb, pattern, stages (got 'fastest')");
   expectParseError("[[grid]]\nkind = \"simulate-later\"\n", "bad.toml:2", "unknown point kind");
   const std::string sim = "[[grid]]\nkind = \"simulate\"\nfabric = \"kary-ntree:k=2,n=2\"\nengine = \"dmodk\"\n";
-  expectParseError(sim + "load = 1.5\n", "bad.toml:1", "load must be in (0, 1]");
-  expectParseError(sim + "selection = \"fastest\"\n", "bad.toml:1", "unknown value 'fastest'");
-  expectParseError(sim + "in_order = 2\n", "bad.toml:1", "in_order must be in 0..1");
-  expectParseError(sim + "packet_flits = 0\n", "bad.toml:1", "packet_flits must be in 1..");
+  expectParseError(sim + "load = 1.5\n", "bad.toml:1", "simulate: load must lie in (0, 1] (got 1.5)");
+  expectParseError(sim + "selection = \"fastest\"\n", "bad.toml:1", "simulate: selection must be one of");
+  expectParseError(sim + "in_order = 2\n", "bad.toml:1", "simulate: in-order must be true or false (got 2)");
+  expectParseError(sim + "packet_flits = 0\n", "bad.toml:1", "simulate: packet-flits must lie in [1, 4096] (got 0)");
   expectParseError("name = \"x\"\n[[grid]\n", "bad.toml:2", "");
   expectParseError("name = \"x\"\n", "bad.toml:1", "no [[grid]]");
   expectParseError("grids = 3\n", "bad.toml:1", "unknown or mistyped top-level key 'grids'");

@@ -7,6 +7,7 @@
 
 namespace routelab {
 
+// Long function: one table, one row per option (a table split in parts would hide its order).
 const OptionSchema& simConfigRows() {
   // One row per option; the defaults are SimConfig's (sim/model.h).
   static const OptionSchema rows = {

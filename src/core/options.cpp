@@ -56,7 +56,36 @@ const char* typeName(OptionType type) {
   return "a value";
 }
 
+/// Throws SpecError "<component>: <key> must lie in [a, b] (got x)" when `value` (already
+/// of the row's type) is outside the row's range.
+void checkRange(const std::string& component, const OptionSpec& option, const std::string& value) {
+  if (!option.bounded()) return;
+  const std::string context = fmt::format("{}: option '{}'", component, option.key);
+  bool inside = true;
+  if (option.type == OptionType::Integer) {
+    const std::int64_t v = parseInteger(value, context);
+    if (!option.minimum.empty() && v < parseInteger(option.minimum, context)) inside = false;
+    if (!option.maximum.empty() && v > parseInteger(option.maximum, context)) inside = false;
+  } else if (option.type == OptionType::Real) {
+    const double v = parseReal(value, context);
+    if (!option.minimum.empty()) {
+      const double low = parseReal(option.minimum, context);
+      if (option.minimumExclusive ? !(v > low) : !(v >= low)) inside = false;
+    }
+    if (!option.maximum.empty() && !(v <= parseReal(option.maximum, context))) inside = false;
+  }
+  if (!inside) {
+    throw SpecError(fmt::format("{}: {} must lie in {} (got {})", component, option.key, option.rangeText(), value));
+  }
+}
+
 }  // namespace
+
+std::string OptionSpec::rangeText() const {
+  if (!bounded()) return "";
+  return fmt::format("{}{}, {}{}", minimumExclusive ? "(" : "[", minimum.empty() ? "-inf" : minimum,
+                     maximum.empty() ? "inf" : maximum, maximum.empty() ? ")" : "]");
+}
 
 std::int64_t parseInteger(std::string_view text, const std::string& context) {
   std::int64_t value = 0;
@@ -210,8 +239,15 @@ void Options::set(const std::string& key, const std::string& value) {
       break;
     case OptionType::String:
       if (value.empty()) throw SpecError(fmt::format("{} is empty", context));
+      if (!option.choices.empty() &&
+          std::find(option.choices.begin(), option.choices.end(), value) == option.choices.end()) {
+        std::string known;
+        for (const std::string& choice : option.choices) known += (known.empty() ? "" : ", ") + choice;
+        throw SpecError(fmt::format("{}: {} must be one of {} (got '{}')", component_, key, known, value));
+      }
       break;
   }
+  checkRange(component_, option, value);
   values_[key] = value;
 }
 

@@ -26,13 +26,30 @@ namespace routelab {
 
 enum class OptionType { Integer, Real, String, Flag, IntegerList };
 
-/// One row of a component's option table.
+/// One row of a component's (or a request's, request/request.h) option table: everything a
+/// front end needs to offer the option — the CLI's flag, the sweep file's key and the Python
+/// keyword are generated from these rows.
 struct OptionSpec {
   std::string key;
   OptionType type = OptionType::Integer;
   std::string defaultValue;  ///< empty + required=false means "absent unless given"
   std::string help;
   bool required = false;
+  /// Inclusive range of an Integer or Real option, written as the value would be ("1",
+  /// "4096"); empty = unbounded on that side. Options::set() refuses a value outside with
+  /// SpecError "<component>: <key> must lie in [min, max] (got x)".
+  std::string minimum = {};
+  std::string maximum = {};
+  /// Real options: the minimum itself is excluded ("(0, 1]").
+  bool minimumExclusive = false;
+  /// String options: the accepted values (empty = any non-empty string).
+  std::vector<std::string> choices = {};
+  /// Where the option's meaning is defined (paper and section, or docs/ file).
+  std::string reference = {};
+
+  bool bounded() const { return !minimum.empty() || !maximum.empty(); }
+  /// "[1, 4096]", "(0, 1]", "[0, inf)"; empty when unbounded.
+  std::string rangeText() const;
 };
 using OptionSchema = std::vector<OptionSpec>;
 
@@ -98,6 +115,7 @@ class Options {
   /// re-parses to the same spec.
   std::string effectiveModifier() const;
   const std::string& component() const { return component_; }
+  const OptionSchema& schema() const { return schema_; }
   /// Effective key/value pairs in schema order (for JSON echo).
   std::vector<std::pair<std::string, std::string>> values() const;
 

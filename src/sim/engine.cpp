@@ -1,5 +1,6 @@
 // The event-driven engine of the simulator. Model: sim/model.h; how: sim/engine.h.
 #include "sim/engine.h"
+#include "sim/sim_options.h"
 
 #include <fmt/format.h>
 
@@ -234,13 +235,7 @@ Engine::Engine(const Network& network, const RoutingSemantics& semantics, const 
       block_(block),
       destinations_(trace != nullptr ? std::string("uniform") : config.traffic, network, config.seed) {
   const RoutingResult& routing = semantics.routing();
-  if (config_.packetFlits == 0 || config_.packetFlits > 4096) throw SpecError("packet flits must lie in 1..4096");
-  if (config_.bufferPackets == 0 || config_.bufferPackets > 1024) {
-    throw SpecError("buffer packets must lie in 1..1024");
-  }
-  if (config_.flyTime == 0 || config_.flyTime > 100000 || config_.routingDelay > 100000) {
-    throw SpecError("fly time must lie in 1..100000 cycles and the routing delay in 0..100000");
-  }
+  validateSimConfig(config_, trace_ != nullptr);  // the ranges of sim/sim_options.h's rows
   layers_ = static_cast<std::uint32_t>(routing.layerCount());
   vcs_ = config_.vcs == 0 ? layers_ : config_.vcs;
   if (vcs_ < layers_) {
@@ -248,16 +243,10 @@ Engine::Engine(const Network& network, const RoutingSemantics& semantics, const 
                                 config_.vcs, layers_));
   }
   if (vcs_ > 64) throw SpecError(fmt::format("--vcs {}: at most 64 virtual channels", vcs_));
-  if (trace_ == nullptr && !(config_.load > 0 && config_.load <= 1)) {
-    throw SpecError(fmt::format("offered load {} must lie in (0, 1] flits per terminal per cycle", config_.load));
-  }
-  if (config_.messagePackets == 0) throw SpecError("message packets must be at least 1");
   if (std::uint64_t{vcs_} * config_.bufferPackets > 65535) {
     throw SpecError(
         fmt::format("--vcs {} x --buffer-packets {}: at most 65535 packets per port", vcs_, config_.bufferPackets));
   }
-  if (config_.inOrder && config_.reorderPackets == 0) throw SpecError("--reorder-buffer must be at least 1 packet");
-  if (config_.measureCycles == 0 && trace_ == nullptr) throw SpecError("--cycles must be at least 1");
   if (trace_ != nullptr && !(trace_->compression > 0)) throw SpecError("trace compression must be positive");
   if (trace_ != nullptr && trace_->payloadBytes == 0) throw SpecError("trace payload must be at least 1 byte");
   slots_ = config_.bufferPackets;

@@ -65,6 +65,11 @@ const std::vector<PointKind>& pointKinds();
 /// The kind called `name`; SpecError listing the known kinds otherwise.
 const PointKind& findPointKind(const std::string& name);
 
+/// The request rows (request/request.h, CLI spelling) a sweep point of each kind takes, in
+/// axis order; a sweep key is the row's key with '-' replaced by '_'.
+const std::vector<std::string>& analyzePointKeys();
+const std::vector<std::string>& simulatePointKeys();
+
 /// Whether the point samples (analyze abb/afpb/adb): EvaluationContext::split applies.
 bool splitsSamples(const nlohmann::json& config);
 

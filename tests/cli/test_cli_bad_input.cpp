@@ -392,7 +392,7 @@ const std::vector<BadInput>& matrix() {
       {"simulate_load_beyond_one",
        "simulate kary-ntree:k=2,n=2 --engine dmodk --load 2",
        kBadInput,
-       {"offered load 2 must lie in (0, 1]"}},
+       {"simulate: load must lie in (0, 1] (got 2)"}},
       {"simulate_too_few_vcs",
        "simulate random:switches=16,seed=1 --engine lash --vcs 1",
        kBadInput,

@@ -113,3 +113,36 @@ TEST(Options, ErrorsNameComponentAndKey) {
   EXPECT_THROW(o.integerIn("k", 6, 10), SpecError);
   EXPECT_EQ(o.integerIn("k", 1, 10), 5);
 }
+
+TEST(Options, RangesAndChoicesAreCheckedAtTheLimitAndOnePast) {
+  OptionSchema schema = {
+      {"flits", OptionType::Integer, "8", "flits per packet", false, "1", "4096"},
+      {"load", OptionType::Real, "0.1", "offered load", false, "0", "1", true},
+      {"mode", OptionType::String, "a", "mode", false, "", "", false, {"a", "b"}},
+  };
+  Options o("simulate", schema);
+  o.set("flits", "1");
+  o.set("flits", "4096");
+  EXPECT_EQ(o.integer("flits"), 4096);
+  auto message = [&](const std::string& key, const std::string& value) -> std::string {
+    try {
+      o.set(key, value);
+    } catch (const SpecError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(message("flits", "4097"), "simulate: flits must lie in [1, 4096] (got 4097)");
+  EXPECT_EQ(message("flits", "0"), "simulate: flits must lie in [1, 4096] (got 0)");
+  EXPECT_EQ(message("load", "1"), "no error");
+  EXPECT_EQ(message("load", "0.000001"), "no error");
+  EXPECT_EQ(message("load", "0"), "simulate: load must lie in (0, 1] (got 0)");
+  EXPECT_EQ(message("load", "1.0001"), "simulate: load must lie in (0, 1] (got 1.0001)");
+  EXPECT_EQ(message("mode", "b"), "no error");
+  EXPECT_EQ(message("mode", "c"), "simulate: mode must be one of a, b (got 'c')");
+  // A refused value leaves the previous one.
+  EXPECT_EQ(o.integer("flits"), 4096);
+  EXPECT_EQ(schema[0].rangeText(), "[1, 4096]");
+  EXPECT_EQ(schema[1].rangeText(), "(0, 1]");
+  EXPECT_EQ(schema[2].rangeText(), "");
+}

@@ -1,6 +1,7 @@
 // Sweeps: the sweep file, the results file, resuming and the exports (src/sweep/).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <barrier>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,9 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "request/request.h"
+#include "request/simulate_request.h"
+#include "sweep/point_kinds.h"
 #include "sweep/report.h"
 #include "sweep/results_store.h"
 #include "sweep/runner.h"
@@ -118,13 +122,14 @@ TEST(SweepFile, BadFilesNameFileLineAndWhat) {
   expectParseError(head + "engine = \"dmodk\"\nengines = [\"x\"]\n", "bad.toml:5", "not both");
   expectParseError(head, "bad.toml:1", "needs 'engines'");
   expectParseError(head + "engine = \"dmodk\"\nmetric = \"pattern\"\n", "bad.toml:1", "needs a pattern");
-  expectParseError(head + "engine = \"dmodk\"\nmetric = \"fastest\"\n", "bad.toml:1", "metric 'fastest'");
+  expectParseError(head + "engine = \"dmodk\"\nmetric = \"fastest\"\n", "bad.toml:1",
+                   "analyze: metric must be one of worst, abb, afpb, adb, pattern, stages (got 'fastest')");
   expectParseError("[[grid]]\nkind = \"simulate-later\"\n", "bad.toml:2", "unknown point kind");
   const std::string sim = "[[grid]]\nkind = \"simulate\"\nfabric = \"kary-ntree:k=2,n=2\"\nengine = \"dmodk\"\n";
-  expectParseError(sim + "load = 1.5\n", "bad.toml:1", "load must be in (0, 1]");
-  expectParseError(sim + "selection = \"fastest\"\n", "bad.toml:1", "unknown value 'fastest'");
-  expectParseError(sim + "in_order = 2\n", "bad.toml:1", "in_order must be in 0..1");
-  expectParseError(sim + "packet_flits = 0\n", "bad.toml:1", "packet_flits must be in 1..");
+  expectParseError(sim + "load = 1.5\n", "bad.toml:1", "simulate: load must lie in (0, 1] (got 1.5)");
+  expectParseError(sim + "selection = \"fastest\"\n", "bad.toml:1", "simulate: selection must be one of");
+  expectParseError(sim + "in_order = 2\n", "bad.toml:1", "simulate: in-order must be true or false (got 2)");
+  expectParseError(sim + "packet_flits = 0\n", "bad.toml:1", "simulate: packet-flits must lie in [1, 4096] (got 0)");
   expectParseError("name = \"x\"\n[[grid]\n", "bad.toml:2", "");
   expectParseError("name = \"x\"\n", "bad.toml:1", "no [[grid]]");
   expectParseError("grids = 3\n", "bad.toml:1", "unknown or mistyped top-level key 'grids'");
@@ -371,6 +376,47 @@ TEST(SampleSplit, SamplesSplitOverThreePartsGiveTheOneProcessResultBitForBit) {
     }
   }
   for (const PointResult& part : parts) EXPECT_EQ(part.result.dump(), whole.result.dump());
+}
+
+}  // namespace
+}  // namespace routelab
+
+namespace routelab {
+namespace {
+
+// Issue 36: the sweep keys are the request rows (request/request.h) in snake spelling, with
+// the rows' defaults; every row is a sweep key unless it drives the run (threads, loads,
+// saturation, traces, invariant checks).
+TEST(PointKinds, KeysAreTheRequestRowsWithTheirDefaults) {
+  for (const std::string& operation : {std::string("analyze"), std::string("simulate")}) {
+    const PointKind& kind = findPointKind(operation);
+    std::vector<std::string> excluded =
+        operation == "simulate" ? simulateRunModeKeys() : std::vector<std::string>{"threads"};
+    std::size_t matched = 0;
+    for (const OptionSpec& row : requestSchema(operation)) {
+      const auto key = std::find_if(kind.keys.begin(), kind.keys.end(),
+                                    [&](const PointKey& k) { return k.name == snakeKey(row.key); });
+      if (std::find(excluded.begin(), excluded.end(), row.key) != excluded.end()) {
+        EXPECT_EQ(key, kind.keys.end()) << operation << " " << row.key;
+        continue;
+      }
+      ASSERT_NE(key, kind.keys.end()) << operation << " " << row.key << " is not a sweep key";
+      ++matched;
+      if (row.required) {
+        EXPECT_TRUE(key->defaultValue.is_null()) << row.key;
+      } else if (row.type == OptionType::Flag) {
+        EXPECT_EQ(key->defaultValue, row.defaultValue == "true" ? 1 : 0) << row.key;
+      } else if (!row.defaultValue.empty()) {
+        EXPECT_EQ(key->defaultValue, optionValueJson(row, row.defaultValue)) << row.key;
+      }
+    }
+    EXPECT_EQ(matched, kind.keys.size()) << operation;
+  }
+  // One range everywhere: the simulator's packet limit holds in a sweep file at the limit.
+  const std::string sim = "[[grid]]\nkind = \"simulate\"\nfabric = \"kary-ntree:k=2,n=2\"\nengine = \"dmodk\"\n";
+  EXPECT_NO_THROW(parseSweep(sim + "packet_flits = 4096\n", "ok.toml"));
+  expectParseError(sim + "packet_flits = 4097\n", "bad.toml:1",
+                   "simulate: packet-flits must lie in [1, 4096] (got 4097)");
 }
 
 }  // namespace

@@ -16,6 +16,9 @@
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "io/output.h"
+#include "sim/arbitration/registry.h"
+#include "sim/reference/reference_model.h"
+#include "sim/selection/registry.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
 
@@ -39,6 +42,7 @@ struct SimulateArgs {
   std::string arbitration = "round-robin";
   std::string paths = "random";
   std::string injection = "bernoulli";
+  std::string model = "fast";
   std::string traceFile;
   std::string traceGenerate;
   std::string exportTrace;
@@ -76,11 +80,10 @@ void addOptions(CLI::App& command, SimulateArgs& args) {
   command.add_option("--fly-time", args.config.flyTime, "cycles on a link (default 8)")
       ->check(unsignedDecimal(1, 100000));
   command.add_option("--selection", args.selection,
-                     "ff | sadp | random | least-occupied (adaptive: among the free candidates) | oblivious (one "
-                     "candidate drawn per packet and hop, waited for) (default sadp)");
+                     sim::selectionNames() + " (default sadp; sim/selection/registry.h, docs/SIMULATION.md)");
   command.add_option("--arbitration", args.arbitration,
-                     "switch allocation: round-robin (per output port over its inputs) | age (oldest packet first) | "
-                     "switch-round-robin (greedy, one pointer per switch: unfair) (default round-robin)");
+                     "switch allocation: " + sim::arbitrationNames() +
+                         " (default round-robin; sim/arbitration/registry.h, docs/SIMULATION.md)");
   command.add_option("--paths", args.paths, "multipath sources: random | round-robin | adaptive (default random)");
   command.add_option("--injection", args.injection, "bernoulli | poisson (default bernoulli)");
   command.add_option("--message-packets", args.config.messagePackets, "packets per message (default 1)")
@@ -107,6 +110,10 @@ void addOptions(CLI::App& command, SimulateArgs& args) {
       ->check(unsignedDecimal(1, 1U << 30));
   command.add_option("--export-trace", args.exportTrace, "write the (generated) trace as CSV");
   command.add_option("--export-utilization", args.exportUtilization, "per-channel utilization CSV");
+  command.add_option("--model", args.model,
+                     "fast (the engine) | reference (the plain cycle-by-cycle model: small fabrics) | check (both, "
+                     "compared packet by packet; exit 1 naming the first differing packet); needs --warmup N "
+                     "(default fast)");
   addFormatOption(command, args.format);
 }
 
@@ -201,6 +208,42 @@ void writeExports(const SimulateArgs& args, const Fabric& fabric, const std::opt
   writeFilesAtomically(outputs);
 }
 
+// --model reference | check: traffic generated during the warm-up and measurement, then drained.
+int runModel(const SimulateArgs& args, const Fabric& fabric, const RoutingResult& routing) {
+  if (args.model != "reference" && args.model != "check") {
+    throw SpecError(fmt::format("--model: unknown value '{}' (check, fast, reference)", args.model));
+  }
+  const std::uint64_t limit = sim::referenceLimit(args.config);
+  nlohmann::json j = {{"model", args.model}};
+  if (args.model == "check") {
+    const sim::ModelComparison comparison = sim::compareWithReference(fabric.network, routing, args.config, limit);
+    if (!comparison.equal) throw SimulationError("the engine and the reference model differ: " + comparison.difference);
+    j["packets"] = comparison.packets;
+    j["equal"] = true;
+  } else {
+    const std::vector<PacketRecord> packets = sim::referenceSimulate(fabric.network, routing, args.config, limit);
+    std::uint64_t latency = 0, last = 0;
+    for (const PacketRecord& p : packets) {
+      latency += p.delivered - p.injected;
+      last = std::max(last, p.delivered);
+    }
+    j["packets"] = packets.size();
+    j["latency_avg"] = packets.empty() ? 0.0 : double(latency) / double(packets.size());
+    j["last_delivery"] = last;
+  }
+  if (args.format == OutputFormat::Json) {
+    printJson(j);
+  } else if (args.model == "check") {
+    fmt::print("check       {} packets: the engine and the reference model agree packet by packet\n",
+               j["packets"].get<std::size_t>());
+  } else {
+    fmt::print("reference   {} packets released, network latency avg {:.1f}, last delivery at cycle {}\n",
+               j["packets"].get<std::size_t>(), j["latency_avg"].get<double>(),
+               j["last_delivery"].get<std::uint64_t>());
+  }
+  return 0;
+}
+
 int runSimulate(SimulateArgs& args) {
   args.config.selection = parseSelection(args.selection, "--selection");
   args.config.arbitration = parseArbitration(args.arbitration, "--arbitration");
@@ -223,6 +266,7 @@ int runSimulate(SimulateArgs& args) {
   context.seed = args.seed;
   context.addressesPerTerminal = std::uint32_t{1} << args.lmc;
   const RoutingResult routing = runEngine(args.engine, fabric.network, context);
+  if (args.model != "fast") return runModel(args, fabric, routing);
   std::optional<Trace> trace;
   if (!args.traceFile.empty()) trace = readTrace(args.traceFile, fabric.network);
   if (!args.traceGenerate.empty())

@@ -11,59 +11,13 @@
 #include <limits>
 #include <numeric>
 #include <tuple>
+#include <variant>
 
 #include "core/errors.h"
 
 namespace routelab::sim {
 
 namespace {
-
-/// Set bits of each byte, by table.
-constexpr std::array<std::uint8_t, 256> kBitsOfByte = [] {
-  std::array<std::uint8_t, 256> bits{};
-  for (std::size_t i = 1; i < bits.size(); ++i) bits[i] = static_cast<std::uint8_t>(bits[i / 2] + (i & 1));
-  return bits;
-}();
-
-/// Position of the set bit of rank r (from 0, lowest first) of each byte: [byte * 8 + r].
-constexpr std::array<std::uint8_t, 256 * 8> kRankedBitOfByte = [] {
-  std::array<std::uint8_t, 256 * 8> position{};
-  for (std::size_t byte = 0; byte < 256; ++byte) {
-    std::size_t rank = 0;
-    for (std::uint8_t bit = 0; bit < 8; ++bit) {
-      if ((byte >> bit & 1) != 0) position[byte * 8 + rank++] = bit;
-    }
-  }
-  return position;
-}();
-
-/// Set bits of a mask, bit-parallel: no branch on its value (std::popcount is a library call
-/// on the x86-64 baseline).
-int countBits(std::uint64_t mask) {
-  mask -= (mask >> 1) & 0x5555555555555555ULL;
-  mask = (mask & 0x3333333333333333ULL) + ((mask >> 2) & 0x3333333333333333ULL);
-  mask = (mask + (mask >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-  return static_cast<int>((mask * 0x0101010101010101ULL) >> 56);
-}
-
-/// Position of the set bit of rank `rank` (from 0, lowest first) of `mask`; rank < its bits.
-/// A mask of up to 16 bits (4 candidates x 4 VCs) without a branch on the rank.
-std::uint32_t rankedBit(std::uint64_t mask, std::uint32_t rank) {
-  if (mask <= 0xffff) {
-    const auto low = static_cast<std::uint32_t>(mask & 0xff);
-    const std::uint32_t lowCount = kBitsOfByte[low];
-    const std::uint32_t inHigh = 0U - static_cast<std::uint32_t>(rank >= lowCount);  // all ones: the second byte
-    const std::uint32_t byte = (low & ~inHigh) | (static_cast<std::uint32_t>(mask >> 8) & inHigh);
-    return (8U & inHigh) + kRankedBitOfByte[byte * 8 + rank - (lowCount & inHigh)];
-  }
-  std::uint32_t base = 0;
-  for (;; mask >>= 8, base += 8) {
-    const auto byte = static_cast<std::uint32_t>(mask & 0xff);
-    const std::uint32_t count = kBitsOfByte[byte];
-    if (rank < count) return base + kRankedBitOfByte[byte * 8 + rank];
-    rank -= count;
-  }
-}
 
 /// `values` as n zeros. A block of a partitioned run (`sparse`) writes only its own part: there
 /// a bulk array is left a fresh mapping, zero and occupying no memory until written
@@ -293,9 +247,9 @@ void Engine::setUpNetwork() {
   for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
   layerOfVc_.resize(vcs_);
   for (std::uint32_t v = 0; v < vcs_; ++v) layerOfVc_[v] = static_cast<std::uint8_t>(v % layers_);
-  for (std::uint32_t bit = 0; bit < choiceOfBit_.size(); ++bit) {
-    choiceOfBit_[bit] = {static_cast<std::uint8_t>(bit / vcs_), static_cast<std::uint8_t>(bit % vcs_)};
-  }
+  selection_ = makeSelection(config_.selection, SelectionSetup{vcs_, slots_});
+  arbitration_ = makeArbitration(config_.arbitration);
+  separable_ = separable(arbitration_);
   choices_.resize(semantics_.choiceCapacity());
   capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
   overflow_.resize(semantics_.choiceCapacity());
@@ -815,96 +769,47 @@ void Engine::deliver(std::uint32_t packetId) {
 
 // ---- phase 2: switch allocation -------------------------------------------------------
 
-// The selection function (model.h) over the free (candidate, VC) choices, in candidate order
-// and then VC order: a candidate's output port is idle and an output queue of its layer has a
-// slot. False: none is free.
-// Long function: one case per selection function of the enum, inlined into the allocation's
-// inner loop, where a call per case would cost on every request.
+struct Engine::SelectionRequest {
+  Engine& engine;
+  std::span<const Candidate> candidates;
+  std::uint32_t switchIndex = 0, packetId = 0;
+  std::size_t size() const { return candidates.size(); }
+  std::uint64_t freeVcs(std::size_t i) const {  // (no branch: which outputs are free is data)
+    const std::uint64_t idle =
+        std::uint64_t{0} - static_cast<std::uint64_t>(engine.chan(candidates[i].channel).outBusy <= engine.now_);
+    return idle & engine.slotVcs(candidates[i]);
+  }
+  PortNumber port(std::size_t i) const { return candidates[i].port; }
+  std::uint32_t queued(std::size_t i, std::uint32_t vc) const {
+    return engine.outOccupied(candidates[i].channel, vc, engine.now_);
+  }
+  std::uint32_t credits(std::size_t i, std::uint32_t vc) const {
+    const VcState& queue = engine.vcAt(candidates[i].channel, vc);
+    const std::uint32_t counted = engine.lazyCredits_ ? engine.creditsNow(queue) : std::uint32_t{queue.credits};
+    // A grant's direct send (grant()) takes its credit at the grant for a send that starts the
+    // next cycle; the model takes it when the link starts.
+    const ChannelState& link = engine.chan(candidates[i].channel);
+    const bool early = link.targetIsSwitch != 0 && link.linkBusy > engine.now_ + engine.flits_ &&
+                       previousInRing(link.linkNextVc, engine.vcs_) == vc;
+    return counted + (early ? 1U : 0U);
+  }
+  Rng& rng() const { return engine.sw_[switchIndex].rng; }
+  std::uint64_t packetDraw() const {
+    const Packet& packet = engine.packets_[packetId];
+    return deriveSeed(deriveSeed(engine.config_.seed, packet.serial), packet.hops);
+  }
+};
+
+// The selection function (sim/selection/) over the free (candidate, VC) choices. False: it
+// chose none.
 [[gnu::always_inline]] inline bool Engine::select(std::span<const Candidate> candidates, std::uint32_t switchIndex,
                                                   std::uint32_t packetId, Candidate& chosen) {
-  auto freeVcs = [&](const Candidate& candidate) {  // (no branch: which outputs are free is data)
-    const std::uint64_t idle = std::uint64_t{0} - static_cast<std::uint64_t>(chan(candidate.channel).outBusy <= now_);
-    return idle & slotVcs(candidate);
-  };
-  std::size_t pick = candidates.size();
-  std::uint32_t pickVc = 0;
-  switch (config_.selection) {
-    case Selection::Sadp:  // the first free choice
-      for (std::size_t i = 0; i < candidates.size() && pick == candidates.size(); ++i) {
-        if (const std::uint64_t vcs = freeVcs(candidates[i])) {
-          pick = i;
-          pickVc = static_cast<std::uint32_t>(std::countr_zero(vcs));
-        }
-      }
-      break;
-    case Selection::FirstFree:  // the free choice on the lowest port (ties: the first)
-      for (std::size_t i = 0; i < candidates.size(); ++i) {
-        const std::uint64_t vcs = freeVcs(candidates[i]);
-        if (vcs != 0 && (pick == candidates.size() || candidates[i].port < candidates[pick].port)) {
-          pick = i;
-          pickVc = static_cast<std::uint32_t>(std::countr_zero(vcs));
-        }
-      }
-      break;
-    case Selection::Random: {  // uniformly among the free choices
-      if (candidates.size() * vcs_ <= 64) {
-        // The free choices as one mask, bit i * vcs_ + v for candidate i and VC v: the same
-        // order, the same draw, and no branch on which of them are free.
-        std::uint64_t free = 0;
-        for (std::size_t i = 0; i < candidates.size(); ++i) free |= freeVcs(candidates[i]) << (i * vcs_);
-        if (free == 0) break;
-        const auto total = static_cast<std::uint64_t>(countBits(free));
-        const auto k = static_cast<std::uint32_t>(total > 1 ? sw_[switchIndex].rng.below(total) : 0);
-        const std::uint32_t bit = rankedBit(free, k);
-        pick = choiceOfBit_[bit].candidate;  // bit / vcs_ and bit % vcs_, without a division
-        pickVc = choiceOfBit_[bit].vc;
-        break;
-      }
-      std::uint64_t total = 0;
-      for (const Candidate& candidate : candidates) total += static_cast<std::uint64_t>(countBits(freeVcs(candidate)));
-      if (total == 0) break;
-      std::uint64_t k = total > 1 ? sw_[switchIndex].rng.below(total) : 0;
-      for (std::size_t i = 0; pick == candidates.size(); ++i) {
-        std::uint64_t vcs = freeVcs(candidates[i]);
-        const auto count = static_cast<std::uint64_t>(countBits(vcs));
-        if (k >= count) {
-          k -= count;
-          continue;
-        }
-        for (; k > 0; --k) vcs &= vcs - 1;
-        pick = i;
-        pickVc = static_cast<std::uint32_t>(std::countr_zero(vcs));
-      }
-      break;
-    }
-    case Selection::Oblivious: {  // the packet's drawn candidate, when it is free (model.h)
-      const Packet& packet = packets_[packetId];
-      const std::uint64_t draw = deriveSeed(deriveSeed(config_.seed, packet.serial), packet.hops);
-      const std::size_t i = candidates.size() == 1 ? 0 : static_cast<std::size_t>(draw % candidates.size());
-      if (const std::uint64_t vcs = freeVcs(candidates[i])) {
-        pick = i;
-        pickVc = static_cast<std::uint32_t>(std::countr_zero(vcs));
-      }
-      break;
-    }
-    case Selection::LeastOccupied: {  // the free choice with the fewest packets queued (ties: the first)
-      std::uint32_t best = 0;
-      for (std::size_t i = 0; i < candidates.size(); ++i) {
-        for (std::uint64_t vcs = freeVcs(candidates[i]); vcs != 0; vcs &= vcs - 1) {
-          const auto v = static_cast<std::uint32_t>(std::countr_zero(vcs));
-          const std::uint32_t occupied = outOccupied(candidates[i].channel, v, now_);
-          if (pick == candidates.size() || occupied < best) {
-            pick = i;
-            pickVc = v;
-            best = occupied;
-          }
-        }
-      }
-      break;
-    }
-  }
-  if (pick == candidates.size()) return false;
-  chosen = {candidates[pick].channel, static_cast<std::uint8_t>(pickVc), candidates[pick].layer, candidates[pick].port};
+  const SelectionRequest view{*this, candidates, switchIndex, packetId};
+  const SelectionChoice choice =
+      std::visit([&](const auto& selection) [[gnu::always_inline]] { return selection.choose(view); }, selection_);
+  if (!choice.chosen()) return false;
+  const Candidate& pick = candidates[choice.candidate];
+  chosen = {pick.channel, static_cast<std::uint8_t>(choice.vc), pick.layer, pick.port};
   return true;
 }
 
@@ -1123,7 +1028,7 @@ bool Engine::allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel) {
 }
 
 void Engine::allocateSwitch(std::uint32_t switchIndex) {
-  if (config_.arbitration != Arbitration::SwitchRoundRobin) {
+  if (separable_) {
     allocateSeparable(switchIndex);
     return;
   }
@@ -1149,14 +1054,21 @@ void Engine::allocateSwitch(std::uint32_t switchIndex) {
   }
 }
 
-bool Engine::beats(const Request& a, const Request& b, std::uint32_t ports) const {
-  if (config_.arbitration == Arbitration::Age) {
-    const Packet& p = packets_[a.packetId];
-    const Packet& q = packets_[b.packetId];
-    return std::tie(p.generated, p.injected, p.source) < std::tie(q.generated, q.injected, q.source);
+struct Engine::ArbiterRequests {
+  const Engine& engine;
+  std::uint32_t switchPorts = 0;
+  std::uint32_t inputPort(const Request& r) const { return r.port; }
+  std::uint32_t ports() const { return switchPorts; }
+  std::uint32_t outputStart(const Request& r) const { return engine.outNextInput_[r.chosen.channel]; }
+  std::tuple<std::uint64_t, std::uint64_t, std::uint32_t> age(const Request& r) const {
+    const Packet& packet = engine.packets_[r.packetId];
+    return {packet.generated, packet.injected, packet.source};
   }
-  const std::uint32_t start = outNextInput_[a.chosen.channel];  // the first input port in its cyclic order
-  return (a.port + ports - start) % ports < (b.port + ports - start) % ports;
+};
+
+bool Engine::beats(const Request& a, const Request& b, std::uint32_t ports) const {
+  const ArbiterRequests view{*this, ports};
+  return std::visit([&](const auto& arbitration) { return arbitration.beats(view, a, b); }, arbitration_);
 }
 
 // Model: sim/model.h, "Switch allocation". Every request is made before any grant (a grant

@@ -5,7 +5,7 @@
 // state changed, and the generation times of the sources in a calendar (phase 0). Every state
 // change that can enable a grant or a link start schedules a wake at the cycle it takes
 // effect, so a switch or link acts at exactly the cycles where the cycle-by-cycle model
-// (tests/sim/reference_model.*) would.
+// (sim/reference/reference_model.h) would.
 //
 // Parallel runs (SimConfig::threads, docs/SIMULATION.md "Parallel engine"): the switches,
 // each with its terminals, are split into contiguous blocks, one Engine per block. An engine
@@ -32,7 +32,9 @@
 #include "core/limits.h"
 #include "core/random.h"
 #include "routing/semantics.h"
+#include "sim/arbitration/registry.h"
 #include "sim/model.h"
+#include "sim/selection/registry.h"
 #include "sim/simulator.h"
 #include "sim/traffic_source.h"
 
@@ -708,6 +710,12 @@ class Engine {
     bool wins = true;
   };
   std::vector<Request> requests_;
+  /// The arbitration (SimConfig::arbitration), a component of sim/arbitration/, and whether
+  /// it is a separable allocator's output arbiter.
+  ArbitrationFunction arbitration_;
+  bool separable_ = true;
+  /// What it reads of a request (the ArbiterView of sim/arbitration/arbiter.h).
+  struct ArbiterRequests;
   /// Per channel out of a switch: the input port (index at that switch) after the one its
   /// output last granted (Arbitration::RoundRobin).
   std::vector<std::uint16_t> outNextInput_;
@@ -751,11 +759,10 @@ class Engine {
   static_assert(kCachedCandidates <= kRefCountMask && kResolvedLimit <= (kResolvedRef >> kRefCountBits));
   std::vector<std::uint32_t> route_;
   std::vector<std::uint8_t> layerOfVc_;  // per VC: the routing layer it serves (v % layers)
-  /// Bit b of the random selection's mask of free choices: candidate b / vcs_, VC b % vcs_.
-  struct BitChoice {
-    std::uint8_t candidate = 0, vc = 0;
-  };
-  std::array<BitChoice, 64> choiceOfBit_{};
+  /// The selection function (SimConfig::selection), a component of sim/selection/.
+  SelectionFunction selection_;
+  /// What it reads of one request (the SelectionView of sim/selection/selection.h).
+  struct SelectionRequest;
   std::size_t capacity_ = 0;
   // The allocator visits only the inputs that can send: ChannelState::readyVcs and
   // SwitchState::readyInputs, kept exact at every cycle (checkInvariants).

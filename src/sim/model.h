@@ -64,7 +64,9 @@
 
 namespace routelab {
 
-/// How a switch picks among the free candidates of an adaptive routing (Gómez §5.1).
+/// How a switch picks among the free candidates of an adaptive routing (Gómez §5.1). Each is
+/// a component of sim/selection/ (its contract: sim/selection/selection.h), one row of
+/// sim/selection/registry.h in this order.
 enum class Selection : std::uint8_t {
   FirstFree,      ///< FF: the free candidate on the lowest port number
   Sadp,           ///< SADP: the routing's preferred candidate when free, else the next free one
@@ -74,10 +76,15 @@ enum class Selection : std::uint8_t {
   /// packet then waits for (BookSim2's fat-tree `nca`); the draw is a hash of the seed, the
   /// packet (source, injection count) and its hop, so it does not depend on when it is made.
   Oblivious,
+  /// The free candidate with the fewest packets in its output queue plus the next switch's
+  /// input queue (the slots its credits say are taken); ties: the routing's order.
+  LeastCongested,
 };
 
 /// How a switch grants its crossbar among the inputs that request it (model above;
 /// docs/SIMULATION.md "Arbitration and fairness").
+/// Each is a component of sim/arbitration/ (its contract: sim/arbitration/arbiter.h), one
+/// row of sim/arbitration/registry.h in this order.
 enum class Arbitration : std::uint8_t {
   RoundRobin,        ///< separable input-first; each output port round-robin over its input ports
   Age,               ///< separable input-first; each output port to its oldest packet

@@ -6,6 +6,8 @@
 #include <map>
 
 #include "core/errors.h"
+#include "sim/arbitration/registry.h"
+#include "sim/selection/registry.h"
 
 namespace routelab {
 
@@ -23,21 +25,15 @@ T byName(const std::string& name, const std::map<std::string, T>& names, const s
 }  // namespace
 
 Selection parseSelection(const std::string& name, const std::string& what) {
-  return byName<Selection>(name,
-                           {{"ff", Selection::FirstFree},
-                            {"sadp", Selection::Sadp},
-                            {"random", Selection::Random},
-                            {"least-occupied", Selection::LeastOccupied},
-                            {"oblivious", Selection::Oblivious}},
-                           what);
+  std::map<std::string, Selection> names;
+  for (const auto& row : sim::selectionRegistry().rows()) names.emplace(row.name, row.factory);
+  return byName<Selection>(name, names, what);
 }
 
 Arbitration parseArbitration(const std::string& name, const std::string& what) {
-  return byName<Arbitration>(name,
-                             {{"round-robin", Arbitration::RoundRobin},
-                              {"age", Arbitration::Age},
-                              {"switch-round-robin", Arbitration::SwitchRoundRobin}},
-                             what);
+  std::map<std::string, Arbitration> names;
+  for (const auto& row : sim::arbitrationRegistry().rows()) names.emplace(row.name, row.factory);
+  return byName<Arbitration>(name, names, what);
 }
 
 PathPolicy parsePathPolicy(const std::string& name, const std::string& what) {

@@ -23,9 +23,9 @@
 #include "core/random.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
-#include "reference_model.h"
 #include "ring_fabric.h"
 #include "sim/engine.h"
+#include "sim/reference/reference_model.h"
 #include "sim/simulator.h"
 #include "test_support.h"
 #include "traffic/pattern.h"
@@ -66,7 +66,7 @@ void expectReferenceTimes(const Network& network, const RoutingResult& routing, 
                           std::size_t minimum, const std::string& label) {
   const SimResult fast = simulate(network, routing, config);
   ASSERT_FALSE(fast.deadlock) << label;
-  const std::vector<PacketRecord> reference = test::referenceSimulate(network, routing, config, 200000);
+  const std::vector<PacketRecord> reference = sim::referenceSimulate(network, routing, config, 200000);
   const std::vector<PacketRecord> engine = sorted(fast.packets);
   ASSERT_GT(engine.size(), minimum) << label << ": too little traffic to compare";
   ASSERT_EQ(engine.size(), reference.size()) << label;
@@ -121,6 +121,8 @@ INSTANTIATE_TEST_SUITE_P(
         ReferenceCase{"kary-ntree:k=2,n=3", "ftree-adaptive", Selection::LeastOccupied, 0.8, false, 0, 1,
                       PathPolicy::Random},
         ReferenceCase{"kary-ntree:k=2,n=3", "ftree-adaptive", Selection::Oblivious, 0.8, false, 2, 1,
+                      PathPolicy::Random},
+        ReferenceCase{"kary-ntree:k=2,n=3", "ftree-adaptive", Selection::LeastCongested, 0.8, true, 2, 1,
                       PathPolicy::Random},
         ReferenceCase{"random:switches=8,seed=3", "lash", Selection::Sadp, 0.4, false, 0, 1, PathPolicy::Random},
         ReferenceCase{"random:switches=8,seed=3", "updown", Selection::Sadp, 0.4, false, 3, 1, PathPolicy::Random},
@@ -324,7 +326,7 @@ TEST(Simulator, SourcesFarAheadGenerateAtTheirOwnCycles) {
   for (std::uint64_t seed : {7, 8}) {
     const SimConfig config = drained(0.004, 40000, seed);
     const SimResult fast = simulate(fabric.network, routing, config);
-    const std::vector<PacketRecord> reference = test::referenceSimulate(fabric.network, routing, config, 200000);
+    const std::vector<PacketRecord> reference = sim::referenceSimulate(fabric.network, routing, config, 200000);
     const std::vector<PacketRecord> engine = sorted(fast.packets);
     ASSERT_GT(engine.size(), 100U) << "too little traffic to compare";
     std::vector<PacketRecord> bySource = engine;  // consecutive messages of a source more than 1,024 cycles apart

@@ -1,19 +1,26 @@
-// The plain cycle-by-cycle model (reference_model.h). Written from sim/model.h's text, not
-// from the engine: per-flit credits and buffer counts, every component every cycle.
-#include "reference_model.h"
+// The plain cycle-by-cycle model (sim/reference/reference_model.h). Written from
+// sim/model.h's text, not from the engine: per-flit credits and buffer counts, every
+// component every cycle.
+#include "sim/reference/reference_model.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <deque>
 #include <map>
-#include <stdexcept>
 #include <tuple>
+#include <variant>
 
+#include "core/errors.h"
 #include "core/random.h"
 #include "routing/semantics.h"
+#include "sim/arbitration/registry.h"
+#include "sim/selection/registry.h"
+#include "sim/simulator.h"
 #include "sim/traffic_source.h"
 
-namespace routelab::test {
+namespace routelab::sim {
 
 namespace {
 
@@ -68,9 +75,11 @@ class Reference {
     nextGen_.assign(N_, ~std::uint64_t{0});
     rate_ = cfg_.load / (double(P_) * cfg_.messagePackets);
     for (std::uint32_t t = 0; t < N_; ++t) {
-      if (dest_.sends(t)) nextGen_[t] = sim::nextBernoulli(0, rate_, rng_[t]) - 1;
+      if (dest_.sends(t)) nextGen_[t] = nextBernoulli(0, rate_, rng_[t]) - 1;
     }
     outstanding_.assign(N_, 0);
+    selection_ = makeSelection(cfg_.selection, SelectionSetup{vcs_, cfg_.bufferPackets});
+    arbitration_ = makeArbitration(cfg_.arbitration);
   }
 
   std::vector<PacketRecord> run(std::uint64_t generateUntil, std::uint64_t limit) {
@@ -105,7 +114,7 @@ class Reference {
           source_[t].push_back(w);
           ++generated_;
         }
-        nextGen_[t] = sim::nextBernoulli(now_, rate_, rng_[t]);
+        nextGen_[t] = nextBernoulli(now_, rate_, rng_[t]);
       }
     }
   }
@@ -186,7 +195,7 @@ class Reference {
   };
 
   void allocate(std::uint32_t s) {
-    if (cfg_.arbitration == Arbitration::SwitchRoundRobin) {
+    if (!separable(arbitration_)) {
       allocateGreedy(s);
       return;
     }
@@ -212,16 +221,10 @@ class Reference {
     std::vector<Request> winners;
     for (const Request& r : requests) {
       bool wins = true;
+      const ArbiterView view{*this, ports};
       for (const Request& other : requests) {
         if (&other == &r || other.choice.channel != r.choice.channel) continue;
-        if (cfg_.arbitration == Arbitration::Age) {
-          const PacketRecord& a = packets_[other.packet].record;
-          const PacketRecord& b = packets_[r.packet].record;
-          if (std::tie(a.generated, a.injected, a.source) < std::tie(b.generated, b.injected, b.source)) wins = false;
-        } else {
-          const std::uint32_t start = outNext_[r.choice.channel];
-          if ((other.port + ports - start) % ports < (r.port + ports - start) % ports) wins = false;
-        }
+        if (std::visit([&](const auto& a) { return a.beats(view, other, r); }, arbitration_)) wins = false;
       }
       if (wins) winners.push_back(r);
     }
@@ -231,6 +234,19 @@ class Reference {
       outNext_[r.choice.channel] = (r.port + 1) % ports;
     }
   }
+
+  // What the arbitration reads of a request (sim/arbitration/arbiter.h).
+  struct ArbiterView {
+    const Reference& model;
+    std::uint32_t switchPorts;
+    std::uint32_t inputPort(const Request& r) const { return r.port; }
+    std::uint32_t ports() const { return switchPorts; }
+    std::uint32_t outputStart(const Request& r) const { return model.outNext_[r.choice.channel]; }
+    std::tuple<std::uint64_t, std::uint64_t, std::uint32_t> age(const Request& r) const {
+      const PacketRecord& p = model.packets_[r.packet].record;
+      return {p.generated, p.injected, p.source};
+    }
+  };
 
   // Arbitration::SwitchRoundRobin: the inputs one after another, each granted at once.
   void allocateGreedy(std::uint32_t s) {
@@ -261,6 +277,38 @@ class Reference {
     return true;
   }
 
+  // What the selection function reads of one request (sim/selection/selection.h), computed
+  // from the model's own counts.
+  struct Option {
+    std::uint32_t channel, layer, port;
+  };
+  struct View {
+    Reference& model;
+    const std::vector<Option>& options;
+    std::uint32_t s;
+    const RefPacket& packet;
+    std::size_t size() const { return options.size(); }
+    std::uint64_t freeVcs(std::size_t i) const {
+      const Option& o = options[i];
+      if (model.xOut_[o.channel] > model.now_) return 0;
+      std::uint64_t vcs = 0;
+      for (std::uint32_t w = o.layer; w < model.vcs_; w += model.layers_) {
+        if (model.outFlits_[model.q(o.channel, w)] + model.P_ <= model.cfg_.bufferPackets * model.P_)
+          vcs |= std::uint64_t{1} << w;
+      }
+      return vcs;
+    }
+    PortNumber port(std::size_t i) const { return static_cast<PortNumber>(options[i].port); }
+    std::uint32_t queued(std::size_t i, std::uint32_t vc) const { return model.packetsIn(options[i].channel, vc); }
+    std::uint32_t credits(std::size_t i, std::uint32_t vc) const {
+      return model.creditFlits_[model.q(options[i].channel, vc)] / model.P_;
+    }
+    Rng& rng() const { return model.switchRng_[s]; }
+    std::uint64_t packetDraw() const {
+      return deriveSeed(deriveSeed(model.cfg_.seed, packet.serial), packet.record.hops);
+    }
+  };
+
   // The selection of the front packet of input queue (in, v): false when it has no free choice.
   bool choose(std::uint32_t s, NodeId at, std::uint32_t in, std::uint32_t v, Free& chosen) {
     const std::uint32_t id = inQueue_[q(in, v)].front();
@@ -269,41 +317,20 @@ class Reference {
     std::vector<HopChoice> choices(sem_.choiceCapacity());
     const std::size_t n =
         sem_.hopChoices(at, ChannelId::fromIndex(in), p.address, LayerId::fromIndex(p.layer), choices);
-    std::vector<Free> free;
-    std::vector<std::size_t> usable;  // the choices whose port leads to a switch or to the destination
+    std::vector<Option> options;  // the choices whose port leads to a switch or to the destination
     for (std::size_t i = 0; i < n; ++i) {
       const HopStep step = sem_.step(at, p.address, choices[i].port);
-      if (!step.channel.valid()) throw std::runtime_error("reference: no route");
+      if (!step.channel.valid()) throw SimulationError("reference model: the routing offers no route at a hop");
       const NodeId target = net_.target(step.channel);
       if (net_.isTerminal(target) && net_.terminalIndex(target) != p.record.destination) continue;
-      usable.push_back(i);
+      options.push_back({static_cast<std::uint32_t>(step.channel.index()), choices[i].layer.value, choices[i].port});
     }
-    if (cfg_.selection == Selection::Oblivious) {  // the drawn choice, free or not
-      const std::uint64_t draw = deriveSeed(deriveSeed(cfg_.seed, p.serial), p.record.hops);
-      const std::size_t i = usable[usable.size() == 1 ? 0 : draw % usable.size()];
-      usable = {i};
-    }
-    for (std::size_t i : usable) {
-      const HopStep step = sem_.step(at, p.address, choices[i].port);
-      const auto out = static_cast<std::uint32_t>(step.channel.index());
-      if (xOut_[out] > now_) continue;
-      for (std::uint32_t w = choices[i].layer.value; w < vcs_; w += layers_) {
-        if (outFlits_[q(out, w)] + P_ <= cfg_.bufferPackets * P_)
-          free.push_back({out, w, choices[i].layer.value, choices[i].port});
-      }
-    }
-    if (free.empty()) return false;
-    std::size_t pick = 0;
-    if (cfg_.selection == Selection::FirstFree) {
-      for (std::size_t i = 1; i < free.size(); ++i) pick = free[i].port < free[pick].port ? i : pick;
-    } else if (cfg_.selection == Selection::Random && free.size() > 1) {
-      pick = std::size_t(switchRng_[s].below(free.size()));
-    } else if (cfg_.selection == Selection::LeastOccupied) {
-      for (std::size_t i = 1; i < free.size(); ++i) {
-        if (packetsIn(free[i].channel, free[i].vc) < packetsIn(free[pick].channel, free[pick].vc)) pick = i;
-      }
-    }
-    chosen = free[pick];
+    const View view{*this, options, s, p};
+    const SelectionChoice choice =
+        std::visit([&](const auto& selection) { return selection.choose(view); }, selection_);
+    if (!choice.chosen()) return false;
+    const Option& o = options[choice.candidate];
+    chosen = {o.channel, choice.vc, o.layer, o.port};
     return true;
   }
 
@@ -395,7 +422,7 @@ class Reference {
   const Network& net_;
   RoutingSemantics sem_;
   SimConfig cfg_;
-  sim::DestinationSource dest_;
+  DestinationSource dest_;
   std::uint32_t layers_ = 0, vcs_ = 0, P_ = 0, C_ = 0, N_ = 0;
   std::uint64_t now_ = 0;
   double rate_ = 0;
@@ -414,14 +441,60 @@ class Reference {
   std::vector<Transfer> crossings_, wires_;
   std::vector<PacketRecord> released_;
   std::size_t generated_ = 0;
+  SelectionFunction selection_;
+  ArbitrationFunction arbitration_;
 };
 
 }  // namespace
 
 std::vector<PacketRecord> referenceSimulate(const Network& network, const RoutingResult& routing,
                                             const SimConfig& config, std::uint64_t limit) {
+  if (config.injection != Injection::Bernoulli) throw SpecError("the reference model has Bernoulli sources only");
+  if (config.warmupCycles == 0) {
+    throw SpecError("the reference model needs a fixed warm-up (--warmup N): the automatic one is the engine's");
+  }
   Reference reference(network, routing, config);
   return reference.run(config.warmupCycles + config.measureCycles, limit);
 }
 
-}  // namespace routelab::test
+}  // namespace routelab::sim
+
+namespace routelab::sim {
+
+std::uint64_t referenceLimit(const SimConfig& config) {
+  const std::uint64_t drain = config.drainCycles != 0 ? config.drainCycles : 4 * config.measureCycles;
+  return config.warmupCycles + config.measureCycles + drain + config.watchdogCycles;
+}
+
+ModelComparison compareWithReference(const Network& network, const RoutingResult& routing, SimConfig config,
+                                     std::uint64_t limit) {
+  config.drainAll = true;
+  config.recordPackets = true;
+  const std::vector<PacketRecord> reference = referenceSimulate(network, routing, config, limit);
+  std::vector<PacketRecord> engine = simulate(network, routing, config).packets;
+  std::sort(engine.begin(), engine.end(), [](const PacketRecord& a, const PacketRecord& b) {
+    return std::tie(a.source, a.destination, a.sequence) < std::tie(b.source, b.destination, b.sequence);
+  });
+  ModelComparison comparison;
+  comparison.packets = reference.size();
+  for (std::size_t i = 0; i < std::min(engine.size(), reference.size()); ++i) {
+    if (engine[i] == reference[i]) continue;
+    const PacketRecord& e = engine[i];
+    const PacketRecord& r = reference[i];
+    comparison.equal = false;
+    comparison.difference = fmt::format(
+        "packet {} -> {} #{}: engine generated {} injected {} delivered {} released {} hops {}; reference packet "
+        "{} -> {} #{}: generated {} injected {} delivered {} released {} hops {}",
+        e.source, e.destination, e.sequence, e.generated, e.injected, e.delivered, e.released, e.hops, r.source,
+        r.destination, r.sequence, r.generated, r.injected, r.delivered, r.released, r.hops);
+    return comparison;
+  }
+  if (engine.size() != reference.size()) {
+    comparison.equal = false;
+    comparison.difference =
+        fmt::format("the engine released {} packets, the reference model {}", engine.size(), reference.size());
+  }
+  return comparison;
+}
+
+}  // namespace routelab::sim

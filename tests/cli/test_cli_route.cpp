@@ -76,13 +76,14 @@ TEST(CliRoute, EveryEngineExportsExactlyTheRegistersItsRowDeclares) {
   const std::string fabric = "kary-ntree:k=2,n=3", out = tempPath("declared.reg");
   std::map<std::string, std::string> declarers;  // format -> engines declaring it
   std::set<std::string> routed;
-  for (const auto& row : nlohmann::json::parse(list.out)["engines"]) {
+  const nlohmann::json engines = nlohmann::json::parse(list.out)["engines"];
+  for (const auto& row : engines) {
     const std::string engine = row["name"];
     for (const std::string format : row["exports"])
       declarers[format] += (declarers[format].empty() ? "" : ", ") + engine;
   }
   ASSERT_EQ(declarers.size(), 2u);  // ir and fir
-  for (const auto& row : nlohmann::json::parse(list.out)["engines"]) {
+  for (const auto& row : engines) {
     const std::string engine = row["name"];
     if (runRoutelab("route " + fabric + " --engine " + engine).exitCode != 0) continue;  // not this fabric's
     routed.insert(engine);
@@ -93,8 +94,9 @@ TEST(CliRoute, EveryEngineExportsExactlyTheRegistersItsRowDeclares) {
       const bool expected = std::find(declared.begin(), declared.end(), format) != declared.end();
       EXPECT_EQ(r.exitCode == 0, expected) << engine << " --export " << format << ": " << r.err;
       EXPECT_EQ(std::filesystem::exists(out), expected) << engine << " --export " << format;
-      if (!expected)
+      if (!expected) {
         EXPECT_NE(r.err.find("registers describe " + declarers[format] + " ("), std::string::npos) << r.err;
+      }
     }
   }
   for (const std::string engine : {"ftree-adaptive", "ftree-deterministic", "dmodk", "updown", "minhop"}) {

@@ -141,6 +141,7 @@ TEST(OpensmEngineDir, LayoutErrors) {
   {
     const Scratch s("engine_dir_sl_only");
     s.copy(rnd + "pathsl.lash.txt", "lash.sl");
+    s.copy(rnd + "lfts.minhop.dump", "minhop.lfts");
     EXPECT_NE(message(s).find("engine 'lash' has an SL file but no lash.lfts"), std::string::npos);
   }
   {
@@ -202,12 +203,11 @@ TEST(OpensmEngineDir, ImportsGzippedDumpsSlsAndRefusals) {
   EXPECT_TRUE(runs[2].refused());
   EXPECT_EQ(runs[2].error, "torus-2QoS: no torus found in this fabric");
   dir.write("empty.error", " \n");
-  EXPECT_EQ(readOpensmEngineDir(dir.path.string(), fabric.network).back().error,
-            "OpenSM refused the engine (empty .error file)");
   dir.write("long.error", std::string(2500, 'x'));
-  const auto longRuns = readOpensmEngineDir(dir.path.string(), fabric.network);
-  EXPECT_EQ(longRuns[longRuns.size() - 2].engine, "long");
-  EXPECT_EQ(longRuns[longRuns.size() - 2].error, std::string(2000, 'x'));
+  const auto more = readOpensmEngineDir(dir.path.string(), fabric.network);
+  ASSERT_EQ(namesOf(more), (std::vector<std::string>{"ftree", "lash", "empty", "long", "torus-2QoS"}));
+  EXPECT_EQ(more[2].error, "OpenSM refused the engine (empty .error file)");
+  EXPECT_EQ(more[3].error, std::string(2000, 'x'));
 }
 
 TEST(OpensmEngineDir, ReadsTheFirstLineOfEachOptionsFile) {

@@ -51,6 +51,7 @@ Command listCommand() {
               all["topologies"] = tableJson(topologyRegistry());
               all["modifiers"] = tableJson(modifierRegistry());
               all["engines"] = tableJson(engineRegistry());
+              for (auto& row : all["engines"]) row["exports"] = engineRegisterExports(row["name"].get<std::string>());
               for (const auto& [name, table] : extraRegistries()) all[name] = table();
               if (*format == OutputFormat::Json) {
                 printJson(all);

@@ -6,6 +6,7 @@
 // input; 2 usage.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <optional>
 
@@ -226,7 +227,19 @@ Loadable loadableRouting(const RouteArgs& args, const Network& network, const Ro
   return out;
 }
 
-/// Checks every requested export and builds the register files (FIR / IR) in memory.
+/// The engines whose registry rows declare the register export `kind`, comma-separated.
+std::string enginesDeclaring(const std::string& kind) {
+  std::string out;
+  for (const auto& row : engineRegistry().rows()) {
+    const std::vector<std::string>& declared = engineRegisterExports(row.name);
+    if (std::find(declared.begin(), declared.end(), kind) != declared.end())
+      out += (out.empty() ? "" : ", ") + row.name;
+  }
+  return out;
+}
+
+/// Checks every requested export and builds the register files (FIR / IR) in memory; the
+/// register files an engine's tables are come from its registry row (engineRegisterExports).
 std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const RouteArgs& args, const Network& network,
                                                                           const RoutingResult& routing,
                                                                           const std::string& engineName) {
@@ -239,10 +252,10 @@ std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const 
     }
     if (kind == "sl") continue;
     const bool fir = kind == "fir";
-    const char* expected = fir ? "ftree-deterministic" : "ftree-adaptive";
-    if (engineName != expected && !(fir && engineName == "dmodk")) {
+    const std::vector<std::string>& declared = engineRegisterExports(engineName);
+    if (std::find(declared.begin(), declared.end(), kind) == declared.end()) {
       throw SpecError(fmt::format("--export {}: the {} registers describe {} (Gómez §{}); the engine is '{}'", kind,
-                                  fir ? "FIR" : "IR", expected, fir ? "4.1" : "3.1", engineName));
+                                  fir ? "FIR" : "IR", enginesDeclaring(kind), fir ? "4.1" : "3.1", engineName));
     }
     if (args.lmc != 0 || args.switchAddresses) {
       throw SpecError(

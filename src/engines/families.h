@@ -8,6 +8,7 @@
 // (see engines/template_engine.cpp).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "routing/engine.h"
@@ -17,5 +18,15 @@ namespace routelab {
 std::vector<RegistryRow<EngineFactory>> fatTreeEngineRows();
 std::vector<RegistryRow<EngineFactory>> irregularEngineRows();
 std::vector<RegistryRow<EngineFactory>> tableEngineRows();
+
+/// The interval-routing register files (io/interval_registers.h) that an engine's tables are,
+/// so that `routelab route --export FORMAT` can write them: "ir" (Gómez et al. 2007 §3.1, the
+/// minimal adaptive routing) or "fir" (§4.1, the deterministic one). A family lists its
+/// engines that have any, next to its rows; engines not listed have none.
+struct EngineRegisterExports {
+  std::string engine;                ///< a row's name
+  std::vector<std::string> formats;  ///< "ir", "fir"
+};
+std::vector<EngineRegisterExports> fatTreeEngineRegisterExports();
 
 }  // namespace routelab

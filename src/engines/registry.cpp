@@ -15,6 +15,20 @@ const Registry<EngineFactory>& engineRegistry() {
   return registry;
 }
 
+const std::vector<std::string>& engineRegisterExports(const std::string& engine) {
+  static const std::vector<EngineRegisterExports> declared = [] {
+    std::vector<EngineRegisterExports> out = fatTreeEngineRegisterExports();
+    for (const auto& entry : out) engineRegistry().find(entry.engine);  // names a row
+    return out;
+  }();
+  static const std::vector<std::string> none;
+  engineRegistry().find(engine);
+  for (const auto& entry : declared) {
+    if (entry.engine == engine) return entry.formats;
+  }
+  return none;
+}
+
 RoutingResult runEngine(const std::string& engineSpec, const Network& network, const RoutingContext& context) {
   const ComponentSpec spec = parseComponentOrFile(engineSpec);  // `file:PATH` keeps its path verbatim
   const auto& row = engineRegistry().find(spec.name);

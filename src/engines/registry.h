@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engines/families.h"
 #include "routing/engine.h"
@@ -12,6 +13,10 @@
 namespace routelab {
 
 const Registry<EngineFactory>& engineRegistry();
+
+/// The register exports ("ir", "fir": engines/families.h EngineRegisterExports) the registry
+/// row `engine` declares; empty for an engine with none. Throws SpecError for an unknown engine.
+const std::vector<std::string>& engineRegisterExports(const std::string& engine);
 
 /// Parse "name:options" and run the engine; `file:PATH` loads an OpenSM LFT dump.
 /// Throws SpecError for unknown names/options, UnsupportedTopology/RoutingError from the

@@ -18,34 +18,35 @@ namespace {
 namespace fs = std::filesystem;
 
 struct EngineFiles {
-  std::string lfts, sl, error;
+  std::string lfts, sl, error, options;
 };
 
 bool engineName(const std::string& name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   });
 }
 
-/// The engine files of `dir`, by engine name: `<engine>.<lfts|sl|error>[.gz]`.
-std::map<std::string, EngineFiles> engineFiles(const std::string& dir) {
+/// The engine files of `dir`, by engine name: `<engine>.<lfts|sl|error|options>[.gz]`.
+std::map<std::string, EngineFiles> engineFiles(const std::string& dir, const std::string& shownAs) {
   std::error_code error;
-  if (!fs::is_directory(dir, error)) throw IoError(fmt::format("{}: not a directory", dir));
+  if (!fs::is_directory(dir, error)) throw IoError(fmt::format("{}: not a readable directory", shownAs));
   std::map<std::string, EngineFiles> out;
   fs::directory_iterator it(dir, error), end;
-  if (error) throw IoError(fmt::format("{}: cannot list the directory: {}", dir, error.message()));
+  if (error) throw IoError(fmt::format("{}: {}", shownAs, error.message()));
   for (; it != end; it.increment(error)) {
-    if (error) throw IoError(fmt::format("{}: cannot list the directory: {}", dir, error.message()));
+    if (error) throw IoError(fmt::format("{}: {}", shownAs, error.message()));
     std::string name = it->path().filename().string();
     if (name.size() > 3 && name.substr(name.size() - 3) == ".gz") name.resize(name.size() - 3);
     const std::size_t dot = name.rfind('.');
     if (dot == std::string::npos || !engineName(name.substr(0, dot))) continue;
     const std::string kind = name.substr(dot + 1);
     EngineFiles& files = out[name.substr(0, dot)];
-    std::string* slot = kind == "lfts"    ? &files.lfts
-                        : kind == "sl"    ? &files.sl
-                        : kind == "error" ? &files.error
-                                          : nullptr;
+    std::string* slot = kind == "lfts"      ? &files.lfts
+                        : kind == "sl"      ? &files.sl
+                        : kind == "error"   ? &files.error
+                        : kind == "options" ? &files.options
+                                            : nullptr;
     if (slot == nullptr) continue;
     if (!slot->empty()) {
       throw IoError(fmt::format("{}: both {} and {}: keep one", dir, fs::path(*slot).filename().string(),
@@ -53,10 +54,10 @@ std::map<std::string, EngineFiles> engineFiles(const std::string& dir) {
     }
     *slot = it->path().string();
   }
-  for (auto entry = out.begin(); entry != out.end();) {
-    entry = entry->second.lfts.empty() && entry->second.sl.empty() && entry->second.error.empty() ? out.erase(entry)
-                                                                                                  : std::next(entry);
-  }
+  std::erase_if(out, [](const auto& entry) {
+    const EngineFiles& f = entry.second;
+    return f.lfts.empty() && f.sl.empty() && f.error.empty() && f.options.empty();
+  });
   return out;
 }
 
@@ -79,11 +80,11 @@ void checkLids(const Network& network, const RoutingResult& routing, const LidMa
   }
 }
 
-std::string trimmedText(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) {
-    text.pop_back();
-  }
-  return text;
+/// `text` without surrounding blanks.
+std::string trimmedText(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t\r\n") + 1 - first);
 }
 
 OpensmEngineRun readEngine(const std::string& dir, const std::string& engine, const EngineFiles& files,
@@ -93,17 +94,23 @@ OpensmEngineRun readEngine(const std::string& dir, const std::string& engine, co
   run.lftFile = files.lfts;
   run.slFile = files.sl;
   run.errorFile = files.error;
+  run.optionsFile = files.options;
+  if (!files.options.empty()) {
+    const std::string text = readFileText(files.options);
+    run.opensmOptions = trimmedText(text.substr(0, text.find('\n')));
+  }
   if (!files.error.empty()) {
     if (!files.lfts.empty() || !files.sl.empty()) {
       throw IoError(fmt::format("{}: engine '{}' has an .error file and tables: an engine either ran or was refused",
                                 dir, engine));
     }
-    run.error = trimmedText(readFileText(files.error));
-    if (run.error.empty()) run.error = "(OpenSM refused the engine; no reason recorded)";
+    run.error = trimmedText(readFileText(files.error)).substr(0, 2000);
+    if (run.error.empty()) run.error = "OpenSM refused the engine (empty .error file)";
     return run;
   }
   if (files.lfts.empty()) {
-    throw IoError(fmt::format("{}: engine '{}' has an SL file but no {}.lfts", dir, engine, engine));
+    throw IoError(fmt::format("{}: engine '{}' has {} but no {}.lfts or {}.error", dir, engine,
+                              files.sl.empty() ? "an options file" : "an SL file", engine, engine));
   }
   RoutingResult routing = readLftDump(files.lfts, network);
   if (!fabricLids.empty()) checkLids(network, routing, fabricLids, files.lfts);
@@ -111,7 +118,7 @@ OpensmEngineRun readEngine(const std::string& dir, const std::string& engine, co
     run.sl = readSlTable(files.sl);
     routing = applySlTable(network, std::move(routing), *run.sl, false);
   }
-  routing.engine = "opensm-" + engine;
+  routing.engine = "opensm:" + engine;
   run.routing = std::move(routing);
   return run;
 }
@@ -124,11 +131,13 @@ const std::vector<std::string>& opensmEngineNames() {
 }
 
 std::vector<OpensmEngineRun> readOpensmEngineDir(const std::string& dir, const Network& network,
-                                                 const LidMap& fabricLids) {
-  std::map<std::string, EngineFiles> files = engineFiles(dir);
-  if (files.empty()) {
-    throw IoError(fmt::format("{}: no <engine>.lfts or <engine>.error files: not an OpenSM engine directory", dir));
-  }
+                                                 const LidMap& fabricLids, const std::string& shownAs) {
+  const std::string shown = shownAs.empty() ? dir : shownAs;
+  std::map<std::string, EngineFiles> files = engineFiles(dir, shown);
+  const bool anyEngine = std::any_of(files.begin(), files.end(), [](const auto& entry) {
+    return !entry.second.lfts.empty() || !entry.second.error.empty();
+  });
+  if (!anyEngine) throw IoError(fmt::format("{} holds no <engine>.lfts or <engine>.error file", shown));
   std::vector<OpensmEngineRun> runs;
   for (const std::string& engine : opensmEngineNames()) {
     if (auto it = files.find(engine); it != files.end()) {

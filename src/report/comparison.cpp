@@ -17,9 +17,9 @@
 #include "engines/families.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "io/opensm_engine_dir.h"
 #include "report/deployment.h"
 #include "report/evidence.h"
-#include "report/opensm_directory.h"
 #include "traffic/pattern.h"
 #include "verify/verify.h"
 
@@ -364,8 +364,11 @@ Comparison compareEngines(const CompareOptions& options) {
   result.switches = fabric.network.switchCount();
   result.channels = fabric.network.channelCount();
   result.fatTree = fabric.network.xgft() != nullptr;
-  std::vector<ImportedRouting> imported;
-  if (!options.opensmDirectory.empty()) imported = importOpenSmDirectory(options.opensmDirectory, fabric.network);
+  std::vector<OpensmEngineRun> imported;
+  if (!options.opensmDirectory.empty()) {
+    imported = readOpensmEngineDir(options.opensmDirectory, fabric.network, fabric.lids,
+                                   "--opensm-dir '" + options.opensmDirectory + "'");
+  }
   const bool leaveOutGeneric =
       options.engines.empty() && result.fatTree && result.switches > options.genericEngineSwitches;
   const bool keep = simulates(options, result.terminals);
@@ -392,18 +395,18 @@ Comparison compareEngines(const CompareOptions& options) {
     kept.push_back(routeAndEvaluate(fabric.network, spec, options, keep, out));
     byListed.push_back(kept.back().get());
   }
-  for (ImportedRouting& routing : imported) {
+  for (OpensmEngineRun& run : imported) {
     EngineComparison& out = result.engines.emplace_back();
     out.listedOrder = byListed.size();
-    out.name = "opensm:" + routing.engine;
+    out.name = "opensm:" + run.engine;
     out.origin = "OpenSM";
-    out.refused = routing.refused;
-    out.reason = routing.reason;
-    out.opensmOptions = routing.opensmOptions;
+    out.refused = run.refused();
+    out.reason = run.error;
+    out.opensmOptions = run.opensmOptions;
     say(options, out.name);
-    if (!out.refused) evaluateRouting(fabric.network, routing.routing, options, out);
+    if (!out.refused) evaluateRouting(fabric.network, *run.routing, options, out);
     out.effective = out.name;
-    byListed.push_back(out.passed() && !out.skipped && keep ? &routing.routing : nullptr);
+    byListed.push_back(out.passed() && !out.skipped && keep && run.routing ? &*run.routing : nullptr);
   }
   rankEngines(result.engines);
   if (keep) simulateEvidence(fabric.network, byListed, options, result);

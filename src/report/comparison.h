@@ -11,7 +11,7 @@
 // Fig. 3; analysis/stages.h) over the same shifts — every pair when all N-1 are evaluated.
 // Adaptive and multipath engines are measured under every load model (analysis/split.h) up
 // to CompareOptions::detailTerminals terminals and first-path beyond. Routings imported from OpenSM
-// (importOpenSmDirectory) are measured the same way and ranked beside routelab's.
+// (readOpensmEngineDir, io/opensm_engine_dir.h) are measured the same way and ranked beside routelab's.
 //
 // Above CompareOptions::genericEngineSwitches switches on a fat-tree, the default list leaves
 // the generic engines out (listed as not run, ranked after the routed ones).

@@ -2,10 +2,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "test_support.h"
 
@@ -61,6 +65,44 @@ TEST(CliRoute, ExportsLftFirAndIr) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(slurp(ir).find("switch 0 'kt-s0-00' stage 0\n  port 1 label 0 down FI 0 LI 0\n"), std::string::npos);
   for (const auto& p : {lft, fir, ir}) std::remove(p.c_str());
+}
+
+// The register exports come from the registry rows (`list --format json` "exports"): every
+// engine that routes kary-ntree:k=2,n=3 exports exactly the register files its row declares,
+// and a refusal names the engines that declare that file.
+TEST(CliRoute, EveryEngineExportsExactlyTheRegistersItsRowDeclares) {
+  const auto list = runRoutelab("list --format json");
+  ASSERT_EQ(list.exitCode, 0) << list.err;
+  const std::string fabric = "kary-ntree:k=2,n=3", out = tempPath("declared.reg");
+  std::map<std::string, std::string> declarers;  // format -> engines declaring it
+  std::set<std::string> routed;
+  const nlohmann::json engines = nlohmann::json::parse(list.out)["engines"];
+  for (const auto& row : engines) {
+    const std::string engine = row["name"];
+    for (const std::string format : row["exports"])
+      declarers[format] += (declarers[format].empty() ? "" : ", ") + engine;
+  }
+  ASSERT_EQ(declarers.size(), 2u);  // ir and fir
+  for (const auto& row : engines) {
+    const std::string engine = row["name"];
+    if (runRoutelab("route " + fabric + " --engine " + engine).exitCode != 0) continue;  // not this fabric's
+    routed.insert(engine);
+    const std::vector<std::string> declared = row["exports"];
+    for (const std::string format : {"ir", "fir"}) {
+      std::remove(out.c_str());
+      const auto r = runRoutelab("route " + fabric + " --engine " + engine + " --export " + format + " " + out);
+      const bool expected = std::find(declared.begin(), declared.end(), format) != declared.end();
+      EXPECT_EQ(r.exitCode == 0, expected) << engine << " --export " << format << ": " << r.err;
+      EXPECT_EQ(std::filesystem::exists(out), expected) << engine << " --export " << format;
+      if (!expected) {
+        EXPECT_NE(r.err.find("registers describe " + declarers[format] + " ("), std::string::npos) << r.err;
+      }
+    }
+  }
+  for (const std::string engine : {"ftree-adaptive", "ftree-deterministic", "dmodk", "updown", "minhop"}) {
+    EXPECT_TRUE(routed.count(engine)) << engine;
+  }
+  std::remove(out.c_str());
 }
 
 TEST(CliRoute, FallbackRoutingExportsAsLmcLftAndSlFile) {

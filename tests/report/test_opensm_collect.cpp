@@ -1,6 +1,5 @@
 // OpenSM's engines collected and cached per fabric (report/opensm_collect.h), with stand-in
-// tools and worker (the real ones run in the CTest label `opensm`), and the `.options` file of
-// an OpenSM engine directory (report/opensm_directory.h).
+// tools and worker (the real ones run in the CTest label `opensm`).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,7 +12,6 @@
 #include "io/fabric_files.h"
 #include "io/output.h"
 #include "report/opensm_collect.h"
-#include "report/opensm_directory.h"
 #include "test_support.h"
 
 namespace routelab {
@@ -201,28 +199,6 @@ TEST_F(OpenSmCollectWorker, MissingToolOrWorkerIsAnError) {
   EXPECT_THROW(collectOpenSmEngines(fabric.network, options_), IoError);
   EXPECT_EQ(runs(), 0u);
   EXPECT_FALSE(fs::exists(options_.cache));  // checked before the cache is made
-}
-
-TEST(OpenSmDirectoryOptions, ReadsTheFirstLineOfEachOptionsFile) {
-  const fs::path dir = freshDirectory("opensm-options");
-  const fs::path k4n3 = fs::path(test::fixturesDir()) / "k4n3";
-  fs::copy_file(k4n3 / "lfts.ftree.dump.gz", dir / "ftree.lfts");
-  fs::copy_file(k4n3 / "lfts.lash.dump.gz", dir / "lash.lfts");
-  std::ofstream(dir / "lash.options") << "  -R lash,no_fallback -Q \t\nsecond line\n";
-  std::ofstream(dir / "dnup.error") << "refused\n";
-  std::ofstream(dir / "dnup.options") << "-R dnup,no_fallback\n";
-  std::ofstream(dir / "updn.roots") << "0x0000000000200000\n";  // not an engine
-  const auto imported =
-      importOpenSmDirectory(dir.string(), loadFabric("file:" + (k4n3 / "ibnetdiscover.txt").string()).network);
-  ASSERT_EQ(imported.size(), 3u);
-  EXPECT_EQ(imported[0].engine, "dnup");
-  EXPECT_TRUE(imported[0].refused);
-  EXPECT_EQ(imported[0].opensmOptions, "-R dnup,no_fallback");
-  EXPECT_EQ(imported[1].engine, "ftree");
-  EXPECT_EQ(imported[1].opensmOptions, "");
-  EXPECT_EQ(imported[2].engine, "lash");
-  EXPECT_EQ(imported[2].opensmOptions, "-R lash,no_fallback -Q");
-  fs::remove_all(dir);
 }
 
 }  // namespace

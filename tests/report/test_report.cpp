@@ -1,5 +1,5 @@
-// The comparison behind `routelab compare` (report/comparison.h, report/html.h,
-// report/opensm_directory.h).
+// The comparison behind `routelab compare` (report/comparison.h, report/html.h); its
+// OpenSM engine directory reader is tested in tests/verify/test_opensm_engine_dir.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,7 +13,6 @@
 #include "fabric/fabric.h"
 #include "report/comparison.h"
 #include "report/html.h"
-#include "report/opensm_directory.h"
 #include "test_support.h"
 #include "traffic/pattern.h"
 
@@ -292,19 +291,6 @@ class OpenSmDirectory : public ::testing::Test {
   std::string fabric_;
 };
 
-TEST_F(OpenSmDirectory, ImportsDumpsSlsAndRefusals) {
-  const Fabric fabric = loadFabric(fabric_);
-  const auto imported = importOpenSmDirectory(dir_.string(), fabric.network);
-  ASSERT_EQ(imported.size(), 3u);
-  EXPECT_EQ(imported[0].engine, "ftree");
-  EXPECT_FALSE(imported[0].refused);
-  EXPECT_EQ(imported[1].engine, "lash");
-  EXPECT_GE(imported[1].routing.layerCount(), 1u);
-  EXPECT_EQ(imported[2].engine, "torus-2QoS");
-  EXPECT_TRUE(imported[2].refused);
-  EXPECT_EQ(imported[2].reason, "torus-2QoS: no torus found in this fabric");
-}
-
 TEST_F(OpenSmDirectory, RankedBesideOurEngines) {
   CompareOptions options;
   options.spec = fabric_;
@@ -322,13 +308,6 @@ TEST_F(OpenSmDirectory, RankedBesideOurEngines) {
   EXPECT_TRUE(byName["opensm:torus-2QoS"]->refused);
   EXPECT_EQ(c.engines.back().name, "opensm:torus-2QoS");
   EXPECT_NE(html(c).find("no torus found in this fabric"), std::string::npos);
-}
-
-TEST_F(OpenSmDirectory, EmptyOrMissingDirectoryIsAnError) {
-  const Fabric fabric = loadFabric(fabric_);
-  EXPECT_THROW(importOpenSmDirectory((dir_ / "missing").string(), fabric.network), IoError);
-  std::filesystem::create_directories(dir_ / "empty");
-  EXPECT_THROW(importOpenSmDirectory((dir_ / "empty").string(), fabric.network), IoError);
 }
 
 }  // namespace

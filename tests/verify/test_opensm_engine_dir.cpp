@@ -98,17 +98,18 @@ TEST(OpensmEngineDir, OtherEnginesComeAfterTheSixByName) {
   EXPECT_TRUE(runs[2].sl.has_value());
 }
 
-// docs/FORMATS.md: engine names are [a-z0-9_-]+ and other files are ignored — each character
+// docs/FORMATS.md: engine names are [A-Za-z0-9_-]+ and other files are ignored — each character
 // class at its edges, and names just outside it.
-TEST(OpensmEngineDir, OnlyLowerCaseDigitUnderscoreAndDashNamesAreEngines) {
+TEST(OpensmEngineDir, OnlyLetterDigitUnderscoreAndDashNamesAreEngines) {
   const Scratch scratch("engine_dir_names");
   const std::string dump = test::fixturesDir() + "/k4n2/lfts.minhop.dump";
-  for (const std::string name : {"minhop", "az09_-", "Minhop", "min.hop", "min hop", "min+hop", "minh@p", "{z}"}) {
+  for (const std::string name :
+       {"minhop", "az09_-", "AZ", "min.hop", "min hop", "min+hop", "minh@p", "{z}", "[Z]", "@"}) {
     scratch.copy(dump, name + ".lfts");
   }
   const Fabric fabric = loadFabric("ibnetdiscover:" + test::fixturesDir() + "/k4n2/ibnetdiscover.txt");
   const auto runs = readOpensmEngineDir(scratch.path.string(), fabric.network, fabric.lids);
-  EXPECT_EQ(namesOf(runs), (std::vector<std::string>{"minhop", "az09_-"}));
+  EXPECT_EQ(namesOf(runs), (std::vector<std::string>{"minhop", "AZ", "az09_-"}));
 }
 
 TEST(OpensmEngineDir, LayoutErrors) {
@@ -124,7 +125,12 @@ TEST(OpensmEngineDir, LayoutErrors) {
   };
   {
     const Scratch s("engine_dir_empty");
-    EXPECT_NE(message(s).find("not an OpenSM engine directory"), std::string::npos);
+    EXPECT_EQ(message(s), s.path.string() + " holds no <engine>.lfts or <engine>.error file");
+    s.write("lash.options", "-R lash\n");  // options alone are no engine
+    EXPECT_EQ(message(s), s.path.string() + " holds no <engine>.lfts or <engine>.error file");
+    s.copy(rnd + "lfts.minhop.dump", "minhop.lfts");
+    EXPECT_NE(message(s).find("engine 'lash' has an options file but no lash.lfts or lash.error"), std::string::npos)
+        << message(s);
   }
   {
     const Scratch s("engine_dir_both");
@@ -135,6 +141,7 @@ TEST(OpensmEngineDir, LayoutErrors) {
   {
     const Scratch s("engine_dir_sl_only");
     s.copy(rnd + "pathsl.lash.txt", "lash.sl");
+    s.copy(rnd + "lfts.minhop.dump", "minhop.lfts");
     EXPECT_NE(message(s).find("engine 'lash' has an SL file but no lash.lfts"), std::string::npos);
   }
   {
@@ -171,4 +178,66 @@ TEST(OpensmEngineDir, DumpOnOtherLidsIsRefused) {
     EXPECT_NE(std::string(e.what()).find("minhop.lfts: LID 1 is 'kt-h00', whose LID in"), std::string::npos)
         << e.what();
   }
+}
+
+/// A directory laid out as `compare --opensm-dir` expects, from the committed k4n3 fixtures:
+/// gzipped dump content under plain names, an SL file, a refusal, options.
+struct K4n3Dir : Scratch {
+  explicit K4n3Dir(const std::string& name) : Scratch(name) {
+    const fs::path k4n3 = fs::path(test::fixturesDir()) / "k4n3";
+    copy((k4n3 / "lfts.ftree.dump.gz").string(), "ftree.lfts");
+    copy((k4n3 / "lfts.lash.dump.gz").string(), "lash.lfts");
+    copy((k4n3 / "pathsl.lash.txt").string(), "lash.sl");
+    write("torus-2QoS.error", "\n torus-2QoS: no torus found in this fabric\n");
+  }
+};
+
+TEST(OpensmEngineDir, ImportsGzippedDumpsSlsAndRefusals) {
+  const K4n3Dir dir("engine_dir_k4n3_compare");
+  const Fabric fabric = loadFabric("file:" + test::fixturesDir() + "/k4n3/ibnetdiscover.txt");
+  const auto runs = readOpensmEngineDir(dir.path.string(), fabric.network, fabric.lids);
+  ASSERT_EQ(namesOf(runs), (std::vector<std::string>{"ftree", "lash", "torus-2QoS"}));
+  EXPECT_FALSE(runs[0].refused());
+  EXPECT_EQ(runs[0].routing->engine, "opensm:ftree");
+  EXPECT_EQ(runs[1].routing->layerCount(), 3u);  // the SL file's layers
+  EXPECT_TRUE(runs[2].refused());
+  EXPECT_EQ(runs[2].error, "torus-2QoS: no torus found in this fabric");
+  dir.write("empty.error", " \n");
+  dir.write("long.error", std::string(2500, 'x'));
+  const auto more = readOpensmEngineDir(dir.path.string(), fabric.network);
+  ASSERT_EQ(namesOf(more), (std::vector<std::string>{"ftree", "lash", "empty", "long", "torus-2QoS"}));
+  EXPECT_EQ(more[2].error, "OpenSM refused the engine (empty .error file)");
+  EXPECT_EQ(more[3].error, std::string(2000, 'x'));
+}
+
+TEST(OpensmEngineDir, ReadsTheFirstLineOfEachOptionsFile) {
+  const K4n3Dir dir("engine_dir_options");
+  dir.write("lash.options", "  -R lash,no_fallback -Q \t\nsecond line\n");
+  dir.write("dnup.error", "refused\n");
+  dir.write("dnup.options", "-R dnup,no_fallback\n");
+  dir.write("updn.roots", "0x0000000000200000\n");  // not an engine file
+  const Fabric fabric = loadFabric("file:" + test::fixturesDir() + "/k4n3/ibnetdiscover.txt");
+  const auto runs = readOpensmEngineDir(dir.path.string(), fabric.network);
+  ASSERT_EQ(namesOf(runs), (std::vector<std::string>{"ftree", "lash", "dnup", "torus-2QoS"}));
+  EXPECT_EQ(runs[0].opensmOptions, "");
+  EXPECT_EQ(runs[1].opensmOptions, "-R lash,no_fallback -Q");
+  EXPECT_TRUE(runs[2].refused());
+  EXPECT_EQ(runs[2].opensmOptions, "-R dnup,no_fallback");
+}
+
+TEST(OpensmEngineDir, MessagesNameTheDirectoryAsTheCallerShowsIt) {
+  const Scratch empty("engine_dir_shown_as");
+  const Network net = loadFabric("file:" + test::fixturesDir() + "/k4n3/ibnetdiscover.txt").network;
+  auto message = [&](const std::string& dir) {
+    try {
+      readOpensmEngineDir(dir, net, {}, "--opensm-dir '" + dir + "'");
+    } catch (const IoError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string missing = (empty.path / "missing").string();
+  EXPECT_EQ(message(missing), "--opensm-dir '" + missing + "': not a readable directory");
+  EXPECT_EQ(message(empty.path.string()),
+            "--opensm-dir '" + empty.path.string() + "' holds no <engine>.lfts or <engine>.error file");
 }

@@ -16,6 +16,13 @@ RegistryRow<EngineFactory> row(std::string name, std::string summary, std::strin
 
 }  // namespace
 
+// The register files of Gómez et al. 2007: IR (§3.1) holds every minimal up port, which is
+// ftree-adaptive's set; FIR (§4.1) holds one up port per destination, k + p_s at stage s, which
+// is ftree-deterministic's choice and, on the fat-trees FIR is defined on, dmodk's.
+std::vector<EngineRegisterExports> fatTreeEngineRegisterExports() {
+  return {{"ftree-adaptive", {"ir"}}, {"ftree-deterministic", {"fir"}}, {"dmodk", {"fir"}}};
+}
+
 std::vector<RegistryRow<EngineFactory>> fatTreeEngineRows() {
   return {
       row("ftree-adaptive", "fat-tree minimal adaptive: every up port to a nearest common ancestor (IR registers)",

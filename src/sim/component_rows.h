@@ -63,4 +63,12 @@ std::string rowNames(const Registry<Id>& registry) {
   return names;
 }
 
+/// The names in registry order, as a list (an option row's accepted values).
+template <class Id>
+std::vector<std::string> rowNameList(const Registry<Id>& registry) {
+  std::vector<std::string> names;
+  for (const auto& row : registry.rows()) names.push_back(row.name);
+  return names;
+}
+
 }  // namespace routelab::sim

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "sim/arbitration/registry.h"
+#include "sim/component_rows.h"
+#include "sim/selection/registry.h"
 #include "sim/sim_json.h"
 
 namespace routelab {
@@ -82,28 +85,13 @@ const OptionSchema& simConfigRows() {
        false,
        {},
        "Gomez et al. 2007 §5.1"},
-      {"selection",
-       OptionType::String,
-       "sadp",
-       "ff | sadp | random | least-occupied (adaptive: among the free candidates) | oblivious (one candidate drawn "
-       "per packet and hop, waited for)",
-       false,
-       "",
-       "",
-       false,
-       {"ff", "sadp", "random", "least-occupied", "oblivious"},
-       "Gomez et al. 2007 §5.1"},
-      {"arbitration",
-       OptionType::String,
-       "round-robin",
-       "switch allocation: round-robin (per output port over its inputs) | age (oldest packet first) | "
-       "switch-round-robin (greedy, one pointer per switch: unfair)",
-       false,
-       "",
-       "",
-       false,
-       {"round-robin", "age", "switch-round-robin"},
-       "docs/SIMULATION.md \"Arbitration and fairness\""},
+      {"selection", OptionType::String, "sadp",
+       sim::selectionNames() + " (docs/SIMULATION.md \"Components\": the adaptive ones choose among the free "
+                               "candidates; oblivious draws one per packet and hop and waits for it)",
+       false, "", "", false, sim::rowNameList(sim::selectionRegistry()), "Gomez et al. 2007 §5.1"},
+      {"arbitration", OptionType::String, "round-robin",
+       "switch allocation: " + sim::arbitrationNames() + " (docs/SIMULATION.md \"Arbitration and fairness\")", false,
+       "", "", false, sim::rowNameList(sim::arbitrationRegistry()), "docs/SIMULATION.md \"Arbitration and fairness\""},
       {"paths",
        OptionType::String,
        "random",

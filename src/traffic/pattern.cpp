@@ -173,21 +173,22 @@ void addBitRows(std::vector<RegistryRow<PatternFactory>>& rows) {
                       return static_cast<std::uint32_t>(((i << 1) | (i >> (bits - 1))) & (n - 1));
                     });
                   }});
-  rows.push_back({"transpose",
-                  "the index's high and low halves of its log2(N) bits swapped (N an even power of two)",
-                  "Dally & Towles 2004 §3.2 (matrix transpose)",
-                  {},
-                  [](const Network& network, const Options&, std::uint64_t) {
-                    const std::size_t n = network.terminalCount();
-                    const unsigned bits = requirePowerOfTwo("transpose", n);
-                    if (bits % 2 != 0) {
-                      throw SpecError(fmt::format(
-                          "pattern 'transpose' needs an even power of two of terminals (2^(2b)), the fabric has {}", n));
-                    }
-                    const unsigned half = bits / 2;
-                    const std::uint32_t low = (1U << half) - 1;
-                    return fromFunction(n, [&](std::uint32_t i) { return ((i >> half) & low) | ((i & low) << half); });
-                  }});
+  rows.push_back(
+      {"transpose",
+       "the index's high and low halves of its log2(N) bits swapped (N an even power of two)",
+       "Dally & Towles 2004 §3.2 (matrix transpose)",
+       {},
+       [](const Network& network, const Options&, std::uint64_t) {
+         const std::size_t n = network.terminalCount();
+         const unsigned bits = requirePowerOfTwo("transpose", n);
+         if (bits % 2 != 0) {
+           throw SpecError(fmt::format(
+               "pattern 'transpose' needs an even power of two of terminals (2^(2b)), the fabric has {}", n));
+         }
+         const unsigned half = bits / 2;
+         const std::uint32_t low = (1U << half) - 1;
+         return fromFunction(n, [&](std::uint32_t i) { return ((i >> half) & low) | ((i & low) << half); });
+       }});
   rows.push_back({"butterfly",
                   "destination = source index with its most and least significant bits swapped",
                   "Dally & Towles 2004 §3.2; Gómez 2007 slides (synthetic traffic)",

@@ -128,8 +128,9 @@ TEST(CliAnalyze, ListShowsPatterns) {
   ASSERT_TRUE(j.contains("patterns"));
   std::vector<std::string> names;
   for (const auto& row : j["patterns"]) names.push_back(row["name"]);
-  for (const char* name : {"random-permutation", "bisect", "full-permutation", "dissemination", "shift", "all-to-all",
-                           "bit-reversal", "bit-complement", "perfect-shuffle", "butterfly", "transpose", "hot-spot", "file"}) {
+  for (const char* name :
+       {"random-permutation", "bisect", "full-permutation", "dissemination", "shift", "all-to-all", "bit-reversal",
+        "bit-complement", "perfect-shuffle", "butterfly", "transpose", "hot-spot", "file"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
   }
 }

@@ -805,8 +805,7 @@ struct Engine::SelectionRequest {
 [[gnu::always_inline]] inline bool Engine::select(std::span<const Candidate> candidates, std::uint32_t switchIndex,
                                                   std::uint32_t packetId, Candidate& chosen) {
   const SelectionRequest view{*this, candidates, switchIndex, packetId};
-  const SelectionChoice choice =
-      std::visit([&](const auto& selection) [[gnu::always_inline]] { return selection.choose(view); }, selection_);
+  const SelectionChoice choice = std::visit([&](const auto& selection) { return selection.choose(view); }, selection_);
   if (!choice.chosen()) return false;
   const Candidate& pick = candidates[choice.candidate];
   chosen = {pick.channel, static_cast<std::uint8_t>(choice.vc), pick.layer, pick.port};

@@ -1,0 +1,71 @@
+"""The package and the CLI (`routelab ... --format json`) give the same answers to the same
+requests: both are the same library calls."""
+
+import pytest
+
+import routelab as rl
+
+SPEC = "kary-ntree:k=2,n=3"
+
+
+@pytest.mark.parametrize("engine", ["dmodk", "ftree-adaptive", "lash"])
+def test_route_and_verify(cli, engine):
+    fabric = rl.Fabric(SPEC)
+    routing = rl.route(fabric, engine)
+    j = cli("route", SPEC, "--engine", engine)
+    assert j["engine"] == routing.engine
+    assert j["tables"]["count"] == len(routing.tables) and j["tables"]["layers"] == routing.layers
+    assert j["addresses"]["count"] == routing.addresses
+    v = cli("verify", SPEC, "--engine", engine)
+    verdict = rl.verify(fabric, routing)
+    for key in ("connected", "loop_free", "deadlock_free", "layers", "layers_used", "dependencies", "method"):
+        assert v[key] == getattr(verdict, key, verdict.details.get(key)), key
+    assert v["cycle"] == verdict.cycle
+
+
+def test_verify_deadlock_prone(cli):
+    spec = "random:switches=8,seed=3"
+    v = cli("verify", spec, "--engine", "minhop", ok=(0, 4))
+    verdict = rl.verify(rl.Fabric(spec), rl.route(rl.Fabric(spec), "minhop"))
+    assert (v["deadlock_free"], v["cycle"], v["cycle_layer"]) == (verdict.deadlock_free, verdict.cycle,
+                                                                 verdict.cycle_layer)
+
+
+@pytest.mark.parametrize("metric,extra", [("worst", []), ("pattern", ["--pattern", "shift:s=3"]),
+                                          ("abb", ["--max-samples", "4000"]), ("stages", [])])
+def test_analyze(cli, metric, extra):
+    fabric = rl.Fabric("gft2:n=4,m=4,r=4")
+    routing = rl.route(fabric, "dmodk")
+    j = cli("analyze", "gft2:n=4,m=4,r=4", "--engine", "dmodk", "--metric", metric, *extra)
+    options = {}
+    if metric == "pattern":
+        options["pattern"] = "shift:s=3"
+    if metric == "abb":
+        options["max_samples"] = 4000
+    a = rl.analyze(fabric, routing, metric=metric, **options)
+    key = {"worst": "worst", "pattern": "max_load", "abb": "abb", "stages": "max_paths"}[metric]
+    value = j.get("value", j.get(key))
+    assert value == pytest.approx(a.value), j
+    if metric == "worst":
+        witness = [(w["source"], w["destination"]) for w in j["witness"]]
+        assert witness == [tuple(w) for w in a.witness]
+
+
+def test_simulate(cli):
+    fabric = rl.Fabric(SPEC)
+    routing = rl.route(fabric, "dmodk")
+    j = cli("simulate", SPEC, "--engine", "dmodk", "--loads", "0.2:0.4:0.2", "--cycles", "1500", "--packet-flits",
+            "16")
+    frame = rl.simulate(fabric, routing, loads=[0.2, 0.4], cycles=1500, packet_flits=16)
+    assert len(j["points"]) == 2
+    for point, (_, row) in zip(j["points"], frame.iterrows()):
+        for key in ("offered", "accepted", "latency_avg", "latency_p99", "packets_delivered", "deadlock"):
+            assert point[key] == row[key], key
+
+
+def test_schedule(cli):
+    j = cli("schedule", "ft:l=2,m=4,w=4", "--permutations", "20", "--scheduler", "local-greedy")
+    r = rl.schedule(rl.Fabric("ft:l=2,m=4,w=4"), "local-greedy", permutations=20)
+    for key in ("ratio_mean", "ratio_min", "ratio_max"):
+        got = j[key] if key in j else j["ratio"][key.split("_")[1]]
+        assert got == pytest.approx(r[key]), key

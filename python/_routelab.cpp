@@ -36,7 +36,7 @@ py::object toPythonImpl(const nlohmann::json& value) {
   }
   py::dict out;
   for (const auto& [key, item] : value.items()) out[py::str(key)] = toPythonImpl(item);
-  return std::move(out);
+  return out;
 }
 
 // ---- Fabric ----

@@ -1,6 +1,6 @@
 // routelab Python package — the operations on a fabric and a routing: verify, analyze,
-// simulate. Options are the keys of the library's configuration rows (sweep/point_kinds.h:
-// the same keys, defaults and ranges as a sweep file's points), validated by the library.
+// simulate, schedule, compare. Options are the rows of the library's requests (request/request.h:
+// the same keys, defaults and ranges as the CLI's flags and a sweep file's keys), validated there.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -20,6 +20,9 @@
 #include "schedule/registry.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
+#include "request/analyze_request.h"
+#include "request/request.h"
+#include "request/simulate_request.h"
 #include "sweep/point_kinds.h"
 #include "traffic/pattern.h"
 #include "verify/verify.h"
@@ -28,36 +31,83 @@ namespace routelab::python {
 
 namespace {
 
-/// A point kind's configuration from keyword arguments: its defaults, then the given keys
-/// (those of `kind` but `excluded`, which the Fabric and Routing objects supply), checked by
-/// the kind's normalize() (SpecError naming the key and range).
-nlohmann::json configuration(const std::string& kind, const py::kwargs& kwargs,
-                             const std::vector<std::string>& excluded, const std::vector<std::string>& extra = {}) {
-  const PointKind& row = findPointKind(kind);
-  std::vector<std::string> known = extra;
-  nlohmann::json config = nlohmann::json::object();
-  config["kind"] = kind;
-  for (const PointKey& key : row.keys) {
-    config[key.name] = key.defaultValue.is_null() ? nlohmann::json("python") : key.defaultValue;
-    if (std::find(excluded.begin(), excluded.end(), key.name) == excluded.end()) known.push_back(key.name);
-  }
-  const nlohmann::json given = optionsToJson(kwargs, known, kind);
-  for (const auto& [key, value] : given.items()) {
-    if (std::find(extra.begin(), extra.end(), key) != extra.end()) continue;
-    const PointKey& declared =
-        *std::find_if(row.keys.begin(), row.keys.end(), [&](const PointKey& k) { return k.name == key; });
-    const bool number = value.is_number();
-    if ((declared.type == KeyType::String && !value.is_string()) || (declared.type != KeyType::String && !number) ||
-        (declared.type == KeyType::Integer && !value.is_number_integer())) {
-      throw py::type_error(kind + ": option '" + key + "' must be " +
-                           (declared.type == KeyType::String    ? "a str"
-                            : declared.type == KeyType::Integer ? "an int"
-                                                                : "a number"));
+/// A request's JSON from keyword arguments (Python spells keys with '_'): every key must be
+/// a row of `operation`'s schema other than the `fixed` ones (which the Fabric and Routing
+/// objects supply; ValueError naming the key and the known ones otherwise), and its value of
+/// the row's type (TypeError otherwise: int for integers, int or float for reals, str, bool
+/// for flags). Ranges and choices are checked by the library (request/request.h).
+nlohmann::json requestJson(const std::string& operation, const py::kwargs& kwargs, const nlohmann::json& fixed) {
+  const OptionSchema& rows = requestSchema(operation);
+  nlohmann::json out = fixed;
+  for (const auto& [keyObject, value] : kwargs) {
+    const std::string key = py::str(keyObject);
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const OptionSpec& r) { return snakeKey(r.key) == key; });
+    if (row == rows.end() || fixed.contains(row->key)) {
+      std::string known;
+      for (const OptionSpec& r : rows) {
+        if (!fixed.contains(r.key)) known += (known.empty() ? "" : ", ") + snakeKey(r.key);
+      }
+      throw SpecError(operation + ": unknown option '" + key + "' (known: " + known + ")");
     }
-    config[key] = value;
+    const bool isBool = py::isinstance<py::bool_>(value);
+    const bool isInt = py::isinstance<py::int_>(value) && !isBool;
+    const char* wanted = nullptr;
+    switch (row->type) {
+      case OptionType::Integer:
+        if (isInt) out[row->key] = value.cast<std::int64_t>();
+        else wanted = "an int";
+        break;
+      case OptionType::Real:
+        if (isInt || py::isinstance<py::float_>(value)) out[row->key] = value.cast<double>();
+        else wanted = "a number";
+        break;
+      case OptionType::Flag:
+        if (isBool) out[row->key] = value.cast<bool>();
+        else wanted = "a bool";
+        break;
+      default:
+        if (py::isinstance<py::str>(value)) out[row->key] = value.cast<std::string>();
+        else wanted = "a str";
+    }
+    if (wanted != nullptr) {
+      throw py::type_error(operation + ": option '" + key + "' must be " + wanted + " (got " +
+                           std::string(py::str(value.get_type().attr("__name__"))) + ")");
+    }
   }
-  row.normalize(config);
-  return config;
+  return out;
+}
+
+/// Runs `parse` (a request's fromJson) with the library's messages spelling keys as Python
+/// does ("simulate: packet_flits must lie in [1, 4096] (got 0)").
+template <class Parse>
+auto inPythonSpelling(const std::string& operation, Parse&& parse) -> decltype(parse()) {
+  try {
+    return parse();
+  } catch (const SpecError& e) {
+    std::string message = e.what();
+    for (const OptionSpec& row : requestSchema(operation)) {
+      const std::string dashed = operation + ": " + row.key + " ";
+      if (row.key.find('-') != std::string::npos && message.rfind(dashed, 0) == 0) {
+        message = operation + ": " + snakeKey(row.key) + message.substr(dashed.size() - 1);
+      }
+    }
+    throw SpecError(message);
+  }
+}
+
+/// The log2 of a routing's addresses per terminal (the lmc its engine ran with).
+std::uint32_t lmcOf(const PyRouting& r) {
+  const std::uint32_t paths = r.routing->addresses.perTerminal();
+  std::uint32_t lmc = 0;
+  while ((std::uint32_t{1} << lmc) < paths) ++lmc;
+  return lmc;
+}
+
+/// The request keys a Fabric and a Routing supply.
+nlohmann::json fixedKeys(const PyFabric& f, const PyRouting& r) {
+  return {{"fabric", f.fabric->spec.empty() ? std::string("python") : f.fabric->spec},
+          {"engine", r.routing->engine.empty() ? std::string("python") : r.routing->engine},
+          {"lmc", lmcOf(r)}};
 }
 
 // ---- verify ----
@@ -107,123 +157,70 @@ py::dict verify(const PyFabric& f, const PyRouting& r, bool switchTraffic, std::
 // ---- analyze ----
 
 py::array_t<double> doubles(const std::vector<double>& values) {
-  return py::array_t<double>(values.size(), values.data());
+  return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
 }
 
-// Long function: one branch per metric, each the calls of the CLI's (apps/routelab/cmd_analyze.cpp).
+/// `routelab analyze`'s request and result (request/analyze_request.h) on this fabric and
+/// routing: the JSON the CLI prints, plus the per-channel values as an array ("loads": the
+/// pattern's load or the stage's path count per channel id).
 py::dict analyze(const PyFabric& f, const PyRouting& r, const py::kwargs& kwargs) {
-  nlohmann::json config = configuration("analyze", kwargs, {"fabric", "engine", "lmc"}, {"threads"});
-  const int threads = kwargs.contains("threads") ? kwargs["threads"].cast<int>() : 0;
-  if (threads < 0) throw SpecError("threads must be in 0.. (0 = every core; got " + std::to_string(threads) + ")");
-  const Network& network = f.network();
-  const RoutingResult& routing = *r.routing;
-  const std::string metric = config["metric"].get<std::string>();
-  const LoadModel model =
-      config.contains("load_model") ? parseLoadModel(config["load_model"].get<std::string>()) : LoadModel::FirstPath;
-  py::dict d;
-  d["metric"] = metric;
-  d["load_model"] = config.contains("load_model") ? py::object(py::str(loadModelName(model))) : py::none();
-  d["single_path"] = isSinglePath(network, routing);
-  auto terminal = [&](std::uint32_t t) { return network.name(network.terminalNode(t)); };
-  if (metric == "worst") {
-    const SplitWorstCase w = interruptible([&](const std::atomic<bool>&) {
-      return worstUnderModel(network, routing, model, threads, bestSplitOf(config));
-    });
-    d["value"] = w.value;
-    d["lower_bound"] = w.lower;
-    d["channel"] = w.channel.valid() ? py::object(py::int_(w.channel.index())) : py::none();
-    py::list witness;
-    for (const auto& pair : w.witness)
-      witness.append(py::make_tuple(terminal(pair.source), terminal(pair.destination)));
-    d["witness"] = witness;
-    d["channels_solved"] = w.channelsSolved;
-  } else if (metric == "pattern") {
-    const TrafficPattern pattern =
-        makePattern(config["pattern"].get<std::string>(), network, config["seed"].get<std::uint64_t>());
-    BestSplitOptions best = bestSplitOf(config);
-    const LinkLoads loads =
-        interruptible([&](const std::atomic<bool>&) { return patternLoads(network, routing, pattern, model, best); });
-    d["value"] = loads.maxLoad;
-    d["lower_bound"] = loads.lowerBound;
-    d["pattern"] = pattern.spec;
-    d["pairs"] = loads.pairs;
-    d["channel"] = loads.maxChannel.valid() ? py::object(py::int_(loads.maxChannel.index())) : py::none();
-    d["channels_at_max"] = loads.channelsAtMax;
-    d["loads"] = doubles(loads.load);
-  } else if (metric == "stages") {
-    const StagePathCounts counts =
-        interruptible([&](const std::atomic<bool>&) { return stagePathCounts(network, routing, threads); });
-    std::uint64_t maxPaths = 0;
-    py::list stages;
-    for (const StageCount& s : counts.stages) {
-      maxPaths = std::max(maxPaths, s.maxPaths);
-      py::dict row;
-      row["lower_level"] = s.lowerLevel;
-      row["direction"] = s.ascending ? "up" : "down";
-      row["channels"] = s.channels;
-      row["min_paths"] = s.minPaths;
-      row["max_paths"] = s.maxPaths;
-      row["mean_paths"] = s.meanPaths;
-      stages.append(row);
-    }
-    d["value"] = maxPaths;
-    d["stages"] = stages;
-    d["loads"] = doubles(std::vector<double>(counts.pathsPerChannel.begin(), counts.pathsPerChannel.end()));
-  } else {
-    const SampledPattern pattern = metric == "abb"    ? SampledPattern::Bisect
-                                   : metric == "afpb" ? SampledPattern::FullPermutation
-                                                      : SampledPattern::Dissemination;
-    SamplingOptions options;
-    options.seed = config["seed"].get<std::uint64_t>();
-    options.precision = config["precision"].get<double>();
-    options.maxSamples = config["max_samples"].get<std::uint64_t>();
-    options.threads = threads;
-    const SampledBandwidth s = interruptible([&](const std::atomic<bool>&) {
-      return sampleBandwidthUnderModel(network, routing, pattern, model, options, bestSplitOf(config));
-    });
-    d["value"] = s.mean;
-    d["ci99_half_width"] = s.ci99HalfWidth;
-    d["samples"] = s.samples;
-    d["converged"] = s.converged;
-    d["mean_max_load"] = s.meanMaxLoad;
-    d["exact"] = s.exact;
-    d["bandwidth_upper_bound"] = s.bandwidthUpperBound;
+  const AnalyzeRequest request = inPythonSpelling(
+      "analyze", [&] { return AnalyzeRequest::fromJson(requestJson("analyze", kwargs, fixedKeys(f, r))); });
+  const AnalyzeOutcome outcome = interruptible(
+      [&](const std::atomic<bool>&) { return runAnalyze(request, *f.fabric, *r.routing); });
+  py::dict d = toPython(analyzeResultJson(request, outcome)).cast<py::dict>();
+  if (outcome.loads) d["loads"] = doubles(outcome.loads->load);
+  if (outcome.stages) {
+    const auto& paths = outcome.stages->pathsPerChannel;
+    d["loads"] = doubles(std::vector<double>(paths.begin(), paths.end()));
   }
   return d;
 }
 
 // ---- simulate ----
 
-/// One simulation per load, in load order (each on `threads` threads: the results do not
-/// depend on it); Ctrl-C stops between two windows of the running point.
-py::list simulate(const PyFabric& f, const PyRouting& r, const std::vector<double>& loads, const py::kwargs& kwargs) {
-  nlohmann::json config = configuration("simulate", kwargs, {"fabric", "engine", "lmc", "load"}, {"threads"});
-  const int threads = kwargs.contains("threads") ? kwargs["threads"].cast<int>() : 1;
-  if (threads < 1 || threads > 1024)
-    throw SpecError("threads must be in 1..1024 (got " + std::to_string(threads) + ")");
-  if (loads.empty()) throw SpecError("loads: at least one offered load");
-  std::vector<SimConfig> configs;
+/// `routelab simulate`'s request (request/simulate_request.h) on this fabric and routing, one
+/// run per load of `loads` in order (each on the request's threads: the results do not depend
+/// on them), or the run the request names when `loads` is empty (one load, the saturation
+/// search, a trace). Ctrl-C stops between two windows of the running simulation. Returns the
+/// JSON the CLI prints with, per point, the per-channel utilization and per-source accepted
+/// traffic as arrays.
+py::dict simulate(const PyFabric& f, const PyRouting& r, const std::vector<double>& loads, const py::kwargs& kwargs) {
+  SimulateRequest request = inPythonSpelling(
+      "simulate", [&] { return SimulateRequest::fromJson(requestJson("simulate", kwargs, fixedKeys(f, r))); });
+  if (!loads.empty() && (request.saturation || request.usesTrace() || !request.loads.empty()))
+    throw SpecError("simulate: loads exclude saturation, trace and trace_generate");
   for (double load : loads) {
-    config["load"] = load;
-    findPointKind("simulate").normalize(config);
-    configs.push_back(simConfigOf(config));
-    configs.back().threads = configs.back().inOrder ? 1 : static_cast<std::uint32_t>(threads);
+    if (!(load > 0 && load <= 1)) throw SpecError("simulate: load must lie in (0, 1] (got " + std::to_string(load) + ")");
   }
-  py::list points;
-  for (const SimConfig& point : configs) {
-    SimResult result = interruptible([&](const std::atomic<bool>& cancel) {
-      return routelab::simulate(f.network(), *r.routing, point, nullptr, [&](std::uint64_t, std::uint64_t) {
+  SimulateOutcome outcome = interruptible([&](const std::atomic<bool>& cancel) {
+    if (loads.empty() && request.loads.empty()) {
+      return runSimulate(request, *f.fabric, *r.routing, [&](std::size_t, std::size_t) {
         if (cancel) throw Cancelled{};
       });
-    });
-    py::dict p = toPython(simResultJson(result)).cast<py::dict>();
-    p["load"] = point.load;
-    p["vcs_used"] = result.vcs;
-    p["channel_utilization"] = doubles(result.channelUtilization);
-    p["source_accepted"] = doubles(result.sourceAccepted);
-    points.append(p);
+    }
+    request.loads = loads.empty() ? request.loads : loads;
+    SimulateOutcome out{*f.fabric, *r.routing, std::nullopt, {}};
+    SimConfig config = request.config;
+    config.threads = request.config.inOrder ? 1 : std::max<std::uint32_t>(request.config.threads, 1);
+    for (double load : request.loads) {
+      config.load = load;
+      out.results.push_back(routelab::simulate(out.fabric.network, out.routing, config, nullptr,
+                                               [&](std::uint64_t, std::uint64_t) {
+                                                 if (cancel) throw Cancelled{};
+                                               }));
+    }
+    return out;
+  });
+  py::dict d = toPython(simulateResultJson(request, outcome)).cast<py::dict>();
+  py::list utilization, accepted;
+  for (const SimResult& result : outcome.results) {
+    utilization.append(doubles(result.channelUtilization));
+    accepted.append(doubles(result.sourceAccepted));
   }
-  return points;
+  d["channel_utilization"] = utilization;
+  d["source_accepted"] = accepted;
+  return d;
 }
 
 // ---- schedule (Ding §4) ----
@@ -296,10 +293,18 @@ std::string compare(const std::string& spec, const std::vector<std::string>& eng
   return json;
 }
 
-py::dict optionRows(const std::string& kind) {
+/// The rows of `operation`'s request as Python sees them: snake-case key -> (type, default
+/// or None, minimum or None, maximum or None, choices, help, reference).
+py::dict optionRows(const std::string& operation) {
   py::dict rows;
-  for (const PointKey& key : findPointKind(kind).keys) {
-    rows[py::str(key.name)] = py::make_tuple(toPython(key.defaultValue), key.help);
+  for (const OptionSpec& row : requestSchema(operation)) {
+    static const char* const kTypes[] = {"int", "float", "str", "bool", "list"};
+    const auto text = [](const std::string& v) { return v.empty() ? py::object(py::none()) : py::object(py::str(v)); };
+    py::object defaultValue = py::none();
+    if (!row.defaultValue.empty()) defaultValue = toPython(optionValueJson(row, row.defaultValue));
+    rows[py::str(snakeKey(row.key))] =
+        py::make_tuple(kTypes[static_cast<int>(row.type)], defaultValue, text(row.minimum), text(row.maximum),
+                       row.choices, row.help, row.reference, row.required);
   }
   return rows;
 }
@@ -315,8 +320,10 @@ void bindOperations(py::module_& m) {
         py::arg("seed"), py::arg("rounds"));
   m.def("compare", &compare, py::arg("spec"), py::arg("engines"), py::arg("vls"), py::arg("adaptive_switches"),
         py::arg("in_order"), py::arg("simulate"), py::arg("seed"), py::arg("output"));
-  m.def("option_rows", &optionRows, py::arg("kind"),
-        "The keys of an operation (analyze, simulate): name -> (default, help).");
+  m.def("option_rows", &optionRows, py::arg("operation"),
+        "The rows of an operation's request: key -> (type, default, minimum, maximum, choices, help, reference, "
+        "required).");
+  m.def("operations", &requestOperations, "The operations that have a request schema.");
 }
 
 }  // namespace routelab::python

@@ -29,7 +29,7 @@ from . import _routelab as _rl
 
 __all__ = [
     "Fabric", "Routing", "Verdict", "Analysis", "Path", "route", "verify", "analyze", "simulate",
-    "schedule", "compare", "sweep", "options", "Error", "InputError", "LimitError", "SpecError",
+    "schedule", "compare", "sweep", "options", "operations", "Error", "InputError", "LimitError", "SpecError",
 ]
 
 Error = _rl.Error
@@ -484,35 +484,57 @@ def analyze(fabric: Fabric, routing: Routing, metric: str = "worst", **options: 
     if "loads" in d:
         loads = fabric.channel_frame()
         loads["load"] = d.pop("loads")
-    return Analysis(metric=d["metric"], value=d["value"], witness=d.get("witness"), loads=loads, details=d)
+    witness = d.get("witness")
+    if witness is not None:
+        witness = [(w["source"], w["destination"]) for w in witness]
+    return Analysis(metric=d["metric"], value=d["value"], witness=witness, loads=loads, details=d)
 
 
 # -------------------------------------------------------------------------------- simulate
 
 
-def simulate(fabric: Fabric, routing: Routing, loads: Iterable[float] = (0.1,), **options: Any) -> Any:
-    """Flit-level simulation (Gómez §5), one point per offered load, as ``routelab simulate
-    --loads``: a pandas.DataFrame, one row per load (load, offered, accepted, latency_avg,
-    latency_p99, ..., source_fairness, deadlock). ``frame.attrs["utilization"]`` is a
-    DataFrame of per-channel utilization (one column per load). Options are the keys of
-    :func:`options` ("simulate"), e.g. ``packet_flits=32, cycles=5000, selection="ff"``;
-    ``threads`` splits each point's switches (results do not depend on it)."""
+def simulate(fabric: Fabric, routing: Routing, loads: Optional[Iterable[float]] = (0.1,), **options: Any) -> Any:
+    """Flit-level simulation (Gómez §5), as ``routelab simulate``: one point per offered load
+    of ``loads`` (flits/terminal/cycle), run in order, as a pandas.DataFrame with one row per
+    point (load, offered, accepted, latency_avg, latency_p99, ..., source_min, source_jain,
+    deadlock, ...; docs/SIMULATION.md "Output").
+
+    ``loads=None`` runs what the options name instead: one run at ``load=``, the saturation
+    search (``saturation=True``) or a trace (``trace=PATH``, ``trace_generate=SPEC``).
+    Options are the request's keys (:func:`options` ("simulate"): the CLI's flags with '_'
+    for '-'), e.g. ``packet_flits=32, cycles=5000, selection="ff", seed=2``; ``threads``
+    splits each run's switches (results do not depend on it).
+
+    ``frame.attrs``: ``"config"`` the effective configuration (seed included),
+    ``"utilization"`` a DataFrame of per-channel utilization (one column per point, rows
+    :meth:`Fabric.channel_frame`), ``"source_accepted"`` a DataFrame of per-source accepted
+    traffic (one column per point, rows the terminals)."""
     _check_pair(fabric, routing)
-    loads = [float(x) for x in loads]
-    points = _rl.simulate(fabric._f, routing._r, loads, **options)
+    loads = [] if loads is None else [float(x) for x in loads]
+    d = _rl.simulate(fabric._f, routing._r, loads, **options)
+    utilization_columns = d.pop("channel_utilization")
+    accepted_columns = d.pop("source_accepted")
+    points = d.pop("points", None)
+    config = dict(d)
+    if points is None:
+        points = [d]
     pandas = _pandas()
-    utilization = fabric.channel_frame()
-    sources = {}
-    rows = []
-    for p in points:
-        utilization[p["load"]] = p.pop("channel_utilization")
-        sources[p["load"]] = p.pop("source_accepted")
-        rows.append({k: v for k, v in p.items() if not isinstance(v, (dict, list))} | {"details": p})
+    rows = [{k: v for k, v in p.items() if not isinstance(v, (dict, list))} for p in points]
     frame = pandas.DataFrame(rows)
-    cols = ["load"] + [c for c in frame.columns if c != "load"]
-    frame = frame[cols]
+    if "load" in frame.columns:
+        frame = frame[["load"] + [c for c in frame.columns if c != "load"]]
+    labels = [p.get("load", i) for i, p in enumerate(points)]
+    utilization = fabric.channel_frame()
+    sources = pandas.DataFrame(index=pandas.Index(fabric.terminal_names(), name="terminal"))
+    for label, column, accepted in zip(labels, utilization_columns, accepted_columns):
+        utilization[label] = column
+        if len(accepted) == len(sources.index):
+            sources[label] = accepted
+    echo = set(_rl.option_rows("simulate")) | {"terminals", "traffic"}
+    frame.attrs["config"] = {k: v for k, v in config.items() if k in echo}
     frame.attrs["utilization"] = utilization
     frame.attrs["source_accepted"] = sources
+    frame.attrs["details"] = points
     return frame
 
 
@@ -597,7 +619,15 @@ def sweep(file: str | os.PathLike, results: Optional[str | os.PathLike] = None, 
 
 
 def options(operation: str) -> dict:
-    """The keyword options of ``analyze`` or ``simulate``: name -> (default, help). They are
-    the library's configuration keys (the sweep file's keys; the CLI's flags with '_' for
-    '-')."""
-    return dict(_rl.option_rows(operation))
+    """The keyword options of an operation's request (``"analyze"``, ``"simulate"``, ...; see
+    :func:`operations`): name -> dict(type, default, minimum, maximum, choices, help,
+    reference, required). They are the CLI's flags with '_' for '-' and the sweep file's
+    keys; the same rows validate all three."""
+    _require(operation, str, "operation")
+    fields = ("type", "default", "minimum", "maximum", "choices", "help", "reference", "required")
+    return {key: dict(zip(fields, row)) for key, row in _rl.option_rows(operation).items()}
+
+
+def operations() -> list[str]:
+    """The operations that have a request schema (:func:`options`)."""
+    return list(_rl.operations())

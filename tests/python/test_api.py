@@ -183,18 +183,20 @@ def test_compare(tree, tmp_path):
 
 def test_options_table():
     rows = rl.options("simulate")
-    assert rows["packet_flits"][0] == 8 and "fabric" in rows
+    assert rows["packet_flits"]["default"] == 8 and rows["packet_flits"]["type"] == "int"
+    assert rows["fabric"]["required"] and "analyze" in rl.operations() and "simulate" in rl.operations()
+    assert rows["selection"]["choices"] and "sadp" in rows["selection"]["choices"]
 
 
 # ---- errors ----
 
 def test_errors(tree, tmp_path):
     routing = rl.route(tree, "dmodk")
-    with pytest.raises(ValueError, match="packet_flits must be in 1..65536"):
+    with pytest.raises(ValueError, match=r"packet_flits must lie in \[1, 4096\] \(got 0\)"):
         rl.simulate(tree, routing, loads=[0.1], packet_flits=0)
     with pytest.raises(ValueError, match="unknown option 'packet_flit'"):
         rl.simulate(tree, routing, loads=[0.1], packet_flit=8)
-    with pytest.raises(ValueError, match="load must be in"):
+    with pytest.raises(ValueError, match=r"load must lie in \(0, 1\]"):
         rl.simulate(tree, routing, loads=[1.5])
     with pytest.raises(ValueError):
         rl.analyze(tree, routing, metric="nope")
@@ -209,8 +211,10 @@ def test_errors(tree, tmp_path):
     with pytest.raises(rl.InputError):
         rl.Fabric.load(tmp_path / "missing.net")
     assert issubclass(rl.LimitError, MemoryError) and issubclass(rl.InputError, rl.Error)
-    with pytest.raises(MemoryError):
+    with pytest.raises(ValueError, match=r"too many nodes \(limit 2\^26\)"):
         rl.Fabric("kary-ntree:k=64,n=6")
+    with pytest.raises(MemoryError, match="128.0 GiB exceeds the 24.0 GiB memory budget"):
+        rl.route(rl.Fabric("kary-ntree:k=32,n=4"), "dmodk")  # refused before allocating
     with pytest.raises(rl.Error):
         rl.route(rl.Fabric("random:switches=6,seed=2"), "dmodk")  # not a fat-tree
 

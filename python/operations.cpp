@@ -54,8 +54,17 @@ nlohmann::json requestJson(const std::string& operation, const py::kwargs& kwarg
     const char* wanted = nullptr;
     switch (row->type) {
       case OptionType::Integer:
-        if (isInt) out[row->key] = value.cast<std::int64_t>();
-        else wanted = "an int";
+        if (isInt) {
+          int overflow = 0;
+          const long long number = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+          if (overflow != 0) {
+            throw SpecError(operation + ": " + key + " must lie in " + row->rangeText() + " (got " +
+                            std::string(py::str(value)) + ")");
+          }
+          out[row->key] = static_cast<std::int64_t>(number);
+        } else {
+          wanted = "an int";
+        }
         break;
       case OptionType::Real:
         if (isInt || py::isinstance<py::float_>(value)) out[row->key] = value.cast<double>();
@@ -267,10 +276,12 @@ py::dict schedule(const PyFabric& f, const std::string& scheduler, const std::st
 /// Runs `routelab compare`'s decision on the fabric `spec` and writes its HTML report (without
 /// the gnuplot figures, which the CLI renders) and compare.json to `output`; returns the
 /// comparison's JSON text.
-std::string compare(const std::string& spec, const std::vector<std::string>& engines, std::uint32_t vls,
+std::string compare(const std::string& spec, const std::vector<std::string>& engines,
+                    const std::vector<std::pair<std::string, PyRouting>>& routings, std::uint32_t vls,
                     bool adaptiveSwitches, bool inOrder, bool simulateLeaders, std::uint64_t seed,
                     const std::string& output) {
   CompareOptions options;
+  for (const auto& [name, routing] : routings) options.routings.emplace_back(name, routing.routing);
   options.spec = spec;
   options.engines = engines;
   options.seed = seed;
@@ -318,7 +329,7 @@ void bindOperations(py::module_& m) {
   m.def("simulate", &simulate, py::arg("fabric"), py::arg("routing"), py::arg("loads"));
   m.def("schedule", &schedule, py::arg("fabric"), py::arg("scheduler"), py::arg("pattern"), py::arg("permutations"),
         py::arg("seed"), py::arg("rounds"));
-  m.def("compare", &compare, py::arg("spec"), py::arg("engines"), py::arg("vls"), py::arg("adaptive_switches"),
+  m.def("compare", &compare, py::arg("spec"), py::arg("engines"), py::arg("routings"), py::arg("vls"), py::arg("adaptive_switches"),
         py::arg("in_order"), py::arg("simulate"), py::arg("seed"), py::arg("output"));
   m.def("option_rows", &optionRows, py::arg("operation"),
         "The rows of an operation's request: key -> (type, default, minimum, maximum, choices, help, reference, "

@@ -564,26 +564,41 @@ def _loadable_spec(fabric: Fabric, directory: str) -> str:
         return "json:" + path
 
 
-def compare(fabric: Fabric | str = "kary-ntree:k=4,n=3", *, engines: Sequence[str] = (), vls: int = 8,
-            adaptive_switches: bool = False, in_order: bool = False, simulate: bool = True, seed: int = 1,
+def compare(fabric: Fabric | str = "kary-ntree:k=4,n=3", *, engines: Sequence[str] = (),
+            routings: Sequence[Routing | tuple[str, Routing]] = (), vls: int = 8, adaptive_switches: bool = False,
+            in_order: bool = False, simulate: bool = True, seed: int = 1,
             output: str | os.PathLike = "routelab-report") -> Any:
-    """``routelab compare``: every engine (or ``engines``) routed, verified, analysed and
-    checked against the fabric's constraints; returns the ranking as a pandas.DataFrame
-    (one row per routing, best first) with ``attrs["report"]`` the HTML report's path,
-    ``attrs["json"]`` the whole decision and ``attrs["recommendation"]``."""
+    """``routelab compare`` (docs/COMPARE.md): every engine (or ``engines``) routed, verified,
+    analysed and checked against what the fabric offers (``vls`` virtual lanes,
+    ``adaptive_switches``, ``in_order``), the leaders simulated (``simulate``); ``routings``
+    (routings built in Python, e.g. :meth:`Routing.from_function`, named by their engine or
+    as ``(name, routing)``) are ranked beside them.
+
+    Returns the ranking as a pandas.DataFrame (one row per routing, best first) with
+    ``attrs["recommendation"]`` the routing to deploy, ``attrs["report"]`` the HTML report's
+    path (written under ``output`` with ``compare.json``) and ``attrs["json"]`` the whole
+    decision."""
     if isinstance(fabric, str):
         fabric = Fabric(fabric)
     _require(fabric, Fabric, "fabric")
+    named = []
+    for item in routings:
+        name, routing = item if isinstance(item, tuple) else (item.engine if isinstance(item, Routing) else None, item)
+        _require(routing, Routing, "routings[]")
+        _require(name, str, "routing name")
+        _check_pair(fabric, routing)
+        named.append((name, routing._r))
     output = os.fspath(output)
     os.makedirs(output, exist_ok=True)
     spec = _loadable_spec(fabric, output)
-    text = _rl.compare(spec, list(engines), vls, adaptive_switches, in_order, simulate, seed, output)
+    text = _rl.compare(spec, list(engines), named, vls, adaptive_switches, in_order, simulate, seed, output)
     decision = json.loads(text)
     rows = decision.get("ranking") or decision.get("engines") or []
     frame = _pandas().DataFrame([{k: v for k, v in r.items() if not isinstance(v, (dict, list))} for r in rows])
     frame.attrs["report"] = os.path.join(output, "index.html")
     frame.attrs["json"] = decision
-    frame.attrs["recommendation"] = decision.get("recommendation")
+    frame.attrs["verdict"] = decision.get("verdict", {})
+    frame.attrs["recommendation"] = frame.attrs["verdict"].get("recommended") or None
     return frame
 
 

@@ -209,6 +209,10 @@ void profileRouting(const Network& network, const RoutingResult& routing, const 
     if (out.deployment.perPairSl) {
       out.deployment.deploy.push_back("the SLs come from OpenSM's own path records (-Q: QoS with its SL2VL tables)");
     }
+  } else if (out.origin == "caller") {
+    // A routing built by the caller: its tables go to OpenSM's file engine as an LFT dump.
+    out.deployment.deploy = {"write its tables as an OpenSM LFT dump (Python: Routing.export(\"lft\", PATH))",
+                             "opensm -R file -U PATH"};
   } else {
     out.deployment.deploy = routelabDeployCommands(out.deployment, options.spec, out.effective);
   }
@@ -407,6 +411,21 @@ Comparison compareEngines(const CompareOptions& options) {
     if (!out.refused) evaluateRouting(fabric.network, *run.routing, options, out);
     out.effective = out.name;
     byListed.push_back(out.passed() && !out.skipped && keep && run.routing ? &*run.routing : nullptr);
+  }
+  for (const auto& [name, routing] : options.routings) {
+    if (routing == nullptr || routing->addresses.count() == 0 || routing->tables.empty() ||
+        routing->tables.front().switchCount() != fabric.network.switchCount()) {
+      throw SpecError(fmt::format("compare: routing '{}' does not route the fabric {} ({} switches)", name,
+                                  fabric.spec, fabric.network.switchCount()));
+    }
+    EngineComparison& out = result.engines.emplace_back();
+    out.listedOrder = byListed.size();
+    out.name = name;
+    out.origin = "caller";
+    say(options, out.name);
+    evaluateRouting(fabric.network, *routing, options, out);
+    out.effective = out.name;
+    byListed.push_back(out.passed() && !out.skipped && keep ? routing.get() : nullptr);
   }
   rankEngines(result.engines);
   if (keep) simulateEvidence(fabric.network, byListed, options, result);

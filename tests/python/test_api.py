@@ -179,6 +179,29 @@ def test_compare(tree, tmp_path):
     assert isinstance(ranking, pd.DataFrame) and len(ranking) >= 2
     assert (tmp_path / "report" / "index.html").exists()
     assert ranking.attrs["report"].endswith("index.html")
+    assert ranking.attrs["recommendation"] == ranking["name"].iloc[0]
+
+
+def test_compare_ranks_python_routings(tree, tmp_path):
+    dmodk = rl.route(tree, "dmodk")
+    table, switches, terminals = dmodk.ports(), tree.switch_names(), tree.terminal_names()
+    same = rl.Routing.from_function(tree, lambda s, d: int(table[switches.index(s), terminals.index(d)]))
+    ranking = rl.compare(tree, engines=["dmodk"], routings=[("mine", same)], simulate=False, output=tmp_path)
+    assert ranking.set_index("name").loc["mine", "origin"] == "caller"
+    verdict = ranking.attrs["verdict"]
+    # Equal tables rank equal; the engine listed first is recommended, the copy named equal.
+    assert verdict["recommended"] == "dmodk" and "mine" in verdict["equals"]
+    assert "identical tables" in verdict["why"]
+    assert ranking.attrs["json"]["configuration"]["routings"] == ["mine"]
+
+
+def test_compare_refuses_a_deadlock_prone_python_routing(ring, tmp_path):
+    fabric, clockwise = ring
+    mine = rl.Routing.from_function(fabric, clockwise, name="clockwise")
+    ranking = rl.compare(fabric, engines=["minhop"], routings=[mine], simulate=False, output=tmp_path)
+    rows = ranking.set_index("name")
+    assert not rows.loc["clockwise", "deadlock_free"]
+    assert ranking.attrs["recommendation"] != "clockwise"
 
 
 def test_options_table():

@@ -69,3 +69,52 @@ def test_schedule(cli):
     for key in ("ratio_mean", "ratio_min", "ratio_max"):
         got = j[key] if key in j else j["ratio"][key.split("_")[1]]
         assert got == pytest.approx(r[key]), key
+
+
+# ---- one schema, three front ends ----
+
+FIXED = {"fabric", "engine", "lmc"}  # supplied by the Fabric and Routing objects in Python
+
+
+def cli_flags(operation):
+    """The long flags `routelab OPERATION --help` lists, in Python spelling."""
+    import os
+    import re
+    import subprocess
+
+    binary = os.environ.get("ROUTELAB_BINARY")
+    if not binary:
+        pytest.skip("ROUTELAB_BINARY is not set (CTest sets it)")
+    text = subprocess.run([binary, operation, "--help"], capture_output=True, text=True, check=True).stdout
+    flags = set()
+    for line in text.splitlines():
+        for flag in re.findall(r"(?:^|[ ,])--([a-z][a-z0-9-]*)", line.split("  ")[1] if line.startswith("  ") else ""):
+            flags.add(flag.replace("-", "_"))
+    return flags - {"help", "format"}
+
+
+@pytest.mark.parametrize("operation", ["analyze", "simulate"])
+def test_cli_and_python_accept_the_schema_keys(operation):
+    rows = rl.options(operation)
+    assert cli_flags(operation) | {"fabric"} >= set(rows), "a schema key without its CLI flag"
+    fabric = rl.Fabric(SPEC)
+    routing = rl.route(fabric, "dmodk")
+    call = rl.analyze if operation == "analyze" else rl.simulate
+    for key, row in rows.items():
+        if key == "fabric":
+            continue  # the positional argument of both
+        if key in FIXED:
+            with pytest.raises(ValueError, match=f"unknown option '{key}'"):
+                call(fabric, routing, **{key: row["default"] if row["default"] is not None else "x"})
+            continue
+        if row["maximum"] is not None and row["type"] == "int":
+            past = int(row["maximum"]) + 1
+            with pytest.raises(ValueError, match=rf"{operation}: {key} must lie in .* \(got {past}\)"):
+                call(fabric, routing, **{key: past})
+        if row["minimum"] is not None and row["type"] == "int" and int(row["minimum"]) > 0:
+            below = int(row["minimum"]) - 1
+            with pytest.raises(ValueError, match=rf"{key} must lie in"):
+                call(fabric, routing, **{key: below})
+        if row["choices"]:
+            with pytest.raises(ValueError, match=key.replace("_", "[-_]")):
+                call(fabric, routing, **{key: "no-such-choice"})

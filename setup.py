@@ -47,4 +47,6 @@ setup(
     python_requires=">=3.9",
     install_requires=[],  # numpy, pandas, networkx: Debian's python3-numpy, -pandas, -networkx
     zip_safe=False,
+    # setuptools' own build files go under the CMake build tree (ignored by git).
+    options={"build": {"build_base": "build/setuptools"}},
 )

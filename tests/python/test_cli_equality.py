@@ -118,3 +118,22 @@ def test_cli_and_python_accept_the_schema_keys(operation):
         if row["choices"]:
             with pytest.raises(ValueError, match=key.replace("_", "[-_]")):
                 call(fabric, routing, **{key: "no-such-choice"})
+
+
+@pytest.mark.parametrize("operation", ["analyze", "simulate"])
+def test_type_stubs_declare_the_schema_keys(operation):
+    """The .pyi's keyword parameters are the request's keys with their Python types."""
+    import ast
+    import os
+
+    stub = os.path.join(os.path.dirname(rl.__file__), "__init__.pyi")
+    tree = ast.parse(open(stub, encoding="utf-8").read())
+    function = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == operation)
+    declared = {a.arg: ast.unparse(a.annotation) for a in function.args.kwonlyargs + function.args.args}
+    python_type = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
+    for key, row in rl.options(operation).items():
+        if key in FIXED or (operation, key) in {("simulate", "loads"), ("analyze", "metric")}:
+            continue
+        assert declared.get(key) == python_type[row["type"]], key
+    extra = set(declared) - set(rl.options(operation)) - {"fabric", "routing"}
+    assert not extra, extra

@@ -24,6 +24,10 @@
 #include "request/request.h"
 #include "request/simulate_request.h"
 #include "sweep/point_kinds.h"
+#include "sweep/report.h"
+#include "sweep/results_store.h"
+#include "sweep/runner.h"
+#include "sweep/sweep_file.h"
 #include "traffic/pattern.h"
 #include "verify/verify.h"
 
@@ -320,6 +324,31 @@ py::dict optionRows(const std::string& operation) {
   return rows;
 }
 
+// ---- sweep (docs/SWEEPS.md) ----
+
+/// Runs the points of the sweep file `file` not yet in `results` (resumable, as `routelab
+/// sweep`), storing each as it ends; Ctrl-C lets the running points end and starts no other.
+/// Returns (points in all, computed now, failed now, left).
+py::tuple sweep(const std::string& file, const std::string& results, unsigned jobs, int threads) {
+  const Sweep sweepFile = readSweepFile(file);
+  ResultStore store = ResultStore::openForSweep(results, sweepFile);
+  const std::vector<const SweepPoint*> pending = pendingPoints(sweepFile, store.finishedKeys());
+  const RunSummary summary = interruptible([&](const std::atomic<bool>& cancel) {
+    RunOptions options;
+    options.jobs = jobs;
+    options.threadsPerPoint = threads;
+    options.stop = &cancel;
+    return runPoints(pending, options, [&](const PointResult& r) { store.insert(r); });
+  });
+  return py::make_tuple(sweepFile.points.size(), summary.computed, summary.failed, pending.size() - summary.computed);
+}
+
+/// A results file as `routelab results --format json --no-timings` writes it.
+py::object readResults(const std::string& results) {
+  const ResultStore store = ResultStore::openExisting(results);
+  return toPython(resultsJson(store.header(), store.results(), false));
+}
+
 }  // namespace
 
 void bindOperations(py::module_& m) {
@@ -334,6 +363,8 @@ void bindOperations(py::module_& m) {
   m.def("option_rows", &optionRows, py::arg("operation"),
         "The rows of an operation's request: key -> (type, default, minimum, maximum, choices, help, reference, "
         "required).");
+  m.def("sweep", &sweep, py::arg("file"), py::arg("results"), py::arg("jobs"), py::arg("threads"));
+  m.def("read_results", &readResults, py::arg("results"));
   m.def("operations", &requestOperations, "The operations that have a request schema.");
 }
 

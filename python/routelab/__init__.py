@@ -29,7 +29,7 @@ from . import _routelab as _rl
 
 __all__ = [
     "Fabric", "Routing", "Verdict", "Analysis", "Path", "route", "verify", "analyze", "simulate",
-    "schedule", "compare", "sweep", "options", "operations", "Error", "InputError", "LimitError", "SpecError",
+    "schedule", "compare", "sweep", "read_results", "options", "operations", "Error", "InputError", "LimitError", "SpecError",
 ]
 
 Error = _rl.Error
@@ -606,31 +606,39 @@ def compare(fabric: Fabric | str = "kary-ntree:k=4,n=3", *, engines: Sequence[st
 
 
 def sweep(file: str | os.PathLike, results: Optional[str | os.PathLike] = None, *, jobs: int = 0,
-          binary: Optional[str] = None) -> Any:
-    """Run a sweep file (docs/SWEEPS.md) with ``routelab sweep`` and return its results as a
-    pandas.DataFrame (one row per point). The CLI binary is ``binary``, else
-    $ROUTELAB_BINARY, else ``routelab`` on PATH."""
-    import subprocess
-
+          threads: int = 0) -> Any:
+    """Run a sweep file (docs/SWEEPS.md) as ``routelab sweep`` does: the points not yet in
+    ``results`` (default: the file's name with ``.sqlite``) are computed (``jobs`` at once, 0 =
+    every core; ``threads`` inside a point, 0 = cores / jobs) and stored as each ends, so an
+    interrupted sweep (Ctrl-C) resumes. Returns :func:`results` of the file."""
     file = os.fspath(file)
     results = os.fspath(results) if results else os.path.splitext(file)[0] + ".sqlite"
-    exe = binary or os.environ.get("ROUTELAB_BINARY") or "routelab"
-    run = subprocess.run([exe, "sweep", file, "--results", results, "--jobs", str(jobs)],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        raise InputError(run.stderr.strip() or f"routelab sweep exited with {run.returncode}")
-    out = subprocess.run([exe, "results", results, "--format", "json", "--no-timings"], capture_output=True,
-                         text=True, check=True)
-    data = json.loads(out.stdout)
-    points = data.get("points", data) if isinstance(data, dict) else data
+    _require(jobs, int, "jobs")
+    _require(threads, int, "threads")
+    if jobs < 0 or threads < 0:
+        raise ValueError(f"sweep: jobs and threads must be >= 0 (got {jobs}, {threads})")
+    _rl.sweep(file, results, jobs, threads)
+    return read_results(results)
+
+
+def read_results(results: str | os.PathLike) -> Any:
+    """A sweep's results file as a pandas.DataFrame, one row per point: its configuration keys
+    (the axes), then its result keys, as ``routelab results --format json`` gives them
+    (timings left out); ``attrs["header"]`` the sweep's name, identity and version."""
+    data = _rl.read_results(os.fspath(results))
     rows = []
-    for p in points:
+    for point in data.get("results", []):
         row = {}
         for part in ("config", "result"):
-            if isinstance(p.get(part), dict):
-                row.update({k: v for k, v in p[part].items() if not isinstance(v, (dict, list))})
-        rows.append(row or p)
-    return _pandas().DataFrame(rows)
+            if isinstance(point.get(part), dict):
+                row.update({k: v for k, v in point[part].items() if not isinstance(v, (dict, list))})
+        for key, value in point.items():
+            if key not in ("config", "result") and not isinstance(value, (dict, list)):
+                row.setdefault(key, value)
+        rows.append(row)
+    frame = _pandas().DataFrame(rows)
+    frame.attrs["header"] = {k: v for k, v in data.items() if k != "results"}
+    return frame
 
 
 def options(operation: str) -> dict:

@@ -137,3 +137,41 @@ def test_type_stubs_declare_the_schema_keys(operation):
         assert declared.get(key) == python_type[row["type"]], key
     extra = set(declared) - set(rl.options(operation)) - {"fabric", "routing"}
     assert not extra, extra
+
+
+SWEEP = """name = "python-sweep"
+[[grid]]
+kind = "analyze"
+fabric = "gft2:n=4,m=4,r=4"
+engines = ["dmodk", "opt"]
+metrics = ["worst", "stages"]
+[[grid]]
+kind = "simulate"
+fabric = "kary-ntree:k=2,n=3"
+engine = "dmodk"
+loads = [0.2, 0.4]
+cycles = 1000
+"""
+
+
+def test_sweep_equals_the_cli(cli, tmp_path):
+    """rl.sweep stores the same points as `routelab sweep`, and read_results reads them back as
+    `routelab results --format json --no-timings` does; a second run computes nothing."""
+    import os
+    import subprocess
+
+    (tmp_path / "s.toml").write_text(SWEEP)
+    frame = rl.sweep(tmp_path / "s.toml", tmp_path / "python.sqlite", jobs=2)
+    assert len(frame) == 6 and frame.attrs["header"]
+    binary = os.environ["ROUTELAB_BINARY"]
+    subprocess.run([binary, "sweep", str(tmp_path / "s.toml"), "--results", str(tmp_path / "cli.sqlite"), "--quiet"],
+                   check=True, capture_output=True)
+    both = [rl.read_results(tmp_path / name) for name in ("python.sqlite", "cli.sqlite")]
+    keys = [c for c in both[0].columns if c not in ("seconds", "worker")]
+    ordered = [f.sort_values(["kind", "engine", "metric", "load"], na_position="first")[keys].reset_index(drop=True)
+               for f in both]
+    assert ordered[0].equals(ordered[1])
+    again = rl.sweep(tmp_path / "s.toml", tmp_path / "python.sqlite")
+    assert len(again) == 6
+    with pytest.raises(rl.InputError):
+        rl.read_results(tmp_path / "missing.sqlite")

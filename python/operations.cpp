@@ -15,14 +15,14 @@
 #include "io/output.h"
 #include "report/comparison.h"
 #include "report/html.h"
+#include "request/analyze_request.h"
+#include "request/request.h"
+#include "request/simulate_request.h"
 #include "schedule/circuits.h"
 #include "schedule/experiment.h"
 #include "schedule/registry.h"
 #include "sim/sim_json.h"
 #include "sim/simulator.h"
-#include "request/analyze_request.h"
-#include "request/request.h"
-#include "request/simulate_request.h"
 #include "sweep/point_kinds.h"
 #include "sweep/report.h"
 #include "sweep/results_store.h"
@@ -45,7 +45,8 @@ nlohmann::json requestJson(const std::string& operation, const py::kwargs& kwarg
   nlohmann::json out = fixed;
   for (const auto& [keyObject, value] : kwargs) {
     const std::string key = py::str(keyObject);
-    const auto row = std::find_if(rows.begin(), rows.end(), [&](const OptionSpec& r) { return snakeKey(r.key) == key; });
+    const auto row =
+        std::find_if(rows.begin(), rows.end(), [&](const OptionSpec& r) { return snakeKey(r.key) == key; });
     if (row == rows.end() || fixed.contains(row->key)) {
       std::string known;
       for (const OptionSpec& r : rows) {
@@ -71,16 +72,22 @@ nlohmann::json requestJson(const std::string& operation, const py::kwargs& kwarg
         }
         break;
       case OptionType::Real:
-        if (isInt || py::isinstance<py::float_>(value)) out[row->key] = value.cast<double>();
-        else wanted = "a number";
+        if (isInt || py::isinstance<py::float_>(value))
+          out[row->key] = value.cast<double>();
+        else
+          wanted = "a number";
         break;
       case OptionType::Flag:
-        if (isBool) out[row->key] = value.cast<bool>();
-        else wanted = "a bool";
+        if (isBool)
+          out[row->key] = value.cast<bool>();
+        else
+          wanted = "a bool";
         break;
       default:
-        if (py::isinstance<py::str>(value)) out[row->key] = value.cast<std::string>();
-        else wanted = "a str";
+        if (py::isinstance<py::str>(value))
+          out[row->key] = value.cast<std::string>();
+        else
+          wanted = "a str";
     }
     if (wanted != nullptr) {
       throw py::type_error(operation + ": option '" + key + "' must be " + wanted + " (got " +
@@ -179,8 +186,8 @@ py::array_t<double> doubles(const std::vector<double>& values) {
 py::dict analyze(const PyFabric& f, const PyRouting& r, const py::kwargs& kwargs) {
   const AnalyzeRequest request = inPythonSpelling(
       "analyze", [&] { return AnalyzeRequest::fromJson(requestJson("analyze", kwargs, fixedKeys(f, r))); });
-  const AnalyzeOutcome outcome = interruptible(
-      [&](const std::atomic<bool>&) { return runAnalyze(request, *f.fabric, *r.routing); });
+  const AnalyzeOutcome outcome =
+      interruptible([&](const std::atomic<bool>&) { return runAnalyze(request, *f.fabric, *r.routing); });
   py::dict d = toPython(analyzeResultJson(request, outcome)).cast<py::dict>();
   if (outcome.loads) d["loads"] = doubles(outcome.loads->load);
   if (outcome.stages) {
@@ -204,7 +211,8 @@ py::dict simulate(const PyFabric& f, const PyRouting& r, const std::vector<doubl
   if (!loads.empty() && (request.saturation || request.usesTrace() || !request.loads.empty()))
     throw SpecError("simulate: loads exclude saturation, trace and trace_generate");
   for (double load : loads) {
-    if (!(load > 0 && load <= 1)) throw SpecError("simulate: load must lie in (0, 1] (got " + std::to_string(load) + ")");
+    if (!(load > 0 && load <= 1))
+      throw SpecError("simulate: load must lie in (0, 1] (got " + std::to_string(load) + ")");
   }
   SimulateOutcome outcome = interruptible([&](const std::atomic<bool>& cancel) {
     if (loads.empty() && request.loads.empty()) {
@@ -218,10 +226,10 @@ py::dict simulate(const PyFabric& f, const PyRouting& r, const std::vector<doubl
     config.threads = request.config.inOrder ? 1 : std::max<std::uint32_t>(request.config.threads, 1);
     for (double load : request.loads) {
       config.load = load;
-      out.results.push_back(routelab::simulate(out.fabric.network, out.routing, config, nullptr,
-                                               [&](std::uint64_t, std::uint64_t) {
-                                                 if (cancel) throw Cancelled{};
-                                               }));
+      out.results.push_back(
+          routelab::simulate(out.fabric.network, out.routing, config, nullptr, [&](std::uint64_t, std::uint64_t) {
+            if (cancel) throw Cancelled{};
+          }));
     }
     return out;
   });
@@ -358,8 +366,8 @@ void bindOperations(py::module_& m) {
   m.def("simulate", &simulate, py::arg("fabric"), py::arg("routing"), py::arg("loads"));
   m.def("schedule", &schedule, py::arg("fabric"), py::arg("scheduler"), py::arg("pattern"), py::arg("permutations"),
         py::arg("seed"), py::arg("rounds"));
-  m.def("compare", &compare, py::arg("spec"), py::arg("engines"), py::arg("routings"), py::arg("vls"), py::arg("adaptive_switches"),
-        py::arg("in_order"), py::arg("simulate"), py::arg("seed"), py::arg("output"));
+  m.def("compare", &compare, py::arg("spec"), py::arg("engines"), py::arg("routings"), py::arg("vls"),
+        py::arg("adaptive_switches"), py::arg("in_order"), py::arg("simulate"), py::arg("seed"), py::arg("output"));
   m.def("option_rows", &optionRows, py::arg("operation"),
         "The rows of an operation's request: key -> (type, default, minimum, maximum, choices, help, reference, "
         "required).");

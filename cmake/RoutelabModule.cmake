@@ -48,6 +48,10 @@ function(routelab_module name)
   file(MAKE_DIRECTORY ${root})
   file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${name} ${root}/${name} SYMBOLIC)
   add_library(routelab_${name} STATIC ${sources})
+  # Position-independent, so that the Python module (python/, a shared object) links these
+  # same archives; without semantic interposition the code is as fast as -fPIE's.
+  set_target_properties(routelab_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_compile_options(routelab_${name} PRIVATE -fno-semantic-interposition)
   target_include_directories(routelab_${name} PUBLIC ${root})
   list(TRANSFORM ARG_DEPS PREPEND routelab_ OUTPUT_VARIABLE modules)
   target_link_libraries(routelab_${name} PUBLIC routelab_options ${modules} ${ARG_LIBS})

@@ -209,6 +209,10 @@ void profileRouting(const Network& network, const RoutingResult& routing, const 
     if (out.deployment.perPairSl) {
       out.deployment.deploy.push_back("the SLs come from OpenSM's own path records (-Q: QoS with its SL2VL tables)");
     }
+  } else if (out.origin == "caller") {
+    // A routing built by the caller: its tables go to OpenSM's file engine as an LFT dump.
+    out.deployment.deploy = {"write its tables as an OpenSM LFT dump (Python: Routing.export(\"lft\", PATH))",
+                             "opensm -R file -U PATH"};
   } else {
     out.deployment.deploy = routelabDeployCommands(out.deployment, options.spec, out.effective);
   }
@@ -342,6 +346,27 @@ std::vector<std::int64_t> evaluatedShifts(std::size_t terminals, std::size_t max
   return shifts;
 }
 
+/// The caller's routings (CompareOptions::routings), verified and analysed as origin "caller";
+/// `byListed` gains each (null when it is not simulated).
+void evaluateCallerRoutings(const Fabric& fabric, const CompareOptions& options, bool keep, Comparison& result,
+                            std::vector<const RoutingResult*>& byListed) {
+  for (const auto& [name, routing] : options.routings) {
+    if (routing == nullptr || routing->addresses.count() == 0 || routing->tables.empty() ||
+        routing->tables.front().switchCount() != fabric.network.switchCount()) {
+      throw SpecError(fmt::format("compare: routing '{}' does not route the fabric {} ({} switches)", name, fabric.spec,
+                                  fabric.network.switchCount()));
+    }
+    EngineComparison& out = result.engines.emplace_back();
+    out.listedOrder = byListed.size();
+    out.name = name;
+    out.origin = "caller";
+    say(options, out.name);
+    evaluateRouting(fabric.network, *routing, options, out);
+    out.effective = out.name;
+    byListed.push_back(out.passed() && !out.skipped && keep ? routing.get() : nullptr);
+  }
+}
+
 Comparison compareEngines(const CompareOptions& options) {
   const auto start = Clock::now();
   validateConstraints(options.constraints);
@@ -408,6 +433,7 @@ Comparison compareEngines(const CompareOptions& options) {
     out.effective = out.name;
     byListed.push_back(out.passed() && !out.skipped && keep && run.routing ? &*run.routing : nullptr);
   }
+  evaluateCallerRoutings(fabric, options, keep, result, byListed);
   rankEngines(result.engines);
   if (keep) simulateEvidence(fabric.network, byListed, options, result);
   result.verdict = decide(result);

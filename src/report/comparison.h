@@ -40,6 +40,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +76,10 @@ struct CompareOptions {
   std::size_t genericEngineSwitches = 4096;
   int threads = 0;              ///< 0 = every core; results do not depend on it
   std::string opensmDirectory;  ///< OpenSM routings to rank beside ours (empty: none)
+  /// Routings built by the caller (the Python package's routings written in Python), ranked
+  /// beside the engines' as origin "caller" under their name; each must route the fabric of
+  /// `spec` (SpecError otherwise). Deployed through an LFT dump (OpenSM's file engine).
+  std::vector<std::pair<std::string, std::shared_ptr<const RoutingResult>>> routings;
   /// What the fabric offers: the recommendation comes from the routings deployable under it.
   FabricConstraints constraints;
   // ---- dynamic evidence (docs/COMPARE.md "Dynamic evidence") ----
@@ -149,7 +154,7 @@ struct DynamicEvidence {
 
 struct EngineComparison {
   std::string name;       ///< engine spec as asked (or "opensm:<engine>")
-  std::string origin;     ///< "routelab" or "OpenSM"
+  std::string origin;     ///< "routelab", "OpenSM" or "caller" (CompareOptions::routings)
   std::string effective;  ///< effective engine spec (options filled in)
   bool refused = false;
   std::string reason;    ///< refused: the engine's message

@@ -7,6 +7,13 @@ namespace routelab {
 
 namespace {
 
+/// The names of the caller's routings (CompareOptions::routings).
+std::vector<std::string> callerRoutingNames(const CompareOptions& o) {
+  std::vector<std::string> names;
+  for (const auto& routing : o.routings) names.push_back(routing.first);
+  return names;
+}
+
 using Json = nlohmann::ordered_json;
 
 Json bandwidthJson(const ModelMetrics::Bandwidth& b) {
@@ -117,6 +124,7 @@ std::string comparisonJson(const Comparison& c) {
                         {"max_addresses_per_terminal", o.maxAddressesPerTerminal},
                         {"generic_engine_switches", o.genericEngineSwitches},
                         {"opensm_dir", o.opensmDirectory},
+                        {"routings", callerRoutingNames(o)},
                         {"vls", o.constraints.vls},
                         {"adaptive_switches", o.constraints.adaptiveSwitches},
                         {"in_order", o.constraints.inOrder},

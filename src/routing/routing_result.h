@@ -195,6 +195,13 @@ class ForwardingTable {
   /// The one-byte code of list `id` (codeWidth() 1).
   std::uint8_t listCodeByte(ListId id) const { return static_cast<std::uint8_t>(kNoRoute - 1U - id); }
   std::size_t memoryBytes() const;
+  /// The stored codes, one per entry, switch-major (entry (s, a) at s * addressCount() + a),
+  /// for readers that view them without copying (the Python package's numpy arrays): the
+  /// span of the current codeWidth() (the others are empty), all empty while compacted()
+  /// (expand() first). Valid until the next write to the table.
+  std::span<const std::uint8_t> codeBytes() const { return {bytes_.data(), compact_ ? 0 : bytes_.size()}; }
+  std::span<const std::uint16_t> codeWords() const { return {words_.data(), compact_ ? 0 : words_.size()}; }
+  std::span<const std::uint32_t> codeLongs() const { return {longs_.data(), compact_ ? 0 : longs_.size()}; }
 
   /// The compact form of a finished table (runEngine() calls it on every engine's result).
   /// Rows are cut into chunks of kChunkEntries addresses; equal chunks are stored once, and

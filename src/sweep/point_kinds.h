@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "analysis/sampling.h"
+#include "analysis/split.h"
+#include "sim/model.h"
 
 namespace routelab {
 
@@ -75,6 +77,12 @@ bool splitsSamples(const nlohmann::json& config);
 
 /// Evaluate one configuration with its kind (config["kind"]).
 nlohmann::json evaluatePoint(const nlohmann::json& config, const EvaluationContext& context);
+
+/// The simulator's configuration of a normalized `simulate` configuration (its keys as in
+/// the sweep file; the Python package's simulate() keywords are the same keys).
+SimConfig simConfigOf(const nlohmann::json& config);
+/// The best-split solver options of a normalized `analyze` configuration.
+BestSplitOptions bestSplitOf(const nlohmann::json& config);
 
 /// The version of routelab recorded in every point's configuration ("0.1.0").
 std::string routelabVersion();

@@ -1,0 +1,379 @@
+// routelab Python package — the operations on a fabric and a routing: verify, analyze,
+// simulate, schedule, compare. Options are the rows of the library's requests (request/request.h:
+// the same keys, defaults and ranges as the CLI's flags and a sweep file's keys), validated there.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <filesystem>
+
+#include "analysis/loads.h"
+#include "analysis/sampling.h"
+#include "analysis/split.h"
+#include "analysis/stages.h"
+#include "bindings.h"
+#include "core/errors.h"
+#include "io/output.h"
+#include "report/comparison.h"
+#include "report/html.h"
+#include "request/analyze_request.h"
+#include "request/request.h"
+#include "request/simulate_request.h"
+#include "schedule/circuits.h"
+#include "schedule/experiment.h"
+#include "schedule/registry.h"
+#include "sim/sim_json.h"
+#include "sim/simulator.h"
+#include "sweep/point_kinds.h"
+#include "sweep/report.h"
+#include "sweep/results_store.h"
+#include "sweep/runner.h"
+#include "sweep/sweep_file.h"
+#include "traffic/pattern.h"
+#include "verify/verify.h"
+
+namespace routelab::python {
+
+namespace {
+
+/// A request's JSON from keyword arguments (Python spells keys with '_'): every key must be
+/// a row of `operation`'s schema other than the `fixed` ones (which the Fabric and Routing
+/// objects supply; ValueError naming the key and the known ones otherwise), and its value of
+/// the row's type (TypeError otherwise: int for integers, int or float for reals, str, bool
+/// for flags). Ranges and choices are checked by the library (request/request.h).
+nlohmann::json requestJson(const std::string& operation, const py::kwargs& kwargs, const nlohmann::json& fixed) {
+  const OptionSchema& rows = requestSchema(operation);
+  nlohmann::json out = fixed;
+  for (const auto& [keyObject, value] : kwargs) {
+    const std::string key = py::str(keyObject);
+    const auto row =
+        std::find_if(rows.begin(), rows.end(), [&](const OptionSpec& r) { return snakeKey(r.key) == key; });
+    if (row == rows.end() || fixed.contains(row->key)) {
+      std::string known;
+      for (const OptionSpec& r : rows) {
+        if (!fixed.contains(r.key)) known += (known.empty() ? "" : ", ") + snakeKey(r.key);
+      }
+      throw SpecError(operation + ": unknown option '" + key + "' (known: " + known + ")");
+    }
+    const bool isBool = py::isinstance<py::bool_>(value);
+    const bool isInt = py::isinstance<py::int_>(value) && !isBool;
+    const char* wanted = nullptr;
+    switch (row->type) {
+      case OptionType::Integer:
+        if (isInt) {
+          int overflow = 0;
+          const long long number = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+          if (overflow != 0) {
+            throw SpecError(operation + ": " + key + " must lie in " + row->rangeText() + " (got " +
+                            std::string(py::str(value)) + ")");
+          }
+          out[row->key] = static_cast<std::int64_t>(number);
+        } else {
+          wanted = "an int";
+        }
+        break;
+      case OptionType::Real:
+        if (isInt || py::isinstance<py::float_>(value))
+          out[row->key] = value.cast<double>();
+        else
+          wanted = "a number";
+        break;
+      case OptionType::Flag:
+        if (isBool)
+          out[row->key] = value.cast<bool>();
+        else
+          wanted = "a bool";
+        break;
+      default:
+        if (py::isinstance<py::str>(value))
+          out[row->key] = value.cast<std::string>();
+        else
+          wanted = "a str";
+    }
+    if (wanted != nullptr) {
+      throw py::type_error(operation + ": option '" + key + "' must be " + wanted + " (got " +
+                           std::string(py::str(value.get_type().attr("__name__"))) + ")");
+    }
+  }
+  return out;
+}
+
+/// Runs `parse` (a request's fromJson) with the library's messages spelling keys as Python
+/// does ("simulate: packet_flits must lie in [1, 4096] (got 0)").
+template <class Parse>
+auto inPythonSpelling(const std::string& operation, Parse&& parse) -> decltype(parse()) {
+  try {
+    return parse();
+  } catch (const SpecError& e) {
+    std::string message = e.what();
+    for (const OptionSpec& row : requestSchema(operation)) {
+      const std::string dashed = operation + ": " + row.key + " ";
+      if (row.key.find('-') != std::string::npos && message.rfind(dashed, 0) == 0) {
+        message = operation + ": " + snakeKey(row.key) + message.substr(dashed.size() - 1);
+      }
+    }
+    throw SpecError(message);
+  }
+}
+
+/// The log2 of a routing's addresses per terminal (the lmc its engine ran with).
+std::uint32_t lmcOf(const PyRouting& r) {
+  const std::uint32_t paths = r.routing->addresses.perTerminal();
+  std::uint32_t lmc = 0;
+  while ((std::uint32_t{1} << lmc) < paths) ++lmc;
+  return lmc;
+}
+
+/// The request keys a Fabric and a Routing supply.
+nlohmann::json fixedKeys(const PyFabric& f, const PyRouting& r) {
+  return {{"fabric", f.fabric->spec.empty() ? std::string("python") : f.fabric->spec},
+          {"engine", r.routing->engine.empty() ? std::string("python") : r.routing->engine},
+          {"lmc", lmcOf(r)}};
+}
+
+// ---- verify ----
+
+py::dict failureDict(const VerifyFailure& f) {
+  py::dict d;
+  d["source"] = f.source;
+  d["destination"] = f.destination;
+  d["layer"] = f.layer;
+  d["status"] = f.status;
+  d["stopped_at"] = f.where.empty() ? py::object(py::none()) : py::object(py::str(f.where));
+  return d;
+}
+
+py::dict verify(const PyFabric& f, const PyRouting& r, bool switchTraffic, std::size_t examples) {
+  VerifyOptions options;
+  options.switchTraffic = switchTraffic;
+  options.maxExamples = examples;
+  const VerifyResult v =
+      interruptible([&](const std::atomic<bool>&) { return verifyRouting(f.network(), *r.routing, options); });
+  py::dict d;
+  d["engine"] = v.engine;
+  d["connected"] = v.connected;
+  d["loop_free"] = v.loopFree;
+  d["deadlock_free"] = v.deadlockFree;
+  d["passed"] = v.passed();
+  d["layers"] = v.layers;
+  d["layers_used"] = v.layersUsed;
+  d["method"] = v.method;
+  d["dependencies"] = v.dependencies;
+  d["cyclic_layers"] = v.cyclicLayers;
+  d["cycle_layer"] = v.cycleLayer ? py::object(py::int_(*v.cycleLayer)) : py::none();
+  d["cycle"] = v.cycleLayer ? py::object(py::cast(v.cycleChannels)) : py::none();
+  std::vector<std::size_t> ids;
+  for (ChannelId c : v.cycle) ids.push_back(c.index());
+  d["cycle_channel_ids"] = ids;
+  d["routes"] = v.routes;
+  d["delivered"] = v.delivered;
+  d["no_route"] = v.noRoute;
+  d["loops"] = v.loops;
+  py::list failures;
+  for (const auto& failure : v.failures) failures.append(failureDict(failure));
+  d["failures"] = failures;
+  return d;
+}
+
+// ---- analyze ----
+
+py::array_t<double> doubles(const std::vector<double>& values) {
+  return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
+}
+
+/// `routelab analyze`'s request and result (request/analyze_request.h) on this fabric and
+/// routing: the JSON the CLI prints, plus the per-channel values as an array ("loads": the
+/// pattern's load or the stage's path count per channel id).
+py::dict analyze(const PyFabric& f, const PyRouting& r, const py::kwargs& kwargs) {
+  const AnalyzeRequest request = inPythonSpelling(
+      "analyze", [&] { return AnalyzeRequest::fromJson(requestJson("analyze", kwargs, fixedKeys(f, r))); });
+  const AnalyzeOutcome outcome =
+      interruptible([&](const std::atomic<bool>&) { return runAnalyze(request, *f.fabric, *r.routing); });
+  py::dict d = toPython(analyzeResultJson(request, outcome)).cast<py::dict>();
+  if (outcome.loads) d["loads"] = doubles(outcome.loads->load);
+  if (outcome.stages) {
+    const auto& paths = outcome.stages->pathsPerChannel;
+    d["loads"] = doubles(std::vector<double>(paths.begin(), paths.end()));
+  }
+  return d;
+}
+
+// ---- simulate ----
+
+/// `routelab simulate`'s request (request/simulate_request.h) on this fabric and routing, one
+/// run per load of `loads` in order (each on the request's threads: the results do not depend
+/// on them), or the run the request names when `loads` is empty (one load, the saturation
+/// search, a trace). Ctrl-C stops between two windows of the running simulation. Returns the
+/// JSON the CLI prints with, per point, the per-channel utilization and per-source accepted
+/// traffic as arrays.
+py::dict simulate(const PyFabric& f, const PyRouting& r, const std::vector<double>& loads, const py::kwargs& kwargs) {
+  SimulateRequest request = inPythonSpelling(
+      "simulate", [&] { return SimulateRequest::fromJson(requestJson("simulate", kwargs, fixedKeys(f, r))); });
+  if (!loads.empty() && (request.saturation || request.usesTrace() || !request.loads.empty()))
+    throw SpecError("simulate: loads exclude saturation, trace and trace_generate");
+  for (double load : loads) {
+    if (!(load > 0 && load <= 1))
+      throw SpecError("simulate: load must lie in (0, 1] (got " + std::to_string(load) + ")");
+  }
+  SimulateOutcome outcome = interruptible([&](const std::atomic<bool>& cancel) {
+    if (loads.empty() && request.loads.empty()) {
+      return runSimulate(request, *f.fabric, *r.routing, [&](std::size_t, std::size_t) {
+        if (cancel) throw Cancelled{};
+      });
+    }
+    request.loads = loads.empty() ? request.loads : loads;
+    SimulateOutcome out{*f.fabric, *r.routing, std::nullopt, {}};
+    SimConfig config = request.config;
+    config.threads = request.config.inOrder ? 1 : std::max<std::uint32_t>(request.config.threads, 1);
+    for (double load : request.loads) {
+      config.load = load;
+      out.results.push_back(
+          routelab::simulate(out.fabric.network, out.routing, config, nullptr, [&](std::uint64_t, std::uint64_t) {
+            if (cancel) throw Cancelled{};
+          }));
+    }
+    return out;
+  });
+  py::dict d = toPython(simulateResultJson(request, outcome)).cast<py::dict>();
+  py::list utilization, accepted;
+  for (const SimResult& result : outcome.results) {
+    utilization.append(doubles(result.channelUtilization));
+    accepted.append(doubles(result.sourceAccepted));
+  }
+  d["channel_utilization"] = utilization;
+  d["source_accepted"] = accepted;
+  return d;
+}
+
+// ---- schedule (Ding §4) ----
+
+py::dict schedule(const PyFabric& f, const std::string& scheduler, const std::string& pattern, std::size_t permutations,
+                  std::uint64_t seed, bool rounds) {
+  if (permutations < 1) throw SpecError("permutations must be at least 1");
+  const SchedulerConfig config = makeSchedulerConfig(scheduler);
+  const CircuitFabric circuits(f.network());
+  const DemandSource demands(pattern, f.network(), seed);
+  const ScheduleExperiment e = interruptible([&](const std::atomic<bool>&) {
+    return runScheduleExperiment(
+        circuits, config, [&demands](Rng& rng, std::vector<SourceDestination>& out) { demands.draw(rng, out); },
+        permutations, seed, rounds);
+  });
+  const SchedulabilityStats& s = e.stats;
+  py::dict d;
+  d["scheduler"] = config.effective;
+  d["reference"] = schedulerRegistry().find(config.name).reference;
+  d["pattern"] = demands.effectiveSpec();
+  d["seed"] = seed;
+  d["permutations"] = s.samples;
+  d["requests"] = static_cast<double>(s.requests) / static_cast<double>(s.samples);
+  d["granted"] = s.granted;
+  d["ratio_mean"] = s.ratioMean;
+  d["ratio_min"] = s.ratioMin;
+  d["ratio_max"] = s.ratioMax;
+  d["ratio_stddev"] = s.ratioStddev;
+  d["ratios"] = s.ratios;
+  d["no_common_port"] = s.noCommonPort;
+  d["no_up_port"] = s.noUpPort;
+  d["down_conflict"] = s.downConflict;
+  if (rounds) {
+    d["rounds_mean"] = e.roundsSummary.mean;
+    d["rounds_min"] = e.roundsSummary.min;
+    d["rounds_max"] = e.roundsSummary.max;
+    d["rounds_lower_bound_max"] = e.roundsSummary.lowerBoundMax;
+  }
+  return d;
+}
+
+// ---- compare (docs/COMPARE.md) ----
+
+/// Runs `routelab compare`'s decision on the fabric `spec` and writes its HTML report (without
+/// the gnuplot figures, which the CLI renders) and compare.json to `output`; returns the
+/// comparison's JSON text.
+std::string compare(const std::string& spec, const std::vector<std::string>& engines,
+                    const std::vector<std::pair<std::string, PyRouting>>& routings, std::uint32_t vls,
+                    bool adaptiveSwitches, bool inOrder, bool simulateLeaders, std::uint64_t seed,
+                    const std::string& output) {
+  CompareOptions options;
+  for (const auto& [name, routing] : routings) options.routings.emplace_back(name, routing.routing);
+  options.spec = spec;
+  options.engines = engines;
+  options.seed = seed;
+  options.simulate = simulateLeaders;
+  options.constraints.vls = vls;
+  options.constraints.adaptiveSwitches = adaptiveSwitches;
+  options.constraints.inOrder = inOrder;
+  if (vls < 1 || vls > FabricConstraints::kMaxVls)
+    throw SpecError("vls must be in 1.." + std::to_string(FabricConstraints::kMaxVls) + " (got " + std::to_string(vls) +
+                    ")");
+  Comparison comparison = interruptible([&](const std::atomic<bool>&) { return compareEngines(options); });
+  comparison.commandLine = "routelab.compare (Python)";
+  comparison.version = "routelab " + routelabVersion() + " (Python package)";
+  const std::string json = comparisonJson(comparison);
+  std::filesystem::create_directories(output);
+  writeFileAtomically((std::filesystem::path(output) / "compare.json").string(),
+                      [&](std::ostream& out) { out << json; });
+  writeFileAtomically((std::filesystem::path(output) / "index.html").string(),
+                      [&](std::ostream& out) { writeHtmlReport(comparison, out); });
+  return json;
+}
+
+/// The rows of `operation`'s request as Python sees them: snake-case key -> (type, default
+/// or None, minimum or None, maximum or None, choices, help, reference).
+py::dict optionRows(const std::string& operation) {
+  py::dict rows;
+  for (const OptionSpec& row : requestSchema(operation)) {
+    static const char* const kTypes[] = {"int", "float", "str", "bool", "list"};
+    const auto text = [](const std::string& v) { return v.empty() ? py::object(py::none()) : py::object(py::str(v)); };
+    py::object defaultValue = py::none();
+    if (!row.defaultValue.empty()) defaultValue = toPython(optionValueJson(row, row.defaultValue));
+    rows[py::str(snakeKey(row.key))] =
+        py::make_tuple(kTypes[static_cast<int>(row.type)], defaultValue, text(row.minimum), text(row.maximum),
+                       row.choices, row.help, row.reference, row.required);
+  }
+  return rows;
+}
+
+// ---- sweep (docs/SWEEPS.md) ----
+
+/// Runs the points of the sweep file `file` not yet in `results` (resumable, as `routelab
+/// sweep`), storing each as it ends; Ctrl-C lets the running points end and starts no other.
+/// Returns (points in all, computed now, failed now, left).
+py::tuple sweep(const std::string& file, const std::string& results, unsigned jobs, int threads) {
+  const Sweep sweepFile = readSweepFile(file);
+  ResultStore store = ResultStore::openForSweep(results, sweepFile);
+  const std::vector<const SweepPoint*> pending = pendingPoints(sweepFile, store.finishedKeys());
+  const RunSummary summary = interruptible([&](const std::atomic<bool>& cancel) {
+    RunOptions options;
+    options.jobs = jobs;
+    options.threadsPerPoint = threads;
+    options.stop = &cancel;
+    return runPoints(pending, options, [&](const PointResult& r) { store.insert(r); });
+  });
+  return py::make_tuple(sweepFile.points.size(), summary.computed, summary.failed, pending.size() - summary.computed);
+}
+
+/// A results file as `routelab results --format json --no-timings` writes it.
+py::object readResults(const std::string& results) {
+  const ResultStore store = ResultStore::openExisting(results);
+  return toPython(resultsJson(store.header(), store.results(), false));
+}
+
+}  // namespace
+
+void bindOperations(py::module_& m) {
+  m.def("verify", &verify, py::arg("fabric"), py::arg("routing"), py::arg("switch_traffic") = false,
+        py::arg("examples") = 10);
+  m.def("analyze", &analyze, py::arg("fabric"), py::arg("routing"));
+  m.def("simulate", &simulate, py::arg("fabric"), py::arg("routing"), py::arg("loads"));
+  m.def("schedule", &schedule, py::arg("fabric"), py::arg("scheduler"), py::arg("pattern"), py::arg("permutations"),
+        py::arg("seed"), py::arg("rounds"));
+  m.def("compare", &compare, py::arg("spec"), py::arg("engines"), py::arg("routings"), py::arg("vls"),
+        py::arg("adaptive_switches"), py::arg("in_order"), py::arg("simulate"), py::arg("seed"), py::arg("output"));
+  m.def("option_rows", &optionRows, py::arg("operation"),
+        "The rows of an operation's request: key -> (type, default, minimum, maximum, choices, help, reference, "
+        "required).");
+  m.def("sweep", &sweep, py::arg("file"), py::arg("results"), py::arg("jobs"), py::arg("threads"));
+  m.def("read_results", &readResults, py::arg("results"));
+  m.def("operations", &requestOperations, "The operations that have a request schema.");
+}
+
+}  // namespace routelab::python

@@ -1,0 +1,177 @@
+"""The package and the CLI (`routelab ... --format json`) give the same answers to the same
+requests: both are the same library calls."""
+
+import pytest
+
+import routelab as rl
+
+SPEC = "kary-ntree:k=2,n=3"
+
+
+@pytest.mark.parametrize("engine", ["dmodk", "ftree-adaptive", "lash"])
+def test_route_and_verify(cli, engine):
+    fabric = rl.Fabric(SPEC)
+    routing = rl.route(fabric, engine)
+    j = cli("route", SPEC, "--engine", engine)
+    assert j["engine"] == routing.engine
+    assert j["tables"]["count"] == len(routing.tables) and j["tables"]["layers"] == routing.layers
+    assert j["addresses"]["count"] == routing.addresses
+    v = cli("verify", SPEC, "--engine", engine)
+    verdict = rl.verify(fabric, routing)
+    for key in ("connected", "loop_free", "deadlock_free", "layers", "layers_used", "dependencies", "method"):
+        assert v[key] == getattr(verdict, key, verdict.details.get(key)), key
+    assert v["cycle"] == verdict.cycle
+
+
+def test_verify_deadlock_prone(cli):
+    spec = "random:switches=8,seed=3"
+    v = cli("verify", spec, "--engine", "minhop", ok=(0, 4))
+    verdict = rl.verify(rl.Fabric(spec), rl.route(rl.Fabric(spec), "minhop"))
+    assert (v["deadlock_free"], v["cycle"], v["cycle_layer"]) == (verdict.deadlock_free, verdict.cycle,
+                                                                 verdict.cycle_layer)
+
+
+@pytest.mark.parametrize("metric,extra", [("worst", []), ("pattern", ["--pattern", "shift:s=3"]),
+                                          ("abb", ["--max-samples", "4000"]), ("stages", [])])
+def test_analyze(cli, metric, extra):
+    fabric = rl.Fabric("gft2:n=4,m=4,r=4")
+    routing = rl.route(fabric, "dmodk")
+    j = cli("analyze", "gft2:n=4,m=4,r=4", "--engine", "dmodk", "--metric", metric, *extra)
+    options = {}
+    if metric == "pattern":
+        options["pattern"] = "shift:s=3"
+    if metric == "abb":
+        options["max_samples"] = 4000
+    a = rl.analyze(fabric, routing, metric=metric, **options)
+    key = {"worst": "worst", "pattern": "max_load", "abb": "abb", "stages": "max_paths"}[metric]
+    value = j.get("value", j.get(key))
+    assert value == pytest.approx(a.value), j
+    if metric == "worst":
+        witness = [(w["source"], w["destination"]) for w in j["witness"]]
+        assert witness == [tuple(w) for w in a.witness]
+
+
+def test_simulate(cli):
+    fabric = rl.Fabric(SPEC)
+    routing = rl.route(fabric, "dmodk")
+    j = cli("simulate", SPEC, "--engine", "dmodk", "--loads", "0.2:0.4:0.2", "--cycles", "1500", "--packet-flits",
+            "16")
+    frame = rl.simulate(fabric, routing, loads=[0.2, 0.4], cycles=1500, packet_flits=16)
+    assert len(j["points"]) == 2
+    for point, (_, row) in zip(j["points"], frame.iterrows()):
+        for key in ("offered", "accepted", "latency_avg", "latency_p99", "packets_delivered", "deadlock"):
+            assert point[key] == row[key], key
+
+
+def test_schedule(cli):
+    j = cli("schedule", "ft:l=2,m=4,w=4", "--permutations", "20", "--scheduler", "local-greedy")
+    r = rl.schedule(rl.Fabric("ft:l=2,m=4,w=4"), "local-greedy", permutations=20)
+    for key in ("ratio_mean", "ratio_min", "ratio_max"):
+        got = j[key] if key in j else j["ratio"][key.split("_")[1]]
+        assert got == pytest.approx(r[key]), key
+
+
+# ---- one schema, three front ends ----
+
+FIXED = {"fabric", "engine", "lmc"}  # supplied by the Fabric and Routing objects in Python
+
+
+def cli_flags(operation):
+    """The long flags `routelab OPERATION --help` lists, in Python spelling."""
+    import os
+    import re
+    import subprocess
+
+    binary = os.environ.get("ROUTELAB_BINARY")
+    if not binary:
+        pytest.skip("ROUTELAB_BINARY is not set (CTest sets it)")
+    text = subprocess.run([binary, operation, "--help"], capture_output=True, text=True, check=True).stdout
+    flags = set()
+    for line in text.splitlines():
+        for flag in re.findall(r"(?:^|[ ,])--([a-z][a-z0-9-]*)", line.split("  ")[1] if line.startswith("  ") else ""):
+            flags.add(flag.replace("-", "_"))
+    return flags - {"help", "format"}
+
+
+@pytest.mark.parametrize("operation", ["analyze", "simulate"])
+def test_cli_and_python_accept_the_schema_keys(operation):
+    rows = rl.options(operation)
+    assert cli_flags(operation) | {"fabric"} >= set(rows), "a schema key without its CLI flag"
+    fabric = rl.Fabric(SPEC)
+    routing = rl.route(fabric, "dmodk")
+    call = rl.analyze if operation == "analyze" else rl.simulate
+    for key, row in rows.items():
+        if key == "fabric":
+            continue  # the positional argument of both
+        if key in FIXED:
+            with pytest.raises(ValueError, match=f"unknown option '{key}'"):
+                call(fabric, routing, **{key: row["default"] if row["default"] is not None else "x"})
+            continue
+        if row["maximum"] is not None and row["type"] == "int":
+            past = int(row["maximum"]) + 1
+            with pytest.raises(ValueError, match=rf"{operation}: {key} must lie in .* \(got {past}\)"):
+                call(fabric, routing, **{key: past})
+        if row["minimum"] is not None and row["type"] == "int" and int(row["minimum"]) > 0:
+            below = int(row["minimum"]) - 1
+            with pytest.raises(ValueError, match=rf"{key} must lie in"):
+                call(fabric, routing, **{key: below})
+        if row["choices"]:
+            with pytest.raises(ValueError, match=key.replace("_", "[-_]")):
+                call(fabric, routing, **{key: "no-such-choice"})
+
+
+@pytest.mark.parametrize("operation", ["analyze", "simulate"])
+def test_type_stubs_declare_the_schema_keys(operation):
+    """The .pyi's keyword parameters are the request's keys with their Python types."""
+    import ast
+    import os
+
+    stub = os.path.join(os.path.dirname(rl.__file__), "__init__.pyi")
+    tree = ast.parse(open(stub, encoding="utf-8").read())
+    function = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == operation)
+    declared = {a.arg: ast.unparse(a.annotation) for a in function.args.kwonlyargs + function.args.args}
+    python_type = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
+    for key, row in rl.options(operation).items():
+        if key in FIXED or (operation, key) in {("simulate", "loads"), ("analyze", "metric")}:
+            continue
+        assert declared.get(key) == python_type[row["type"]], key
+    extra = set(declared) - set(rl.options(operation)) - {"fabric", "routing"}
+    assert not extra, extra
+
+
+SWEEP = """name = "python-sweep"
+[[grid]]
+kind = "analyze"
+fabric = "gft2:n=4,m=4,r=4"
+engines = ["dmodk", "opt"]
+metrics = ["worst", "stages"]
+[[grid]]
+kind = "simulate"
+fabric = "kary-ntree:k=2,n=3"
+engine = "dmodk"
+loads = [0.2, 0.4]
+cycles = 1000
+"""
+
+
+def test_sweep_equals_the_cli(cli, tmp_path):
+    """rl.sweep stores the same points as `routelab sweep`, and read_results reads them back as
+    `routelab results --format json --no-timings` does; a second run computes nothing."""
+    import os
+    import subprocess
+
+    (tmp_path / "s.toml").write_text(SWEEP)
+    frame = rl.sweep(tmp_path / "s.toml", tmp_path / "python.sqlite", jobs=2)
+    assert len(frame) == 6 and frame.attrs["header"]
+    binary = os.environ["ROUTELAB_BINARY"]
+    subprocess.run([binary, "sweep", str(tmp_path / "s.toml"), "--results", str(tmp_path / "cli.sqlite"), "--quiet"],
+                   check=True, capture_output=True)
+    both = [rl.read_results(tmp_path / name) for name in ("python.sqlite", "cli.sqlite")]
+    keys = [c for c in both[0].columns if c not in ("seconds", "worker")]
+    ordered = [f.sort_values(["kind", "engine", "metric", "load"], na_position="first")[keys].reset_index(drop=True)
+               for f in both]
+    assert ordered[0].equals(ordered[1])
+    again = rl.sweep(tmp_path / "s.toml", tmp_path / "python.sqlite")
+    assert len(again) == 6
+    with pytest.raises(rl.InputError):
+        rl.read_results(tmp_path / "missing.sqlite")

@@ -101,12 +101,19 @@ Network buildXgft(const XgftParams& params, const std::string& family, const Nam
   return builder.build();
 }
 
+/// The base-`base` digits of `value`, least significant first: one character each
+/// (0-9, a-z) up to base 36, as gen_ibsim_net.py writes them; beyond, decimal numbers joined
+/// by '.' (a 40-ary tree's "kt-s0-39.0"), so that every switch keeps a distinct name.
 std::string digitsString(std::uint64_t value, std::uint32_t base, std::uint32_t count) {
   static constexpr char kAlphabet[] = "0123456789abcdefghijklmnopqrstuvwxyz";
   std::string out;
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::uint64_t d = value % base;
-    out += d < 36 ? kAlphabet[d] : '?';
+    if (base <= 36) {
+      out += kAlphabet[d];
+    } else {
+      out += (i == 0 ? "" : ".") + std::to_string(d);
+    }
     value /= base;
   }
   return out;

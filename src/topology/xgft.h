@@ -21,7 +21,8 @@ Network makeXgft(const XgftParams& params);
 
 /// k-ary n-tree (Gómez §2): N = k^n terminals, n k^(n-1) switches with 2k ports (top stage
 /// up ports left unconnected, as real 2k-port switches). XGFT(n; k..k; 1,k..k).
-/// Names as gen_ibsim_net.py: "kt-h<h>" (zero padded), "kt-s<s>-<o_0 o_1 ...>".
+/// Names as gen_ibsim_net.py: "kt-h<h>" (zero padded), "kt-s<s>-<o_0 o_1 ...>" (digits
+/// 0-9a-z; for k > 36 decimal digits joined by '.').
 Network makeKaryNtree(std::uint32_t k, std::uint32_t n);
 
 /// T(n+m, r) (Nienaber §II): r bottom switches BSW_i with n nodes each, m top switches TSW_j,

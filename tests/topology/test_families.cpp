@@ -2,6 +2,8 @@
 // counting formulas of its paper.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/options.h"
 #include "graph/algorithms.h"
 #include "graph/builder.h"
@@ -134,6 +136,19 @@ TEST(Families, FtIsomorphicToItsXgft) {
     expectIsomorphic("ft:l=" + std::to_string(l) + ",m=" + std::to_string(m) + ",w=" + std::to_string(w),
                      "xgft:h=" + std::to_string(l) + ",m=" + ms + ",w=" + ws);
   }
+}
+
+// Beyond 36 a switch's digits are decimal numbers joined by '.': every name distinct (a
+// one-character alphabet would give k = 37..127 colliding names), the last digit first.
+TEST(Families, KaryNtreeNamesStayDistinctBeyondBase36) {
+  const Network net = fromSpec("kary-ntree:k=40,n=3");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < net.nodeCount(); ++i) names.insert(net.name(NodeId::fromIndex(i)));
+  EXPECT_EQ(names.size(), net.nodeCount());
+  EXPECT_TRUE(net.findNode("kt-s0-39.0").has_value());  // stage 0, digits (39, 0)
+  EXPECT_TRUE(net.findNode("kt-s2-0.39").has_value());
+  EXPECT_FALSE(net.findNode("kt-s0-39.40").has_value());
+  EXPECT_TRUE(fromSpec("kary-ntree:k=36,n=2").findNode("kt-s0-z").has_value());
 }
 
 TEST(Families, KaryNtreeCountsDegreesAndDiameterFollowGomez) {

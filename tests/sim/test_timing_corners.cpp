@@ -1,16 +1,21 @@
 // Timing corners of the simulator (docs/SIMULATION.md "Measurement", "Traces"), each number
 // recomputed from the same run's packet records: the smallest explicit windows (a 1-cycle
 // warm-up and a 1-cycle measurement, with the default drain of 4 x the window and with a long
-// one), and a trace that ends long before the default measurement window would.
+// one), a trace that ends long before the default measurement window would, and a deadlock
+// that forms after every source has stopped (docs/SIMULATION.md "Deadlock watchdog").
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
+
+#include <fmt/format.h>
 
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "ring_fabric.h"
 #include "sim/simulator.h"
 
 namespace routelab {
@@ -114,6 +119,50 @@ TEST(TimingCorners, ATraceEndingEarlyEndsTheRunAtItsLastDelivery) {
   // The run stops once the trace is delivered, not at the end of a measurement window.
   EXPECT_GE(result.cycles, lastDelivery);
   EXPECT_LT(result.cycles, config.measureCycles);
+}
+
+TEST(TimingCorners, ADeadlockFormingAfterTheSourcesStoppedIsReported) {
+  // Every host of a 5-switch ring sends 64 packets two hops clockwise, all at cycle 0, over
+  // minhop (unique shortest paths, one layer: deadlock-prone by Dally-Seitz) with one-packet
+  // buffers: the sources stop after cycle 0, the packets then fill the ring's clockwise
+  // queues and wait for each other.
+  const Fabric fabric = loadFabric(test::ringFabric(5, "corners_ring"));
+  const Network& network = fabric.network;
+  const RoutingResult routing = runEngine("minhop", network);
+  std::string text = "time,source,destination,bytes\n";
+  for (int s = 0; s < 5; ++s) text += fmt::format("0,{},{},{}\n", s, (s + 2) % 5, 64 * 1024);
+  const Trace trace = parseTrace(text, "ring.csv", network);
+  SimConfig config;
+  config.recordPackets = true;
+  config.bufferPackets = 1;
+  config.vcs = 1;
+  config.watchdogCycles = 500;
+  const SimResult result = simulate(network, routing, config, &trace);
+  ASSERT_TRUE(result.deadlock);
+  const DeadlockReport& report = result.deadlockReport;
+  // Generation ended at cycle 0; the watchdog fires at the first decision point at least
+  // --watchdog cycles after the last move.
+  EXPECT_EQ(result.packetsGenerated, 5u * 64u);
+  EXPECT_GE(report.cycle, report.lastMove + config.watchdogCycles);
+  EXPECT_LT(report.cycle, report.lastMove + 2 * config.watchdogCycles);
+  std::uint64_t lastDelivery = 0;
+  std::set<std::uint64_t> delivered;
+  for (const PacketRecord& r : result.packets) {
+    // One destination per source: a packet's sequence number is its injection count.
+    delivered.insert((std::uint64_t{r.source} << 32) + r.sequence);
+    lastDelivery = std::max(lastDelivery, r.delivered);
+  }
+  EXPECT_EQ(result.packetsDelivered, result.packets.size());
+  EXPECT_LT(result.packetsDelivered, result.packetsGenerated);
+  EXPECT_LE(lastDelivery, report.lastMove);
+  // The waiting cycle: at least two queues, one front packet each, none of them delivered.
+  EXPECT_GE(report.channels.size(), 2u);
+  EXPECT_EQ(report.packets.size(), report.channels.size());
+  for (const std::uint64_t id : report.packets) {
+    EXPECT_EQ(delivered.count(id), 0u) << "packet " << id << " reported stuck and delivered";
+    EXPECT_LT(id >> 32, 5u);
+    EXPECT_LT(id & 0xffffffffULL, 64u);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,38 @@
+// Pair paths hold 32-bit channel offsets (docs/RELIABILITY.md "Limits", pair paths): a fabric
+// whose paths need more than 2^32 channel entries is refused before the walk of every pair,
+// with the lower bound it computed — checked here against the bound recomputed by hand from
+// the XGFT's shape (2 channels per path plus the switch distance between the two leaves).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "analysis/paths.h"
+#include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+
+using namespace routelab;
+
+TEST(PairPathBound, RefusedWithTheExactLowerBoundOfChannelEntries) {
+  // XGFT(3; 30,30,30; 1,1,1): 27,000 terminals, 30 per leaf, 30 leaves per level-2 switch, one
+  // top. Few enough terminals that 4 channels per pair stay under 2^32 (so the exact bound is
+  // computed), enough that the exact one does not.
+  const Fabric fabric = loadFabric("xgft:h=3,m=30.30.30,w=1.1.1");
+  const std::uint64_t n = 27000, perLeaf = 30, perGroup = 900;
+  ASSERT_EQ(fabric.network.terminalCount(), n);
+  const std::uint64_t sameLeaf = n * (perLeaf - 1);          // leaf distance 0: 2 channels
+  const std::uint64_t sameGroup = n * (perGroup - perLeaf);  // distance 2: 4 channels
+  const std::uint64_t farther = n * (n - perGroup);          // distance 4: 6 channels
+  const std::uint64_t bound = 2 * sameLeaf + 4 * sameGroup + 6 * farther;
+  ASSERT_EQ(bound, 4323726000u);
+  ASSERT_GT(bound, std::uint64_t{UINT32_MAX});
+  ASSERT_LE(2 * sameLeaf + 4 * (sameGroup + farther), std::uint64_t{UINT32_MAX});
+  const RoutingResult routing = runEngine("dmodk", fabric.network);
+  try {
+    PairPaths::build(fabric.network, routing, 1);
+    FAIL() << "no error";
+  } catch (const AnalysisError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "pair paths of 27000 terminals exceed 2^32 channel entries (at least 4323726000 needed)");
+  }
+}

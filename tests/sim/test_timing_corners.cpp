@@ -1,0 +1,169 @@
+// Timing corners of the simulator (docs/SIMULATION.md "Measurement", "Traces"), each number
+// recomputed from the same run's packet records: the smallest explicit windows (a 1-cycle
+// warm-up and a 1-cycle measurement, with the default drain of 4 x the window and with a long
+// one), a trace that ends long before the default measurement window would, and a deadlock
+// that forms after every source has stopped (docs/SIMULATION.md "Deadlock watchdog").
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "ring_fabric.h"
+#include "sim/simulator.h"
+
+namespace routelab {
+namespace {
+
+/// Nearest rank (docs/SIMULATION.md: percentiles over the measured packets).
+double nearestRank(std::vector<std::uint64_t> values, double fraction) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(fraction * double(values.size())));
+  return double(values[std::max<std::size_t>(rank, 1) - 1]);
+}
+
+struct Window {
+  std::uint64_t begin = 0, end = 0;
+};
+
+/// The window's statistics from the records, by the documented definitions; checks them
+/// against `result`.
+void expectWindowStatistics(const SimResult& result, const SimConfig& config, std::uint32_t terminals, Window w) {
+  std::vector<std::uint64_t> network;
+  std::uint64_t flitsDelivered = 0, lastDelivery = 0;
+  for (const PacketRecord& r : result.packets) {
+    if (r.generated >= w.begin && r.generated < w.end) network.push_back(r.delivered - r.injected);
+    if (r.delivered >= w.begin && r.delivered < w.end) flitsDelivered += config.packetFlits;
+    lastDelivery = std::max(lastDelivery, r.delivered);
+  }
+  const double perTerminalCycle = double(terminals) * double(w.end - w.begin);
+  EXPECT_EQ(result.warmupCycles, w.begin);
+  EXPECT_EQ(result.measureCycles, w.end - w.begin);
+  EXPECT_EQ(result.measuredDelivered, network.size());
+  EXPECT_DOUBLE_EQ(result.offered, double(result.measuredPackets * config.packetFlits) / perTerminalCycle);
+  EXPECT_DOUBLE_EQ(result.accepted, double(flitsDelivered) / perTerminalCycle);
+  EXPECT_EQ(result.latencyP50, nearestRank(network, 0.5));
+  EXPECT_EQ(result.latencyP99, nearestRank(network, 0.99));
+  EXPECT_EQ(result.latencyMax, network.empty() ? 0 : double(*std::max_element(network.begin(), network.end())));
+  EXPECT_EQ(result.lastDelivery, lastDelivery);
+  EXPECT_EQ(result.saturated, result.measuredDelivered < result.measuredPackets ||
+                                  double(flitsDelivered) / perTerminalCycle < 0.95 * result.offered);
+}
+
+TEST(TimingCorners, OneCycleWarmupAndOneCycleWindow) {
+  const Fabric fabric = loadFabric("kary-ntree:k=4,n=3");
+  const RoutingResult routing = runEngine("dmodk", fabric.network);
+  const std::uint32_t terminals = fabric.network.terminalCount();
+  std::uint64_t packetsInWindows = 0;
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    SimConfig config;
+    config.load = 0.9;
+    config.warmupCycles = 1;
+    config.measureCycles = 1;
+    config.seed = seed;
+    config.recordPackets = true;
+    // The default drain (4 x the 1-cycle window) ends before a packet can cross the fabric:
+    // the measured packets are left undelivered, which marks the point saturated.
+    const SimResult shortDrain = simulate(fabric.network, routing, config);
+    ASSERT_FALSE(shortDrain.deadlock);
+    expectWindowStatistics(shortDrain, config, terminals, {1, 2});
+    ASSERT_GT(shortDrain.measuredPackets, 0u) << "a window without packets shows nothing";
+    EXPECT_LT(shortDrain.measuredDelivered, shortDrain.measuredPackets);
+    EXPECT_TRUE(shortDrain.saturated);
+    // A drain long enough: every packet of the 1-cycle window is delivered, and its latencies
+    // are those of the records.
+    config.drainCycles = 2000;
+    const SimResult drained = simulate(fabric.network, routing, config);
+    ASSERT_FALSE(drained.deadlock);
+    expectWindowStatistics(drained, config, terminals, {1, 2});
+    EXPECT_EQ(drained.measuredDelivered, drained.measuredPackets);
+    EXPECT_EQ(drained.measuredPackets, shortDrain.measuredPackets) << "the same sources draw the same packets";
+    packetsInWindows += drained.measuredPackets;
+  }
+  EXPECT_GT(packetsInWindows, 3u);
+}
+
+TEST(TimingCorners, ATraceEndingEarlyEndsTheRunAtItsLastDelivery) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const Network& network = fabric.network;
+  const RoutingResult routing = runEngine("dmodk", network);
+  // Five messages in the first cycles, one of 3 packets; the measurement window (10,000
+  // cycles by default) plays no part in a trace run.
+  const Trace trace = parseTrace(
+      "time,source,destination,bytes\n0,0,7,3000\n0,3,1,1024\n1,5,6,100\n2,6,1,2048\n4,7,0,1\n", "t.csv", network);
+  SimConfig config;
+  config.recordPackets = true;
+  const SimResult result = simulate(network, routing, config, &trace);
+  ASSERT_FALSE(result.deadlock);
+  ASSERT_EQ(result.packets.size(), 3u + 1u + 1u + 2u + 1u);
+  EXPECT_EQ(result.packetsDelivered, result.packets.size());
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, int> seen;
+  std::uint64_t lastDelivery = 0;
+  for (const PacketRecord& r : result.packets) {
+    EXPECT_EQ(++seen[std::make_tuple(r.source, r.destination, r.sequence)], 1) << "a packet delivered twice";
+    EXPECT_LE(r.generated, 4u);
+    EXPECT_LE(r.generated, r.injected);
+    EXPECT_LT(r.injected, r.delivered);
+    lastDelivery = std::max(lastDelivery, r.delivered);
+  }
+  EXPECT_EQ(seen.size(), 8u);
+  EXPECT_EQ(result.lastDelivery, lastDelivery);
+  // The run stops once the trace is delivered, not at the end of a measurement window.
+  EXPECT_GE(result.cycles, lastDelivery);
+  EXPECT_LT(result.cycles, config.measureCycles);
+}
+
+TEST(TimingCorners, ADeadlockFormingAfterTheSourcesStoppedIsReported) {
+  // Every host of a 5-switch ring sends 64 packets two hops clockwise, all at cycle 0, over
+  // minhop (unique shortest paths, one layer: deadlock-prone by Dally-Seitz) with one-packet
+  // buffers: the sources stop after cycle 0, the packets then fill the ring's clockwise
+  // queues and wait for each other.
+  const Fabric fabric = loadFabric(test::ringFabric(5, "corners_ring"));
+  const Network& network = fabric.network;
+  const RoutingResult routing = runEngine("minhop", network);
+  std::string text = "time,source,destination,bytes\n";
+  for (int s = 0; s < 5; ++s) text += fmt::format("0,{},{},{}\n", s, (s + 2) % 5, 64 * 1024);
+  const Trace trace = parseTrace(text, "ring.csv", network);
+  SimConfig config;
+  config.recordPackets = true;
+  config.bufferPackets = 1;
+  config.vcs = 1;
+  config.watchdogCycles = 500;
+  const SimResult result = simulate(network, routing, config, &trace);
+  ASSERT_TRUE(result.deadlock);
+  const DeadlockReport& report = result.deadlockReport;
+  // Generation ended at cycle 0; the watchdog fires at the first decision point at least
+  // --watchdog cycles after the last move.
+  EXPECT_EQ(result.packetsGenerated, 5u * 64u);
+  EXPECT_GE(report.cycle, report.lastMove + config.watchdogCycles);
+  EXPECT_LT(report.cycle, report.lastMove + 2 * config.watchdogCycles);
+  std::uint64_t lastDelivery = 0;
+  std::set<std::uint64_t> delivered;
+  for (const PacketRecord& r : result.packets) {
+    // One destination per source: a packet's sequence number is its injection count.
+    delivered.insert((std::uint64_t{r.source} << 32) + r.sequence);
+    lastDelivery = std::max(lastDelivery, r.delivered);
+  }
+  EXPECT_EQ(result.packetsDelivered, result.packets.size());
+  EXPECT_LT(result.packetsDelivered, result.packetsGenerated);
+  EXPECT_LE(lastDelivery, report.lastMove);
+  // The waiting cycle: at least two queues, one front packet each, none of them delivered.
+  EXPECT_GE(report.channels.size(), 2u);
+  EXPECT_EQ(report.packets.size(), report.channels.size());
+  for (const std::uint64_t id : report.packets) {
+    EXPECT_EQ(delivered.count(id), 0u) << "packet " << id << " reported stuck and delivered";
+    EXPECT_LT(id >> 32, 5u);
+    EXPECT_LT(id & 0xffffffffULL, 64u);
+  }
+}
+
+}  // namespace
+}  // namespace routelab

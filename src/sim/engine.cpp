@@ -34,151 +34,6 @@ void assignZeros(Vector& values, std::size_t n, bool sparse) {
 
 }  // namespace
 
-PairTable::PairTable(std::size_t terminals, std::size_t denseLimit, std::uint64_t denseCounterLimit,
-                     std::uint64_t budgetBytes)
-    : terminals_(terminals),
-      dense_(terminals * terminals <= denseLimit),
-      denseCounterLimit_(denseCounterLimit),
-      budgetBytes_(budgetBytes) {
-  if (dense_) {
-    next_.assign(terminals * terminals, 0);
-    expected_.assign(terminals * terminals, 0);
-  } else {
-    entries_.resize(1024);
-  }
-}
-
-void PairTable::toMap() {
-  dense_ = false;
-  entries_.assign(1024, Entry{});
-  size_ = 0;
-  for (std::size_t i = 0; i < next_.size(); ++i) {
-    if (next_[i] == 0) continue;  // (expected <= next: an untouched pair)
-    Entry& entry = find(key(static_cast<std::uint32_t>(i / terminals_), static_cast<std::uint32_t>(i % terminals_)));
-    entry.next = next_[i];
-    entry.expected = expected_[i];
-  }
-  next_ = {};
-  expected_ = {};
-}
-
-PairTable::Entry& PairTable::find(std::uint64_t key) {
-  const std::size_t mask = entries_.size() - 1;
-  for (std::size_t i = home(key);; i = (i + 1) & mask) {
-    Entry& entry = entries_[i];
-    if (entry.key == key) return entry;
-    if (entry.key == kEmpty) {
-      if (2 * (size_ + 1) > entries_.size()) {  // a new pair: at most half full
-        grow();
-        return find(key);
-      }
-      entry.key = key;
-      ++size_;
-      return entry;
-    }
-  }
-}
-
-void PairTable::erase(std::size_t i) {
-  const std::size_t mask = entries_.size() - 1;
-  for (std::size_t j = (i + 1) & mask; entries_[j].key != kEmpty; j = (j + 1) & mask) {
-    // The entry at j is found from its home slot by probing forward to j: it may move back to
-    // the hole at i when i lies on that way, i.e. its home is no nearer to j than i is.
-    if (((j - home(entries_[j].key)) & mask) >= ((j - i) & mask)) {
-      entries_[i] = entries_[j];
-      i = j;
-    }
-  }
-  entries_[i] = Entry{};
-  --size_;
-}
-
-void PairTable::grow() {
-  const std::size_t entries = entries_.size() * 2;
-  // (the old table lives on while the new one fills: both count)
-  checkMemory(fmt::format("the simulator's in-order tracking ({} (source, destination) pairs have sent; run fewer "
-                          "cycles), with the old table beside the new one",
-                          size_),
-              entries + entries_.size(), "entries", sizeof(Entry), budgetBytes_);
-  std::vector<Entry> old(entries);
-  old.swap(entries_);
-  const std::size_t mask = entries_.size() - 1;
-  for (const Entry& entry : old) {
-    if (entry.key == kEmpty) continue;
-    std::size_t i = home(entry.key);
-    while (entries_[i].key != kEmpty) i = (i + 1) & mask;
-    entries_[i] = entry;
-  }
-}
-
-void LatencyHistogram::merge(const LatencyHistogram& other) {
-  if (other.dense_.size() > dense_.size()) dense_.resize(other.dense_.size());
-  for (std::size_t latency = 0; latency < other.dense_.size(); ++latency) dense_[latency] += other.dense_[latency];
-  for (const auto& [latency, count] : other.sparse_) sparse_[latency] += count;
-  count_ += other.count_;
-  max_ = std::max(max_, other.max_);
-}
-
-std::uint64_t LatencyHistogram::percentile(double fraction) const {
-  if (count_ == 0) return 0;
-  const double wanted = std::ceil(fraction * double(count_));
-  const std::uint64_t rank = std::min<std::uint64_t>(wanted >= 1 ? std::uint64_t(wanted) - 1 : 0, count_ - 1);
-  std::uint64_t below = 0;  // values counted before the current one
-  for (std::size_t latency = 0; latency < dense_.size(); ++latency) {
-    below += dense_[latency];
-    if (below > rank) return latency;
-  }
-  for (const auto& [latency, count] : sparse_) {
-    below += count;
-    if (below > rank) return latency;
-  }
-  return max_;  // (not reached: the counts add up to count_)
-}
-
-Partitioning partitionSwitches(const Network& network, std::uint32_t blocks) {
-  const std::size_t switches = network.switchCount();
-  Partitioning partitioning;
-  partitioning.count =
-      static_cast<std::uint32_t>(std::clamp<std::size_t>(blocks, 1, std::max<std::size_t>(1, switches)));
-  // Work of a switch: its ports (crossbar and links) and its terminals (sources, sinks).
-  std::vector<std::uint64_t> work(switches, 0);
-  std::uint64_t total = 0;
-  for (std::size_t s = 0; s < switches; ++s) {
-    work[s] = network.outChannels(network.switchNode(s)).size();
-    total += work[s];
-  }
-  const std::size_t terminals = network.terminalCount();
-  std::vector<std::uint32_t> home(terminals, 0);
-  for (std::size_t t = 0; t < terminals; ++t) {
-    const NodeId first = network.target(network.injectionChannel(network.terminalNode(t)));
-    home[t] = static_cast<std::uint32_t>(network.kindIndex(first));
-    work[home[t]] += 1;
-    total += 1;
-  }
-  partitioning.ofSwitch.assign(switches, 0);
-  std::uint64_t before = 0;
-  for (std::size_t s = 0; s < switches; ++s) {
-    // The block whose share of the total work contains the middle of this switch's work.
-    const std::uint64_t middle = 2 * before + work[s];
-    const auto block = static_cast<std::uint32_t>(middle * partitioning.count / std::max<std::uint64_t>(1, 2 * total));
-    partitioning.ofSwitch[s] = std::min(block, partitioning.count - 1);
-    before += work[s];
-  }
-  partitioning.ofTerminal.resize(terminals);
-  for (std::size_t t = 0; t < terminals; ++t) partitioning.ofTerminal[t] = partitioning.ofSwitch[home[t]];
-  auto blockOf = [&](NodeId node) {
-    return (network.isSwitch(node) ? partitioning.ofSwitch : partitioning.ofTerminal)[network.kindIndex(node)];
-  };
-  const std::size_t channels = network.channelCount();
-  partitioning.ofChannelTarget.resize(channels);
-  partitioning.ofChannelSource.resize(channels);
-  for (std::size_t c = 0; c < channels; ++c) {
-    partitioning.ofChannelTarget[c] = blockOf(network.target(ChannelId::fromIndex(c)));
-    partitioning.ofChannelSource[c] = blockOf(network.source(ChannelId::fromIndex(c)));
-  }
-  return partitioning;
-}
-
 Engine::Engine(const Network& network, const RoutingSemantics& semantics, const SimConfig& config, const Trace* trace,
                const Partitioning& partitioning, std::uint32_t block)
     : network_(network),
@@ -658,9 +513,8 @@ void Engine::arrive(std::uint32_t packetId) {
   if (prefetch_) {
     // State beyond the caches: the packet is routed now, and the channel records of its
     // candidates, which the switch's allocation reads later in this cycle, are requested
-    // while the cycle's other events run (memory-level parallelism; docs/PERFORMANCE.md,
-    // session 15). Routing is a function of the packet and the switch: when it is done does
-    // not change the result.
+    // while the cycle's other events run (memory-level parallelism). Routing is a function of
+    // the packet and the switch: when it is done does not change the result.
     for (const Candidate& candidate : routeHere(packetId, chan(packet.channel).targetIndex, packet.channel)) {
       prefetchRecord(candidate.channel, hopRecordLines());
     }
@@ -817,7 +671,7 @@ struct Engine::SelectionRequest {
   const VcState& queue = vcAt(inChannel, vc);
   packetId = ringAt(inChannel, vc)[queue.inHead];
   // Beyond the caches: the packet's line (a direct send writes it) while the selection reads
-  // the candidates, and after a grant the flit counter (docs/PERFORMANCE.md, session 20).
+  // the candidates, and after a grant the flit counter.
   if (prefetch_) __builtin_prefetch(&packets_[packetId], 1);
   const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
   if (!select(candidates, switchIndex, packetId, chosen)) {

@@ -45,7 +45,7 @@ void Engine::runCycle() {
   // kPrefetch places ahead is requested while this one runs (memory-level parallelism). Runs
   // whose state outgrows the caches (prefetch_) are bound by these misses; even a
   // 256-terminal fabric's channel records (384 KiB) exceed a core's first-level cache, and
-  // the requests ahead save it about 2% there (docs/PERFORMANCE.md, session 16).
+  // the requests ahead pay there too.
   auto& bucket = wheel_[now_ & mask_];
   if (grouped_) {
     runGrouped(bucket[kPhaseEvents], bucket[kPhaseSwitches]);
@@ -117,7 +117,7 @@ void Engine::runGrouped(WorkList& events, const WorkList& switches) {
 // the caches (prefetch_): first, every record of the inputs that can send at these switches
 // is requested — a switch woken by a freed output or crossbar input (kOutFree, kInFree)
 // retries heads whose records no event of this cycle touched, and its allocation read
-// each of them one miss after another (docs/PERFORMANCE.md, session 20). The switches' own
+// each of them one miss after another. The switches' own
 // lines are in the cache: their wake wrote them.
 std::size_t Engine::allocateWoken(const WorkList& switches, std::size_t from) {
   if (prefetch_ && narrow_) {

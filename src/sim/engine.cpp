@@ -90,7 +90,7 @@ void Engine::generate(std::uint32_t terminal) {
 
 void Engine::generateTo(std::uint32_t terminal, std::uint32_t destination) {
   Rng& rng = terminalRng_[terminal];
-  const bool measured = warmupDone_ && now_ >= windowStart_ && now_ < windowEnd_;
+  const bool measured = window_.warmupDone && window_.contains(now_);
   enqueueMessage(terminal, destination, config_.messagePackets, measured);
   std::uint64_t next = 0;
   if (config_.injection == Injection::Bernoulli) {
@@ -275,11 +275,11 @@ void Engine::deliver(std::uint32_t packetId) {
   lastMove_ = now_;
   lastDelivery_ = now_;
   hopSum_ += packet.hops;
-  if (now_ >= windowStart_ && now_ < windowEnd_) {
+  if (window_.contains(now_)) {
     windowFlitsDelivered_ += flits_;
     sourceFlits_[packet.source] += flits_;
   }
-  if (!warmupDone_) {
+  if (!window_.warmupDone) {
     warmupSum_ += now_ - packet.injected;
     ++warmupCount_;
   }
@@ -592,7 +592,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   }
   link.linkBusy = at + flits_;
   lastMove_ = at;
-  if (at >= windowStart_ && at < windowEnd_) channelFlits_[channel] += flits_;
+  if (window_.contains(at)) channelFlits_[channel] += flits_;
   std::uint64_t time = at + config_.flyTime + flits_ - 1, kind = kDeliver;
   std::uint64_t owner = grouped_ ? switchCount_ + link.targetIndex : 0;
   if (!link.targetIsSwitch && link.targetIndex != packet.destination) [[unlikely]] {

@@ -34,6 +34,7 @@
 #include "routing/semantics.h"
 #include "sim/arbitration/registry.h"
 #include "sim/latency_histogram.h"
+#include "sim/measurement_window.h"
 #include "sim/model.h"
 #include "sim/pair_table.h"
 #include "sim/partitioning.h"
@@ -607,10 +608,8 @@ class Engine {
   std::vector<std::array<WorkList, kLists>> wheel_;
   std::uint64_t pendingEvents_ = 0;
   std::uint64_t lastMove_ = 0;
-  // Set between windows, the same in every engine: the measurement window, and the cycle
-  // from which sources stop generating (drainAll).
-  std::uint64_t windowStart_ = 0, windowEnd_ = 0, stopGenerating_ = 0;
-  bool warmupDone_ = false;
+  // Set between windows, the same in every engine.
+  MeasurementWindow window_;
   std::uint64_t warmupSum_ = 0, warmupCount_ = 0;  // latencies delivered since the last check
   // ---- statistics ----
   std::uint64_t generated_ = 0, injected_ = 0, delivered_ = 0, released_ = 0;

@@ -17,10 +17,6 @@ namespace routelab::sim {
 
 namespace {
 
-constexpr std::uint64_t kWarmupWindow = 1000;
-constexpr int kWarmupMinWindows = 3;
-constexpr int kWarmupMaxWindows = 10;
-constexpr double kWarmupTolerance = 0.05;
 constexpr std::size_t kPrefetch = 8;  // work items ahead (runCycle)
 
 }  // namespace
@@ -38,7 +34,7 @@ void Engine::runCycle() {
       }
       ++traceNext_;
     }
-  } else if (now_ < stopGenerating_) {
+  } else if (now_ < window_.stopGenerating) {
     runGenerations();
   }
   // Each phase's work items are independent reads of scattered state: the state of the item
@@ -226,7 +222,7 @@ std::uint64_t Engine::nextSourceTime() const {
     next = std::min(next, now_ + ((slot - start) & (kCalendarSize - 1)));
     break;
   }
-  return next >= stopGenerating_ ? kNever : next;
+  return next >= window_.stopGenerating ? kNever : next;
 }
 
 void Engine::runWindow(std::uint64_t end) {
@@ -264,10 +260,7 @@ void Engine::absorb(std::span<Engine* const> engines, std::uint32_t parity) {
 struct Engine::Control {
   std::uint64_t now = 0;
   std::uint32_t parity = 0;  // of the outboxes the last window filled
-  std::uint64_t warmupCheck = kWarmupWindow;
-  double warmupPrevious = -1;
-  int warmupStable = 0;
-  bool warmupCapped = false;  // the automatic warm-up ended at its cap, its latency unsettled
+  WarmupDetector warmup;
   bool deadlock = false;
   DeadlockReport report;
   bool stop = false;
@@ -306,36 +299,15 @@ void Engine::updateWarmup(std::span<Engine* const> engines, Control& control) {
     sum += std::exchange(engine->warmupSum_, 0);
     count += std::exchange(engine->warmupCount_, 0);
   }
-  const double average = count == 0 ? 0.0 : double(sum) / double(count);
-  const int windows = static_cast<int>(control.now / kWarmupWindow);
-  if (count > 0 && control.warmupPrevious > 0 &&
-      std::abs(average - control.warmupPrevious) <= kWarmupTolerance * control.warmupPrevious) {
-    ++control.warmupStable;
-  } else {
-    control.warmupStable = 0;
-  }
-  control.warmupPrevious = average;
-  control.warmupCheck += kWarmupWindow;
-  const bool settled = windows >= kWarmupMinWindows && control.warmupStable >= 2;
-  if (settled || windows >= kWarmupMaxWindows) {
-    control.warmupCapped = !settled;
-    for (Engine* engine : engines) {
-      engine->warmupDone_ = true;
-      engine->windowStart_ = control.now;
-      engine->windowEnd_ = control.now + engine->config_.measureCycles;
-      if (engine->config_.drainAll) engine->stopGenerating_ = engine->windowEnd_;
-    }
-  }
+  if (!control.warmup.check(control.now, sum, count)) return;
+  for (Engine* engine : engines) engine->window_.endWarmup(control.now, engine->config_);
 }
 
 bool Engine::finished(std::span<Engine* const> engines, const Control& control, const Totals& totals) {
   const Engine& first = *engines.front();
   if (first.trace_ != nullptr) return totals.traceDone && totals.released == totals.generated;
-  if (!first.warmupDone_ || control.now < first.windowEnd_) return false;
-  if (first.config_.drainAll) return totals.released == totals.generated;
-  const std::uint64_t drain =
-      first.config_.drainCycles > 0 ? first.config_.drainCycles : 4 * first.config_.measureCycles;
-  return totals.measuredDelivered == totals.measuredGenerated || control.now >= first.windowEnd_ + drain;
+  return first.window_.over(control.now, first.config_, totals.released == totals.generated,
+                            totals.measuredDelivered == totals.measuredGenerated);
 }
 
 // Lazy credits' 32-bit cycles stay within 2^31 of now (engine.h): counted in at least every
@@ -354,7 +326,7 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
   const SimConfig& config = first.config_;
   foldCreditsBefore(engines, control, control.now);
   while (true) {
-    while (!first.warmupDone_ && first.trace_ == nullptr && control.now >= control.warmupCheck) {
+    while (!first.window_.warmupDone && first.trace_ == nullptr && control.now >= control.warmup.nextCheck()) {
       updateWarmup(engines, control);
     }
     const Totals totals = sumTotals(engines, control.parity);
@@ -369,9 +341,9 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
     // Nothing in flight anywhere: jump to the next source's cycle or decision point.
     std::uint64_t next = kNever;
     for (const Engine* engine : engines) next = std::min(next, engine->nextSourceTime());
-    if (!first.warmupDone_) next = std::min(next, control.warmupCheck);
-    if (first.warmupDone_ && first.windowEnd_ != kNever && control.now < first.windowEnd_) {
-      next = std::min(next, first.windowEnd_);
+    if (!first.window_.warmupDone) next = std::min(next, control.warmup.nextCheck());
+    if (first.window_.warmupDone && first.window_.end != kNever && control.now < first.window_.end) {
+      next = std::min(next, first.window_.end);
     }
     if (busy) next = std::min(next, totals.lastMove + config.watchdogCycles);
     if (next == kNever) return true;
@@ -391,7 +363,7 @@ SimResult Engine::runPartitioned(std::span<Engine* const> engines, const SimProg
   const std::uint64_t expected =
       first.trace_ != nullptr
           ? 0
-          : (first.warmupDone_ ? first.windowEnd_ : 5 * kWarmupWindow + first.config_.measureCycles);
+          : (first.window_.warmupDone ? first.window_.end : 5 * WarmupDetector::kWindow + first.config_.measureCycles);
   // Between two windows (one thread; the others wait): errors, decisions, progress.
   auto between = [&]() noexcept {
     try {
@@ -631,9 +603,8 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
   const std::uint64_t now = control.now;
   result.cycles = now;
   result.vcs = first.vcs_;
-  result.warmupCycles = first.trace_ != nullptr ? 0 : (first.warmupDone_ ? first.windowStart_ : now);
-  const std::uint64_t windowEnd = std::min(first.windowEnd_, now);
-  result.measureCycles = first.warmupDone_ && windowEnd > first.windowStart_ ? windowEnd - first.windowStart_ : 0;
+  result.warmupCycles = first.window_.warmupCycles(now, first.trace_ != nullptr);
+  result.measureCycles = first.window_.measuredCycles(now);
   std::uint64_t windowFlits = 0, hopSum = 0, latencySum = 0, totalLatencySum = 0, reorderDelaySum = 0;
   LatencyHistogram latencies, totalLatencies;
   std::vector<std::uint64_t> channelFlits(first.channels_, 0), sourceFlits(first.terminals_, 0);
@@ -692,8 +663,8 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
   result.sourceFairness = squares > 0 ? sum * sum / (double(result.sources) * squares) : 0;
   // A warm-up that never settled (its cap reached) means a network that is not stable at
   // this load: saturated.
-  result.warmupSettled = !control.warmupCapped;
-  result.saturated = control.deadlock || control.warmupCapped || result.measuredDelivered < result.measuredPackets ||
+  result.warmupSettled = !control.warmup.capped();
+  result.saturated = control.deadlock || control.warmup.capped() || result.measuredDelivered < result.measuredPackets ||
                      result.accepted < 0.95 * result.offered;
   result.channelUtilization.resize(first.channels_);
   for (std::uint32_t c = 0; c < first.channels_; ++c) {

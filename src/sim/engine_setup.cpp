@@ -293,13 +293,8 @@ void Engine::setUpTraffic() {
   held_.resize(terminals_);
   outstanding_.assign(terminals_, 0);
   waiting_.resize(terminals_);
-  stopGenerating_ = kNever;
-  if (trace_ != nullptr) {
-    warmupDone_ = true;
-    windowStart_ = 0;
-    windowEnd_ = kNever;
-    return;
-  }
+  window_ = MeasurementWindow::atStart(config_, trace_ != nullptr);
+  if (trace_ != nullptr) return;
   messageRate_ = config_.load / (double(flits_) * config_.messagePackets);
   gaps_ = BernoulliGaps(messageRate_);
   poissonClock_.assign(terminals_, 0.0);
@@ -313,15 +308,6 @@ void Engine::setUpTraffic() {
       first = static_cast<std::uint64_t>(poissonClock_[t]);
     }
     addGeneration(first, t);
-  }
-  if (config_.warmupCycles > 0) {
-    warmupDone_ = true;
-    windowStart_ = config_.warmupCycles;
-    windowEnd_ = windowStart_ + config_.measureCycles;
-    if (config_.drainAll) stopGenerating_ = windowEnd_;
-  } else {
-    windowStart_ = kNever;
-    windowEnd_ = kNever;
   }
 }
 

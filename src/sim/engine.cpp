@@ -158,7 +158,7 @@ void Engine::processEventOf(std::uint64_t payload) {
     arrive(static_cast<std::uint32_t>(payload));
   } else if constexpr (Kind == kCredit) {  // the link acts if a packet waits for this credit
     VcState& queue = vcAt(channel, vc);
-    ++queue.credits;
+    CreditFlow::arrive(queue);
     const ChannelState& link = chan(channel);  // (a terminal's channel: if a message waits at the source)
     if (queue.outSize > 0 || (!link.sourceIsSwitch && messageWaits(link.sourceIndex))) {
       wakeLink(channel, now_);
@@ -332,7 +332,7 @@ struct Engine::SelectionRequest {
   }
   std::uint32_t credits(std::size_t i, std::uint32_t vc) const {
     const VcState& queue = engine.vcAt(candidates[i].channel, vc);
-    const std::uint32_t counted = engine.lazyCredits_ ? engine.creditsNow(queue) : std::uint32_t{queue.credits};
+    const std::uint32_t counted = engine.credits_.available(queue, engine.now_);
     // A grant's direct send (grant()) takes its credit at the grant for a send that starts the
     // next cycle; the model takes it when the link starts.
     const ChannelState& link = engine.chan(candidates[i].channel);
@@ -397,9 +397,8 @@ struct Engine::SelectionRequest {
   // is busy). That send is done now, for the next cycle (`direct`), while the output's state
   // is in the cache, instead of queueing the packet and waking the link (docs/SIMULATION.md,
   // "How the engine computes it").
-  const bool direct =
-      out.outQueued == 0 && out.linkBusy <= now_ + (slots_ > 1 ? 1 : 0) &&
-      (out.targetIsSwitch == 0 || (lazyCredits_ ? creditsNow(outQueue) : std::uint32_t{outQueue.credits}) != 0);
+  const bool direct = out.outQueued == 0 && out.linkBusy <= now_ + (slots_ > 1 ? 1 : 0) &&
+                      (out.targetIsSwitch == 0 || credits_.available(outQueue, now_) != 0);
   if (direct) {
     out.linkNextVc = static_cast<std::uint8_t>(nextInRing(chosen.vc, vcs_));  // (as startLink)
     out.linkBusy = now_ + 1 + flits_;  // (transmit's value: the slot check below sees the packet on the link)
@@ -417,11 +416,8 @@ struct Engine::SelectionRequest {
   }
   lastMove_ = now_;
   const std::uint64_t creditDue = now_ + creditDelay();
-  if (lazyCredits_ && (single_ || sourceBlock_[inChannel] == block_)) {  // a lazy credit (engine.h)
-    foldCredits(queue);
-    if (queue.creditsComing == creditSlots_)
-      throw SimulationError("internal: more credits coming than a grant per packet allows");
-    creditTimes(queue)[queue.creditsComing++] = static_cast<std::uint32_t>(creditDue);
+  if (credits_.lazy() && (single_ || sourceBlock_[inChannel] == block_)) {  // a lazy credit (credit_flow.h)
+    credits_.send(queue, now_, creditDue);
     wakeLinkIf((queue.outSize > 0) | (in.sourceIsSwitch == 0), inChannel, creditDue);  // a packet may wait for it
   } else {
     const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
@@ -601,8 +597,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   if (link.targetIsSwitch) {
     owner = link.targetIndex;
     VcState& queue = vcAt(channel, vc);
-    if (lazyCredits_) foldCredits(queue);
-    --queue.credits;
+    credits_.take(queue, now_);
     time = at + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
   }
@@ -665,7 +660,7 @@ void Engine::startLink(std::uint32_t channel) {
   auto canSend = [&](std::uint32_t v) {
     const VcState& queue = vcAt(channel, v);
     return static_cast<unsigned>(queue.outSize > (v == grantedNow ? 1U : 0U)) &
-           static_cast<unsigned>(!needsCredit | (lazyCredits_ ? hasCredit(queue) : queue.credits != 0));
+           static_cast<unsigned>(!needsCredit | credits_.any(queue, now_));
   };
   std::uint32_t vc = vcs_;
   if (prefetch_) {
@@ -706,19 +701,19 @@ void Engine::startLink(std::uint32_t channel) {
 // A link that cannot send while packets wait for credits on their way back acts again when
 // the first of them arrives (lazy credits, engine.h).
 void Engine::wakeForCredit(std::uint32_t channel) {
-  if (!lazyCredits_ || !chan(channel).targetIsSwitch) return;
+  if (!credits_.lazy() || !chan(channel).targetIsSwitch) return;
   for (std::uint32_t v = 0; v < vcs_; ++v) {
     const VcState& queue = vcAt(channel, v);
-    if (queue.outSize == 0 || queue.creditsComing == 0 || hasCredit(queue)) continue;
-    wakeLink(channel, now_ + (creditTimes(queue)[0] - static_cast<std::uint32_t>(now_)));
+    if (queue.outSize == 0 || queue.creditsComing == 0 || credits_.arrivedAny(queue, now_)) continue;
+    wakeLink(channel, credits_.firstDue(queue, now_));
   }
 }
 
 void Engine::foldAllCredits(bool all) {
-  if (!lazyCredits_) return;
+  if (!credits_.lazy()) return;
   for (std::uint32_t c = 0; c < channels_; ++c) {  // (lazy credits live at the sender)
     if (sourceBlock_[c] != block_) continue;
-    for (std::uint32_t v = 0; v < vcs_; ++v) foldCredits(vcAt(c, v), all);
+    for (std::uint32_t v = 0; v < vcs_; ++v) credits_.fold(vcAt(c, v), now_, all);
   }
 }
 
@@ -751,7 +746,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
     std::uint32_t pathVc = vcs_, pathCredits = 0;
     for (std::size_t i = 0; i < count && pathCredits == 0; ++i) {
       for (std::uint32_t v = layers[i].value; v < vcs_; v += layers_) {
-        const std::uint32_t available = lazyCredits_ ? creditsNow(vcAt(channel, v)) : vcAt(channel, v).credits;
+        const std::uint32_t available = credits_.available(vcAt(channel, v), now_);
         if (available > pathCredits) {
           pathCredits = available;
           pathVc = v;

@@ -33,6 +33,8 @@
 #include "core/random.h"
 #include "routing/semantics.h"
 #include "sim/arbitration/registry.h"
+#include "sim/channel_state.h"
+#include "sim/credit_flow.h"
 #include "sim/latency_histogram.h"
 #include "sim/measurement_window.h"
 #include "sim/model.h"
@@ -312,45 +314,7 @@ class Engine {
   /// of every box. It may over-count (after the invariant checks take the boxes early), which
   /// only delays an idle jump; it never under-counts, which would jump past a message.
   std::array<std::uint64_t, 2> posted_{};
-  // ---- state per channel, per (channel, VC) and per switch ----
-  // Laid out for the memory system (a 4096-terminal fabric's state does not fit in the
-  // caches): what one step of a packet reads of a channel is in one cache line, and the
-  // queues of one channel lie side by side.
-  struct alignas(64) ChannelState {
-    std::uint64_t linkBusy = 0;        ///< the link is busy until (sender side)
-    std::uint64_t linkWake = kNever;   ///< last cycle a link wake was scheduled for
-    std::uint64_t crossbarInBusy = 0;  ///< its crossbar input (at the target switch) is busy until
-    std::uint64_t outBusy = 0;         ///< the crossbar output into it (at the source switch) is busy until
-    std::uint64_t outFreeVcs = 0;      ///< bit v: the output queue of VC v has a free slot
-    std::uint64_t readyVcs = 0;        ///< bit v: the front packet of input queue v finished its routing delay
-    std::uint32_t sourceIndex = 0;     ///< switch or terminal index of its source
-    std::uint32_t targetIndex = 0;     ///< switch or terminal index of its target
-    std::uint8_t linkNextVc = 0;       ///< round-robin start of the link (output queues)
-    std::uint8_t inputNextVc = 0;      ///< round-robin start of the crossbar input (input queues)
-    std::uint8_t sourceIsSwitch = 0;
-    std::uint8_t targetIsSwitch = 0;
-    std::uint8_t portBit = 0;      ///< its input port at the target switch, mod 64 (SwitchState::readyInputs)
-    std::uint8_t lastGrantVc = 0;  ///< the output VC of the latest grant into it (at outBusy - flits)
-    std::uint16_t outQueued = 0;   ///< packets in its output queues (all VCs; vcs x slots <= 65535)
-  };
-  static_assert(sizeof(ChannelState) == 64);
-  struct alignas(4) VcState {
-    std::uint16_t inHead = 0, inSize = 0;    ///< input queue (at the target)
-    std::uint16_t outHead = 0, outSize = 0;  ///< output queue (at the source)
-    std::uint16_t credits = 0;               ///< sender side: credits counted (creditsNow: and arrived)
-    std::uint16_t creditsComing = 0;         ///< credits on their way back: creditTimes(c, v)[0, creditsComing)
-  };
-  struct alignas(64) SwitchState {
-    std::uint64_t readyInputs = 0;    ///< bit p: input port p has a ready VC and an idle crossbar input (radix <= 64)
-    std::uint64_t wake = kNever;      ///< last cycle a wake was scheduled for
-    std::uint32_t portBegin = 0;      ///< its input channels: inPorts_[portBegin, +ports)
-    std::uint32_t exitBegin = 0;      ///< its ports' exits: exits_[exitBegin + port - 1], port 1..portCount
-    std::uint16_t ports = 0;          ///< connected ports (input channels)
-    std::uint16_t nextInputPort = 0;  ///< round-robin start of the allocator
-    std::uint16_t portCount = 0;      ///< hardware ports (Network::portCount)
-    Rng rng{0};                       ///< the random selection function's stream
-  };
-  static_assert(sizeof(SwitchState) == 64);
+  // ---- state per channel, per (channel, VC) and per switch: sim/channel_state.h ----
   static constexpr std::uint32_t kNoChannel = ~std::uint32_t{0}, kNoTerminal = ~std::uint32_t{0};
   /// Where a switch's port leads (Network::channelAt and the target, cached for the hop).
   struct Exit {
@@ -392,70 +356,15 @@ class Engine {
     return std::launder(
         reinterpret_cast<const std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
   }
-  // Credits of a channel within one block are not events ("lazy credits"): the receiver's
-  // grant writes the cycle its credit reaches the sender (low 32 bits) into the VC block it
-  // already holds, oldest first, and the sender counts the arrived ones when it looks
-  // (creditsNow, hasCredit) or sends (foldCredits). A link waiting for a credit is woken for
-  // its cycle: by the grant when packets wait in its queue, else by the link itself when it
-  // finds itself blocked (startLink). Between blocks a credit stays an event (kCredit). The
-  // 32-bit cycles are compared within 2^31 of now_: every credit is counted at least every
-  // kCreditFoldSpan cycles and before a jump past its cycle (foldAllCredits, decide()).
-  static constexpr std::uint64_t kCreditFoldSpan = std::uint64_t{1} << 30;
   /// Cycles from a grant to its credit reaching the sender: the tail leaves the input queue
   /// flits_ - 1 cycles after the head, and the credit flies back.
   std::uint32_t creditDelay() const { return flits_ - 1 + config_.flyTime; }
-  bool lazyCredits_ = false;       // credits within the block are lazy (where grouped_)
-  std::uint32_t creditSlots_ = 0;  // most credits coming at once per VC (return times stored)
-  /// The return cycles of the credits coming to a VC's sender: after the VC block's rings.
-  std::uint32_t* creditTimes(VcState& queue) const {
-    return std::launder(reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::byte*>(&queue) + sizeof(VcState))) +
-           2 * slots_;
-  }
-  const std::uint32_t* creditTimes(const VcState& queue) const {
-    return std::launder(
-               reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const std::byte*>(&queue) + sizeof(VcState))) +
-           2 * slots_;
-  }
-  /// True when a credit due at `due` (the low 32 bits of its cycle) has reached the sender.
-  bool creditArrived(std::uint32_t due) const {
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(now_) - due) >= 0;
-  }
-  /// At least one credit for the VC at the sender now (without a branch on the queue).
-  bool hasCredit(const VcState& queue) const {
-    return (static_cast<unsigned>(queue.credits != 0) |
-            (static_cast<unsigned>(queue.creditsComing != 0) &
-             static_cast<unsigned>(creditArrived(creditTimes(queue)[0])))) != 0;
-  }
-  /// The credits for the VC at the sender now: counted and arrived.
-  std::uint32_t creditsNow(const VcState& queue) const {
-    const std::uint32_t* times = creditTimes(queue);
-    if (creditSlots_ == 1) {
-      return queue.credits +
-             (static_cast<unsigned>(queue.creditsComing != 0) & static_cast<unsigned>(creditArrived(times[0])));
-    }
-    std::uint32_t count = queue.credits;
-    for (std::uint32_t i = 0; i < queue.creditsComing && creditArrived(times[i]); ++i) ++count;
-    return count;
-  }
-  /// Counts the arrived credits of the VC into VcState::credits (all of them: `all`).
-  void foldCredits(VcState& queue, bool all = false) const {
-    const std::uint32_t coming = queue.creditsComing;
-    std::uint32_t* times = creditTimes(queue);
-    if (creditSlots_ == 1) {  // at most one coming (flyTime <= 1): without a branch on whether it arrived
-      const auto arrived = static_cast<std::uint16_t>(static_cast<unsigned>(coming != 0) &
-                                                      static_cast<unsigned>(all || creditArrived(times[0])));
-      queue.credits = static_cast<std::uint16_t>(queue.credits + arrived);
-      queue.creditsComing = static_cast<std::uint16_t>(coming - arrived);
-      return;
-    }
-    if (coming == 0) return;
-    std::uint32_t arrived = 0;
-    while (arrived < coming && (all || creditArrived(times[arrived]))) ++arrived;
-    for (std::uint32_t i = arrived; i < coming; ++i) times[i - arrived] = times[i];
-    queue.credits = static_cast<std::uint16_t>(queue.credits + arrived);
-    queue.creditsComing = static_cast<std::uint16_t>(coming - arrived);
-  }
-  /// foldCredits for every VC of every channel this block sends on (where lazy credits live).
+  /// The credits: lazy within the block where events are grouped (grouped_), else events
+  /// (kCredit); between blocks always events. A link waiting for a lazy credit is woken for its
+  /// cycle: by the grant when packets wait in its queue, else by the link itself when it finds
+  /// itself blocked (startLink, wakeForCredit).
+  CreditFlow credits_;
+  /// CreditFlow::fold for every VC of every channel this block sends on (where lazy credits live).
   void foldAllCredits(bool all);
   /// Slots of output queue (c, v) in use: its queued packets, and the packet on the link if
   /// it came from v (a slot frees when its packet's tail has left, at linkBusy; the link

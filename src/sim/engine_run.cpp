@@ -265,7 +265,7 @@ struct Engine::Control {
   DeadlockReport report;
   bool stop = false;
   std::exception_ptr error;
-  std::uint64_t creditFold = kCreditFoldSpan;  // next cycle every lazy credit is counted (engine.h)
+  std::uint64_t creditFold = CreditFlow::kFoldSpan;  // next cycle every lazy credit is counted (sim/credit_flow.h)
 };
 
 struct Engine::Totals {
@@ -310,13 +310,13 @@ bool Engine::finished(std::span<Engine* const> engines, const Control& control, 
                             totals.measuredDelivered == totals.measuredGenerated);
 }
 
-// Lazy credits' 32-bit cycles stay within 2^31 of now (engine.h): counted in at least every
-// kCreditFoldSpan cycles, and all of them before a jump past their cycles.
+// Lazy credits' 32-bit cycles stay within 2^31 of now (sim/credit_flow.h): counted in at least every
+// CreditFlow::kFoldSpan cycles, and all of them before a jump past their cycles.
 void Engine::foldCreditsBefore(std::span<Engine* const> engines, Control& control, std::uint64_t to) {
   if (to < control.creditFold) return;
   const bool past = to - control.now > engines.front()->creditDelay();
   for (Engine* engine : engines) engine->foldAllCredits(past);
-  control.creditFold = to + kCreditFoldSpan;
+  control.creditFold = to + CreditFlow::kFoldSpan;
 }
 
 // Between windows, on one thread: warm-up, end, watchdog; and when no block has anything

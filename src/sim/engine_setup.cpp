@@ -254,15 +254,16 @@ void Engine::setUpRecords() {
   prefetch_ = std::size_t{channels_} * recordLines_ * sizeof(Line) > (std::size_t{1} << 21) ||
               config_.grouping == SimConfig::Grouping::Always;  // (the tests' way to check it on small fabrics)
   setUpGrouping();
-  // Lazy credits (engine.h) where events are grouped: on fabrics whose state outgrows the
-  // caches they save a miss and an event per hop; on small ones the events cost less.
-  lazyCredits_ = grouped_;
-  if (lazyCredits_) {
+  // Lazy credits (sim/credit_flow.h) where events are grouped: on fabrics whose state outgrows
+  // the caches they save a miss and an event per hop; on small ones the events cost less.
+  credits_.configure(grouped_, 0, 2 * slots_);
+  if (credits_.lazy()) {
     // Credits coming back at once per VC: the grants of one input are flits_ cycles apart at
     // least, and a credit travels flits_ - 1 + flyTime cycles; never more than the buffer.
     const std::uint32_t creditDelay = this->creditDelay();
-    creditSlots_ = std::min(slots_, creditDelay == 0 ? 1U : 1U + (creditDelay - 1) / flits_);
-    size(creditSlots_);
+    const std::uint32_t coming = std::min(slots_, creditDelay == 0 ? 1U : 1U + (creditDelay - 1) / flits_);
+    credits_.configure(true, coming, 2 * slots_);
+    size(coming);
   }
   // Only the records of this block's channels are written (ownsChannel).
   assignZeros(lines_, std::size_t{channels_} * recordLines_, !single_);

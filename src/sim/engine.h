@@ -533,4 +533,16 @@ class Engine {
   std::exception_ptr error_;  // what a window of a parallel run threw
 };
 
+/// The decisions that need the whole network, taken between windows (sim/engine.h).
+struct Engine::Control {
+  std::uint64_t now = 0;
+  std::uint32_t parity = 0;  // of the outboxes the last window filled
+  WarmupDetector warmup;
+  bool deadlock = false;
+  DeadlockReport report;
+  bool stop = false;
+  std::exception_ptr error;
+  std::uint64_t creditFold = CreditFlow::kFoldSpan;  // next cycle every lazy credit is counted (sim/credit_flow.h)
+};
+
 }  // namespace routelab::sim

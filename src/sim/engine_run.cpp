@@ -1,4 +1,5 @@
-// The engine's cycle loop, measurement, checks and deadlock report. Model: sim/model.h.
+// The engine's cycle loop, the windows of a partitioned run, the decisions between them and
+// the result (sim/engine.h). Model: sim/model.h.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -17,458 +17,6 @@
 
 namespace routelab::sim {
 
-namespace {
-
-/// `values` as n zeros. A block of a partitioned run (`sparse`) writes only its own part: there
-/// a bulk array is left a fresh mapping, zero and occupying no memory until written
-/// (core/bulk_allocator.h), instead of being written in full.
-template <class Vector>
-void assignZeros(Vector& values, std::size_t n, bool sparse) {
-  using Value = typename Vector::value_type;
-  if (sparse && BulkAllocator<Value>::bulkZeroed(n)) {
-    values.resize(n);
-  } else {
-    values.assign(n, Value{});
-  }
-}
-
-}  // namespace
-
-PairTable::PairTable(std::size_t terminals, std::size_t denseLimit, std::uint64_t denseCounterLimit,
-                     std::uint64_t budgetBytes)
-    : terminals_(terminals),
-      dense_(terminals * terminals <= denseLimit),
-      denseCounterLimit_(denseCounterLimit),
-      budgetBytes_(budgetBytes) {
-  if (dense_) {
-    next_.assign(terminals * terminals, 0);
-    expected_.assign(terminals * terminals, 0);
-  } else {
-    entries_.resize(1024);
-  }
-}
-
-void PairTable::toMap() {
-  dense_ = false;
-  entries_.assign(1024, Entry{});
-  size_ = 0;
-  for (std::size_t i = 0; i < next_.size(); ++i) {
-    if (next_[i] == 0) continue;  // (expected <= next: an untouched pair)
-    Entry& entry = find(key(static_cast<std::uint32_t>(i / terminals_), static_cast<std::uint32_t>(i % terminals_)));
-    entry.next = next_[i];
-    entry.expected = expected_[i];
-  }
-  next_ = {};
-  expected_ = {};
-}
-
-PairTable::Entry& PairTable::find(std::uint64_t key) {
-  const std::size_t mask = entries_.size() - 1;
-  for (std::size_t i = home(key);; i = (i + 1) & mask) {
-    Entry& entry = entries_[i];
-    if (entry.key == key) return entry;
-    if (entry.key == kEmpty) {
-      if (2 * (size_ + 1) > entries_.size()) {  // a new pair: at most half full
-        grow();
-        return find(key);
-      }
-      entry.key = key;
-      ++size_;
-      return entry;
-    }
-  }
-}
-
-void PairTable::erase(std::size_t i) {
-  const std::size_t mask = entries_.size() - 1;
-  for (std::size_t j = (i + 1) & mask; entries_[j].key != kEmpty; j = (j + 1) & mask) {
-    // The entry at j is found from its home slot by probing forward to j: it may move back to
-    // the hole at i when i lies on that way, i.e. its home is no nearer to j than i is.
-    if (((j - home(entries_[j].key)) & mask) >= ((j - i) & mask)) {
-      entries_[i] = entries_[j];
-      i = j;
-    }
-  }
-  entries_[i] = Entry{};
-  --size_;
-}
-
-void PairTable::grow() {
-  const std::size_t entries = entries_.size() * 2;
-  // (the old table lives on while the new one fills: both count)
-  checkMemory(fmt::format("the simulator's in-order tracking ({} (source, destination) pairs have sent; run fewer "
-                          "cycles), with the old table beside the new one",
-                          size_),
-              entries + entries_.size(), "entries", sizeof(Entry), budgetBytes_);
-  std::vector<Entry> old(entries);
-  old.swap(entries_);
-  const std::size_t mask = entries_.size() - 1;
-  for (const Entry& entry : old) {
-    if (entry.key == kEmpty) continue;
-    std::size_t i = home(entry.key);
-    while (entries_[i].key != kEmpty) i = (i + 1) & mask;
-    entries_[i] = entry;
-  }
-}
-
-void LatencyHistogram::merge(const LatencyHistogram& other) {
-  if (other.dense_.size() > dense_.size()) dense_.resize(other.dense_.size());
-  for (std::size_t latency = 0; latency < other.dense_.size(); ++latency) dense_[latency] += other.dense_[latency];
-  for (const auto& [latency, count] : other.sparse_) sparse_[latency] += count;
-  count_ += other.count_;
-  max_ = std::max(max_, other.max_);
-}
-
-std::uint64_t LatencyHistogram::percentile(double fraction) const {
-  if (count_ == 0) return 0;
-  const double wanted = std::ceil(fraction * double(count_));
-  const std::uint64_t rank = std::min<std::uint64_t>(wanted >= 1 ? std::uint64_t(wanted) - 1 : 0, count_ - 1);
-  std::uint64_t below = 0;  // values counted before the current one
-  for (std::size_t latency = 0; latency < dense_.size(); ++latency) {
-    below += dense_[latency];
-    if (below > rank) return latency;
-  }
-  for (const auto& [latency, count] : sparse_) {
-    below += count;
-    if (below > rank) return latency;
-  }
-  return max_;  // (not reached: the counts add up to count_)
-}
-
-Partitioning partitionSwitches(const Network& network, std::uint32_t blocks) {
-  const std::size_t switches = network.switchCount();
-  Partitioning partitioning;
-  partitioning.count =
-      static_cast<std::uint32_t>(std::clamp<std::size_t>(blocks, 1, std::max<std::size_t>(1, switches)));
-  // Work of a switch: its ports (crossbar and links) and its terminals (sources, sinks).
-  std::vector<std::uint64_t> work(switches, 0);
-  std::uint64_t total = 0;
-  for (std::size_t s = 0; s < switches; ++s) {
-    work[s] = network.outChannels(network.switchNode(s)).size();
-    total += work[s];
-  }
-  const std::size_t terminals = network.terminalCount();
-  std::vector<std::uint32_t> home(terminals, 0);
-  for (std::size_t t = 0; t < terminals; ++t) {
-    const NodeId first = network.target(network.injectionChannel(network.terminalNode(t)));
-    home[t] = static_cast<std::uint32_t>(network.kindIndex(first));
-    work[home[t]] += 1;
-    total += 1;
-  }
-  partitioning.ofSwitch.assign(switches, 0);
-  std::uint64_t before = 0;
-  for (std::size_t s = 0; s < switches; ++s) {
-    // The block whose share of the total work contains the middle of this switch's work.
-    const std::uint64_t middle = 2 * before + work[s];
-    const auto block = static_cast<std::uint32_t>(middle * partitioning.count / std::max<std::uint64_t>(1, 2 * total));
-    partitioning.ofSwitch[s] = std::min(block, partitioning.count - 1);
-    before += work[s];
-  }
-  partitioning.ofTerminal.resize(terminals);
-  for (std::size_t t = 0; t < terminals; ++t) partitioning.ofTerminal[t] = partitioning.ofSwitch[home[t]];
-  auto blockOf = [&](NodeId node) {
-    return (network.isSwitch(node) ? partitioning.ofSwitch : partitioning.ofTerminal)[network.kindIndex(node)];
-  };
-  const std::size_t channels = network.channelCount();
-  partitioning.ofChannelTarget.resize(channels);
-  partitioning.ofChannelSource.resize(channels);
-  for (std::size_t c = 0; c < channels; ++c) {
-    partitioning.ofChannelTarget[c] = blockOf(network.target(ChannelId::fromIndex(c)));
-    partitioning.ofChannelSource[c] = blockOf(network.source(ChannelId::fromIndex(c)));
-  }
-  return partitioning;
-}
-
-Engine::Engine(const Network& network, const RoutingSemantics& semantics, const SimConfig& config, const Trace* trace,
-               const Partitioning& partitioning, std::uint32_t block)
-    : network_(network),
-      semantics_(semantics),
-      config_(config),
-      trace_(trace),
-      partitioning_(partitioning),
-      block_(block),
-      destinations_(trace != nullptr ? std::string("uniform") : config.traffic, network, config.seed) {
-  const RoutingResult& routing = semantics.routing();
-  validateSimConfig(config_, trace_ != nullptr);  // the ranges of sim/sim_options.h's rows
-  layers_ = static_cast<std::uint32_t>(routing.layerCount());
-  vcs_ = config_.vcs == 0 ? layers_ : config_.vcs;
-  if (vcs_ < layers_) {
-    throw SpecError(fmt::format("--vcs {}: the routing has {} layers and needs at least one virtual channel each",
-                                config_.vcs, layers_));
-  }
-  if (vcs_ > 64) throw SpecError(fmt::format("--vcs {}: at most 64 virtual channels", vcs_));
-  if (std::uint64_t{vcs_} * config_.bufferPackets > 65535) {
-    throw SpecError(
-        fmt::format("--vcs {} x --buffer-packets {}: at most 65535 packets per port", vcs_, config_.bufferPackets));
-  }
-  if (trace_ != nullptr && !(trace_->compression > 0)) throw SpecError("trace compression must be positive");
-  if (trace_ != nullptr && trace_->payloadBytes == 0) throw SpecError("trace payload must be at least 1 byte");
-  slots_ = config_.bufferPackets;
-  flits_ = config_.packetFlits;
-  setUpNetwork();
-  setUpTraffic();
-}
-
-void Engine::setUpNetwork() {
-  channels_ = static_cast<std::uint32_t>(network_.channelCount());
-  terminals_ = static_cast<std::uint32_t>(network_.terminalCount());
-  if (std::uint64_t{channels_} << kVcBits > kPayloadMask) {
-    throw SimulationError(
-        fmt::format("{} channels: the simulator handles at most {}", channels_, kPayloadMask >> kVcBits));
-  }
-  targetBlock_ = partitioning_.ofChannelTarget.data();
-  sourceBlock_ = partitioning_.ofChannelSource.data();
-  single_ = partitioning_.count == 1;
-  setUpRecords();
-  for (std::uint32_t c = 0; c < channels_; ++c) {
-    if (!ownsChannel(c)) continue;
-    const ChannelId channel = ChannelId::fromIndex(c);
-    chan(c).targetIsSwitch = network_.isSwitch(network_.target(channel)) ? 1 : 0;
-    chan(c).sourceIsSwitch = network_.isSwitch(network_.source(channel)) ? 1 : 0;
-    chan(c).targetIndex = network_.kindIndex(network_.target(channel));
-    chan(c).sourceIndex = network_.kindIndex(network_.source(channel));
-  }
-  for (auto& boxes : outbox_) boxes.resize(partitioning_.count);
-  setUpSwitches();
-  injection_.resize(terminals_);
-  for (std::uint32_t t = 0; t < terminals_; ++t) {
-    const NodeId terminal = network_.terminalNode(t);
-    if (!semantics_.hasAddress(terminal)) {
-      throw SimulationError(
-          fmt::format("terminal '{}' owns no address: it can neither send nor receive", network_.name(terminal)));
-    }
-    injection_[t] = static_cast<std::uint32_t>(network_.injectionChannel(terminal).index());
-  }
-  const std::uint64_t allVcs = vcs_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs_) - 1;
-  for (std::uint32_t c = 0; c < channels_; ++c) {
-    if (ownsChannel(c)) chan(c).outFreeVcs = allVcs;
-  }
-  layerVcs_.assign(layers_, 0);
-  for (std::uint32_t v = 0; v < vcs_; ++v) layerVcs_[v % layers_] |= std::uint64_t{1} << v;
-  layerOfVc_.resize(vcs_);
-  for (std::uint32_t v = 0; v < vcs_; ++v) layerOfVc_[v] = static_cast<std::uint8_t>(v % layers_);
-  selection_ = makeSelection(config_.selection, SelectionSetup{vcs_, slots_});
-  arbitration_ = makeArbitration(config_.arbitration);
-  separable_ = separable(arbitration_);
-  choices_.resize(semantics_.choiceCapacity());
-  capacity_ = std::min<std::size_t>(semantics_.choiceCapacity(), kCachedCandidates);
-  overflow_.resize(semantics_.choiceCapacity());
-  setUpResolution();
-  assignZeros(channelFlits_, channels_, !single_);
-  outNextInput_.assign(channels_, 0);
-  sourceFlits_.assign(terminals_, 0);
-  sourceMeasured_.assign(terminals_, 0);
-  const std::uint64_t horizon = std::uint64_t{config_.routingDelay} + config_.flyTime + 2ULL * flits_ + 4;
-  const std::uint64_t size = std::bit_ceil(horizon);
-  mask_ = size - 1;
-  wheel_.resize(size);
-}
-
-// Each switch's input ports (SwitchState::portBegin), port exits and selection stream.
-void Engine::setUpSwitches() {
-  const std::size_t switches = network_.switchCount();
-  sw_.assign(switches, SwitchState{});
-  failWake_.assign(switches, kNever);
-  std::uint32_t at = 0;
-  for (std::size_t s = 0; s < switches; ++s) {
-    sw_[s].portBegin = at;
-    for (ChannelId out : network_.outChannels(network_.switchNode(s))) {
-      const auto in = static_cast<std::uint32_t>(out.index() ^ 1U);  // the reverse channel comes in
-      if (ownsChannel(in)) chan(in).portBit = static_cast<std::uint8_t>((at - sw_[s].portBegin) & 63);
-      inPorts_.push_back(in);
-      ++at;
-    }
-    sw_[s].ports = static_cast<std::uint16_t>(at - sw_[s].portBegin);
-    narrow_ = narrow_ && sw_[s].ports <= 64;
-    sw_[s].exitBegin = static_cast<std::uint32_t>(exits_.size());
-    sw_[s].rng = Rng(deriveSeed(config_.seed, 0x5357ULL << 32 | s));
-    const NodeId node = network_.switchNode(s);
-    for (PortNumber port = 1; port <= network_.portCount(node); ++port) {
-      Exit& exit = exits_.emplace_back();
-      const ChannelId channel = network_.channelAt(node, port);
-      if (!channel.valid()) continue;
-      exit.channel = static_cast<std::uint32_t>(channel.index());
-      const NodeId next = network_.target(channel);
-      if (!network_.isSwitch(next)) exit.terminal = network_.terminalIndex(next);
-    }
-    sw_[s].portCount = network_.portCount(node);
-  }
-}
-
-void Engine::setUpResolution() {
-  resolution_.clear();
-  resolved_.clear();
-  listUsable_.clear();
-  if (semantics_.escape()) return;  // (a packet's choices span the layers: hopChoices per hop)
-  std::uint32_t ports = 0;
-  for (const SwitchState& state : sw_) ports = std::max<std::uint32_t>(ports, state.portCount);
-  ports = std::min<std::uint32_t>(ports, kNoRoute - 1U);  // (a table stores ports up to 254)
-  const std::size_t switches = sw_.size();
-  resolution_.resize(layers_);
-  for (std::uint32_t layer = 0; layer < layers_; ++layer) {
-    const ForwardingTable& table = semantics_.layerTable(LayerId::fromIndex(layer));
-    LayerResolution& r = resolution_[layer];
-    // The ports of a switch's block: 1 .. ports (port p at p - 1), then the lists, each laid
-    // over the end of the block where it can (fat-tree lists are rotations of one another:
-    // a 4-ary tree's four up-port lists of four take three entries more, not sixteen).
-    std::vector<PortNumber> layout(ports);
-    std::iota(layout.begin(), layout.end(), PortNumber{1});
-    const std::uint32_t lists = table.listCount();
-    r.listOffset.assign(lists, 0);
-    r.listLength.assign(lists, 0);
-    for (ForwardingTable::ListId id = 0; id < lists; ++id) {
-      const std::span<const PortNumber> list = table.list(id);
-      if (list.size() > capacity_ ||
-          std::ranges::any_of(list, [&](PortNumber p) { return p == kSelfPort || p > ports; }))
-        continue;  // (not resolved: the general path)
-      const auto found = std::search(layout.begin(), layout.end(), list.begin(), list.end());
-      if (found != layout.end()) {
-        r.listOffset[id] = static_cast<std::uint32_t>(found - layout.begin());
-      } else {
-        std::size_t overlap = list.size() - 1;  // the longest end of the layout the list starts with
-        while (overlap > 0 && !std::equal(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(overlap),
-                                          layout.end() - static_cast<std::ptrdiff_t>(overlap)))
-          --overlap;
-        r.listOffset[id] = static_cast<std::uint32_t>(layout.size() - overlap);
-        layout.insert(layout.end(), list.begin() + static_cast<std::ptrdiff_t>(overlap), list.end());
-      }
-      r.listLength[id] = static_cast<std::uint32_t>(list.size());
-    }
-    const std::size_t stride = layout.size();
-    if (stride == 0 || resolved_.size() + stride * switches > kResolvedLimit ||
-        listUsable_.size() + std::size_t{lists} * switches > kResolvedLimit) {
-      r = LayerResolution{};  // (not resolved: every hop takes the general path)
-      continue;
-    }
-    r.ports = ports;
-    r.stride = static_cast<std::uint32_t>(stride);
-    r.base = resolved_.size();
-    r.usableBase = listUsable_.size();
-    resolved_.resize(r.base + stride * switches, Candidate{kNoChannel, 0, 0, 0});
-    listUsable_.resize(r.usableBase + std::size_t{lists} * switches, 0);
-    const auto layerByte = static_cast<std::uint8_t>(layer);
-    for (std::size_t s = 0; s < switches; ++s) {
-      if (partitioning_.ofSwitch[s] != block_) continue;  // (never routed here)
-      Candidate* block = &resolved_[r.base + s * stride];
-      const Exit* exits = &exits_[sw_[s].exitBegin];
-      const std::uint32_t portCount = std::min<std::uint32_t>(sw_[s].portCount, ports);
-      auto cabled = [&](PortNumber port) {
-        return port != kSelfPort && port <= portCount && exits[port - 1].channel != kNoChannel;
-      };
-      // A port with a cable: usable by a packet for the terminal behind it or, to a switch,
-      // by any (routeHere checks the terminal of a single port).
-      for (std::size_t i = 0; i < stride; ++i) {
-        if (!cabled(layout[i])) continue;
-        const Exit& exit = exits[layout[i] - 1];
-        block[i] = {exit.channel, exit.terminal == kNoTerminal ? std::uint8_t{0} : kIntoTerminal, layerByte, layout[i]};
-      }
-      // A list whose every port leads to a switch: the same candidates for every packet.
-      for (ForwardingTable::ListId id = 0; id < lists; ++id) {
-        listUsable_[r.usableBase + s * lists + id] =
-            r.listLength[id] != 0 && std::ranges::all_of(table.list(id), [&](PortNumber port) {
-              return cabled(port) && exits[port - 1].terminal == kNoTerminal;
-            });
-      }
-    }
-  }
-}
-
-void Engine::setUpGrouping() {
-  switchCount_ = static_cast<std::uint32_t>(network_.switchCount());
-  const std::uint64_t keys = std::uint64_t{switchCount_} + terminals_;
-  // Every engine of a partitioned run decides alike (the owner bits of their messages).
-  grouped_ = keys < kOwnerLimit && (config_.grouping == SimConfig::Grouping::Always ||
-                                    (config_.grouping == SimConfig::Grouping::Auto && prefetch_));
-  if (grouped_) {
-    const auto width = static_cast<std::uint32_t>(std::bit_width(keys - 1));
-    bucketShift_ = width > kBucketBits ? width - kBucketBits : 0;
-    bucketStart_.assign(((keys - 1) >> bucketShift_) + 2, 0);
-  }
-}
-
-// The channel records (engine.h): ChannelState, then per VC its VcState and rings.
-void Engine::setUpRecords() {
-  auto size = [&](std::uint32_t creditSlots) {
-    vcBytes_ =
-        static_cast<std::uint32_t>(sizeof(VcState) + (2 * std::size_t{slots_} + creditSlots) * sizeof(std::uint32_t));
-    vcBytes_ = vcBytes_ <= 64 ? std::bit_ceil(vcBytes_) : (vcBytes_ + 63) / 64 * 64;  // a block within few lines
-    recordLines_ = static_cast<std::uint32_t>((sizeof(ChannelState) + std::size_t{vcs_} * vcBytes_ + 63) / 64);
-  };
-  size(0);
-  prefetch_ = std::size_t{channels_} * recordLines_ * sizeof(Line) > (std::size_t{1} << 21) ||
-              config_.grouping == SimConfig::Grouping::Always;  // (the tests' way to check it on small fabrics)
-  setUpGrouping();
-  // Lazy credits (engine.h) where events are grouped: on fabrics whose state outgrows the
-  // caches they save a miss and an event per hop; on small ones the events cost less.
-  lazyCredits_ = grouped_;
-  if (lazyCredits_) {
-    // Credits coming back at once per VC: the grants of one input are flits_ cycles apart at
-    // least, and a credit travels flits_ - 1 + flyTime cycles; never more than the buffer.
-    const std::uint32_t creditDelay = this->creditDelay();
-    creditSlots_ = std::min(slots_, creditDelay == 0 ? 1U : 1U + (creditDelay - 1) / flits_);
-    size(creditSlots_);
-  }
-  // Only the records of this block's channels are written (ownsChannel).
-  assignZeros(lines_, std::size_t{channels_} * recordLines_, !single_);
-  for (std::uint32_t c = 0; c < channels_; ++c) {
-    if (!ownsChannel(c)) continue;
-    ::new (recordOf(c)) ChannelState{};
-    for (std::uint32_t v = 0; v < vcs_; ++v) {
-      std::byte* block = recordOf(c) + sizeof(ChannelState) + v * vcBytes_;
-      ::new (block) VcState{};
-      vcAt(c, v).credits = static_cast<std::uint16_t>(slots_);
-      ::new (block + sizeof(VcState)) std::uint32_t[2 * std::size_t{slots_}]{};
-    }
-  }
-}
-
-void Engine::setUpTraffic() {
-  // Each engine keeps the pairs of its own sources (next) and destinations (expected).
-  pairs_ = PairTable(terminals_, (std::size_t{1} << 20) / partitioning_.count, PairTable::kDenseCounterLimit,
-                     config_.memoryBudgetBytes / partitioning_.count);
-  // (Not where the packet records report the numbers.)
-  pairs_.forgetIdlePairs(!config_.recordPackets);
-  terminalRng_.reserve(terminals_);
-  for (std::uint32_t t = 0; t < terminals_; ++t) terminalRng_.emplace_back(deriveSeed(config_.seed, t));
-  sourceQueue_.resize(terminals_);
-  sourceHead_.assign(terminals_, 0);
-  nextPath_.assign(terminals_, 0);
-  injectedBy_.assign(terminals_, 0);
-  held_.resize(terminals_);
-  outstanding_.assign(terminals_, 0);
-  waiting_.resize(terminals_);
-  stopGenerating_ = kNever;
-  if (trace_ != nullptr) {
-    warmupDone_ = true;
-    windowStart_ = 0;
-    windowEnd_ = kNever;
-    return;
-  }
-  messageRate_ = config_.load / (double(flits_) * config_.messagePackets);
-  gaps_ = BernoulliGaps(messageRate_);
-  poissonClock_.assign(terminals_, 0.0);
-  for (std::uint32_t t = 0; t < terminals_; ++t) {
-    if (partitioning_.ofTerminal[t] != block_ || !destinations_.sends(t)) continue;
-    std::uint64_t first = 0;
-    if (config_.injection == Injection::Bernoulli) {
-      first = gaps_.next(0, terminalRng_[t]) - 1;
-    } else {
-      poissonClock_[t] = nextPoisson(0, messageRate_, terminalRng_[t]);
-      first = static_cast<std::uint64_t>(poissonClock_[t]);
-    }
-    addGeneration(first, t);
-  }
-  if (config_.warmupCycles > 0) {
-    warmupDone_ = true;
-    windowStart_ = config_.warmupCycles;
-    windowEnd_ = windowStart_ + config_.measureCycles;
-    if (config_.drainAll) stopGenerating_ = windowEnd_;
-  } else {
-    windowStart_ = kNever;
-    windowEnd_ = kNever;
-  }
-}
-
 void Engine::schedule(std::uint64_t time, int phase, std::uint64_t event) {
   wheel_[time & mask_][static_cast<std::size_t>(phase)].push_back(event);
   ++pendingEvents_;
@@ -542,7 +90,7 @@ void Engine::generate(std::uint32_t terminal) {
 
 void Engine::generateTo(std::uint32_t terminal, std::uint32_t destination) {
   Rng& rng = terminalRng_[terminal];
-  const bool measured = warmupDone_ && now_ >= windowStart_ && now_ < windowEnd_;
+  const bool measured = window_.warmupDone && window_.contains(now_);
   enqueueMessage(terminal, destination, config_.messagePackets, measured);
   std::uint64_t next = 0;
   if (config_.injection == Injection::Bernoulli) {
@@ -610,7 +158,7 @@ void Engine::processEventOf(std::uint64_t payload) {
     arrive(static_cast<std::uint32_t>(payload));
   } else if constexpr (Kind == kCredit) {  // the link acts if a packet waits for this credit
     VcState& queue = vcAt(channel, vc);
-    ++queue.credits;
+    CreditFlow::arrive(queue);
     const ChannelState& link = chan(channel);  // (a terminal's channel: if a message waits at the source)
     if (queue.outSize > 0 || (!link.sourceIsSwitch && messageWaits(link.sourceIndex))) {
       wakeLink(channel, now_);
@@ -658,9 +206,8 @@ void Engine::arrive(std::uint32_t packetId) {
   if (prefetch_) {
     // State beyond the caches: the packet is routed now, and the channel records of its
     // candidates, which the switch's allocation reads later in this cycle, are requested
-    // while the cycle's other events run (memory-level parallelism; docs/PERFORMANCE.md,
-    // session 15). Routing is a function of the packet and the switch: when it is done does
-    // not change the result.
+    // while the cycle's other events run (memory-level parallelism). Routing is a function of
+    // the packet and the switch: when it is done does not change the result.
     for (const Candidate& candidate : routeHere(packetId, chan(packet.channel).targetIndex, packet.channel)) {
       prefetchRecord(candidate.channel, hopRecordLines());
     }
@@ -728,11 +275,11 @@ void Engine::deliver(std::uint32_t packetId) {
   lastMove_ = now_;
   lastDelivery_ = now_;
   hopSum_ += packet.hops;
-  if (now_ >= windowStart_ && now_ < windowEnd_) {
+  if (window_.contains(now_)) {
     windowFlitsDelivered_ += flits_;
     sourceFlits_[packet.source] += flits_;
   }
-  if (!warmupDone_) {
+  if (!window_.warmupDone) {
     warmupSum_ += now_ - packet.injected;
     ++warmupCount_;
   }
@@ -785,7 +332,7 @@ struct Engine::SelectionRequest {
   }
   std::uint32_t credits(std::size_t i, std::uint32_t vc) const {
     const VcState& queue = engine.vcAt(candidates[i].channel, vc);
-    const std::uint32_t counted = engine.lazyCredits_ ? engine.creditsNow(queue) : std::uint32_t{queue.credits};
+    const std::uint32_t counted = engine.credits_.available(queue, engine.now_);
     // A grant's direct send (grant()) takes its credit at the grant for a send that starts the
     // next cycle; the model takes it when the link starts.
     const ChannelState& link = engine.chan(candidates[i].channel);
@@ -817,7 +364,7 @@ struct Engine::SelectionRequest {
   const VcState& queue = vcAt(inChannel, vc);
   packetId = ringAt(inChannel, vc)[queue.inHead];
   // Beyond the caches: the packet's line (a direct send writes it) while the selection reads
-  // the candidates, and after a grant the flit counter (docs/PERFORMANCE.md, session 20).
+  // the candidates, and after a grant the flit counter.
   if (prefetch_) __builtin_prefetch(&packets_[packetId], 1);
   const std::span<const Candidate> candidates = candidatesOf(packetId, switchIndex, inChannel);
   if (!select(candidates, switchIndex, packetId, chosen)) {
@@ -850,9 +397,8 @@ struct Engine::SelectionRequest {
   // is busy). That send is done now, for the next cycle (`direct`), while the output's state
   // is in the cache, instead of queueing the packet and waking the link (docs/SIMULATION.md,
   // "How the engine computes it").
-  const bool direct =
-      out.outQueued == 0 && out.linkBusy <= now_ + (slots_ > 1 ? 1 : 0) &&
-      (out.targetIsSwitch == 0 || (lazyCredits_ ? creditsNow(outQueue) : std::uint32_t{outQueue.credits}) != 0);
+  const bool direct = out.outQueued == 0 && out.linkBusy <= now_ + (slots_ > 1 ? 1 : 0) &&
+                      (out.targetIsSwitch == 0 || credits_.available(outQueue, now_) != 0);
   if (direct) {
     out.linkNextVc = static_cast<std::uint8_t>(nextInRing(chosen.vc, vcs_));  // (as startLink)
     out.linkBusy = now_ + 1 + flits_;  // (transmit's value: the slot check below sees the packet on the link)
@@ -870,11 +416,8 @@ struct Engine::SelectionRequest {
   }
   lastMove_ = now_;
   const std::uint64_t creditDue = now_ + creditDelay();
-  if (lazyCredits_ && (single_ || sourceBlock_[inChannel] == block_)) {  // a lazy credit (engine.h)
-    foldCredits(queue);
-    if (queue.creditsComing == creditSlots_)
-      throw SimulationError("internal: more credits coming than a grant per packet allows");
-    creditTimes(queue)[queue.creditsComing++] = static_cast<std::uint32_t>(creditDue);
+  if (credits_.lazy() && (single_ || sourceBlock_[inChannel] == block_)) {  // a lazy credit (credit_flow.h)
+    credits_.send(queue, now_, creditDue);
     wakeLinkIf((queue.outSize > 0) | (in.sourceIsSwitch == 0), inChannel, creditDue);  // a packet may wait for it
   } else {
     const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
@@ -915,99 +458,6 @@ void Engine::wakeWhenFree(std::uint32_t switchIndex, std::uint32_t inChannel, st
     failWake_[switchIndex] = wake;
     scheduleEvent(wake, makeEvent(kInFree, switchIndex, inChannel));
   }
-}
-
-std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std::uint32_t switchIndex,
-                                                     std::uint32_t inChannel) {
-  Packet& packet = packets_[packetId];
-  if (const LayerResolution* resolved = resolvedLayer(packet.layer)) {  // the entry's resolved candidates
-    const LayerResolution& r = *resolved;
-    const ForwardingTable::EntryView entry =
-        semantics_.entryAt(switchIndex, packet.address, LayerId::fromIndex(packet.layer));
-    std::size_t at = r.base + std::size_t{switchIndex} * r.stride;
-    std::uint32_t count = 1;
-    bool usable = false;
-    if (entry.list == ForwardingTable::kNoList) {  // one port: to a switch, or to the packet's terminal
-      const std::uint32_t port = entry.port;
-      if (port - 1U < r.ports) {  // (kSelfPort and kNoRoute are not)
-        at += port - 1U;
-        if (resolved_[at].channel != kNoChannel) {  // (then the port is one of the switch's)
-          usable = resolved_[at].vc != kIntoTerminal ||
-                   exits_[sw_[switchIndex].exitBegin + port - 1U].terminal == packet.destination;
-        }
-      }
-    } else if (entry.list < r.listOffset.size()) {  // a list whose every port leads to a switch here
-      at += r.listOffset[entry.list];
-      count = r.listLength[entry.list];
-      usable = listUsable_[r.usableBase + std::size_t{switchIndex} * r.listOffset.size() + entry.list] != 0;
-    }
-    if (usable) [[likely]] {
-      route_[packetId] = kResolvedRef | static_cast<std::uint32_t>(at) << kRefCountBits | count;
-      return {&resolved_[at], count};
-    }
-  }
-  Candidate* cached = &packetCandidates_[std::size_t{packetId} * capacity_];
-  const Exit* exits = &exits_[sw_[switchIndex].exitBegin];
-  const std::uint32_t portCount = sw_[switchIndex].portCount;
-  // Up to capacity_ candidates are kept with the packet; longer lists (escape routings with
-  // many layers) are recomputed at every attempt.
-  Candidate* out = cached;
-  std::uint32_t kept = 0;
-  // RoutingSemantics::step, from the cached exits: a usable port has a cable and leads to a
-  // switch or to the packet's destination; an unusable one is skipped, or refused when it is
-  // the only choice (`count`).
-  auto take = [&](PortNumber port, std::uint8_t layer, std::size_t count) {
-    if (port != kSelfPort && port <= portCount && exits[port - 1].channel != kNoChannel &&
-        (exits[port - 1].terminal == kNoTerminal || exits[port - 1].terminal == packet.destination)) {
-      out[kept++] = {exits[port - 1].channel, 0, layer, port};
-    } else if (count == 1) {
-      unusableChoice(packet, switchIndex, port);
-    }
-  };
-  if (!semantics_.escape()) {  // the packet's layer's table entry, read in place
-    const std::span<const PortNumber> ports =
-        semantics_.candidatesAt(switchIndex, packet.address, LayerId::fromIndex(packet.layer));
-    if (ports.size() > capacity_) out = overflow_.data();
-    for (PortNumber port : ports) take(port, packet.layer, ports.size());
-  } else {  // the core's choices over every layer (RoutingSemantics::hopChoices)
-    const std::size_t count = semantics_.hopChoices(network_.switchNode(switchIndex), ChannelId::fromIndex(inChannel),
-                                                    packet.address, LayerId::fromIndex(packet.layer), choices_);
-    if (count > capacity_) out = overflow_.data();
-    for (std::size_t i = 0; i < count; ++i) take(choices_[i].port, choices_[i].layer.value, count);
-  }
-  if (kept == 0) {
-    throw SimulationError(fmt::format("the routing offers terminal {} -> {} no usable port at switch '{}'",
-                                      packet.source, packet.destination,
-                                      network_.name(network_.switchNode(switchIndex))));
-  }
-  if (out == cached) route_[packetId] = kept;
-  return {out, kept};
-}
-
-void Engine::routingLoop(const Packet& packet, std::uint32_t channel) const {
-  const ChannelId link = ChannelId::fromIndex(channel);
-  throw SimulationError(fmt::format(
-      "the routing loops: a packet from terminal '{}' to '{}' has crossed {} links, more than the fabric's {} "
-      "channels, and goes on from '{}' to '{}' at cycle {} (`routelab verify` names the loop)",
-      network_.name(network_.terminalNode(packet.source)), network_.name(network_.terminalNode(packet.destination)),
-      packet.hops, channels_, network_.name(network_.source(link)), network_.name(network_.target(link)), now_));
-}
-
-void Engine::wrongTerminal(const Packet& packet, std::uint32_t channel) const {
-  const ChannelId link = ChannelId::fromIndex(channel);
-  throw SimulationError(fmt::format(
-      "internal: a packet from terminal '{}' to '{}' was sent into terminal '{}' at cycle {}",
-      network_.name(network_.terminalNode(packet.source)), network_.name(network_.terminalNode(packet.destination)),
-      network_.name(network_.target(link)), now_));
-}
-
-void Engine::unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const {
-  const NodeId at = network_.switchNode(switchIndex);
-  const HopStep step = semantics_.step(at, packet.address, port);
-  throw SimulationError(fmt::format(
-      "the routing does not deliver terminal {} -> {}: {} at switch '{}' (port {})", packet.source, packet.destination,
-      pathStatusText(step.status == PathStatus::Delivered ? PathStatus::NoRoute : step.status), network_.name(at),
-      unsigned(port)));
 }
 
 // Called only for an idle crossbar input with a ready VC.
@@ -1138,7 +588,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   }
   link.linkBusy = at + flits_;
   lastMove_ = at;
-  if (at >= windowStart_ && at < windowEnd_) channelFlits_[channel] += flits_;
+  if (window_.contains(at)) channelFlits_[channel] += flits_;
   std::uint64_t time = at + config_.flyTime + flits_ - 1, kind = kDeliver;
   std::uint64_t owner = grouped_ ? switchCount_ + link.targetIndex : 0;
   if (!link.targetIsSwitch && link.targetIndex != packet.destination) [[unlikely]] {
@@ -1147,8 +597,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   if (link.targetIsSwitch) {
     owner = link.targetIndex;
     VcState& queue = vcAt(channel, vc);
-    if (lazyCredits_) foldCredits(queue);
-    --queue.credits;
+    credits_.take(queue, now_);
     time = at + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
   }
@@ -1211,7 +660,7 @@ void Engine::startLink(std::uint32_t channel) {
   auto canSend = [&](std::uint32_t v) {
     const VcState& queue = vcAt(channel, v);
     return static_cast<unsigned>(queue.outSize > (v == grantedNow ? 1U : 0U)) &
-           static_cast<unsigned>(!needsCredit | (lazyCredits_ ? hasCredit(queue) : queue.credits != 0));
+           static_cast<unsigned>(!needsCredit | credits_.any(queue, now_));
   };
   std::uint32_t vc = vcs_;
   if (prefetch_) {
@@ -1252,19 +701,19 @@ void Engine::startLink(std::uint32_t channel) {
 // A link that cannot send while packets wait for credits on their way back acts again when
 // the first of them arrives (lazy credits, engine.h).
 void Engine::wakeForCredit(std::uint32_t channel) {
-  if (!lazyCredits_ || !chan(channel).targetIsSwitch) return;
+  if (!credits_.lazy() || !chan(channel).targetIsSwitch) return;
   for (std::uint32_t v = 0; v < vcs_; ++v) {
     const VcState& queue = vcAt(channel, v);
-    if (queue.outSize == 0 || queue.creditsComing == 0 || hasCredit(queue)) continue;
-    wakeLink(channel, now_ + (creditTimes(queue)[0] - static_cast<std::uint32_t>(now_)));
+    if (queue.outSize == 0 || queue.creditsComing == 0 || credits_.arrivedAny(queue, now_)) continue;
+    wakeLink(channel, credits_.firstDue(queue, now_));
   }
 }
 
 void Engine::foldAllCredits(bool all) {
-  if (!lazyCredits_) return;
+  if (!credits_.lazy()) return;
   for (std::uint32_t c = 0; c < channels_; ++c) {  // (lazy credits live at the sender)
     if (sourceBlock_[c] != block_) continue;
-    for (std::uint32_t v = 0; v < vcs_; ++v) foldCredits(vcAt(c, v), all);
+    for (std::uint32_t v = 0; v < vcs_; ++v) credits_.fold(vcAt(c, v), now_, all);
   }
 }
 
@@ -1297,7 +746,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
     std::uint32_t pathVc = vcs_, pathCredits = 0;
     for (std::size_t i = 0; i < count && pathCredits == 0; ++i) {
       for (std::uint32_t v = layers[i].value; v < vcs_; v += layers_) {
-        const std::uint32_t available = lazyCredits_ ? creditsNow(vcAt(channel, v)) : vcAt(channel, v).credits;
+        const std::uint32_t available = credits_.available(vcAt(channel, v), now_);
         if (available > pathCredits) {
           pathCredits = available;
           pathVc = v;

@@ -33,10 +33,17 @@
 #include "core/random.h"
 #include "routing/semantics.h"
 #include "sim/arbitration/registry.h"
+#include "sim/channel_state.h"
+#include "sim/credit_flow.h"
+#include "sim/latency_histogram.h"
+#include "sim/measurement_window.h"
 #include "sim/model.h"
+#include "sim/pair_table.h"
+#include "sim/partitioning.h"
 #include "sim/selection/registry.h"
 #include "sim/simulator.h"
 #include "sim/traffic_source.h"
+#include "sim/work_list.h"
 
 namespace routelab::sim {
 
@@ -81,212 +88,6 @@ struct Held {
   bool measured = false;
   bool released = false;  ///< already handed over (no in-order delivery: counted only)
 };
-
-/// The per-pair state of in-order tracking: for each (source, destination) pair, the
-/// sequence number of its next generated packet and the next one expected in order at the
-/// destination. Dense (two 32-bit counters per pair, no hashing: a 256-terminal fabric's
-/// 512 KiB, where 24-byte entries took 1.5 MiB and the hop's look-ups missed the caches)
-/// when terminals^2 is at most `denseLimit`; otherwise an open-addressing map of 64-bit
-/// counters (std::unordered_map cost a sixth of the run time). A dense table whose counter
-/// would pass `denseCounterLimit` (2^32 - 1) becomes a map first, so sequence numbers are
-/// exact at any count. The map grows with the pairs that have sent (a long run on a
-/// 65,536-terminal fabric meets hundreds of millions): a growth beyond `budgetBytes` (the
-/// memory budget) throws LimitError before allocating.
-class PairTable {
- public:
-  static constexpr std::uint64_t kDenseCounterLimit = ~std::uint32_t{0};
-  explicit PairTable(std::size_t terminals, std::size_t denseLimit = std::size_t{1} << 20,
-                     std::uint64_t denseCounterLimit = kDenseCounterLimit,
-                     std::uint64_t budgetBytes = kMemoryBudgetBytes);
-  /// The pair's next `count` sequence numbers: returns the first, and the next one after them
-  /// is count higher.
-  std::uint64_t takeSequences(std::uint32_t source, std::uint32_t destination, std::uint32_t count) {
-    if (dense_) {
-      std::uint32_t& next = next_[index(source, destination)];
-      if (next + std::uint64_t{count} <= denseCounterLimit_) {
-        const std::uint64_t first = next;
-        next += count;
-        return first;
-      }
-      toMap();
-    }
-    Entry& entry = find(key(source, destination));
-    const std::uint64_t first = entry.next;
-    entry.next += count;
-    return first;
-  }
-  /// Requests the pair's entry (expected() and setExpected() read it soon). Always inlined:
-  /// a function of prefetches alone is found pure, and its calls deleted (engine.h, the
-  /// prefetch stages).
-  [[gnu::always_inline]] void prefetch(std::uint32_t source, std::uint32_t destination) const {
-    if (dense_) {
-      __builtin_prefetch(&expected_[index(source, destination)]);
-    } else if (!entries_.empty()) {
-      __builtin_prefetch(&entries_[home(key(source, destination))]);
-    }
-  }
-  /// The sequence number the pair's next in-order packet has.
-  std::uint64_t expected(std::uint32_t source, std::uint32_t destination) {
-    return dense_ ? expected_[index(source, destination)] : find(key(source, destination)).expected;
-  }
-  /// Sets it (at most the pair's next sequence number: the packets taken so far).
-  void setExpected(std::uint32_t source, std::uint32_t destination, std::uint64_t value) {
-    if (dense_) {
-      expected_[index(source, destination)] = static_cast<std::uint32_t>(value);  // (value <= next: fits)
-      return;
-    }
-    Entry& entry = find(key(source, destination));
-    if (forgetIdle_ && value == entry.next) {
-      erase(static_cast<std::size_t>(&entry - entries_.data()));
-    } else {
-      entry.expected = value;
-    }
-  }
-  /// Map form: a pair whose every packet taken has been delivered in order (expected reaches
-  /// next) is removed, and its next packet starts again at sequence number 0. The
-  /// simulator's hop compares sequence numbers only with each other within a pair (which
-  /// packet is due next), so this changes no result, and the map then holds only the pairs
-  /// with packets under way instead of every pair that ever sent: on the 4096-terminal speed
-  /// case 24 MiB of randomly read entries, a fifth of the run time (docs/PERFORMANCE.md,
-  /// session 18). Only where the numbers themselves are not reported (SimConfig::recordPackets).
-  /// In a partitioned run each engine's table sees only its sources' takes and its
-  /// destinations' deliveries: a pair between two blocks never reaches expected == next in
-  /// either table (next stays 0 at the destination's, expected at the source's) and keeps its
-  /// numbers; a pair within one block is forgotten as on one engine.
-  void forgetIdlePairs(bool forget) { forgetIdle_ = forget; }
-  bool dense() const { return dense_; }
-  /// Pairs held in the map form (0 while dense).
-  std::size_t mapPairs() const { return dense_ ? 0 : size_; }
-
- private:
-  struct Entry {
-    std::uint64_t key = kEmpty;
-    std::uint64_t next = 0;
-    std::uint64_t expected = 0;
-  };
-  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-  static std::uint64_t key(std::uint32_t source, std::uint32_t destination) {
-    return (std::uint64_t{source} << 32) | destination;
-  }
-  std::size_t index(std::uint32_t source, std::uint32_t destination) const {
-    return std::size_t{source} * terminals_ + destination;
-  }
-  Entry& find(std::uint64_t key);
-  /// Removes entry i (linear probing: the entries after it that would not be found move back).
-  void erase(std::size_t i);
-  std::size_t home(std::uint64_t key) const { return (key * 0x9e3779b97f4a7c15ULL) >> 20 & (entries_.size() - 1); }
-  void grow();
-  /// The dense counters moved into the map (the pairs with a packet taken).
-  void toMap();
-  std::size_t terminals_ = 0;
-  bool dense_ = false;
-  std::uint64_t denseCounterLimit_ = kDenseCounterLimit;
-  std::uint64_t budgetBytes_ = kMemoryBudgetBytes;
-  bool forgetIdle_ = false;
-  std::vector<std::uint32_t> next_, expected_;  // dense
-  std::vector<Entry> entries_;                  // map
-  std::size_t size_ = 0;
-};
-
-/// The measured packets' latencies (integer cycles) as counts per value, for exact
-/// percentiles at any run length: dense counts below kDenseLatencies cycles, a map above (a
-/// saturated run's source queueing). It held every latency as a double before (16 bytes per
-/// measured packet for the two latencies, and a selection over them at the end: 6 MiB and
-/// 1% of the time of the 256-terminal speed case).
-class LatencyHistogram {
- public:
-  static constexpr std::uint64_t kDenseLatencies = 1 << 16;
-  void add(std::uint64_t latency) {
-    ++count_;
-    max_ = latency > max_ ? latency : max_;
-    if (latency < kDenseLatencies) [[likely]] {
-      if (latency >= dense_.size()) dense_.resize(std::max<std::size_t>(latency + 1, 2 * dense_.size()));
-      ++dense_[latency];
-    } else {
-      ++sparse_[latency];
-    }
-  }
-  /// Adds another histogram's counts.
-  void merge(const LatencyHistogram& other);
-  std::uint64_t count() const { return count_; }
-  std::uint64_t max() const { return max_; }
-  /// The value of rank ceil(fraction x count) - 1 in ascending order (the rank clamped to
-  /// 0..count - 1); 0 when empty.
-  std::uint64_t percentile(double fraction) const;
-
- private:
-  std::vector<std::uint64_t> dense_;
-  std::map<std::uint64_t, std::uint64_t> sparse_;
-  std::uint64_t count_ = 0, max_ = 0;
-};
-
-/// A list of 64-bit work items (events, switches, links) that can also append without a
-/// branch on whether the item is taken (pushIf: the wake of a switch already woken for that
-/// cycle is not taken, and which are is data, not a pattern a predictor learns).
-class WorkList {
- public:
-  WorkList() = default;
-  WorkList(const WorkList&) = delete;
-  WorkList& operator=(const WorkList&) = delete;
-  WorkList(WorkList&& other) noexcept { swap(other); }
-  WorkList& operator=(WorkList&& other) noexcept {
-    swap(other);
-    return *this;
-  }
-  ~WorkList() = default;
-
-  void push_back(std::uint64_t item) {
-    if (size_ == capacity_) grow();
-    data_[size_++] = item;
-  }
-  /// Appends `item` if `take`.
-  void pushIf(bool take, std::uint64_t item) {
-    if (size_ == capacity_) grow();
-    data_[size_] = item;
-    size_ += take ? 1 : 0;
-  }
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  void clear() { size_ = 0; }
-  /// Sets the size to n (items past the old size are unspecified until written).
-  void resize(std::size_t n) {
-    while (capacity_ < n) grow();
-    size_ = n;
-  }
-  std::uint64_t& operator[](std::size_t i) { return data_[i]; }
-  std::uint64_t operator[](std::size_t i) const { return data_[i]; }
-  std::uint64_t* begin() { return data_; }
-  std::uint64_t* end() { return data_ + size_; }
-  const std::uint64_t* begin() const { return data_; }
-  const std::uint64_t* end() const { return data_ + size_; }
-  void swap(WorkList& other) noexcept {
-    storage_.swap(other.storage_);
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-    std::swap(capacity_, other.capacity_);
-  }
-
- private:
-  void grow() {
-    storage_.resize(2 * capacity_ + 16);
-    data_ = storage_.data();
-    capacity_ = storage_.size();
-  }
-  std::vector<std::uint64_t> storage_;  // every element is storage: size_ of them are the list
-  std::uint64_t* data_ = nullptr;
-  std::size_t size_ = 0, capacity_ = 0;
-};
-
-/// How the switches (and their terminals) are split over engines: contiguous blocks.
-struct Partitioning {
-  std::uint32_t count = 1;
-  std::vector<std::uint32_t> ofSwitch;                          ///< block of each switch
-  std::vector<std::uint32_t> ofTerminal;                        ///< block of each terminal (that of its switch)
-  std::vector<std::uint32_t> ofChannelTarget, ofChannelSource;  ///< block of each channel's receiver / sender
-};
-
-/// Contiguous blocks of switches of about equal work (ports + terminals), at most `blocks`.
-Partitioning partitionSwitches(const Network& network, std::uint32_t blocks);
 
 class Engine {
  public:
@@ -379,9 +180,7 @@ class Engine {
   void processEventsOf(const WorkList& events);
   // The prefetch stages are always inlined: a function whose only effects are prefetches
   // reads memory and changes nothing, so GCC's interprocedural analysis finds it pure and
-  // deletes every call to it (it did: prefetchEvent and prefetchLinkHead were out-of-line
-  // functions, and no build since they were written requested what they request;
-  // docs/PERFORMANCE.md, session 19).
+  // deletes every call to it.
   /// Requests the first `lines` cache lines of channel c's record (at most recordLines_).
   [[gnu::always_inline]] void prefetchRecord(std::uint32_t c, std::uint32_t lines) const {
     for (std::uint32_t line = 0; line < lines; ++line) __builtin_prefetch(recordOf(c) + 64 * line);
@@ -515,45 +314,7 @@ class Engine {
   /// of every box. It may over-count (after the invariant checks take the boxes early), which
   /// only delays an idle jump; it never under-counts, which would jump past a message.
   std::array<std::uint64_t, 2> posted_{};
-  // ---- state per channel, per (channel, VC) and per switch ----
-  // Laid out for the memory system (a 4096-terminal fabric's state does not fit in the
-  // caches): what one step of a packet reads of a channel is in one cache line, and the
-  // queues of one channel lie side by side.
-  struct alignas(64) ChannelState {
-    std::uint64_t linkBusy = 0;        ///< the link is busy until (sender side)
-    std::uint64_t linkWake = kNever;   ///< last cycle a link wake was scheduled for
-    std::uint64_t crossbarInBusy = 0;  ///< its crossbar input (at the target switch) is busy until
-    std::uint64_t outBusy = 0;         ///< the crossbar output into it (at the source switch) is busy until
-    std::uint64_t outFreeVcs = 0;      ///< bit v: the output queue of VC v has a free slot
-    std::uint64_t readyVcs = 0;        ///< bit v: the front packet of input queue v finished its routing delay
-    std::uint32_t sourceIndex = 0;     ///< switch or terminal index of its source
-    std::uint32_t targetIndex = 0;     ///< switch or terminal index of its target
-    std::uint8_t linkNextVc = 0;       ///< round-robin start of the link (output queues)
-    std::uint8_t inputNextVc = 0;      ///< round-robin start of the crossbar input (input queues)
-    std::uint8_t sourceIsSwitch = 0;
-    std::uint8_t targetIsSwitch = 0;
-    std::uint8_t portBit = 0;      ///< its input port at the target switch, mod 64 (SwitchState::readyInputs)
-    std::uint8_t lastGrantVc = 0;  ///< the output VC of the latest grant into it (at outBusy - flits)
-    std::uint16_t outQueued = 0;   ///< packets in its output queues (all VCs; vcs x slots <= 65535)
-  };
-  static_assert(sizeof(ChannelState) == 64);
-  struct alignas(4) VcState {
-    std::uint16_t inHead = 0, inSize = 0;    ///< input queue (at the target)
-    std::uint16_t outHead = 0, outSize = 0;  ///< output queue (at the source)
-    std::uint16_t credits = 0;               ///< sender side: credits counted (creditsNow: and arrived)
-    std::uint16_t creditsComing = 0;         ///< credits on their way back: creditTimes(c, v)[0, creditsComing)
-  };
-  struct alignas(64) SwitchState {
-    std::uint64_t readyInputs = 0;    ///< bit p: input port p has a ready VC and an idle crossbar input (radix <= 64)
-    std::uint64_t wake = kNever;      ///< last cycle a wake was scheduled for
-    std::uint32_t portBegin = 0;      ///< its input channels: inPorts_[portBegin, +ports)
-    std::uint32_t exitBegin = 0;      ///< its ports' exits: exits_[exitBegin + port - 1], port 1..portCount
-    std::uint16_t ports = 0;          ///< connected ports (input channels)
-    std::uint16_t nextInputPort = 0;  ///< round-robin start of the allocator
-    std::uint16_t portCount = 0;      ///< hardware ports (Network::portCount)
-    Rng rng{0};                       ///< the random selection function's stream
-  };
-  static_assert(sizeof(SwitchState) == 64);
+  // ---- state per channel, per (channel, VC) and per switch: sim/channel_state.h ----
   static constexpr std::uint32_t kNoChannel = ~std::uint32_t{0}, kNoTerminal = ~std::uint32_t{0};
   /// Where a switch's port leads (Network::channelAt and the target, cached for the hop).
   struct Exit {
@@ -595,70 +356,15 @@ class Engine {
     return std::launder(
         reinterpret_cast<const std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
   }
-  // Credits of a channel within one block are not events ("lazy credits"): the receiver's
-  // grant writes the cycle its credit reaches the sender (low 32 bits) into the VC block it
-  // already holds, oldest first, and the sender counts the arrived ones when it looks
-  // (creditsNow, hasCredit) or sends (foldCredits). A link waiting for a credit is woken for
-  // its cycle: by the grant when packets wait in its queue, else by the link itself when it
-  // finds itself blocked (startLink). Between blocks a credit stays an event (kCredit). The
-  // 32-bit cycles are compared within 2^31 of now_: every credit is counted at least every
-  // kCreditFoldSpan cycles and before a jump past its cycle (foldAllCredits, decide()).
-  static constexpr std::uint64_t kCreditFoldSpan = std::uint64_t{1} << 30;
   /// Cycles from a grant to its credit reaching the sender: the tail leaves the input queue
   /// flits_ - 1 cycles after the head, and the credit flies back.
   std::uint32_t creditDelay() const { return flits_ - 1 + config_.flyTime; }
-  bool lazyCredits_ = false;       // credits within the block are lazy (where grouped_)
-  std::uint32_t creditSlots_ = 0;  // most credits coming at once per VC (return times stored)
-  /// The return cycles of the credits coming to a VC's sender: after the VC block's rings.
-  std::uint32_t* creditTimes(VcState& queue) const {
-    return std::launder(reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::byte*>(&queue) + sizeof(VcState))) +
-           2 * slots_;
-  }
-  const std::uint32_t* creditTimes(const VcState& queue) const {
-    return std::launder(
-               reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const std::byte*>(&queue) + sizeof(VcState))) +
-           2 * slots_;
-  }
-  /// True when a credit due at `due` (the low 32 bits of its cycle) has reached the sender.
-  bool creditArrived(std::uint32_t due) const {
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(now_) - due) >= 0;
-  }
-  /// At least one credit for the VC at the sender now (without a branch on the queue).
-  bool hasCredit(const VcState& queue) const {
-    return (static_cast<unsigned>(queue.credits != 0) |
-            (static_cast<unsigned>(queue.creditsComing != 0) &
-             static_cast<unsigned>(creditArrived(creditTimes(queue)[0])))) != 0;
-  }
-  /// The credits for the VC at the sender now: counted and arrived.
-  std::uint32_t creditsNow(const VcState& queue) const {
-    const std::uint32_t* times = creditTimes(queue);
-    if (creditSlots_ == 1) {
-      return queue.credits +
-             (static_cast<unsigned>(queue.creditsComing != 0) & static_cast<unsigned>(creditArrived(times[0])));
-    }
-    std::uint32_t count = queue.credits;
-    for (std::uint32_t i = 0; i < queue.creditsComing && creditArrived(times[i]); ++i) ++count;
-    return count;
-  }
-  /// Counts the arrived credits of the VC into VcState::credits (all of them: `all`).
-  void foldCredits(VcState& queue, bool all = false) const {
-    const std::uint32_t coming = queue.creditsComing;
-    std::uint32_t* times = creditTimes(queue);
-    if (creditSlots_ == 1) {  // at most one coming (flyTime <= 1): without a branch on whether it arrived
-      const auto arrived = static_cast<std::uint16_t>(static_cast<unsigned>(coming != 0) &
-                                                      static_cast<unsigned>(all || creditArrived(times[0])));
-      queue.credits = static_cast<std::uint16_t>(queue.credits + arrived);
-      queue.creditsComing = static_cast<std::uint16_t>(coming - arrived);
-      return;
-    }
-    if (coming == 0) return;
-    std::uint32_t arrived = 0;
-    while (arrived < coming && (all || creditArrived(times[arrived]))) ++arrived;
-    for (std::uint32_t i = arrived; i < coming; ++i) times[i - arrived] = times[i];
-    queue.credits = static_cast<std::uint16_t>(queue.credits + arrived);
-    queue.creditsComing = static_cast<std::uint16_t>(coming - arrived);
-  }
-  /// foldCredits for every VC of every channel this block sends on (where lazy credits live).
+  /// The credits: lazy within the block where events are grouped (grouped_), else events
+  /// (kCredit); between blocks always events. A link waiting for a lazy credit is woken for its
+  /// cycle: by the grant when packets wait in its queue, else by the link itself when it finds
+  /// itself blocked (startLink, wakeForCredit).
+  CreditFlow credits_;
+  /// CreditFlow::fold for every VC of every channel this block sends on (where lazy credits live).
   void foldAllCredits(bool all);
   /// Slots of output queue (c, v) in use: its queued packets, and the packet on the link if
   /// it came from v (a slot frees when its packet's tail has left, at linkBusy; the link
@@ -811,10 +517,8 @@ class Engine {
   std::vector<std::array<WorkList, kLists>> wheel_;
   std::uint64_t pendingEvents_ = 0;
   std::uint64_t lastMove_ = 0;
-  // Set between windows, the same in every engine: the measurement window, and the cycle
-  // from which sources stop generating (drainAll).
-  std::uint64_t windowStart_ = 0, windowEnd_ = 0, stopGenerating_ = 0;
-  bool warmupDone_ = false;
+  // Set between windows, the same in every engine.
+  MeasurementWindow window_;
   std::uint64_t warmupSum_ = 0, warmupCount_ = 0;  // latencies delivered since the last check
   // ---- statistics ----
   std::uint64_t generated_ = 0, injected_ = 0, delivered_ = 0, released_ = 0;
@@ -827,6 +531,18 @@ class Engine {
   std::vector<std::uint8_t> sourceMeasured_;  // per terminal: it generated a packet in the window (its block)
   std::vector<PacketRecord> records_;
   std::exception_ptr error_;  // what a window of a parallel run threw
+};
+
+/// The decisions that need the whole network, taken between windows (sim/engine.h).
+struct Engine::Control {
+  std::uint64_t now = 0;
+  std::uint32_t parity = 0;  // of the outboxes the last window filled
+  WarmupDetector warmup;
+  bool deadlock = false;
+  DeadlockReport report;
+  bool stop = false;
+  std::exception_ptr error;
+  std::uint64_t creditFold = CreditFlow::kFoldSpan;  // next cycle every lazy credit is counted (sim/credit_flow.h)
 };
 
 }  // namespace routelab::sim

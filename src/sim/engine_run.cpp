@@ -1,4 +1,5 @@
-// The engine's cycle loop, measurement, checks and deadlock report. Model: sim/model.h.
+// The engine's cycle loop, the windows of a partitioned run, the decisions between them and
+// the result (sim/engine.h). Model: sim/model.h.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,10 +18,6 @@ namespace routelab::sim {
 
 namespace {
 
-constexpr std::uint64_t kWarmupWindow = 1000;
-constexpr int kWarmupMinWindows = 3;
-constexpr int kWarmupMaxWindows = 10;
-constexpr double kWarmupTolerance = 0.05;
 constexpr std::size_t kPrefetch = 8;  // work items ahead (runCycle)
 
 }  // namespace
@@ -38,14 +35,14 @@ void Engine::runCycle() {
       }
       ++traceNext_;
     }
-  } else if (now_ < stopGenerating_) {
+  } else if (now_ < window_.stopGenerating) {
     runGenerations();
   }
   // Each phase's work items are independent reads of scattered state: the state of the item
   // kPrefetch places ahead is requested while this one runs (memory-level parallelism). Runs
   // whose state outgrows the caches (prefetch_) are bound by these misses; even a
   // 256-terminal fabric's channel records (384 KiB) exceed a core's first-level cache, and
-  // the requests ahead save it about 2% there (docs/PERFORMANCE.md, session 16).
+  // the requests ahead pay there too.
   auto& bucket = wheel_[now_ & mask_];
   if (grouped_) {
     runGrouped(bucket[kPhaseEvents], bucket[kPhaseSwitches]);
@@ -117,7 +114,7 @@ void Engine::runGrouped(WorkList& events, const WorkList& switches) {
 // the caches (prefetch_): first, every record of the inputs that can send at these switches
 // is requested — a switch woken by a freed output or crossbar input (kOutFree, kInFree)
 // retries heads whose records no event of this cycle touched, and its allocation read
-// each of them one miss after another (docs/PERFORMANCE.md, session 20). The switches' own
+// each of them one miss after another. The switches' own
 // lines are in the cache: their wake wrote them.
 std::size_t Engine::allocateWoken(const WorkList& switches, std::size_t from) {
   if (prefetch_ && narrow_) {
@@ -226,7 +223,7 @@ std::uint64_t Engine::nextSourceTime() const {
     next = std::min(next, now_ + ((slot - start) & (kCalendarSize - 1)));
     break;
   }
-  return next >= stopGenerating_ ? kNever : next;
+  return next >= window_.stopGenerating ? kNever : next;
 }
 
 void Engine::runWindow(std::uint64_t end) {
@@ -260,21 +257,6 @@ void Engine::absorb(std::span<Engine* const> engines, std::uint32_t parity) {
   }
 }
 
-/// The decisions that need the whole network, taken between windows (sim/engine.h).
-struct Engine::Control {
-  std::uint64_t now = 0;
-  std::uint32_t parity = 0;  // of the outboxes the last window filled
-  std::uint64_t warmupCheck = kWarmupWindow;
-  double warmupPrevious = -1;
-  int warmupStable = 0;
-  bool warmupCapped = false;  // the automatic warm-up ended at its cap, its latency unsettled
-  bool deadlock = false;
-  DeadlockReport report;
-  bool stop = false;
-  std::exception_ptr error;
-  std::uint64_t creditFold = kCreditFoldSpan;  // next cycle every lazy credit is counted (engine.h)
-};
-
 struct Engine::Totals {
   std::uint64_t generated = 0, injected = 0, delivered = 0, released = 0, lastMove = 0;
   std::uint64_t measuredGenerated = 0, measuredDelivered = 0;
@@ -306,45 +288,24 @@ void Engine::updateWarmup(std::span<Engine* const> engines, Control& control) {
     sum += std::exchange(engine->warmupSum_, 0);
     count += std::exchange(engine->warmupCount_, 0);
   }
-  const double average = count == 0 ? 0.0 : double(sum) / double(count);
-  const int windows = static_cast<int>(control.now / kWarmupWindow);
-  if (count > 0 && control.warmupPrevious > 0 &&
-      std::abs(average - control.warmupPrevious) <= kWarmupTolerance * control.warmupPrevious) {
-    ++control.warmupStable;
-  } else {
-    control.warmupStable = 0;
-  }
-  control.warmupPrevious = average;
-  control.warmupCheck += kWarmupWindow;
-  const bool settled = windows >= kWarmupMinWindows && control.warmupStable >= 2;
-  if (settled || windows >= kWarmupMaxWindows) {
-    control.warmupCapped = !settled;
-    for (Engine* engine : engines) {
-      engine->warmupDone_ = true;
-      engine->windowStart_ = control.now;
-      engine->windowEnd_ = control.now + engine->config_.measureCycles;
-      if (engine->config_.drainAll) engine->stopGenerating_ = engine->windowEnd_;
-    }
-  }
+  if (!control.warmup.check(control.now, sum, count)) return;
+  for (Engine* engine : engines) engine->window_.endWarmup(control.now, engine->config_);
 }
 
 bool Engine::finished(std::span<Engine* const> engines, const Control& control, const Totals& totals) {
   const Engine& first = *engines.front();
   if (first.trace_ != nullptr) return totals.traceDone && totals.released == totals.generated;
-  if (!first.warmupDone_ || control.now < first.windowEnd_) return false;
-  if (first.config_.drainAll) return totals.released == totals.generated;
-  const std::uint64_t drain =
-      first.config_.drainCycles > 0 ? first.config_.drainCycles : 4 * first.config_.measureCycles;
-  return totals.measuredDelivered == totals.measuredGenerated || control.now >= first.windowEnd_ + drain;
+  return first.window_.over(control.now, first.config_, totals.released == totals.generated,
+                            totals.measuredDelivered == totals.measuredGenerated);
 }
 
-// Lazy credits' 32-bit cycles stay within 2^31 of now (engine.h): counted in at least every
-// kCreditFoldSpan cycles, and all of them before a jump past their cycles.
+// Lazy credits' 32-bit cycles stay within 2^31 of now (sim/credit_flow.h): counted in at least every
+// CreditFlow::kFoldSpan cycles, and all of them before a jump past their cycles.
 void Engine::foldCreditsBefore(std::span<Engine* const> engines, Control& control, std::uint64_t to) {
   if (to < control.creditFold) return;
   const bool past = to - control.now > engines.front()->creditDelay();
   for (Engine* engine : engines) engine->foldAllCredits(past);
-  control.creditFold = to + kCreditFoldSpan;
+  control.creditFold = to + CreditFlow::kFoldSpan;
 }
 
 // Between windows, on one thread: warm-up, end, watchdog; and when no block has anything
@@ -354,7 +315,7 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
   const SimConfig& config = first.config_;
   foldCreditsBefore(engines, control, control.now);
   while (true) {
-    while (!first.warmupDone_ && first.trace_ == nullptr && control.now >= control.warmupCheck) {
+    while (!first.window_.warmupDone && first.trace_ == nullptr && control.now >= control.warmup.nextCheck()) {
       updateWarmup(engines, control);
     }
     const Totals totals = sumTotals(engines, control.parity);
@@ -369,9 +330,9 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
     // Nothing in flight anywhere: jump to the next source's cycle or decision point.
     std::uint64_t next = kNever;
     for (const Engine* engine : engines) next = std::min(next, engine->nextSourceTime());
-    if (!first.warmupDone_) next = std::min(next, control.warmupCheck);
-    if (first.warmupDone_ && first.windowEnd_ != kNever && control.now < first.windowEnd_) {
-      next = std::min(next, first.windowEnd_);
+    if (!first.window_.warmupDone) next = std::min(next, control.warmup.nextCheck());
+    if (first.window_.warmupDone && first.window_.end != kNever && control.now < first.window_.end) {
+      next = std::min(next, first.window_.end);
     }
     if (busy) next = std::min(next, totals.lastMove + config.watchdogCycles);
     if (next == kNever) return true;
@@ -391,7 +352,7 @@ SimResult Engine::runPartitioned(std::span<Engine* const> engines, const SimProg
   const std::uint64_t expected =
       first.trace_ != nullptr
           ? 0
-          : (first.warmupDone_ ? first.windowEnd_ : 5 * kWarmupWindow + first.config_.measureCycles);
+          : (first.window_.warmupDone ? first.window_.end : 5 * WarmupDetector::kWindow + first.config_.measureCycles);
   // Between two windows (one thread; the others wait): errors, decisions, progress.
   auto between = [&]() noexcept {
     try {
@@ -454,176 +415,6 @@ SimResult Engine::runPartitioned(std::span<Engine* const> engines, const SimProg
   return collect(engines, control);
 }
 
-// Long function: every invariant of the whole network (queues of every block, messages on
-// their way to another block), in one pass.
-void Engine::checkInvariants(std::span<Engine* const> engines) {
-  const Engine& first = *engines.front();
-  const std::uint32_t vcs = first.vcs_, slots = first.slots_;
-  const std::size_t queues = std::size_t{first.channels_} * vcs;
-  std::vector<std::uint32_t> inFlight(queues, 0), creditsDue(queues, 0);
-  std::uint64_t live = 0, injected = 0, delivered = 0;
-  for (const Engine* engine : engines) {
-    injected += engine->injected_;
-    delivered += engine->delivered_;
-    std::vector<std::uint8_t> seen(engine->packets_.size(), 0);
-    auto mark = [&](std::uint32_t packetId, const char* where) {
-      if (seen[packetId]++) {
-        throw SimulationError(fmt::format("invariant: packet {} is in two places ({})", packetId, where));
-      }
-      ++live;
-    };
-    for (const auto& bucket : engine->wheel_) {
-      for (auto list = bucket.begin(); list != bucket.begin() + kPhaseSwitches; ++list) {  // the event lists
-        for (std::uint64_t event : *list) {
-          const auto payload = static_cast<std::uint32_t>(payloadOf(event));
-          const std::uint64_t kind = kindOf(event);
-          if (kind == kArrive) {
-            mark(payload, "on a wire");
-            const Packet& packet = engine->packets_[payload];
-            ++inFlight[std::size_t{packet.channel} * vcs + packet.vc];
-          } else if (kind == kDeliver) {
-            mark(payload, "ejecting");
-          } else if (kind == kCredit) {
-            ++creditsDue[std::size_t{channelOfKey(payload)} * vcs + vcOfKey(payload)];
-          }
-        }
-      }
-    }
-    for (std::size_t q = 0; q < queues; ++q) {
-      const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
-      const auto vc = static_cast<std::uint32_t>(q % vcs);
-      const VcState& queue = engine->vcAt(channel, vc);
-      const std::uint32_t* ring = engine->ringAt(channel, vc);
-      if (engine->targetBlock_[channel] == engine->block_) {
-        if (queue.inSize > slots) {
-          throw SimulationError(
-              fmt::format("invariant: input queue bounds broken at channel {} vc {}", channel, q % vcs));
-        }
-        for (std::uint32_t i = 0; i < queue.inSize; ++i) mark(ring[(queue.inHead + i) % slots], "input queue");
-        engine->checkReady(channel, static_cast<std::uint32_t>(q % vcs));
-      }
-      if (engine->sourceBlock_[channel] != engine->block_) continue;
-      const bool freeBit = ((engine->chan(channel).outFreeVcs >> (q % vcs)) & 1) != 0;
-      const std::uint32_t occupied =
-          engine->outOccupied(channel, static_cast<std::uint32_t>(q % vcs), engine->lastCycleRun());
-      if (occupied > slots || queue.credits > slots || freeBit != (occupied < slots)) {
-        throw SimulationError(fmt::format("invariant: queue bounds broken at channel {} vc {}", channel, q % vcs));
-      }
-      for (std::uint32_t i = 0; i < queue.outSize; ++i) {
-        mark(ring[slots + (queue.outHead + i) % slots], "output queue");
-      }
-    }
-  }
-  for (std::size_t q = 0; q < queues; ++q) {
-    const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
-    if (!engines[first.targetBlock_[channel]]->chan(channel).targetIsSwitch) continue;
-    // Every credit of a channel into a switch is at the sender, on its way back, or held by
-    // a packet on the wire or in the input queue.
-    const auto vc = static_cast<std::uint32_t>(q % vcs);
-    const VcState& sender = engines[first.sourceBlock_[channel]]->vcAt(channel, vc);
-    const std::uint32_t credits = sender.credits;
-    creditsDue[q] += sender.creditsComing;  // lazy credits (engine.h), arrived or not
-    const std::uint32_t queued = engines[first.targetBlock_[channel]]->vcAt(channel, vc).inSize;
-    if (credits + creditsDue[q] + inFlight[q] + queued != slots) {
-      throw SimulationError(
-          fmt::format("invariant: channel {} vc {} has {} credits + {} returning + {} on the wire + "
-                      "{} queued != {} slots",
-                      channel, q % vcs, credits, creditsDue[q], inFlight[q], queued, slots));
-    }
-  }
-  if (live != injected - delivered) {
-    throw SimulationError(
-        fmt::format("invariant: {} packets in the network, {} injected - {} delivered", live, injected, delivered));
-  }
-}
-
-// The allocator's masks (engine.h) against the queues, at the last cycle run.
-void Engine::checkReady(std::uint32_t channel, std::uint32_t vc) const {
-  if (!chan(channel).targetIsSwitch) return;
-  const std::uint64_t done = lastCycleRun();
-  const VcState& queue = vcAt(channel, vc);
-  const bool ready = queue.inSize > 0 && packets_[ringAt(channel, vc)[queue.inHead]].readyAt <= done;
-  const bool idle = chan(channel).crossbarInBusy <= done;
-  const std::uint64_t port = std::uint64_t{1} << (chan(channel).portBit);
-  const bool portBit = (sw_[chan(channel).targetIndex].readyInputs & port) != 0;
-  if (ready != (((chan(channel).readyVcs >> vc) & 1) != 0) ||
-      (narrow_ && portBit != (idle && chan(channel).readyVcs != 0))) {
-    throw SimulationError(
-        fmt::format("invariant: the allocator's ready masks are wrong at channel {} vc {}", channel, vc));
-  }
-}
-
-// Long function: the wait-for graph of the input queues of every block and the search for
-// a cycle in it.
-void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove) {
-  const Engine& first = *engines.front();
-  const std::uint32_t vcs = first.vcs_;
-  control.deadlock = true;
-  control.report.cycle = control.now;
-  control.report.lastMove = lastMove;
-  // Wait-for graph on (channel, VC) queues: the front packet of an input queue waits for
-  // every full output queue it may take (all of them are full, or it would have moved).
-  const std::size_t queues = std::size_t{first.channels_} * vcs;
-  std::vector<std::vector<std::uint32_t>> waitsFor(queues);
-  std::vector<HopChoice> choices(first.semantics_.choiceCapacity());
-  auto front = [&](std::size_t q) -> const Packet* {  // the packet at the front of input queue q
-    const Engine& owner = *engines[first.targetBlock_[q / vcs]];
-    const auto channel = static_cast<std::uint32_t>(q / vcs), vc = static_cast<std::uint32_t>(q % vcs);
-    if (owner.vcAt(channel, vc).inSize == 0) return nullptr;
-    return &owner.packets_[owner.ringAt(channel, vc)[owner.vcAt(channel, vc).inHead]];
-  };
-  auto record = [&](std::uint32_t channel) -> const ChannelState& {  // (the receiving block's)
-    return engines[first.targetBlock_[channel]]->chan(channel);
-  };
-  for (std::size_t q = 0; q < queues; ++q) {
-    const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
-    const Packet* packet = record(channel).targetIsSwitch ? front(q) : nullptr;
-    if (packet == nullptr) continue;
-    const NodeId at = first.network_.switchNode(record(channel).targetIndex);
-    const std::size_t count = first.semantics_.hopChoices(at, ChannelId::fromIndex(channel), packet->address,
-                                                          LayerId::fromIndex(packet->layer), choices);
-    for (std::size_t i = 0; i < count; ++i) {
-      const HopStep step = first.semantics_.step(at, packet->address, choices[i].port);
-      if (!step.channel.valid() || !record(static_cast<std::uint32_t>(step.channel.index())).targetIsSwitch) continue;
-      for (std::uint32_t v = choices[i].layer.value; v < vcs; v += first.layers_) {
-        waitsFor[q].push_back(static_cast<std::uint32_t>(step.channel.index() * vcs + v));
-      }
-    }
-  }
-  DeadlockReport& report = control.report;
-  std::vector<std::uint8_t> state(queues, 0);  // 0 new, 1 on the path, 2 done
-  std::vector<std::uint32_t> path;
-  for (std::size_t root = 0; root < queues && report.channels.empty(); ++root) {
-    if (state[root] != 0 || waitsFor[root].empty()) continue;
-    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{static_cast<std::uint32_t>(root), 0}};
-    state[root] = 1;
-    path.assign(1, static_cast<std::uint32_t>(root));
-    while (!stack.empty() && report.channels.empty()) {
-      auto& [node, next] = stack.back();
-      if (next == waitsFor[node].size()) {
-        state[node] = 2;
-        stack.pop_back();
-        path.pop_back();
-        continue;
-      }
-      const std::uint32_t to = waitsFor[node][next++];
-      if (state[to] == 1) {
-        const auto begin = std::find(path.begin(), path.end(), to);
-        for (auto it = begin; it != path.end(); ++it) {
-          const std::uint32_t channel = *it / vcs;
-          report.channels.push_back(
-              fmt::format("{} vc {}", first.network_.describeChannel(ChannelId::fromIndex(channel)), *it % vcs));
-          if (const Packet* packet = front(*it)) report.packets.push_back(packet->serial);
-        }
-      } else if (state[to] == 0) {
-        state[to] = 1;
-        stack.emplace_back(to, 0);
-        path.push_back(to);
-      }
-    }
-  }
-}
-
 // Long function: the sums, maxima and merged lists of every block, field by field.
 SimResult Engine::collect(std::span<Engine* const> engines, const Control& control) {
   const Engine& first = *engines.front();
@@ -631,9 +422,8 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
   const std::uint64_t now = control.now;
   result.cycles = now;
   result.vcs = first.vcs_;
-  result.warmupCycles = first.trace_ != nullptr ? 0 : (first.warmupDone_ ? first.windowStart_ : now);
-  const std::uint64_t windowEnd = std::min(first.windowEnd_, now);
-  result.measureCycles = first.warmupDone_ && windowEnd > first.windowStart_ ? windowEnd - first.windowStart_ : 0;
+  result.warmupCycles = first.window_.warmupCycles(now, first.trace_ != nullptr);
+  result.measureCycles = first.window_.measuredCycles(now);
   std::uint64_t windowFlits = 0, hopSum = 0, latencySum = 0, totalLatencySum = 0, reorderDelaySum = 0;
   LatencyHistogram latencies, totalLatencies;
   std::vector<std::uint64_t> channelFlits(first.channels_, 0), sourceFlits(first.terminals_, 0);
@@ -692,8 +482,8 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
   result.sourceFairness = squares > 0 ? sum * sum / (double(result.sources) * squares) : 0;
   // A warm-up that never settled (its cap reached) means a network that is not stable at
   // this load: saturated.
-  result.warmupSettled = !control.warmupCapped;
-  result.saturated = control.deadlock || control.warmupCapped || result.measuredDelivered < result.measuredPackets ||
+  result.warmupSettled = !control.warmup.capped();
+  result.saturated = control.deadlock || control.warmup.capped() || result.measuredDelivered < result.measuredPackets ||
                      result.accepted < 0.95 * result.offered;
   result.channelUtilization.resize(first.channels_);
   for (std::uint32_t c = 0; c < first.channels_; ++c) {

@@ -44,6 +44,11 @@ Options requestOptions(const std::string& operation, const KeyValues& values) {
   return Options(operation, requestSchema(operation), spec);
 }
 
+void checkRequestValue(const std::string& operation, const std::string& key, const std::string& value) {
+  Options options(operation, requestSchema(operation));
+  options.set(kebabKey(key), value);
+}
+
 nlohmann::json optionValueJson(const OptionSpec& row, const std::string& value) {
   const std::string context = "option '" + row.key + "'";
   switch (row.type) {

@@ -31,6 +31,11 @@ const OptionSchema& requestSchema(const std::string& operation);
 /// must lie in [a, b] (got x)", missing required options, malformed values, repeated keys.
 Options requestOptions(const std::string& operation, const KeyValues& values);
 
+/// One value checked against its row alone, as requestOptions() checks it (type, choices,
+/// range): SpecError with requestOptions()'s message. What a front end calls when each value
+/// arrives on its own (the CLI checks every flag while parsing).
+void checkRequestValue(const std::string& operation, const std::string& key, const std::string& value);
+
 /// The key as a sweep file and Python spell it: '-' replaced by '_'.
 std::string snakeKey(const std::string& key);
 

@@ -4,7 +4,8 @@
 //   * the CLI: flag `--<key>` (apps/routelab/cli_schema.h), help with default and range;
 //   * sweep files: key `<key>` with '-' replaced by '_' (sweep/point_kinds.cpp);
 //   * Python: keyword `<key>` with '-' replaced by '_'.
-// The operations' requests: request/simulate_request.h, request/analyze_request.h.
+// The operations' requests: request/simulate_request.h, request/analyze_request.h,
+// request/verify_request.h.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -19,7 +20,7 @@ namespace routelab {
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
-/// The operations that have a request ("simulate", "analyze").
+/// The operations that have a request ("simulate", "analyze", "verify").
 const std::vector<std::string>& requestOperations();
 
 /// The rows of `operation`'s request; SpecError listing the operations otherwise.

@@ -307,7 +307,7 @@ const std::vector<BadInput>& matrix() {
       {"verify_examples_negative",
        "verify kary-ntree:k=4,n=2 --engine minhop --examples -1",
        kUsage,
-       {"--examples", "'-1' is not an unsigned decimal integer"}},
+       {"--examples", "verify: examples must lie in [0, 1000000] (got -1)"}},
       {"verify_disconnected_fabric_engine",
        "verify kary-ntree:k=4,n=2+remove-switches=kt-s1-0.kt-s1-1.kt-s1-2.kt-s1-3 --engine minhop",
        kBadInput,

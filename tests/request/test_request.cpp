@@ -11,6 +11,7 @@
 #include "request/analyze_request.h"
 #include "request/request.h"
 #include "request/simulate_request.h"
+#include "request/verify_request.h"
 
 using namespace routelab;
 
@@ -128,6 +129,13 @@ std::string typed(const AnalyzeRequest& r) {
   return out.str();
 }
 
+std::string typed(const VerifyRequest& r) {
+  std::ostringstream out;
+  out << r.fabric << '|' << r.engine << '|' << r.slFile << '|' << r.lidMap << '|' << r.switchTraffic << '|' << r.seed
+      << '|' << r.lmc << '|' << r.examples;
+  return out.str();
+}
+
 /// A valid value other than the row's default (the other end of its range, another choice,
 /// the opposite flag), and the options it needs to be meaningful.
 KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
@@ -162,6 +170,8 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   if (row.key == "trace") value = "trace.csv";
   if (row.key == "trace-generate") value = "io:storage=1,clients=2";
   if (row.key == "load-model") value = "best-split";
+  if (row.key == "sl") value = "pathsl.txt";
+  if (row.key == "lid-map") value = "guid2lid";
   if (row.key == "warmup" || row.key == "cycles" || row.key == "watchdog") value = "12345";
   EXPECT_FALSE(value.empty()) << operation << " " << row.key << ": no non-default value";
   values.emplace_back(row.key, value);
@@ -180,6 +190,11 @@ TEST(RequestSchema, EveryOptionReachesTheTypedRequest) {
   for (const OptionSpec& row : analyzeSchema()) {
     const KeyValues values = nonDefault("analyze", row);
     EXPECT_NE(typed(AnalyzeRequest::fromValues(values)), analyzeDefault) << "analyze: " << row.key;
+  }
+  const std::string verifyDefault = typed(VerifyRequest::fromValues(required("verify")));
+  for (const OptionSpec& row : verifySchema()) {
+    const KeyValues values = nonDefault("verify", row);
+    EXPECT_NE(typed(VerifyRequest::fromValues(values)), verifyDefault) << "verify: " << row.key;
   }
 }
 

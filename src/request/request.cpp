@@ -6,13 +6,14 @@
 
 #include "core/errors.h"
 #include "request/analyze_request.h"
+#include "request/schedule_request.h"
 #include "request/simulate_request.h"
 #include "request/verify_request.h"
 
 namespace routelab {
 
 const std::vector<std::string>& requestOperations() {
-  static const std::vector<std::string> operations = {"simulate", "analyze", "verify"};
+  static const std::vector<std::string> operations = {"simulate", "analyze", "verify", "schedule"};
   return operations;
 }
 
@@ -20,6 +21,7 @@ const OptionSchema& requestSchema(const std::string& operation) {
   if (operation == "simulate") return simulateSchema();
   if (operation == "analyze") return analyzeSchema();
   if (operation == "verify") return verifySchema();
+  if (operation == "schedule") return scheduleSchema();
   std::string known;
   for (const std::string& name : requestOperations()) known += (known.empty() ? "" : ", ") + name;
   throw SpecError(fmt::format("unknown operation '{}' (known: {})", operation, known));

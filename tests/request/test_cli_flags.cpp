@@ -28,6 +28,7 @@ cli::Command commandOf(const std::string& operation) {
   if (operation == "simulate") return cli::simulateCommand();
   if (operation == "analyze") return cli::analyzeCommand();
   if (operation == "verify") return cli::verifyCommand();
+  if (operation == "schedule") return cli::scheduleCommand();
   throw std::logic_error("no CLI command for " + operation);
 }
 
@@ -37,6 +38,7 @@ const std::map<std::string, std::set<std::string>>& outputFlags() {
       {"simulate", {"help", "format", "export-trace", "export-utilization", "model"}},
       {"analyze", {"help", "format", "export-loads"}},
       {"verify", {"help", "format"}},
+      {"schedule", {"help", "format", "export"}},
   };
   return flags;
 }
@@ -47,14 +49,15 @@ std::vector<std::string> runModeKeys(const std::string& operation) {
   return {"threads"};  // analyze: EvaluationContext::threads (sweep/point_kinds.h)
 }
 
-/// Parses `simulate|analyze <fabric> --engine dmodk <extra...>` with a fresh App; returns
+/// Parses `<operation> <fabric> [--engine dmodk] <extra...>` with a fresh App; returns
 /// the error message, "" when accepted.
 std::string parseError(const std::string& operation, std::vector<std::string> extra) {
   CLI::App app;
   CLI::App* sub = app.add_subcommand(operation);
   // The action owns what the options write into: it lives as long as the parse.
   const std::function<int()> action = commandOf(operation).setup(*sub);
-  std::vector<std::string> args = {operation, "kary-ntree:k=2,n=2", "--engine", "dmodk"};
+  std::vector<std::string> args = {operation, "kary-ntree:k=2,n=2"};
+  if (operation != "schedule") args.insert(args.end(), {"--engine", "dmodk"});
   args.insert(args.end(), extra.begin(), extra.end());
   std::vector<const char*> argv = {"routelab"};
   for (const std::string& a : args) argv.push_back(a.c_str());

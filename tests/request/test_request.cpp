@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "request/analyze_request.h"
 #include "request/request.h"
+#include "request/schedule_request.h"
 #include "request/simulate_request.h"
 #include "request/verify_request.h"
 
@@ -19,7 +20,7 @@ namespace {
 
 /// The values a request needs besides the one under test.
 KeyValues required(const std::string& operation) {
-  (void)operation;
+  if (operation == "schedule") return {{"fabric", "kary-ntree:k=2,n=2"}};
   return {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}};
 }
 
@@ -136,10 +137,18 @@ std::string typed(const VerifyRequest& r) {
   return out.str();
 }
 
+std::string typed(const ScheduleRequest& r) {
+  std::ostringstream out;
+  out << r.fabric << '|' << r.scheduler << '|' << r.pattern << '|' << r.permutations << '|' << r.seed << '|'
+      << r.releaseOnFail << '|' << r.rounds;
+  return out.str();
+}
+
 /// A valid value other than the row's default (the other end of its range, another choice,
 /// the opposite flag), and the options it needs to be meaningful.
 KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   KeyValues values;
+  if (row.key == "fabric" && operation == "schedule") return {{"fabric", "kary-ntree:k=2,n=3"}};
   if (row.key == "fabric") return {{"fabric", "kary-ntree:k=2,n=3"}, {"engine", "dmodk"}};
   if (row.key == "engine") return {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "sssp"}};
   values = required(operation);
@@ -160,7 +169,7 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
       }
       break;
   }
-  if (row.key == "pattern") {
+  if (row.key == "pattern" && operation == "analyze") {
     value = "shift:s=1";
     values.emplace_back("metric", "pattern");
   }
@@ -171,6 +180,8 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   if (row.key == "trace-generate") value = "io:storage=1,clients=2";
   if (row.key == "load-model") value = "best-split";
   if (row.key == "sl") value = "pathsl.txt";
+  if (row.key == "scheduler") value = "local-greedy";
+  if (row.key == "pattern" && operation == "schedule") value = "shift:s=3";
   if (row.key == "lid-map") value = "guid2lid";
   if (row.key == "warmup" || row.key == "cycles" || row.key == "watchdog") value = "12345";
   EXPECT_FALSE(value.empty()) << operation << " " << row.key << ": no non-default value";
@@ -195,6 +206,11 @@ TEST(RequestSchema, EveryOptionReachesTheTypedRequest) {
   for (const OptionSpec& row : verifySchema()) {
     const KeyValues values = nonDefault("verify", row);
     EXPECT_NE(typed(VerifyRequest::fromValues(values)), verifyDefault) << "verify: " << row.key;
+  }
+  const std::string scheduleDefault = typed(ScheduleRequest::fromValues(required("schedule")));
+  for (const OptionSpec& row : scheduleSchema()) {
+    const KeyValues values = nonDefault("schedule", row);
+    EXPECT_NE(typed(ScheduleRequest::fromValues(values)), scheduleDefault) << "schedule: " << row.key;
   }
 }
 

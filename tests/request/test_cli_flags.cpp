@@ -29,6 +29,7 @@ cli::Command commandOf(const std::string& operation) {
   if (operation == "analyze") return cli::analyzeCommand();
   if (operation == "verify") return cli::verifyCommand();
   if (operation == "schedule") return cli::scheduleCommand();
+  if (operation == "route") return cli::routeCommand();
   throw std::logic_error("no CLI command for " + operation);
 }
 
@@ -39,6 +40,7 @@ const std::map<std::string, std::set<std::string>>& outputFlags() {
       {"analyze", {"help", "format", "export-loads"}},
       {"verify", {"help", "format"}},
       {"schedule", {"help", "format", "export"}},
+      {"route", {"help", "format", "export"}},
   };
   return flags;
 }

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "request/analyze_request.h"
 #include "request/request.h"
+#include "request/route_request.h"
 #include "request/schedule_request.h"
 #include "request/simulate_request.h"
 #include "request/verify_request.h"
@@ -144,6 +145,13 @@ std::string typed(const ScheduleRequest& r) {
   return out.str();
 }
 
+std::string typed(const RouteRequest& r) {
+  std::ostringstream out;
+  out << r.fabric << '|' << r.engine << '|' << r.lmc << '|' << r.switchAddresses << '|' << r.seed << '|' << r.noChecks
+      << '|' << r.lidMap;
+  return out.str();
+}
+
 /// A valid value other than the row's default (the other end of its range, another choice,
 /// the opposite flag), and the options it needs to be meaningful.
 KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
@@ -211,6 +219,11 @@ TEST(RequestSchema, EveryOptionReachesTheTypedRequest) {
   for (const OptionSpec& row : scheduleSchema()) {
     const KeyValues values = nonDefault("schedule", row);
     EXPECT_NE(typed(ScheduleRequest::fromValues(values)), scheduleDefault) << "schedule: " << row.key;
+  }
+  const std::string routeDefault = typed(RouteRequest::fromValues(required("route")));
+  for (const OptionSpec& row : routeSchema()) {
+    const KeyValues values = nonDefault("route", row);
+    EXPECT_NE(typed(RouteRequest::fromValues(values)), routeDefault) << "route: " << row.key;
   }
 }
 

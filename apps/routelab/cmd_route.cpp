@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "cli.h"
+#include "cli_schema.h"
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
@@ -18,6 +19,7 @@
 #include "io/lid_map.h"
 #include "io/output.h"
 #include "io/sl_table.h"
+#include "request/route_request.h"
 #include "routing/checks.h"
 #include "routing/interval_routing.h"
 #include "routing/lmc_tables.h"
@@ -28,15 +30,14 @@ namespace {
 
 constexpr int kExitChecksFailed = 5;
 
+// The request's flags are generated from routeSchema() (cli_schema.h); the others choose
+// what is written besides the summary. lmc, switchAddresses and seed: the request's.
 struct RouteArgs {
-  std::string spec;
-  std::string engine;
+  RequestFlags flags{"route", {}};
   std::uint32_t lmc = 0;
   bool switchAddresses = false;
   std::uint64_t seed = 1;
-  bool noChecks = false;
   std::vector<std::string> exports;  // pairs: kind, path
-  std::string lidMap;                // guid2lid file: the fabric's LIDs
   OutputFormat format = OutputFormat::Text;
 };
 
@@ -44,85 +45,10 @@ std::string stageName(const StageCount& s) {
   return s.ascending ? fmt::format("level {} up", s.fromLevel()) : fmt::format("level {} down", s.fromLevel());
 }
 
-/// An engine statistic as JSON: a number when the whole text is one ("4", "2.5"), else the text.
-nlohmann::json statValue(const std::string& text) {
-  const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-  return parsed.is_number() ? parsed : nlohmann::json(text);
-}
-
-nlohmann::json summaryJson(const RouteArgs& args, const Fabric& fabric, const RoutingResult& r,
-                           const std::string& reference, const RoutingCheckReport* checks,
+/// The library's summary (routeResultJson) with the CLI's exports.
+nlohmann::json summaryJson(const RouteRequest& request, const RouteOutcome& outcome,
                            const std::vector<std::pair<std::string, std::string>>& exported) {
-  nlohmann::json j;
-  j["spec"] = fabric.spec;
-  j["engine"] = r.engine;
-  j["reference"] = reference;
-  j["seed"] = args.seed;
-  j["lmc"] = args.lmc;
-  j["switch_addresses"] = args.switchAddresses;
-  j["deterministic"] = r.deterministic;
-  j["minimal_claimed"] = r.minimal;
-  const AddressMap& a = r.addresses;
-  std::size_t switchAddresses = 0;
-  std::uint32_t minLid = UINT32_MAX, maxLid = 0;
-  for (NodeId n : a.owners()) switchAddresses += fabric.network.isSwitch(n) ? 1 : 0;
-  for (Address x = 0; x < a.count(); ++x) {
-    minLid = std::min(minLid, a.lid(x));
-    maxLid = std::max(maxLid, a.lid(x));
-  }
-  j["addresses"] = {{"count", a.count()},
-                    {"per_terminal", a.perTerminal()},
-                    {"source_classes", r.sourceClasses},
-                    {"switch_addresses", switchAddresses},
-                    {"min_lid", a.count() ? minLid : 0},
-                    {"max_lid", maxLid}};
-  std::size_t memory = 0;
-  for (const auto& t : r.tables) memory += t.memoryBytes();
-  j["tables"] = {{"count", r.tables.size()},
-                 {"switches", fabric.network.switchCount()},
-                 {"memory_bytes", memory},
-                 {"layers", r.layerCount()}};
-  nlohmann::json stats = nlohmann::json::object();
-  for (const auto& [key, value] : r.stats) stats[key] = statValue(value);
-  j["stats"] = stats;
-  if (checks != nullptr) {
-    const RoutingCheckReport& c = *checks;
-    nlohmann::json stages = nlohmann::json::array();
-    for (const auto& s : c.stages) {
-      stages.push_back({{"level", s.fromLevel()},
-                        {"direction", s.ascending ? "up" : "down"},
-                        {"channels", s.channels},
-                        {"min_paths", s.minPaths},
-                        {"max_paths", s.maxPaths},
-                        {"mean_paths", s.meanPaths}});
-    }
-    j["checks"] = {{"passed", c.passed()},
-                   {"pairs", c.pairs},
-                   {"delivered", c.delivered},
-                   {"terminal_pairs", c.terminalPairs},
-                   {"terminal_pairs_delivered", c.terminalPairsDelivered},
-                   {"management_pairs", c.managementPairs},
-                   {"management_pairs_delivered", c.managementPairsDelivered},
-                   {"no_route", c.noRoute},
-                   {"loops", c.loops},
-                   {"dead_ports", c.deadPorts},
-                   {"no_address", c.noAddress},
-                   {"non_minimal_paths", c.nonMinimalPaths},
-                   {"non_minimal_candidates", c.nonMinimalCandidates},
-                   {"bad_candidates", c.badCandidates},
-                   {"candidate_cycles", c.candidateCycles},
-                   {"incomplete_choices", c.incompleteChoices},
-                   {"entries", c.entries},
-                   {"multi_candidate_entries", c.multiCandidateEntries},
-                   {"deterministic_ok", c.deterministicOk},
-                   {"minimal_ok", c.minimalOk},
-                   {"max_hops", c.maxHops},
-                   {"mean_hops", c.meanHops},
-                   {"stages", stages},
-                   {"failures", c.failures}};
-  } else {
-    j["checks"] = nullptr;
-  }
+  nlohmann::json j = routeResultJson(request, outcome);
   nlohmann::json exports = nlohmann::json::array();
   for (const auto& [kind, path] : exported) exports.push_back({{"kind", kind}, {"path", path}});
   j["exports"] = exports;
@@ -277,11 +203,14 @@ std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const 
 }
 
 /// The text or JSON summary of a route run, with the notes of the LFT / SL exports.
-void printSummary(const RouteArgs& args, const Fabric& fabric, const RoutingResult& routing,
-                  const std::string& reference, const RoutingCheckReport* report,
+void printSummary(const RouteArgs& args, const RouteRequest& request, const RouteOutcome& outcome,
                   const std::vector<std::pair<std::string, std::string>>& exported, const Loadable& loadable) {
+  const Fabric& fabric = outcome.fabric;
+  const RoutingResult& routing = outcome.routing;
+  const std::string& reference = outcome.reference;
+  const RoutingCheckReport* report = outcome.checks ? &*outcome.checks : nullptr;
   if (args.format == OutputFormat::Json) {
-    nlohmann::json j = summaryJson(args, fabric, routing, reference, report, exported);
+    nlohmann::json j = summaryJson(request, outcome, exported);
     if (!loadable.note.empty()) j["lmc_tables"] = loadable.note;
     if (!loadable.lidNote.empty()) j["lids"] = loadable.lidNote;
     printJson(j);
@@ -295,83 +224,64 @@ void printSummary(const RouteArgs& args, const Fabric& fabric, const RoutingResu
 }  // namespace
 
 Command routeCommand() {
-  return {
-      "route", "route a fabric with an engine, check it, export LFT / IR / FIR", [](CLI::App& command) {
-        auto args = std::make_shared<RouteArgs>();
-        command.add_option("spec", args->spec, "fabric spec, e.g. kary-ntree:k=4,n=3 (see README)")->required();
-        command.add_option("--engine", args->engine, "routing engine spec (routelab list), or file:PATH")->required();
-        command.add_option("--lmc", args->lmc, "LMC: 2^lmc addresses (paths) per terminal")
-            ->check(CLI::Range(0, 7))
-            ->default_str("0");
-        command.add_flag("--switch-addresses", args->switchAddresses,
-                         "give every switch an address and route management traffic to it");
-        command.add_option("--seed", args->seed, "seed for engines with random choices")
-            ->check(unsignedDecimal())
-            ->default_str("1");
-        command.add_flag("--no-checks", args->noChecks, "skip the routing checks (large fabrics)");
-        command
-            .add_option("--export", args->exports,
-                        "KIND FILE: write lft (OpenSM dump) | sl (slid dlid sl per terminal pair) | fir | ir")
-            ->expected(2)
-            ->type_name("KIND FILE")
-            ->take_all();
-        requireExportPairs(command, args->exports);
-        command.add_option("--lid-map", args->lidMap,
-                           "OpenSM guid2lid file: export with these LIDs (an ibnetdiscover fabric brings its own)");
-        addFormatOption(command, args->format);
-        return std::function<int()>([args] {
-          for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-            const std::string& kind = args->exports[i];
-            if (kind != "lft" && kind != "sl" && kind != "fir" && kind != "ir") {
-              throw SpecError(fmt::format("--export: unknown kind '{}' (lft, sl, fir, ir)", kind));
-            }
-          }
-          Fabric fabric = loadFabric(args->spec);
-          if (!args->lidMap.empty()) {
-            fabric.lids = readGuid2Lid(args->lidMap);
-            if (fabric.lids.empty()) throw SpecError(fmt::format("--lid-map {}: no LIDs in the file", args->lidMap));
-          }
-          RoutingContext context;
-          context.addressesPerTerminal = std::uint32_t{1} << args->lmc;
-          context.routeSwitches = args->switchAddresses;
-          context.seed = args->seed;
-          const RoutingResult routing = runEngine(args->engine, fabric.network, context);
-          const std::string engineName =
-              parseComponent(args->engine.rfind("file:", 0) == 0 ? "file" : args->engine).name;
-          const std::string reference = engineRegistry().find(engineName).reference;
+  return {"route", "route a fabric with an engine, check it, export LFT / IR / FIR", [](CLI::App& command) {
+            auto args = std::make_shared<RouteArgs>();
+            addRequestOptions(command, args->flags);
+            command
+                .add_option("--export", args->exports,
+                            "KIND FILE: write lft (OpenSM dump) | sl (slid dlid sl per terminal pair) | fir | ir")
+                ->expected(2)
+                ->type_name("KIND FILE")
+                ->take_all();
+            requireExportPairs(command, args->exports);
+            addFormatOption(command, args->format);
+            return std::function<int()>([args] {
+              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
+                const std::string& kind = args->exports[i];
+                if (kind != "lft" && kind != "sl" && kind != "fir" && kind != "ir") {
+                  throw SpecError(fmt::format("--export: unknown kind '{}' (lft, sl, fir, ir)", kind));
+                }
+              }
+              // parse (validated by the library) -> runRoute -> exports, summary.
+              const RouteRequest request = RouteRequest::fromValues(args->flags.values);
+              args->lmc = request.lmc;
+              args->switchAddresses = request.switchAddresses;
+              args->seed = request.seed;
+              const RouteOutcome outcome = runRoute(request);
+              const Fabric& fabric = outcome.fabric;
+              const RoutingResult& routing = outcome.routing;
+              const std::string& engineName = outcome.engineName;
 
-          const Loadable loadable = loadableRouting(*args, fabric.network, routing, fabric.lids, engineName == "file");
-          // Build every export in memory first, so a refused one writes nothing.
-          std::vector<std::pair<std::string, std::string>> exported;
-          const auto registers = prepareExports(*args, fabric.network, loadable.of(routing), engineName);
-          std::optional<RoutingCheckReport> checks;
-          if (!args->noChecks) checks = checkRouting(fabric.network, routing);
-          std::size_t next = 0;
-          std::vector<OutputFile> files;  // all or nothing
-          for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-            const std::string& kind = args->exports[i];
-            const std::string& path = args->exports[i + 1];
-            if (kind == "lft") {
-              files.push_back({path, [&](std::ostream& out) {
-                                 writeLftDump(fabric.network, loadable.of(routing), out, loadable.switchLids);
-                               }});
-            } else if (kind == "sl") {
-              files.push_back(
-                  {path, [&](std::ostream& out) { writeSlTable(fabric.network, loadable.of(routing), out); }});
-            } else {
-              const IntervalConfiguration& configuration = registers[next++].second;
-              files.push_back({path, [&fabric, &configuration, &routing](std::ostream& out) {
-                                 writeIntervalConfiguration(fabric.network, configuration, routing.engine, out);
-                               }});
-            }
-            exported.emplace_back(kind, path);
-          }
-          writeFilesAtomically(files);
-          const RoutingCheckReport* report = checks ? &*checks : nullptr;
-          printSummary(*args, fabric, routing, reference, report, exported, loadable);
-          return report != nullptr && !report->passed() ? kExitChecksFailed : 0;
-        });
-      }};
+              const Loadable loadable =
+                  loadableRouting(*args, fabric.network, routing, fabric.lids, engineName == "file");
+              // Build every export in memory first, so a refused one writes nothing.
+              std::vector<std::pair<std::string, std::string>> exported;
+              const auto registers = prepareExports(*args, fabric.network, loadable.of(routing), engineName);
+              std::size_t next = 0;
+              std::vector<OutputFile> files;  // all or nothing
+              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
+                const std::string& kind = args->exports[i];
+                const std::string& path = args->exports[i + 1];
+                if (kind == "lft") {
+                  files.push_back({path, [&](std::ostream& out) {
+                                     writeLftDump(fabric.network, loadable.of(routing), out, loadable.switchLids);
+                                   }});
+                } else if (kind == "sl") {
+                  files.push_back(
+                      {path, [&](std::ostream& out) { writeSlTable(fabric.network, loadable.of(routing), out); }});
+                } else {
+                  const IntervalConfiguration& configuration = registers[next++].second;
+                  files.push_back({path, [&fabric, &configuration, &routing](std::ostream& out) {
+                                     writeIntervalConfiguration(fabric.network, configuration, routing.engine, out);
+                                   }});
+                }
+                exported.emplace_back(kind, path);
+              }
+              writeFilesAtomically(files);
+              printSummary(*args, request, outcome, exported, loadable);
+              return outcome.checks && !outcome.checks->passed() ? kExitChecksFailed : 0;
+            });
+          }};
 }
 
 }  // namespace routelab::cli

@@ -7,10 +7,12 @@
 #include <sstream>
 
 #include "cli.h"
+#include "cli_schema.h"
 #include "core/errors.h"
 #include "fabric/fabric.h"
 #include "io/lft_dump.h"
 #include "io/output.h"
+#include "request/schedule_request.h"
 #include "schedule/circuits.h"
 #include "schedule/experiment.h"
 #include "schedule/registry.h"
@@ -20,14 +22,10 @@ namespace routelab::cli {
 
 namespace {
 
+// The request's flags are generated from scheduleSchema() (cli_schema.h); the others choose
+// what is written besides the result.
 struct ScheduleArgs {
-  std::string spec;
-  std::string scheduler = "level-wise";
-  std::string pattern = kDingPermutation;
-  std::size_t permutations = 100;
-  std::uint64_t seed = 1;
-  bool releaseOnFail = false;
-  bool rounds = false;
+  RequestFlags flags{"schedule", {}};
   std::vector<std::string> exports;  // pairs: kind, path
   OutputFormat format = OutputFormat::Text;
 };
@@ -64,23 +62,7 @@ nlohmann::json pathsJson(const CircuitFabric& fabric, std::span<const SourceDest
 }
 
 void addScheduleOptions(CLI::App& command, ScheduleArgs& args) {
-  command.add_option("spec", args.spec, "fat-tree spec, e.g. ft:l=3,m=4,w=4 (any XGFT)")->required();
-  command.add_option("--scheduler", args.scheduler, "level-wise | local-greedy | local-random [:options]")
-      ->default_str("level-wise");
-  command
-      .add_option("--pattern", args.pattern,
-                  "permutation (random, Ding §5) or a pattern spec: shift:s=3, all-to-all, ...")
-      ->default_str("permutation");
-  command.add_option("--permutations", args.permutations, "samples (random patterns are redrawn)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}))
-      ->default_str("100");
-  command.add_option("--seed", args.seed, "seed of patterns and random port choices")
-      ->check(unsignedDecimal())
-      ->default_str("1");
-  command.add_flag("--release-on-fail", args.releaseOnFail,
-                   "a failed request returns its links (default: keeps them, as Ding's hardware)");
-  command.add_flag("--rounds", args.rounds,
-                   "also schedule in rounds until every request is granted, vs the static load bound");
+  addRequestOptions(command, args.flags);
   command
       .add_option("--export", args.exports,
                   "KIND FILE: sample 0's granted circuits as lft (OpenSM dump) | paths (JSON)")
@@ -91,19 +73,13 @@ void addScheduleOptions(CLI::App& command, ScheduleArgs& args) {
   addFormatOption(command, args.format);
 }
 
-/// The --scheduler spec with --release-on-fail added as an option.
-std::string schedulerSpecOf(const ScheduleArgs& args) {
-  std::string spec = args.scheduler;
-  if (args.releaseOnFail) spec += (spec.find(':') == std::string::npos ? ":" : ",") + std::string("release-on-fail");
-  return spec;
-}
-
 /// Every --export file's text (sample 0's circuits), built in memory first so that a
 /// refused one writes nothing.
-std::vector<std::pair<std::string, std::string>> exportTexts(const ScheduleArgs& args, const Fabric& fabric,
-                                                             const CircuitFabric& circuits,
-                                                             const SchedulerConfig& config,
-                                                             const ScheduleExperiment& experiment) {
+std::vector<std::pair<std::string, std::string>> exportTexts(const ScheduleArgs& args, const ScheduleOutcome& outcome) {
+  const Fabric& fabric = *outcome.fabric;
+  const CircuitFabric& circuits = *outcome.circuits;
+  const SchedulerConfig& config = outcome.config;
+  const ScheduleExperiment& experiment = outcome.experiment;
   std::vector<std::pair<std::string, std::string>> files;
   for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
     std::string text;
@@ -125,65 +101,14 @@ std::vector<std::pair<std::string, std::string>> exportTexts(const ScheduleArgs&
   return files;
 }
 
-nlohmann::json roundsJson(const ScheduleExperiment& experiment) {
-  nlohmann::json perSample = nlohmann::json::array();
-  for (const auto& r : experiment.rounds) {
-    perSample.push_back({{"rounds", r.rounds},
-                         {"lower_bound", r.bound.lowerBound()},
-                         {"terminal_link_bound", r.bound.terminalLinks},
-                         {"switch_cut_bound", r.bound.switchCuts},
-                         {"granted_per_round", r.grantedPerRound}});
-  }
-  const RoundsSummary& summary = experiment.roundsSummary;
-  return {{"mean", summary.mean},
-          {"min", summary.min},
-          {"max", summary.max},
-          {"lower_bound_max", summary.lowerBoundMax},
-          {"samples", perSample}};
-}
-
-nlohmann::json resultJson(const ScheduleArgs& args, const Fabric& fabric, const SchedulerConfig& config,
-                          const DemandSource& demands, const ScheduleExperiment& experiment) {
-  const SchedulabilityStats& stats = experiment.stats;
-  nlohmann::json j;
-  j["spec"] = fabric.spec;
-  j["xgft"] = fabric.network.xgft()->params.str();
-  j["terminals"] = fabric.network.terminalCount();
-  j["scheduler"] = config.effective;
-  j["reference"] = schedulerRegistry().find(config.name).reference;
-  j["pattern"] = demands.effectiveSpec();
-  j["seed"] = args.seed;
-  j["permutations"] = stats.samples;
-  j["requests"] = static_cast<double>(stats.requests) / static_cast<double>(stats.samples);
-  j["requests_total"] = stats.requests;
-  j["granted_total"] = stats.granted;
-  j["ratio_mean"] = stats.ratioMean;
-  j["ratio_min"] = stats.ratioMin;
-  j["ratio_max"] = stats.ratioMax;
-  j["ratio_stddev"] = stats.ratioStddev;
-  j["failures"] = {
-      {"no_common_port", stats.noCommonPort}, {"no_up_port", stats.noUpPort}, {"down_conflict", stats.downConflict}};
-  j["ratios"] = stats.ratios;
-  j["checked"] = {{"sample", 0},
-                  {"circuits", experiment.firstCheck.circuits},
-                  {"channels", experiment.firstCheck.channelsUsed},
-                  {"conflict_free", experiment.firstCheck.ok}};
-  if (args.rounds) j["rounds"] = roundsJson(experiment);
-  nlohmann::json exported = nlohmann::json::array();
-  for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
-    exported.push_back({{"kind", args.exports[i]}, {"file", args.exports[i + 1]}});
-  }
-  j["exported"] = exported;
-  return j;
-}
-
-void printText(const ScheduleArgs& args, const nlohmann::json& j, const ScheduleExperiment& experiment,
+void printText(const ScheduleRequest& request, const nlohmann::json& j, const ScheduleExperiment& experiment,
                const std::vector<std::pair<std::string, std::string>>& files) {
   const SchedulabilityStats& stats = experiment.stats;
   fmt::print("fabric         {} = {}, {} terminals\n", j["spec"].get<std::string>(), j["xgft"].get<std::string>(),
              j["terminals"].get<std::size_t>());
   fmt::print("scheduler      {}  [{}]\n", j["scheduler"].get<std::string>(), j["reference"].get<std::string>());
-  fmt::print("pattern        {}, {} sample(s), seed {}\n", j["pattern"].get<std::string>(), stats.samples, args.seed);
+  fmt::print("pattern        {}, {} sample(s), seed {}\n", j["pattern"].get<std::string>(), stats.samples,
+             request.seed);
   fmt::print("requests       {:.1f} per sample\n", j["requests"].get<double>());
   fmt::print("schedulability mean {:.4f}  min {:.4f}  max {:.4f}  (stddev {:.4f})\n", stats.ratioMean, stats.ratioMin,
              stats.ratioMax, stats.ratioStddev);
@@ -191,7 +116,7 @@ void printText(const ScheduleArgs& args, const nlohmann::json& j, const Schedule
              stats.noUpPort, stats.downConflict);
   fmt::print("checked        sample 0: {} circuits on {} channels, conflict-free\n", experiment.firstCheck.circuits,
              experiment.firstCheck.channelsUsed);
-  if (args.rounds) {
+  if (request.rounds) {
     const RoundsSummary& summary = experiment.roundsSummary;
     fmt::print("rounds         mean {:.2f}  min {}  max {}  (static load lower bound {})\n", summary.mean, summary.min,
                summary.max, summary.lowerBoundMax);
@@ -199,26 +124,27 @@ void printText(const ScheduleArgs& args, const nlohmann::json& j, const Schedule
   for (const auto& file : files) fmt::print("exported       {}\n", file.first);
 }
 
-int runSchedule(const ScheduleArgs& args) {
+// parse (validated by the library) -> runSchedule -> exports, the library's JSON or text.
+int runScheduleCommand(const ScheduleArgs& args) {
   requireExportKinds(args.exports, {"lft", "paths"}, "kind");
-  const SchedulerConfig config = makeSchedulerConfig(schedulerSpecOf(args));
-  const Fabric fabric = loadFabric(args.spec);
-  const CircuitFabric circuits(fabric.network);
-  const DemandSource demands(args.pattern, fabric.network, args.seed);
-  const ScheduleExperiment experiment = runScheduleExperiment(
-      circuits, config, [&demands](Rng& rng, std::vector<SourceDestination>& out) { demands.draw(rng, out); },
-      args.permutations, args.seed, args.rounds);
-  const auto files = exportTexts(args, fabric, circuits, config, experiment);
+  const ScheduleRequest request = ScheduleRequest::fromValues(args.flags.values);
+  const ScheduleOutcome outcome = runSchedule(request);
+  const auto files = exportTexts(args, outcome);
   std::vector<OutputFile> outputs;  // all or nothing
   for (const auto& [path, text] : files) {
     outputs.push_back({path, [&text = text](std::ostream& out) { out << text; }});
   }
   writeFilesAtomically(outputs);
-  const nlohmann::json j = resultJson(args, fabric, config, demands, experiment);
+  nlohmann::json j = scheduleResultJson(request, outcome);
+  nlohmann::json exported = nlohmann::json::array();
+  for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
+    exported.push_back({{"kind", args.exports[i]}, {"file", args.exports[i + 1]}});
+  }
+  j["exported"] = exported;
   if (args.format == OutputFormat::Json) {
     printJson(j);
   } else {
-    printText(args, j, experiment, files);
+    printText(request, j, outcome.experiment, files);
   }
   return 0;
 }
@@ -230,7 +156,7 @@ Command scheduleCommand() {
           [](CLI::App& command) {
             auto args = std::make_shared<ScheduleArgs>();
             addScheduleOptions(command, *args);
-            return std::function<int()>([args] { return runSchedule(*args); });
+            return std::function<int()>([args] { return runScheduleCommand(*args); });
           }};
 }
 

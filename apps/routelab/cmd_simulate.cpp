@@ -12,10 +12,12 @@
 #include <sstream>
 
 #include "cli.h"
+#include "cli_schema.h"
 #include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "io/output.h"
+#include "request/simulate_request.h"
 #include "sim/arbitration/registry.h"
 #include "sim/reference/reference_model.h"
 #include "sim/selection/registry.h"
@@ -28,86 +30,18 @@ namespace {
 
 constexpr int kExitDeadlock = 4;
 
+// The request's flags are generated from simulateSchema() (cli_schema.h); the others choose
+// what is written besides the result.
 struct SimulateArgs {
-  std::string spec;
-  std::string engine;
-  std::string pattern = "uniform";
-  double load = 0.1;
-  std::string loads;
-  bool saturation = false;
-  std::uint64_t seed = 1;
-  unsigned lmc = 0;
-  int threads = -1;  // not given: every core for --loads, one thread for one simulation
-  std::string selection = "sadp";
-  std::string arbitration = "round-robin";
-  std::string paths = "random";
-  std::string injection = "bernoulli";
-  std::string model = "fast";
-  std::string traceFile;
-  std::string traceGenerate;
+  RequestFlags flags{"simulate", {}};
   std::string exportTrace;
   std::string exportUtilization;
-  double compression = 1;
-  std::uint32_t payload = 1024;
-  SimConfig config;
+  std::string model = "fast";
   OutputFormat format = OutputFormat::Text;
 };
 
 void addOptions(CLI::App& command, SimulateArgs& args) {
-  command.add_option("spec", args.spec, "fabric spec (see `routelab list`)")->required();
-  command.add_option("--engine", args.engine, "routing engine spec")->required();
-  command.add_option("--pattern,--traffic", args.pattern,
-                     "uniform | uniform-hot-spot:fraction=F[,target=T] | a traffic pattern spec (default: uniform)");
-  command.add_option("--load", args.load, "offered load in flits per terminal per cycle (default 0.1)");
-  command.add_option("--loads", args.loads, "FROM:TO:STEP: a latency-throughput curve, points in parallel");
-  command.add_flag("--saturation", args.saturation, "find the saturation throughput (bisection on the load)");
-  command.add_option("--seed", args.seed, "seed of every random choice (default 1)")->check(unsignedDecimal());
-  command.add_option("--lmc", args.lmc, "addresses per terminal = 2^lmc (multipath engines)")
-      ->check(unsignedDecimal(0, 7));
-  command
-      .add_option("--threads", args.threads,
-                  "--loads: points in parallel (default 0 = every core); one simulation (--load, --saturation, "
-                  "--trace): its switches split over N threads, same result (default 1; 0 = every core)")
-      ->check(CLI::Range(0, 4096));
-  command.add_option("--packet-flits", args.config.packetFlits, "flits per packet (default 8)")
-      ->check(unsignedDecimal(1, 4096));
-  command.add_option("--vcs", args.config.vcs, "virtual channels per link (default, or 0: one per routing layer)")
-      ->check(unsignedDecimal(0, 64));
-  command.add_option("--buffer-packets", args.config.bufferPackets, "packets per VC queue (default 2)")
-      ->check(unsignedDecimal(1, 1024));
-  command.add_option("--routing-delay", args.config.routingDelay, "cycles (default 20)")
-      ->check(unsignedDecimal(0, 100000));
-  command.add_option("--fly-time", args.config.flyTime, "cycles on a link (default 8)")
-      ->check(unsignedDecimal(1, 100000));
-  command.add_option("--selection", args.selection,
-                     sim::selectionNames() + " (default sadp; sim/selection/registry.h, docs/SIMULATION.md)");
-  command.add_option("--arbitration", args.arbitration,
-                     "switch allocation: " + sim::arbitrationNames() +
-                         " (default round-robin; sim/arbitration/registry.h, docs/SIMULATION.md)");
-  command.add_option("--paths", args.paths, "multipath sources: random | round-robin | adaptive (default random)");
-  command.add_option("--injection", args.injection, "bernoulli | poisson (default bernoulli)");
-  command.add_option("--message-packets", args.config.messagePackets, "packets per message (default 1)")
-      ->check(unsignedDecimal(1, 1 << 20));
-  command.add_flag("--in-order", args.config.inOrder, "in-order delivery: reorder buffers + end-to-end flow control");
-  command
-      .add_option("--reorder-buffer", args.config.reorderPackets,
-                  "reorder buffer per destination, packets (default 64)")
-      ->check(unsignedDecimal(1, 1U << 30));
-  command.add_option("--cycles", args.config.measureCycles, "measured cycles (default 10000)")
-      ->check(unsignedDecimal(1, std::uint64_t{1} << 40));
-  command.add_option("--warmup", args.config.warmupCycles, "warm-up cycles (default 0 = until latency is stable)")
-      ->check(unsignedDecimal(0, std::uint64_t{1} << 40));
-  command
-      .add_option("--watchdog", args.config.watchdogCycles,
-                  "cycles without movement that mean deadlock (default 20000)")
-      ->check(unsignedDecimal(1, std::uint64_t{1} << 40));
-  command.add_flag("--check", args.config.checkInvariants,
-                   "check the simulator's invariants every cycle (with --threads > 1: between windows; slow)");
-  command.add_option("--trace", args.traceFile, "trace CSV (time,source,destination,bytes)");
-  command.add_option("--trace-generate", args.traceGenerate, "synthetic trace: io:storage=23,clients=105,...");
-  command.add_option("--compression", args.compression, "trace time compression factor (default 1)");
-  command.add_option("--payload", args.payload, "trace packet payload in bytes (default 1024)")
-      ->check(unsignedDecimal(1, 1U << 30));
+  addRequestOptions(command, args.flags, {{"traffic", "--pattern"}});
   command.add_option("--export-trace", args.exportTrace, "write the (generated) trace as CSV");
   command.add_option("--export-utilization", args.exportUtilization, "per-channel utilization CSV");
   command.add_option("--model", args.model,
@@ -117,40 +51,18 @@ void addOptions(CLI::App& command, SimulateArgs& args) {
   addFormatOption(command, args.format);
 }
 
-nlohmann::json configJson(const SimulateArgs& args, const Fabric& fabric, const SimResult& any) {
-  const SimConfig& c = args.config;
-  return {{"fabric", fabric.spec},
-          {"terminals", fabric.network.terminalCount()},
-          {"engine", args.engine},
-          {"traffic", args.traceFile.empty() && args.traceGenerate.empty() ? args.pattern : "trace"},
-          {"seed", args.seed},
-          {"packet_flits", c.packetFlits},
-          {"vcs", any.vcs},
-          {"buffer_packets", c.bufferPackets},
-          {"routing_delay", c.routingDelay},
-          {"fly_time", c.flyTime},
-          {"selection", args.selection},
-          {"arbitration", args.arbitration},
-          {"paths", args.paths},
-          {"injection", args.injection},
-          {"message_packets", c.messagePackets},
-          {"in_order", c.inOrder},
-          {"reorder_buffer", c.reorderPackets},
-          {"cycles", c.measureCycles},
-          {"warmup", c.warmupCycles == 0 ? nlohmann::json("auto") : nlohmann::json(c.warmupCycles)},
-          {"watchdog", c.watchdogCycles}};
-}
-
-void printText(const SimulateArgs& args, const nlohmann::json& config, const std::vector<SimResult>& results) {
+void printText(const SimulateRequest& request, const nlohmann::json& config, const std::vector<SimResult>& results) {
+  const SimConfig& c = request.config;
+  const Options& o = request.options;
   fmt::print("fabric      {} ({} terminals)\n", config["fabric"].get<std::string>(),
              config["terminals"].get<std::size_t>());
-  fmt::print("engine      {}, {} VCs, selection {}, arbitration {}, paths {}\n", args.engine,
-             config["vcs"].get<unsigned>(), args.selection, args.arbitration, args.paths);
-  fmt::print("model       {} flits/packet, {} packets/VC queue, routing {} cycles, fly {} cycles{}\n",
-             args.config.packetFlits, args.config.bufferPackets, args.config.routingDelay, args.config.flyTime,
-             args.config.inOrder ? fmt::format(", in order (reorder {} packets)", args.config.reorderPackets) : "");
-  fmt::print("traffic     {}, {} injection, seed {}\n", config["traffic"].get<std::string>(), args.injection,
-             args.seed);
+  fmt::print("engine      {}, {} VCs, selection {}, arbitration {}, paths {}\n", request.engine,
+             config["vcs"].get<unsigned>(), o.string("selection"), o.string("arbitration"), o.string("paths"));
+  fmt::print("model       {} flits/packet, {} packets/VC queue, routing {} cycles, fly {} cycles{}\n", c.packetFlits,
+             c.bufferPackets, c.routingDelay, c.flyTime,
+             c.inOrder ? fmt::format(", in order (reorder {} packets)", c.reorderPackets) : "");
+  fmt::print("traffic     {}, {} injection, seed {}\n", config["traffic"].get<std::string>(), o.string("injection"),
+             c.seed);
   fmt::print("{:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>10} {:>8} {:>8} {:>6}  {}\n", "offered", "accepted",
              "lat avg", "lat p99", "total avg", "oo-order", "hops", "cycles", "src min", "src max", "jain", "");
   for (const SimResult& r : results) {
@@ -164,7 +76,7 @@ void printText(const SimulateArgs& args, const nlohmann::json& config, const std
       for (const std::string& channel : r.deadlockReport.channels) fmt::print("  {}\n", channel);
     }
   }
-  if (!args.traceFile.empty() || !args.traceGenerate.empty()) {
+  if (request.usesTrace()) {
     fmt::print("trace       delivered completely at cycle {}\n", results.front().lastDelivery);
   }
 }
@@ -209,19 +121,19 @@ void writeExports(const SimulateArgs& args, const Fabric& fabric, const std::opt
 }
 
 // --model reference | check: traffic generated during the warm-up and measurement, then drained.
-int runModel(const SimulateArgs& args, const Fabric& fabric, const RoutingResult& routing) {
+int runModel(const SimulateArgs& args, const SimConfig& config, const Fabric& fabric, const RoutingResult& routing) {
   if (args.model != "reference" && args.model != "check") {
     throw SpecError(fmt::format("--model: unknown value '{}' (check, fast, reference)", args.model));
   }
-  const std::uint64_t limit = sim::referenceLimit(args.config);
+  const std::uint64_t limit = sim::referenceLimit(config);
   nlohmann::json j = {{"model", args.model}};
   if (args.model == "check") {
-    const sim::ModelComparison comparison = sim::compareWithReference(fabric.network, routing, args.config, limit);
+    const sim::ModelComparison comparison = sim::compareWithReference(fabric.network, routing, config, limit);
     if (!comparison.equal) throw SimulationError("the engine and the reference model differ: " + comparison.difference);
     j["packets"] = comparison.packets;
     j["equal"] = true;
   } else {
-    const std::vector<PacketRecord> packets = sim::referenceSimulate(fabric.network, routing, args.config, limit);
+    const std::vector<PacketRecord> packets = sim::referenceSimulate(fabric.network, routing, config, limit);
     std::uint64_t latency = 0, last = 0;
     for (const PacketRecord& p : packets) {
       latency += p.delivered - p.injected;
@@ -244,71 +156,28 @@ int runModel(const SimulateArgs& args, const Fabric& fabric, const RoutingResult
   return 0;
 }
 
-int runSimulate(SimulateArgs& args) {
-  args.config.selection = parseSelection(args.selection, "--selection");
-  args.config.arbitration = parseArbitration(args.arbitration, "--arbitration");
-  args.config.pathPolicy = parsePathPolicy(args.paths, "--paths");
-  args.config.injection = parseInjection(args.injection, "--injection");
-  const int modes =
-      int(!args.loads.empty()) + int(args.saturation) + int(!args.traceFile.empty() || !args.traceGenerate.empty());
-  if (modes > 1) throw SpecError("--loads, --saturation and --trace/--trace-generate exclude each other");
-  if (!args.traceFile.empty() && !args.traceGenerate.empty())
-    throw SpecError("--trace and --trace-generate exclude each other");
-  if (!(args.compression > 0)) throw SpecError("--compression must be positive");
-  std::vector<double> loads;
-  if (!args.loads.empty()) loads = parseLoadRange(args.loads);
-  args.config.seed = args.seed;
-  args.config.load = args.load;
-  args.config.traffic = args.pattern;
-  args.config.threads = args.threads < 0 ? 1 : static_cast<std::uint32_t>(args.threads);
-  const Fabric fabric = loadFabric(args.spec);
-  RoutingContext context;
-  context.seed = args.seed;
-  context.addressesPerTerminal = std::uint32_t{1} << args.lmc;
-  const RoutingResult routing = runEngine(args.engine, fabric.network, context);
-  if (args.model != "fast") return runModel(args, fabric, routing);
-  std::optional<Trace> trace;
-  if (!args.traceFile.empty()) trace = readTrace(args.traceFile, fabric.network);
-  if (!args.traceGenerate.empty())
-    trace = generateIoTrace(fabric.network, parseIoTraceSpec(args.traceGenerate, args.seed));
-  if (trace) {
-    trace->compression = args.compression;
-    trace->payloadBytes = args.payload;
+// parse (the flags, validated by the library) -> runSimulate -> the library's JSON or text.
+int runSimulate(const SimulateArgs& args) {
+  const SimulateRequest request = SimulateRequest::fromValues(args.flags.values);
+  if (args.model != "fast") {
+    const Fabric fabric = loadFabric(request.fabric);
+    RoutingContext context;
+    context.seed = request.config.seed;
+    context.addressesPerTerminal = std::uint32_t{1} << request.lmc;
+    const RoutingResult routing = runEngine(request.engine, fabric.network, context);
+    return runModel(args, request.config, fabric, routing);
   }
-  std::vector<SimResult> results;
-  if (!loads.empty()) {
-    std::size_t done = 0;
-    args.config.threads = 1;  // the points are the parallel work
-    results = simulateLoads(fabric.network, routing, args.config, loads, std::max(args.threads, 0),
-                            [&](std::size_t) { progressLine(++done, loads.size()); });
-  } else if (args.saturation) {
-    results.push_back(findSaturation(fabric.network, routing, args.config, 0.01, 1.0, 7,
-                                     [](int step) { progressLine(std::size_t(step) + 1, 9); }));
-  } else {
-    results.push_back(simulate(fabric.network, routing, args.config, trace ? &*trace : nullptr));
-  }
-  writeExports(args, fabric, trace, results.back());
-  const nlohmann::json config = configJson(args, fabric, results.front());
+  const SimulateOutcome outcome = routelab::runSimulate(request, progressLine);
+  const std::vector<SimResult>& results = outcome.results;
+  writeExports(args, outcome.fabric, outcome.trace, results.back());
+  const nlohmann::json j = simulateResultJson(request, outcome);
   bool deadlock = false;
   for (const SimResult& r : results) deadlock = deadlock || r.deadlock;
   if (args.format == OutputFormat::Json) {
-    nlohmann::json j = config;
-    if (results.size() == 1 && loads.empty()) {
-      j.update(simResultJson(results.front()));
-      if (!trace && !args.saturation) j["load"] = args.load;
-      if (args.saturation) j["saturation_throughput"] = results.front().accepted;
-    } else {
-      j["points"] = nlohmann::json::array();
-      for (std::size_t i = 0; i < results.size(); ++i) {
-        nlohmann::json point = simResultJson(results[i]);
-        if (i < loads.size()) point["load"] = loads[i];
-        j["points"].push_back(point);
-      }
-    }
     printJson(j);
   } else {
-    printText(args, config, results);
-    if (args.saturation) fmt::print("saturation  {:.4f} flits/terminal/cycle\n", results.front().accepted);
+    printText(request, j, results);
+    if (request.saturation) fmt::print("saturation  {:.4f} flits/terminal/cycle\n", results.front().accepted);
   }
   return deadlock ? kExitDeadlock : 0;
 }

@@ -6,18 +6,24 @@
 
 #include "core/errors.h"
 #include "request/analyze_request.h"
+#include "request/route_request.h"
+#include "request/schedule_request.h"
 #include "request/simulate_request.h"
+#include "request/verify_request.h"
 
 namespace routelab {
 
 const std::vector<std::string>& requestOperations() {
-  static const std::vector<std::string> operations = {"simulate", "analyze"};
+  static const std::vector<std::string> operations = {"simulate", "analyze", "verify", "schedule", "route"};
   return operations;
 }
 
 const OptionSchema& requestSchema(const std::string& operation) {
   if (operation == "simulate") return simulateSchema();
   if (operation == "analyze") return analyzeSchema();
+  if (operation == "verify") return verifySchema();
+  if (operation == "schedule") return scheduleSchema();
+  if (operation == "route") return routeSchema();
   std::string known;
   for (const std::string& name : requestOperations()) known += (known.empty() ? "" : ", ") + name;
   throw SpecError(fmt::format("unknown operation '{}' (known: {})", operation, known));
@@ -42,6 +48,11 @@ Options requestOptions(const std::string& operation, const KeyValues& values) {
   spec.name = operation;
   for (const auto& [key, value] : values) spec.options.emplace_back(kebabKey(key), value);
   return Options(operation, requestSchema(operation), spec);
+}
+
+void checkRequestValue(const std::string& operation, const std::string& key, const std::string& value) {
+  Options options(operation, requestSchema(operation));
+  options.set(kebabKey(key), value);
 }
 
 nlohmann::json optionValueJson(const OptionSpec& row, const std::string& value) {

@@ -4,7 +4,8 @@
 //   * the CLI: flag `--<key>` (apps/routelab/cli_schema.h), help with default and range;
 //   * sweep files: key `<key>` with '-' replaced by '_' (sweep/point_kinds.cpp);
 //   * Python: keyword `<key>` with '-' replaced by '_'.
-// The operations' requests: request/simulate_request.h, request/analyze_request.h.
+// The operations' requests: request/simulate_request.h, request/analyze_request.h,
+// request/verify_request.h, request/schedule_request.h, request/route_request.h.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -19,7 +20,8 @@ namespace routelab {
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
-/// The operations that have a request ("simulate", "analyze").
+/// The operations that have a request ("simulate", "analyze", "verify", "schedule",
+/// "route").
 const std::vector<std::string>& requestOperations();
 
 /// The rows of `operation`'s request; SpecError listing the operations otherwise.
@@ -30,6 +32,11 @@ const OptionSchema& requestSchema(const std::string& operation);
 /// Validated: SpecError "<operation>: unknown option 'k' (known: ...)", "<operation>: <key>
 /// must lie in [a, b] (got x)", missing required options, malformed values, repeated keys.
 Options requestOptions(const std::string& operation, const KeyValues& values);
+
+/// One value checked against its row alone, as requestOptions() checks it (type, choices,
+/// range): SpecError with requestOptions()'s message. What a front end calls when each value
+/// arrives on its own (the CLI checks every flag while parsing).
+void checkRequestValue(const std::string& operation, const std::string& key, const std::string& value);
 
 /// The key as a sweep file and Python spell it: '-' replaced by '_'.
 std::string snakeKey(const std::string& key);

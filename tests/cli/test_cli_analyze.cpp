@@ -113,8 +113,10 @@ TEST(CliAnalyze, ErrorsAreReportedWithExitCodes) {
   r = runRoutelab("analyze gft2:n=3,m=2,r=3 --engine dmodk --metric abb");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("even number of terminals"), std::string::npos) << r.err;
+  // A value outside its row's range is a usage error, named by the library's row.
   r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric abb --precision 0");
-  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("analyze: precision must lie in (0, inf) (got 0)"), std::string::npos) << r.err;
   r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric mean");
   EXPECT_EQ(r.exitCode, 2);
   r = runRoutelab("analyze gft2:n=4,m=2,r=4 --engine dmodk --metric worst --export-loads /tmp/routelab-never.csv");

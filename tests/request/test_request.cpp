@@ -10,7 +10,10 @@
 #include "core/errors.h"
 #include "request/analyze_request.h"
 #include "request/request.h"
+#include "request/route_request.h"
+#include "request/schedule_request.h"
 #include "request/simulate_request.h"
+#include "request/verify_request.h"
 
 using namespace routelab;
 
@@ -18,7 +21,7 @@ namespace {
 
 /// The values a request needs besides the one under test.
 KeyValues required(const std::string& operation) {
-  (void)operation;
+  if (operation == "schedule") return {{"fabric", "kary-ntree:k=2,n=2"}};
   return {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}};
 }
 
@@ -128,10 +131,32 @@ std::string typed(const AnalyzeRequest& r) {
   return out.str();
 }
 
+std::string typed(const VerifyRequest& r) {
+  std::ostringstream out;
+  out << r.fabric << '|' << r.engine << '|' << r.slFile << '|' << r.lidMap << '|' << r.switchTraffic << '|' << r.seed
+      << '|' << r.lmc << '|' << r.examples;
+  return out.str();
+}
+
+std::string typed(const ScheduleRequest& r) {
+  std::ostringstream out;
+  out << r.fabric << '|' << r.scheduler << '|' << r.pattern << '|' << r.permutations << '|' << r.seed << '|'
+      << r.releaseOnFail << '|' << r.rounds;
+  return out.str();
+}
+
+std::string typed(const RouteRequest& r) {
+  std::ostringstream out;
+  out << r.fabric << '|' << r.engine << '|' << r.lmc << '|' << r.switchAddresses << '|' << r.seed << '|' << r.noChecks
+      << '|' << r.lidMap;
+  return out.str();
+}
+
 /// A valid value other than the row's default (the other end of its range, another choice,
 /// the opposite flag), and the options it needs to be meaningful.
 KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   KeyValues values;
+  if (row.key == "fabric" && operation == "schedule") return {{"fabric", "kary-ntree:k=2,n=3"}};
   if (row.key == "fabric") return {{"fabric", "kary-ntree:k=2,n=3"}, {"engine", "dmodk"}};
   if (row.key == "engine") return {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "sssp"}};
   values = required(operation);
@@ -152,7 +177,7 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
       }
       break;
   }
-  if (row.key == "pattern") {
+  if (row.key == "pattern" && operation == "analyze") {
     value = "shift:s=1";
     values.emplace_back("metric", "pattern");
   }
@@ -162,6 +187,10 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   if (row.key == "trace") value = "trace.csv";
   if (row.key == "trace-generate") value = "io:storage=1,clients=2";
   if (row.key == "load-model") value = "best-split";
+  if (row.key == "sl") value = "pathsl.txt";
+  if (row.key == "scheduler") value = "local-greedy";
+  if (row.key == "pattern" && operation == "schedule") value = "shift:s=3";
+  if (row.key == "lid-map") value = "guid2lid";
   if (row.key == "warmup" || row.key == "cycles" || row.key == "watchdog") value = "12345";
   EXPECT_FALSE(value.empty()) << operation << " " << row.key << ": no non-default value";
   values.emplace_back(row.key, value);
@@ -180,6 +209,21 @@ TEST(RequestSchema, EveryOptionReachesTheTypedRequest) {
   for (const OptionSpec& row : analyzeSchema()) {
     const KeyValues values = nonDefault("analyze", row);
     EXPECT_NE(typed(AnalyzeRequest::fromValues(values)), analyzeDefault) << "analyze: " << row.key;
+  }
+  const std::string verifyDefault = typed(VerifyRequest::fromValues(required("verify")));
+  for (const OptionSpec& row : verifySchema()) {
+    const KeyValues values = nonDefault("verify", row);
+    EXPECT_NE(typed(VerifyRequest::fromValues(values)), verifyDefault) << "verify: " << row.key;
+  }
+  const std::string scheduleDefault = typed(ScheduleRequest::fromValues(required("schedule")));
+  for (const OptionSpec& row : scheduleSchema()) {
+    const KeyValues values = nonDefault("schedule", row);
+    EXPECT_NE(typed(ScheduleRequest::fromValues(values)), scheduleDefault) << "schedule: " << row.key;
+  }
+  const std::string routeDefault = typed(RouteRequest::fromValues(required("route")));
+  for (const OptionSpec& row : routeSchema()) {
+    const KeyValues values = nonDefault("route", row);
+    EXPECT_NE(typed(RouteRequest::fromValues(values)), routeDefault) << "route: " << row.key;
   }
 }
 

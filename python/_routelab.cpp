@@ -14,6 +14,7 @@
 #include "io/lft_dump.h"
 #include "io/output.h"
 #include "io/sl_table.h"
+#include "request/route_request.h"
 #include "topology/summary.h"
 
 namespace routelab::python {
@@ -124,15 +125,22 @@ NodeId nodeNamed(const Network& network, const std::string& name) {
 
 // ---- Routing ----
 
-PyRouting route(const PyFabric& f, const std::string& engine, std::uint32_t lmc, bool switchAddresses,
-                std::uint64_t seed) {
-  if (lmc > 7) throw SpecError("lmc must be in 0..7 (got " + std::to_string(lmc) + ")");
+/// `routelab route`'s request (request/route_request.h: the same rows and messages) without
+/// its checks (verify() is the check from Python).
+PyRouting route(const PyFabric& f, const std::string& engine, std::int64_t lmc, bool switchAddresses,
+                std::int64_t seed) {
+  const RouteRequest request = RouteRequest::fromJson({{"fabric", f.fabric->spec.empty() ? "python" : f.fabric->spec},
+                                                       {"engine", engine},
+                                                       {"lmc", lmc},
+                                                       {"switch-addresses", switchAddresses},
+                                                       {"seed", seed},
+                                                       {"no-checks", true}});
   RoutingContext context;
-  context.addressesPerTerminal = std::uint32_t{1} << lmc;
-  context.routeSwitches = switchAddresses;
-  context.seed = seed;
+  context.addressesPerTerminal = std::uint32_t{1} << request.lmc;
+  context.routeSwitches = request.switchAddresses;
+  context.seed = request.seed;
   auto routing = interruptible([&](const std::atomic<bool>&) {
-    return std::make_shared<RoutingResult>(runEngine(engine, f.network(), context));
+    return std::make_shared<RoutingResult>(runEngine(request.engine, f.network(), context));
   });
   const std::string name = parseComponent(engine.rfind("file:", 0) == 0 ? "file" : engine).name;
   return {f.fabric, std::move(routing), engineRegistry().find(name).reference};

@@ -17,7 +17,9 @@
 #include "report/html.h"
 #include "request/analyze_request.h"
 #include "request/request.h"
+#include "request/schedule_request.h"
 #include "request/simulate_request.h"
+#include "request/verify_request.h"
 #include "schedule/circuits.h"
 #include "schedule/experiment.h"
 #include "schedule/registry.h"
@@ -132,45 +134,29 @@ nlohmann::json fixedKeys(const PyFabric& f, const PyRouting& r) {
 
 // ---- verify ----
 
-py::dict failureDict(const VerifyFailure& f) {
-  py::dict d;
-  d["source"] = f.source;
-  d["destination"] = f.destination;
-  d["layer"] = f.layer;
-  d["status"] = f.status;
-  d["stopped_at"] = f.where.empty() ? py::object(py::none()) : py::object(py::str(f.where));
-  return d;
-}
-
-py::dict verify(const PyFabric& f, const PyRouting& r, bool switchTraffic, std::size_t examples) {
+/// `routelab verify`'s request (request/verify_request.h) on this fabric and routing: the JSON
+/// the CLI prints (connected, loop_free, deadlock_free, the witness cycle, failures, ...).
+/// The keys `sl` and `lid_map` (layers from an OpenSM SL file) and `seed` belong to the
+/// CLI's routing step: a Routing object has its layers and seed already.
+py::dict verify(const PyFabric& f, const PyRouting& r, const py::kwargs& kwargs) {
+  nlohmann::json fixed = fixedKeys(f, r);
+  fixed["seed"] = 1;
+  const VerifyRequest request =
+      inPythonSpelling("verify", [&] { return VerifyRequest::fromJson(requestJson("verify", kwargs, fixed)); });
+  if (!request.slFile.empty() || !request.lidMap.empty())
+    throw SpecError("verify: sl and lid_map apply to the CLI's routing step; give the Routing its layers instead");
   VerifyOptions options;
-  options.switchTraffic = switchTraffic;
-  options.maxExamples = examples;
-  const VerifyResult v =
-      interruptible([&](const std::atomic<bool>&) { return verifyRouting(f.network(), *r.routing, options); });
-  py::dict d;
-  d["engine"] = v.engine;
-  d["connected"] = v.connected;
-  d["loop_free"] = v.loopFree;
-  d["deadlock_free"] = v.deadlockFree;
-  d["passed"] = v.passed();
-  d["layers"] = v.layers;
-  d["layers_used"] = v.layersUsed;
-  d["method"] = v.method;
-  d["dependencies"] = v.dependencies;
-  d["cyclic_layers"] = v.cyclicLayers;
-  d["cycle_layer"] = v.cycleLayer ? py::object(py::int_(*v.cycleLayer)) : py::none();
-  d["cycle"] = v.cycleLayer ? py::object(py::cast(v.cycleChannels)) : py::none();
-  std::vector<std::size_t> ids;
-  for (ChannelId c : v.cycle) ids.push_back(c.index());
-  d["cycle_channel_ids"] = ids;
-  d["routes"] = v.routes;
-  d["delivered"] = v.delivered;
-  d["no_route"] = v.noRoute;
-  d["loops"] = v.loops;
-  py::list failures;
-  for (const auto& failure : v.failures) failures.append(failureDict(failure));
-  d["failures"] = failures;
+  options.switchTraffic = request.switchTraffic;
+  options.maxExamples = request.examples;
+  VerifyOutcome outcome = interruptible([&](const std::atomic<bool>&) {
+    return VerifyOutcome{*f.fabric, *r.routing, verifyRouting(f.network(), *r.routing, options)};
+  });
+  py::dict d = toPython(verifyResultJson(request, outcome)).cast<py::dict>();
+  d["cycle_channel_ids"] = [&] {
+    std::vector<std::size_t> ids;
+    for (ChannelId c : outcome.result.cycle) ids.push_back(c.index());
+    return ids;
+  }();
   return d;
 }
 
@@ -246,40 +232,15 @@ py::dict simulate(const PyFabric& f, const PyRouting& r, const std::vector<doubl
 
 // ---- schedule (Ding §4) ----
 
-py::dict schedule(const PyFabric& f, const std::string& scheduler, const std::string& pattern, std::size_t permutations,
-                  std::uint64_t seed, bool rounds) {
-  if (permutations < 1) throw SpecError("permutations must be at least 1");
-  const SchedulerConfig config = makeSchedulerConfig(scheduler);
-  const CircuitFabric circuits(f.network());
-  const DemandSource demands(pattern, f.network(), seed);
-  const ScheduleExperiment e = interruptible([&](const std::atomic<bool>&) {
-    return runScheduleExperiment(
-        circuits, config, [&demands](Rng& rng, std::vector<SourceDestination>& out) { demands.draw(rng, out); },
-        permutations, seed, rounds);
+/// `routelab schedule`'s request (request/schedule_request.h) on the fabric `spec`: the JSON
+/// the CLI prints, with the per-permutation ratios.
+py::dict schedule(const std::string& spec, const py::kwargs& kwargs) {
+  const ScheduleRequest request = inPythonSpelling("schedule", [&] {
+    return ScheduleRequest::fromJson(requestJson("schedule", kwargs, {{"fabric", spec}}));
   });
-  const SchedulabilityStats& s = e.stats;
-  py::dict d;
-  d["scheduler"] = config.effective;
-  d["reference"] = schedulerRegistry().find(config.name).reference;
-  d["pattern"] = demands.effectiveSpec();
-  d["seed"] = seed;
-  d["permutations"] = s.samples;
-  d["requests"] = static_cast<double>(s.requests) / static_cast<double>(s.samples);
-  d["granted"] = s.granted;
-  d["ratio_mean"] = s.ratioMean;
-  d["ratio_min"] = s.ratioMin;
-  d["ratio_max"] = s.ratioMax;
-  d["ratio_stddev"] = s.ratioStddev;
-  d["ratios"] = s.ratios;
-  d["no_common_port"] = s.noCommonPort;
-  d["no_up_port"] = s.noUpPort;
-  d["down_conflict"] = s.downConflict;
-  if (rounds) {
-    d["rounds_mean"] = e.roundsSummary.mean;
-    d["rounds_min"] = e.roundsSummary.min;
-    d["rounds_max"] = e.roundsSummary.max;
-    d["rounds_lower_bound_max"] = e.roundsSummary.lowerBoundMax;
-  }
+  const ScheduleOutcome outcome = interruptible([&](const std::atomic<bool>&) { return runSchedule(request); });
+  py::dict d = toPython(scheduleResultJson(request, outcome)).cast<py::dict>();
+  d["ratios"] = outcome.experiment.stats.ratios;
   return d;
 }
 
@@ -360,12 +321,10 @@ py::object readResults(const std::string& results) {
 }  // namespace
 
 void bindOperations(py::module_& m) {
-  m.def("verify", &verify, py::arg("fabric"), py::arg("routing"), py::arg("switch_traffic") = false,
-        py::arg("examples") = 10);
+  m.def("verify", &verify, py::arg("fabric"), py::arg("routing"));
   m.def("analyze", &analyze, py::arg("fabric"), py::arg("routing"));
   m.def("simulate", &simulate, py::arg("fabric"), py::arg("routing"), py::arg("loads"));
-  m.def("schedule", &schedule, py::arg("fabric"), py::arg("scheduler"), py::arg("pattern"), py::arg("permutations"),
-        py::arg("seed"), py::arg("rounds"));
+  m.def("schedule", &schedule, py::arg("spec"));
   m.def("compare", &compare, py::arg("spec"), py::arg("engines"), py::arg("routings"), py::arg("vls"),
         py::arg("adaptive_switches"), py::arg("in_order"), py::arg("simulate"), py::arg("seed"), py::arg("output"));
   m.def("option_rows", &optionRows, py::arg("operation"),

@@ -449,12 +449,17 @@ def _check_pair(fabric: Any, routing: Any) -> None:
         raise ValueError("routing: it routes another fabric")
 
 
-def verify(fabric: Fabric, routing: Routing, *, switch_traffic: bool = False, examples: int = 10) -> Verdict:
-    """Connected, loop-free, deadlock-free per layer, as ``routelab verify``."""
+def verify(fabric: Fabric, routing: Routing, **options: Any) -> Verdict:
+    """Connected, loop-free, deadlock-free per layer, as ``routelab verify`` (Lysne Thms. 1-2;
+    Duato for escape layers). Options are the request's keys (:func:`options` ("verify")):
+    ``switch_traffic`` (also traffic from and to switch addresses; route with
+    ``switch_addresses=True``), ``examples`` (failure examples kept per kind)."""
     _check_pair(fabric, routing)
-    d = _rl.verify(fabric._f, routing._r, switch_traffic, examples)
-    keys = Verdict.__dataclass_fields__.keys() - {"details"}
-    return Verdict(**{k: d[k] for k in keys}, details=d)
+    d = _rl.verify(fabric._f, routing._r, **options)
+    values = {k: d.get(k) for k in Verdict.__dataclass_fields__.keys() - {"details"}}
+    values["failures"] = d.get("failures") or d.get("examples") or []
+    values["cycle_channel_ids"] = d.get("cycle_channel_ids") or []
+    return Verdict(**values, details=d)
 
 
 # --------------------------------------------------------------------------------- analyze
@@ -541,14 +546,22 @@ def simulate(fabric: Fabric, routing: Routing, loads: Optional[Iterable[float]] 
 # -------------------------------------------------------------------------------- schedule
 
 
-def schedule(fabric: Fabric, scheduler: str = "level-wise", *, pattern: str = "permutation",
-             permutations: int = 100, seed: int = 1, rounds: bool = False) -> dict:
-    """Circuit scheduling on a fat-tree (Ding §4), as ``routelab schedule``: the
-    schedulability ratio's mean/min/max over ``permutations`` request sets (``ratios`` per
-    set), with ``rounds`` the multi-round schedule's rounds."""
+def schedule(fabric: Fabric, scheduler: str = "level-wise", **options: Any) -> dict:
+    """Circuit scheduling on a fat-tree (Ding §4), as ``routelab schedule``: the JSON the CLI
+    prints — the schedulability ratio's mean/min/max over ``permutations`` request sets
+    (``ratio_mean``, ``ratio_min``, ``ratio_max``, and ``ratios`` per set), with
+    ``rounds=True`` the multi-round schedule's rounds. Options are the request's keys
+    (:func:`options` ("schedule")): ``pattern``, ``permutations``, ``seed``,
+    ``release_on_fail``, ``rounds``."""
     _require(fabric, Fabric, "fabric")
     _require(scheduler, str, "scheduler")
-    return _rl.schedule(fabric._f, scheduler, pattern, permutations, seed, rounds)
+    with tempfile.TemporaryDirectory() as directory:
+        d = _rl.schedule(_loadable_spec(fabric, directory), scheduler=scheduler, **options)
+    for key, value in list(d.items()):
+        if isinstance(value, dict) and key in ("ratio", "rounds"):
+            for inner, number in value.items():
+                d.setdefault(f"{key}_{inner}", number)
+    return d
 
 
 # --------------------------------------------------------------------------------- compare

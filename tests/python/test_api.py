@@ -225,7 +225,7 @@ def test_errors(tree, tmp_path):
         rl.analyze(tree, routing, metric="nope")
     with pytest.raises(ValueError):
         rl.Fabric("kary-ntree:k=2")
-    with pytest.raises(ValueError, match="lmc must be in 0..7"):
+    with pytest.raises(ValueError, match=r"route: lmc must lie in \[0, 7\] \(got 9\)"):
         rl.route(tree, "dmodk", lmc=9)
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "routelab-network",\n "version": 1,\n "nodes": 3}\n')

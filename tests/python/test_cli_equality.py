@@ -74,6 +74,18 @@ def test_schedule(cli):
 # ---- one schema, three front ends ----
 
 FIXED = {"fabric", "engine", "lmc"}  # supplied by the Fabric and Routing objects in Python
+# Per operation: keys a Python call does not take (the objects carry them, or they belong to
+# the CLI's routing step).
+NOT_IN_PYTHON = {"analyze": FIXED, "simulate": FIXED, "verify": FIXED | {"seed", "sl", "lid_map"},
+                 "schedule": {"fabric"}}
+
+
+def caller(operation):
+    if operation == "schedule":
+        fabric = rl.Fabric("ft:l=2,m=4,w=4")
+        return fabric, None, lambda f, r, **kw: rl.schedule(f, **kw)
+    fabric = rl.Fabric(SPEC)
+    return fabric, rl.route(fabric, "dmodk"), getattr(rl, operation)
 
 
 def cli_flags(operation):
@@ -93,17 +105,19 @@ def cli_flags(operation):
     return flags - {"help", "format"}
 
 
-@pytest.mark.parametrize("operation", ["analyze", "simulate"])
+@pytest.mark.parametrize("operation", ["analyze", "simulate", "verify", "schedule"])
 def test_cli_and_python_accept_the_schema_keys(operation):
     rows = rl.options(operation)
     assert cli_flags(operation) | {"fabric"} >= set(rows), "a schema key without its CLI flag"
-    fabric = rl.Fabric(SPEC)
-    routing = rl.route(fabric, "dmodk")
-    call = rl.analyze if operation == "analyze" else rl.simulate
+    fabric, routing, call = caller(operation)
     for key, row in rows.items():
         if key == "fabric":
             continue  # the positional argument of both
-        if key in FIXED:
+        if key in NOT_IN_PYTHON[operation] and key in ("sl", "lid_map"):
+            with pytest.raises(ValueError, match="CLI's routing step"):
+                call(fabric, routing, **{key: "x"})
+            continue
+        if key in NOT_IN_PYTHON[operation]:
             with pytest.raises(ValueError, match=f"unknown option '{key}'"):
                 call(fabric, routing, **{key: row["default"] if row["default"] is not None else "x"})
             continue
@@ -120,7 +134,7 @@ def test_cli_and_python_accept_the_schema_keys(operation):
                 call(fabric, routing, **{key: "no-such-choice"})
 
 
-@pytest.mark.parametrize("operation", ["analyze", "simulate"])
+@pytest.mark.parametrize("operation", ["analyze", "simulate", "verify", "schedule"])
 def test_type_stubs_declare_the_schema_keys(operation):
     """The .pyi's keyword parameters are the request's keys with their Python types."""
     import ast
@@ -132,10 +146,11 @@ def test_type_stubs_declare_the_schema_keys(operation):
     declared = {a.arg: ast.unparse(a.annotation) for a in function.args.kwonlyargs + function.args.args}
     python_type = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
     for key, row in rl.options(operation).items():
-        if key in FIXED or (operation, key) in {("simulate", "loads"), ("analyze", "metric")}:
+        if key in NOT_IN_PYTHON[operation] or (operation, key) in {("simulate", "loads"), ("analyze", "metric"),
+                                                                   ("schedule", "scheduler")}:
             continue
         assert declared.get(key) == python_type[row["type"]], key
-    extra = set(declared) - set(rl.options(operation)) - {"fabric", "routing"}
+    extra = set(declared) - set(rl.options(operation)) - {"fabric", "routing", "scheduler"}
     assert not extra, extra
 
 

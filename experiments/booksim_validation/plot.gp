@@ -26,7 +26,7 @@ set key top left font ",8"
 if (logx) { set logscale x; set format x "%g" } else { unset logscale x }
 do for [what in "accepted latency"] {
   set output sprintf("%s/%s.png", res, what)
-  set multiplot layout rows, cols title (what eq "accepted" ? "Accepted vs offered traffic, averaged over all terminals (a permutation's fixed points are silent in routelab); hot-spot: 5 % of each source's packets to terminal 0; seeds: mean, bar = lowest to highest run" : "Packet latency (cycles, log scale) vs offered traffic (flits/terminal/cycle); seeds: mean, bar = lowest to highest run")
+  set multiplot layout rows, cols title (cols < 4 ? (what eq "accepted" ? "Accepted vs offered (flits/terminal/cycle); mean over seeds, bar = lowest to highest run" : "Latency (cycles) vs offered; mean over seeds, bar = lowest to highest run") : what eq "accepted" ? "Accepted vs offered traffic, averaged over all terminals (a permutation's fixed points are silent in routelab); hot-spot: 5 % of each source's packets to terminal 0; seeds: mean, bar = lowest to highest run" : "Packet latency (cycles, log scale) vs offered traffic (flits/terminal/cycle); seeds: mean, bar = lowest to highest run")
   do for [panel in panels] {
     k = int(field(panel, 1)); n = int(field(panel, 2)); p = field(panel, 3)
     bound = 1.0 / (hotspot * k ** n + 1 - hotspot)

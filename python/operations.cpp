@@ -6,6 +6,8 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "analysis/loads.h"
 #include "analysis/sampling.h"
 #include "analysis/split.h"
@@ -192,21 +194,22 @@ py::dict analyze(const PyFabric& f, const PyRouting& r, const py::kwargs& kwargs
 /// JSON the CLI prints with, per point, the per-channel utilization and per-source accepted
 /// traffic as arrays.
 py::dict simulate(const PyFabric& f, const PyRouting& r, const std::vector<double>& loads, const py::kwargs& kwargs) {
-  SimulateRequest request = inPythonSpelling(
-      "simulate", [&] { return SimulateRequest::fromJson(requestJson("simulate", kwargs, fixedKeys(f, r))); });
-  if (!loads.empty() && (request.saturation || request.usesTrace() || !request.loads.empty()))
-    throw SpecError("simulate: loads exclude saturation, trace and trace_generate");
-  for (double load : loads) {
-    if (!(load > 0 && load <= 1))
-      throw SpecError("simulate: load must lie in (0, 1] (got " + std::to_string(load) + ")");
+  // The loads go to the request as its `loads` option, so that the library checks them
+  // (range, and that they exclude saturation and traces) as for the CLI's --loads.
+  nlohmann::json fixed = fixedKeys(f, r);
+  if (!loads.empty()) {
+    std::string list;
+    for (double load : loads) list += (list.empty() ? "" : ",") + fmt::format("{}", load);
+    fixed["loads"] = list;
   }
+  SimulateRequest request =
+      inPythonSpelling("simulate", [&] { return SimulateRequest::fromJson(requestJson("simulate", kwargs, fixed)); });
   SimulateOutcome outcome = interruptible([&](const std::atomic<bool>& cancel) {
     if (loads.empty() && request.loads.empty()) {
       return runSimulate(request, *f.fabric, *r.routing, [&](std::size_t, std::size_t) {
         if (cancel) throw Cancelled{};
       });
     }
-    request.loads = loads.empty() ? request.loads : loads;
     SimulateOutcome out{*f.fabric, *r.routing, std::nullopt, {}};
     SimConfig config = request.config;
     config.threads = request.config.inOrder ? 1 : std::max<std::uint32_t>(request.config.threads, 1);

@@ -18,6 +18,7 @@
 #include "report/comparison.h"
 #include "report/html.h"
 #include "request/analyze_request.h"
+#include "request/compare_request.h"
 #include "request/request.h"
 #include "request/schedule_request.h"
 #include "request/simulate_request.h"
@@ -249,29 +250,28 @@ py::dict schedule(const std::string& spec, const py::kwargs& kwargs) {
 
 // ---- compare (docs/COMPARE.md) ----
 
-/// Runs `routelab compare`'s decision on the fabric `spec` and writes its HTML report (without
-/// the gnuplot figures, which the CLI renders) and compare.json to `output`; returns the
-/// comparison's JSON text.
-std::string compare(const std::string& spec, const std::vector<std::string>& engines,
-                    const std::vector<std::pair<std::string, PyRouting>>& routings, std::uint32_t vls,
-                    bool adaptiveSwitches, bool inOrder, bool simulateLeaders, std::uint64_t seed,
-                    const std::string& output) {
-  CompareOptions options;
-  for (const auto& [name, routing] : routings) options.routings.emplace_back(name, routing.routing);
-  options.spec = spec;
-  options.engines = engines;
-  options.seed = seed;
-  options.simulate = simulateLeaders;
-  options.constraints.vls = vls;
-  options.constraints.adaptiveSwitches = adaptiveSwitches;
-  options.constraints.inOrder = inOrder;
-  if (vls < 1 || vls > FabricConstraints::kMaxVls)
-    throw SpecError("vls must be in 1.." + std::to_string(FabricConstraints::kMaxVls) + " (got " + std::to_string(vls) +
-                    ")");
-  Comparison comparison = interruptible([&](const std::atomic<bool>&) { return compareEngines(options); });
+/// `routelab compare`'s request (request/compare_request.h) on the fabric `spec` from the
+/// keyword arguments, validated (ValueError naming the key, TypeError for a wrong type).
+CompareRequest compareRequest(const std::string& spec, const py::kwargs& kwargs) {
+  return inPythonSpelling("compare", [&] {
+    return CompareRequest::fromJson(requestJson("compare", kwargs, {{"fabric", spec}}));
+  });
+}
+
+/// Runs `routelab compare`'s request on the fabric `spec`, with `routings` (built in Python)
+/// ranked beside the engines', and writes its HTML report (without the gnuplot figures, which
+/// the CLI renders) and compare.json to `output`; returns the decision's JSON text (what
+/// `routelab compare --format json` prints). The options are checked before anything is
+/// written.
+std::string compare(const std::string& spec, const std::vector<std::pair<std::string, PyRouting>>& routings,
+                    const std::string& output, const py::kwargs& kwargs) {
+  const CompareRequest request = compareRequest(spec, kwargs);
+  CallerRoutings callerRoutings;
+  for (const auto& [name, routing] : routings) callerRoutings.emplace_back(name, routing.routing);
+  Comparison comparison = interruptible([&](const std::atomic<bool>&) { return runCompare(request, callerRoutings); });
   comparison.commandLine = "routelab.compare (Python)";
   comparison.version = "routelab " + routelabVersion() + " (Python package)";
-  const std::string json = comparisonJson(comparison);
+  const std::string json = compareResultJson(comparison);
   std::filesystem::create_directories(output);
   writeFileAtomically((std::filesystem::path(output) / "compare.json").string(),
                       [&](std::ostream& out) { out << json; });
@@ -328,8 +328,11 @@ void bindOperations(py::module_& m) {
   m.def("analyze", &analyze, py::arg("fabric"), py::arg("routing"));
   m.def("simulate", &simulate, py::arg("fabric"), py::arg("routing"), py::arg("loads"));
   m.def("schedule", &schedule, py::arg("spec"));
-  m.def("compare", &compare, py::arg("spec"), py::arg("engines"), py::arg("routings"), py::arg("vls"),
-        py::arg("adaptive_switches"), py::arg("in_order"), py::arg("simulate"), py::arg("seed"), py::arg("output"));
+  m.def("compare", &compare, py::arg("spec"), py::arg("routings"), py::arg("output"));
+  m.def(
+      "compare_request",
+      [](const std::string& spec, const py::kwargs& kwargs) { return toPython(compareRequest(spec, kwargs).toJson()); },
+      py::arg("spec"), "compare's request from keyword options, validated: its JSON (every key, defaults included).");
   m.def("option_rows", &optionRows, py::arg("operation"),
         "The rows of an operation's request: key -> (type, default, minimum, maximum, choices, help, reference, "
         "required).");

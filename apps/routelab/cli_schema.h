@@ -3,7 +3,11 @@
 // the CLI, the sweep files and Python accept the same keys, defaults and ranges.
 //
 //   * the row `fabric` is the positional SPEC; every other row is `--<key>`;
-//   * a Flag row is a CLI11 flag, every other row takes one value;
+//   * a Flag row is a CLI11 flag, every other row takes one value; a Flag row without a
+//     default is three-state: `--<key>` true, `--no-<key>` false, neither: absent (the
+//     operation decides, e.g. compare's `simulate`);
+//   * a row listed in `repeatable` (compare's `engines`) may be given several times: its
+//     values are joined with the row's separator into the one value of the request;
 //   * the help text is the row's help, its default (not for flags: they are off unless
 //     given), range and reference;
 //   * each value is checked by the library while parsing (checkRequestValue: type, choices,
@@ -19,6 +23,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/errors.h"
 #include "core/options.h"
@@ -66,9 +71,11 @@ inline std::string requestKeyOf(const CLI::Option& option) {
 }
 
 /// Adds one option per row of requestSchema(flags.operation) to `command` (see the file
-/// comment). `aliases` gives a key further flag names ({"traffic", "--pattern"}).
+/// comment). `aliases` gives a key further flag names ({"traffic", "--pattern"});
+/// `repeatable` the keys that may be given several times, with the separator joining them.
 inline void addRequestOptions(CLI::App& command, RequestFlags& flags,
-                              const std::map<std::string, std::string>& aliases = {}) {
+                              const std::map<std::string, std::string>& aliases = {},
+                              const std::map<std::string, char>& repeatable = {}) {
   const std::string operation = flags.operation;
   for (const OptionSpec& row : requestSchema(operation)) {
     const std::string key = row.key;
@@ -76,9 +83,19 @@ inline void addRequestOptions(CLI::App& command, RequestFlags& flags,
     if (const auto alias = aliases.find(key); alias != aliases.end()) names += "," + alias->second;
     CLI::Option* option = nullptr;
     if (row.type == OptionType::Flag) {
+      if (row.defaultValue.empty()) names += ",!--no-" + key;
       option = command.add_flag_function(
           names, [&flags, key](std::int64_t count) { flags.values.emplace_back(key, count > 0 ? "true" : "false"); },
           requestFlagHelp(row));
+    } else if (const auto list = repeatable.find(key); list != repeatable.end()) {
+      option = command.add_option_function<std::vector<std::string>>(
+          names,
+          [&flags, key, separator = list->second](const std::vector<std::string>& values) {
+            std::string joined;
+            for (const std::string& value : values) joined += (joined.empty() ? "" : std::string(1, separator)) + value;
+            flags.values.emplace_back(key, joined);
+          },
+          requestFlagHelp(row) + " (repeatable)");
     } else {
       option = command.add_option_function<std::string>(
           names, [&flags, key](const std::string& value) { flags.values.emplace_back(key, value); },

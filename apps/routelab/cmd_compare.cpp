@@ -1,47 +1,49 @@
 // routelab compare [SPEC] — the main job: every applicable routing engine on one fabric,
 // verified, analysed and ranked; a table here and a self-contained HTML report in --output
-// (report/comparison.h, report/html.h, docs/COMPARE.md).
+// (report/comparison.h, report/html.h, docs/COMPARE.md). parse (the request's flags,
+// request/compare_request.h) -> runCompare -> the report, compare.json and the table or JSON.
 //
 // Exit codes: 0 the comparison was made (whatever the engines' verdicts); 1 bad input (spec,
 // unknown engine, unreadable --opensm-dir, unwritable --output, --opensm without OpenSM or on a
-// fabric it cannot bring up); 2 usage.
+// fabric it cannot bring up); 2 usage (a value outside its row's range: `--vls 16`).
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <system_error>
 
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_schema.h"
 #include "compare_opensm.h"
 #include "core/errors.h"
-#include "engines/registry.h"
-#include "fabric/fabric.h"
 #include "gnuplot.h"
 #include "io/output.h"
 #include "report/comparison.h"
 #include "report/html.h"
+#include "request/compare_request.h"
 
 namespace routelab::cli {
 
 namespace {
 
-constexpr const char* kDefaultFabric = "kary-ntree:k=4,n=3";
-
+// The request's flags are generated from compareSchema() (cli_schema.h; `--engine` is an
+// alias of the repeatable `--engines`); the others choose where and how the decision is
+// written, and --opensm collects OpenSM's engines into the request's opensm-dir first.
 struct CompareArgs {
-  CompareOptions options;
+  RequestFlags flags{"compare", {}};
   std::string output = "routelab-report";
   std::string format = "text";
   bool quiet = false;
-  bool noSimulate = false;
   bool opensm = false;      ///< --opensm: collect OpenSM's engines (compare_opensm.h)
   std::string opensmCache;  ///< --opensm-cache
 };
 
 /// The command line as typed (Linux /proc/self/cmdline), else the words routelab parsed.
-std::string commandLine(const CompareArgs& args) {
+std::string commandLine(const std::string& spec) {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::string line;
@@ -56,7 +58,7 @@ std::string commandLine(const CompareArgs& args) {
     word.clear();
   }
   if (!line.empty()) return line;
-  return "routelab compare " + args.options.spec;
+  return "routelab compare " + spec;
 }
 
 /// Characters on screen of UTF-8 text (continuation bytes do not count).
@@ -134,8 +136,7 @@ std::string prepareOutput(const std::string& directory) {
   return (std::filesystem::path(directory) / "index.html").string();
 }
 
-void printConfiguration(const CompareArgs& args, const std::string& reportPath) {
-  const CompareOptions& o = args.options;
+void printConfiguration(const CompareOptions& o, const std::string& reportPath) {
   std::string engines;
   for (const std::string& e : comparedEngines(o)) engines += (engines.empty() ? "" : " ") + e;
   fmt::print("fabric      {}\nengines     {}{}\nseed        {}\n", o.spec, engines,
@@ -163,24 +164,24 @@ void printConfiguration(const CompareArgs& args, const std::string& reportPath) 
   std::fflush(stdout);
 }
 
-int runCompare(CompareArgs& args) {
-  validateConstraints(args.options.constraints);  // impossible constraints fail before any output
-  if (args.noSimulate) args.options.simulate = false;
+// parse (the flags, validated by the library) -> runCompare -> the report, compare.json and
+// the table or the library's JSON.
+int runCompareCommand(const CompareArgs& args) {
+  CompareRequest request = CompareRequest::fromValues(args.flags.values);
   if (args.opensm) {
-    args.options.opensmDirectory = collectOpenSmForCompare(args.options.spec, args.opensmCache, args.quiet);
+    request.compare.opensmDirectory = collectOpenSmForCompare(request.compare.spec, args.opensmCache, args.quiet);
   }
   CreatedDirectory created(CreatedDirectory::firstMissing(args.output));
   const std::string reportPath = prepareOutput(args.output);
   const std::string jsonPath = (std::filesystem::path(args.output) / "compare.json").string();
   const bool json = args.format == "json";
-  if (!json) printConfiguration(args, reportPath);
-  if (!args.quiet) {
-    args.options.progress = [](const std::string& message) { std::cerr << "compare: " << message << std::endl; };
-  }
-  Comparison comparison = compareEngines(args.options);
-  comparison.commandLine = commandLine(args);
+  if (!json) printConfiguration(request.compare, reportPath);
+  std::function<void(const std::string&)> progress;
+  if (!args.quiet) progress = [](const std::string& message) { std::cerr << "compare: " << message << std::endl; };
+  Comparison comparison = runCompare(request, {}, progress);
+  comparison.commandLine = commandLine(request.compare.spec);
   comparison.version = fmt::format("routelab {} (C++ {}, {})", ROUTELAB_VERSION, __cplusplus, __VERSION__);
-  const std::string jsonText = comparisonJson(comparison);
+  const std::string jsonText = compareResultJson(comparison);
   const std::vector<RenderedFigure> figures = renderSvgFigures(comparisonFigures(comparison));
   writeFileAtomically(jsonPath, [&](std::ostream& out) { out << jsonText; });
   writeFileAtomically(reportPath, [&](std::ostream& out) { writeHtmlReport(comparison, figures, out); });
@@ -195,39 +196,6 @@ int runCompare(CompareArgs& args) {
   return 0;
 }
 
-/// The constraints of the fabric and the simulator's evidence (docs/COMPARE.md).
-void addDecisionOptions(CLI::App& command, CompareArgs& args) {
-  command
-      .add_option("--vls", args.options.constraints.vls,
-                  "data virtual lanes the fabric has (1..15): routings needing more are not deployable")
-      ->default_str("8");
-  command.add_flag("--adaptive-switches", args.options.constraints.adaptiveSwitches,
-                   "the switches may choose among several outputs per packet (InfiniBand LFTs cannot)");
-  command.add_flag("--in-order", args.options.constraints.inOrder,
-                   "the application needs in-order delivery: multipath and adaptive routings are not deployable");
-  command.add_flag("--no-simulate", args.noSimulate, "no simulation of the leading routings");
-  command.add_flag("--simulate", args.options.simulateAlways,
-                   "simulate the leading routings whatever the fabric's size");
-  command
-      .add_option("--simulate-terminals", args.options.simulateTerminals,
-                  "simulate the leading routings on fabrics up to this many terminals")
-      ->check(unsignedDecimal())
-      ->default_str(std::to_string(args.options.simulateTerminals));
-  command
-      .add_option("--simulate-leaders", args.options.simulateLeaders,
-                  "deployable routings simulated (distinct tables, best first; plus each relaxed constraint's best)")
-      ->check(unsignedDecimal(1, 64))
-      ->default_str(std::to_string(args.options.simulateLeaders));
-  command.add_option("--simulate-cycles", args.options.simulateCycles, "measured cycles per simulated point")
-      ->check(unsignedDecimal(1, std::uint64_t{1} << 32))
-      ->default_str(std::to_string(args.options.simulateCycles));
-  command
-      .add_option("--simulate-steps", args.options.simulateSteps,
-                  "halvings of the saturation search on (0, 1] (resolution 0.99 / 2^steps)")
-      ->check(CLI::Range(1, 20))
-      ->default_str(std::to_string(args.options.simulateSteps));
-}
-
 }  // namespace
 
 Command compareCommand() {
@@ -235,60 +203,22 @@ Command compareCommand() {
       "compare", "the main job: every engine on one fabric, verified, analysed, ranked; HTML report",
       [](CLI::App& command) {
         auto args = std::make_shared<CompareArgs>();
-        args->options.spec = kDefaultFabric;
-        command.add_option("spec", args->options.spec, "fabric spec or file (default: kary-ntree:k=4,n=3)");
-        command.add_option("--engine", args->options.engines,
-                           "engine spec to compare (repeatable; default: every engine of the registry)");
+        addRequestOptions(command, args->flags, {{"engines", "--engine"}}, {{"engines", kEngineListSeparator}});
         command.add_option("--output", args->output, "report directory (index.html)")->default_str("routelab-report");
-        auto* opensmDir =
-            command.add_option("--opensm-dir", args->options.opensmDirectory,
-                               "OpenSM routings to rank too: <engine>.lfts [+ <engine>.sl] or <engine>.error");
-        auto* opensm =
-            command
-                .add_flag("--opensm", args->opensm,
-                          "run OpenSM's own engines on the fabric under ibsim (cached per fabric) and rank them too")
-                ->excludes(opensmDir);
+        auto* opensm = command
+                           .add_flag("--opensm", args->opensm,
+                                     "run OpenSM's own engines on the fabric under ibsim (cached per fabric) and "
+                                     "rank them too (the request's opensm-dir)")
+                           ->excludes(command.get_option("--opensm-dir"));
         command
             .add_option("--opensm-cache", args->opensmCache,
                         "cache of --opensm (default: ${XDG_CACHE_HOME:-$HOME/.cache}/routelab/opensm)")
             ->needs(opensm);
-        command.add_option("--seed", args->options.seed, "seed of engines and sampled patterns")
-            ->check(unsignedDecimal())
-            ->default_str("1");
-        command.add_option("--precision", args->options.precision, "sampling: 99% half-width <= precision x mean")
-            ->check(CLI::PositiveNumber)
-            ->default_str("0.01");
-        command.add_option("--max-samples", args->options.maxSamples, "sampling: at most this many samples")
-            ->check(unsignedDecimal(2))
-            ->default_str(std::to_string(args->options.maxSamples));
-        command.add_option("--max-shifts", args->options.maxShifts, "all-to-all: at most this many shifts")
-            ->check(unsignedDecimal(1, 1U << 20))
-            ->default_str(std::to_string(args->options.maxShifts));
-        command
-            .add_option("--detail-terminals", args->options.detailTerminals,
-                        "AFPB, ADB and the even-/best-split load models only up to this many terminals")
-            ->check(unsignedDecimal())
-            ->default_str(std::to_string(args->options.detailTerminals));
-        command
-            .add_option("--max-addresses-per-terminal", args->options.maxAddressesPerTerminal,
-                        "above --detail-terminals, analyse routings up to this many addresses per terminal")
-            ->check(unsignedDecimal())
-            ->default_str(std::to_string(args->options.maxAddressesPerTerminal));
-        command
-            .add_option("--generic-engine-switches", args->options.genericEngineSwitches,
-                        "on a fat-tree with more switches, leave the generic engines (minhop, updown, mroots, the "
-                        "LASH family, escape) out of the default list")
-            ->check(unsignedDecimal())
-            ->default_str(std::to_string(args->options.genericEngineSwitches));
-        command.add_option("--threads", args->options.threads, "worker threads (0 = every core)")
-            ->check(CLI::NonNegativeNumber)
-            ->default_str("0");
         command.add_flag("--quiet", args->quiet, "no progress lines on stderr");
-        addDecisionOptions(command, *args);
         command.add_option("--format", args->format, "terminal output: text (table) or json (the whole decision)")
             ->check(CLI::IsMember({"text", "json"}))
             ->default_str("text");
-        return std::function<int()>([args] { return runCompare(*args); });
+        return std::function<int()>([args] { return runCompareCommand(*args); });
       }};
 }
 

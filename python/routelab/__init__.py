@@ -577,23 +577,46 @@ def _loadable_spec(fabric: Fabric, directory: str) -> str:
         return "json:" + path
 
 
-def compare(fabric: Fabric | str = "kary-ntree:k=4,n=3", *, engines: Sequence[str] = (),
-            routings: Sequence[Routing | tuple[str, Routing]] = (), vls: int = 8, adaptive_switches: bool = False,
-            in_order: bool = False, simulate: bool = True, seed: int = 1,
-            output: str | os.PathLike = "routelab-report") -> Any:
+def compare(fabric: Fabric | str = "kary-ntree:k=4,n=3", *, routings: Sequence[Routing | tuple[str, Routing]] = (),
+            output: str | os.PathLike = "routelab-report", **options: Any) -> Any:
     """``routelab compare`` (docs/COMPARE.md): every engine (or ``engines``) routed, verified,
     analysed and checked against what the fabric offers (``vls`` virtual lanes,
-    ``adaptive_switches``, ``in_order``), the leaders simulated (``simulate``); ``routings``
-    (routings built in Python, e.g. :meth:`Routing.from_function`, named by their engine or
-    as ``(name, routing)``) are ranked beside them.
+    ``adaptive_switches``, ``in_order``), the leaders simulated; ``routings`` (routings built
+    in Python, e.g. :meth:`Routing.from_function`, named by their engine or as ``(name,
+    routing)``) are ranked beside them.
+
+    ``options`` are the compare request's keys (``options("compare")``: the CLI's flags with
+    '_' for '-', the same defaults and ranges), checked before anything is written:
+    ``engines`` a list of engine specs (or one string, specs separated by ';'), ``seed``,
+    ``precision``, ``max_samples``, ``max_shifts``, ``detail_terminals``,
+    ``max_addresses_per_terminal``, ``generic_engine_switches``, ``threads``, ``opensm_dir``,
+    ``vls``, ``adaptive_switches``, ``in_order``, ``simulate`` (not given: the leaders are
+    simulated on fabrics up to ``simulate_terminals``; True: at any size; False: never),
+    ``simulate_terminals``, ``simulate_leaders``, ``simulate_cycles``, ``simulate_steps``.
 
     Returns the ranking as a pandas.DataFrame (one row per routing, best first) with
     ``attrs["recommendation"]`` the routing to deploy, ``attrs["report"]`` the HTML report's
-    path (written under ``output`` with ``compare.json``) and ``attrs["json"]`` the whole
-    decision."""
+    path (written under ``output`` with ``compare.json``), ``attrs["json"]`` the whole
+    decision (what ``routelab compare --format json`` prints) and ``attrs["request"]`` the
+    request's options."""
     if isinstance(fabric, str):
         fabric = Fabric(fabric)
     _require(fabric, Fabric, "fabric")
+    engines = options.get("engines")
+    if engines is not None and not isinstance(engines, str):
+        try:
+            engines = list(engines)
+        except TypeError:
+            raise TypeError(f"compare: engines must be a list of engine specs (got {type(engines).__name__})") from None
+        for engine in engines:
+            _require(engine, str, "engines[]")
+            if ";" in engine:
+                raise ValueError(f"compare: engines: a spec in a list has no ';' (got {engine!r})")
+        if engines:
+            options["engines"] = ";".join(engines)
+        else:
+            del options["engines"]  # every engine of the registry
+    request = _rl.compare_request(fabric.spec or "python", **options)  # ValueError/TypeError before any file
     named = []
     for item in routings:
         name, routing = item if isinstance(item, tuple) else (item.engine if isinstance(item, Routing) else None, item)
@@ -604,12 +627,13 @@ def compare(fabric: Fabric | str = "kary-ntree:k=4,n=3", *, engines: Sequence[st
     output = os.fspath(output)
     os.makedirs(output, exist_ok=True)
     spec = _loadable_spec(fabric, output)
-    text = _rl.compare(spec, list(engines), named, vls, adaptive_switches, in_order, simulate, seed, output)
+    text = _rl.compare(spec, named, output, **options)
     decision = json.loads(text)
     rows = decision.get("ranking") or decision.get("engines") or []
     frame = _pandas().DataFrame([{k: v for k, v in r.items() if not isinstance(v, (dict, list))} for r in rows])
     frame.attrs["report"] = os.path.join(output, "index.html")
     frame.attrs["json"] = decision
+    frame.attrs["request"] = request
     frame.attrs["verdict"] = decision.get("verdict", {})
     frame.attrs["recommendation"] = frame.attrs["verdict"].get("recommended") or None
     return frame

@@ -6,6 +6,7 @@
 
 #include "core/errors.h"
 #include "request/analyze_request.h"
+#include "request/compare_request.h"
 #include "request/route_request.h"
 #include "request/schedule_request.h"
 #include "request/simulate_request.h"
@@ -14,7 +15,7 @@
 namespace routelab {
 
 const std::vector<std::string>& requestOperations() {
-  static const std::vector<std::string> operations = {"simulate", "analyze", "verify", "schedule", "route"};
+  static const std::vector<std::string> operations = {"simulate", "analyze", "verify", "schedule", "route", "compare"};
   return operations;
 }
 
@@ -24,6 +25,7 @@ const OptionSchema& requestSchema(const std::string& operation) {
   if (operation == "verify") return verifySchema();
   if (operation == "schedule") return scheduleSchema();
   if (operation == "route") return routeSchema();
+  if (operation == "compare") return compareSchema();
   std::string known;
   for (const std::string& name : requestOperations()) known += (known.empty() ? "" : ", ") + name;
   throw SpecError(fmt::format("unknown operation '{}' (known: {})", operation, known));

@@ -5,7 +5,8 @@
 //   * sweep files: key `<key>` with '-' replaced by '_' (sweep/point_kinds.cpp);
 //   * Python: keyword `<key>` with '-' replaced by '_'.
 // The operations' requests: request/simulate_request.h, request/analyze_request.h,
-// request/verify_request.h, request/schedule_request.h, request/route_request.h.
+// request/verify_request.h, request/schedule_request.h, request/route_request.h,
+// request/compare_request.h.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -21,7 +22,7 @@ namespace routelab {
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
 /// The operations that have a request ("simulate", "analyze", "verify", "schedule",
-/// "route").
+/// "route", "compare").
 const std::vector<std::string>& requestOperations();
 
 /// The rows of `operation`'s request; SpecError listing the operations otherwise.

@@ -204,6 +204,28 @@ def test_compare_refuses_a_deadlock_prone_python_routing(ring, tmp_path):
     assert ranking.attrs["recommendation"] != "clockwise"
 
 
+def test_compare_options_are_the_request_rows(tree, tmp_path):
+    """rl.compare's keywords are the compare request's rows: checked (ValueError naming the key
+    and its range, TypeError for a wrong type) before anything is written."""
+    rows = rl.options("compare")
+    assert rows["vls"]["default"] == 8 and (rows["vls"]["minimum"], rows["vls"]["maximum"]) == ("1", "15")
+    assert rows["simulate"]["default"] is None and rows["simulate"]["type"] == "bool"
+    assert "compare" in rl.operations()
+    with pytest.raises(ValueError, match=r"compare: vls must lie in \[1, 15\] \(got 16\)"):
+        rl.compare(tree, vls=16, output=tmp_path / "vls")
+    with pytest.raises(ValueError, match=r"compare: simulate_steps must lie in \[1, 20\] \(got 0\)"):
+        rl.compare(tree, simulate_steps=0, output=tmp_path / "steps")
+    with pytest.raises(ValueError, match="unknown option 'no_such_key'"):
+        rl.compare(tree, no_such_key=1, output=tmp_path / "unknown")
+    with pytest.raises(TypeError, match="vls"):
+        rl.compare(tree, vls="8", output=tmp_path / "type")
+    assert not any((tmp_path / name).exists() for name in ("vls", "steps", "unknown", "type"))
+    ranking = rl.compare(tree, engines=("dmodk",), simulate=False, max_shifts=4, seed=9, output=tmp_path / "r")
+    configuration = ranking.attrs["json"]["configuration"]
+    assert configuration["seed"] == 9 and configuration["max_shifts"] == 4
+    assert configuration["engines"] == ["dmodk"] and not configuration["simulate"]
+
+
 def test_options_table():
     rows = rl.options("simulate")
     assert rows["packet_flits"]["default"] == 8 and rows["packet_flits"]["type"] == "int"

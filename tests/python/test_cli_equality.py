@@ -71,19 +71,75 @@ def test_schedule(cli):
         assert got == pytest.approx(r[key]), key
 
 
+def test_compare(cli, tmp_path):
+    """The same compare request through the CLI's flags and Python's keywords gives the same
+    decision (timings, the command line and the version apart)."""
+    options = dict(engines=["dmodk", "updown", "mroots:layers=2"], vls=1, seed=3, max_shifts=8, precision=0.05,
+                   simulate=False)
+    j = cli("compare", SPEC, "--engine", "dmodk", "--engine", "updown", "--engines", "mroots:layers=2", "--vls", "1",
+            "--seed", "3", "--max-shifts", "8", "--precision", "0.05", "--no-simulate", "--quiet", "--output",
+            str(tmp_path / "cli"))
+    ranking = rl.compare(rl.Fabric(SPEC), output=tmp_path / "python", **options)
+    p = ranking.attrs["json"]
+    assert ranking.attrs["request"]["engines"] == "dmodk;updown;mroots:layers=2"
+    assert ranking.attrs["request"]["vls"] == 1 and ranking.attrs["request"]["simulate"] is False
+
+    def strip(o):
+        if isinstance(o, dict):
+            return {k: strip(v) for k, v in o.items()
+                    if k not in ("timings", "total_seconds", "command_line", "version")}
+        if isinstance(o, list):
+            return [strip(v) for v in o]
+        return o
+
+    assert strip(j) == strip(p)
+    assert j["configuration"]["vls"] == 1 and not any("simulation" in e for e in j["engines"])
+
+
+def test_compare_doc_table_lists_the_rows():
+    """docs/COMPARE.md "Options" names every row of the compare request with its default and
+    range, in the schema's order."""
+    import os
+
+    source = os.environ.get("ROUTELAB_SOURCE")
+    if not source:
+        pytest.skip("ROUTELAB_SOURCE is not set (CTest sets it)")
+    text = open(os.path.join(source, "docs", "COMPARE.md"), encoding="utf-8").read()
+    table = text[text.index("| request key (CLI flag) |"):]
+    table = table[:table.index("\n\n")].splitlines()[2:]
+    cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table]
+    keys = [c[0].split("`")[1] for c in cells]
+    rows = rl.options("compare")
+    assert keys == [k.replace("_", "-") for k in rows]
+    for (key, row), c in zip(rows.items(), cells):
+        default = row["default"]
+        expected = "—" if default is None else str(default).lower() if isinstance(default, bool) else str(default)
+        if key not in ("fabric", "engines"):
+            assert c[1] == expected, key
+        if key == "fabric":
+            assert c[1] == f"`{default}`"
+        low, high = row["minimum"], row["maximum"]
+        if low is None and high is None:
+            assert c[2] == "", key
+        else:
+            assert c[2][1:-1].split(", ") == [low or "-inf", high or "inf"], key
+
+
 # ---- one schema, three front ends ----
 
 FIXED = {"fabric", "engine", "lmc"}  # supplied by the Fabric and Routing objects in Python
 # Per operation: keys a Python call does not take (the objects carry them, or they belong to
 # the CLI's routing step).
 NOT_IN_PYTHON = {"analyze": FIXED, "simulate": FIXED, "verify": FIXED | {"seed", "sl", "lid_map"},
-                 "schedule": {"fabric"}}
+                 "schedule": {"fabric"}, "compare": {"fabric"}}
 
 
 def caller(operation):
     if operation == "schedule":
         fabric = rl.Fabric("ft:l=2,m=4,w=4")
         return fabric, None, lambda f, r, **kw: rl.schedule(f, **kw)
+    if operation == "compare":  # the options are checked before the report's directory is made
+        return rl.Fabric(SPEC), None, lambda f, r, **kw: rl.compare(f, output="no-such-report-directory", **kw)
     fabric = rl.Fabric(SPEC)
     return fabric, rl.route(fabric, "dmodk"), getattr(rl, operation)
 
@@ -105,7 +161,7 @@ def cli_flags(operation):
     return flags - {"help", "format"}
 
 
-@pytest.mark.parametrize("operation", ["analyze", "simulate", "verify", "schedule"])
+@pytest.mark.parametrize("operation", ["analyze", "simulate", "verify", "schedule", "compare"])
 def test_cli_and_python_accept_the_schema_keys(operation):
     rows = rl.options(operation)
     assert cli_flags(operation) | {"fabric"} >= set(rows), "a schema key without its CLI flag"
@@ -132,9 +188,12 @@ def test_cli_and_python_accept_the_schema_keys(operation):
         if row["choices"]:
             with pytest.raises(ValueError, match=key.replace("_", "[-_]")):
                 call(fabric, routing, **{key: "no-such-choice"})
+    if operation == "compare":
+        import os
+        assert not os.path.exists("no-such-report-directory"), "compare wrote before checking its options"
 
 
-@pytest.mark.parametrize("operation", ["analyze", "simulate", "verify", "schedule"])
+@pytest.mark.parametrize("operation", ["analyze", "simulate", "verify", "schedule", "compare"])
 def test_type_stubs_declare_the_schema_keys(operation):
     """The .pyi's keyword parameters are the request's keys with their Python types."""
     import ast
@@ -149,8 +208,11 @@ def test_type_stubs_declare_the_schema_keys(operation):
         if key in NOT_IN_PYTHON[operation] or (operation, key) in {("simulate", "loads"), ("analyze", "metric"),
                                                                    ("schedule", "scheduler")}:
             continue
+        if (operation, key) == ("compare", "engines"):  # a list of specs, or one string joined with ';'
+            assert declared.get(key) == "str | Sequence[str]", key
+            continue
         assert declared.get(key) == python_type[row["type"]], key
-    extra = set(declared) - set(rl.options(operation)) - {"fabric", "routing", "scheduler"}
+    extra = set(declared) - set(rl.options(operation)) - {"fabric", "routing", "scheduler", "routings", "output"}
     assert not extra, extra
 
 

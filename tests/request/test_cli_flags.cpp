@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "cli_schema.h"
+#include "request/compare_request.h"
 #include "request/request.h"
 #include "request/simulate_request.h"
 #include "sweep/point_kinds.h"
@@ -30,6 +31,7 @@ cli::Command commandOf(const std::string& operation) {
   if (operation == "verify") return cli::verifyCommand();
   if (operation == "schedule") return cli::scheduleCommand();
   if (operation == "route") return cli::routeCommand();
+  if (operation == "compare") return cli::compareCommand();
   throw std::logic_error("no CLI command for " + operation);
 }
 
@@ -41,6 +43,7 @@ const std::map<std::string, std::set<std::string>>& outputFlags() {
       {"verify", {"help", "format"}},
       {"schedule", {"help", "format", "export"}},
       {"route", {"help", "format", "export"}},
+      {"compare", {"help", "format", "output", "quiet", "opensm", "opensm-cache"}},
   };
   return flags;
 }
@@ -106,7 +109,11 @@ TEST(CliFlags, DefaultsRequiredAndHelpAreTheRows) {
       EXPECT_EQ(option->get_required(), row.required) << name;
       if (row.type == OptionType::Flag) {
         EXPECT_EQ(option->get_expected_min(), 0) << name << " is a flag";
-        EXPECT_EQ(row.defaultValue, "false") << name << ": a CLI flag is off unless given";
+        if (row.defaultValue.empty()) {  // three-state: --key, --no-key or neither
+          EXPECT_EQ(sub->get_option("--no-" + row.key), option) << name;
+        } else {
+          EXPECT_EQ(row.defaultValue, "false") << name << ": a CLI flag is off unless given";
+        }
       } else {
         EXPECT_EQ(option->get_default_str(), row.defaultValue) << name;
         EXPECT_EQ(option->get_expected_min(), 1) << name;
@@ -171,4 +178,42 @@ TEST(CliFlags, SweepKindsTakeTheRowsButTheRunModeKeys) {
     }
     EXPECT_EQ(sweepKeys, expected) << operation;
   }
+}
+
+namespace {
+
+/// The compare request from `compare <args...>` parsed by the generated options as
+/// cmd_compare.cpp declares them (the alias and the repeatable key).
+CompareRequest compareRequestOf(const std::vector<std::string>& args) {
+  CLI::App app;
+  CLI::App* sub = app.add_subcommand("compare");
+  cli::RequestFlags flags{"compare", {}};
+  cli::addRequestOptions(*sub, flags, {{"engines", "--engine"}}, {{"engines", kEngineListSeparator}});
+  std::vector<const char*> argv = {"routelab", "compare"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  app.parse(static_cast<int>(argv.size()), argv.data());
+  return CompareRequest::fromValues(flags.values);
+}
+
+}  // namespace
+
+// compare's repeatable --engine (an alias of --engines) is joined into the one `engines`
+// value; its three-state `simulate` is --simulate, --no-simulate or neither.
+TEST(CliFlags, CompareEnginesRepeatAndSimulateHasThreeStates) {
+  EXPECT_EQ(parseError("compare", {"--engine", "updown", "--engines", "lash:layers=2"}), "");
+  CompareRequest r = compareRequestOf({"--engine", "dmodk", "--engine", "mroots:layers=2", "--engines", "updown"});
+  EXPECT_EQ(r.compare.engines, (std::vector<std::string>{"dmodk", "mroots:layers=2", "updown"}));
+  EXPECT_TRUE(r.compare.simulate);
+  EXPECT_FALSE(r.compare.simulateAlways);
+  EXPECT_FALSE(r.options.has("simulate"));
+  r = compareRequestOf({"--simulate"});
+  EXPECT_TRUE(r.compare.simulate);
+  EXPECT_TRUE(r.compare.simulateAlways);
+  r = compareRequestOf({"--no-simulate"});
+  EXPECT_FALSE(r.compare.simulate);
+  EXPECT_FALSE(r.compare.simulateAlways);
+  EXPECT_TRUE(r.compare.engines.empty());
+  EXPECT_EQ(r.compare.spec, "kary-ntree:k=4,n=3");
+  EXPECT_NE(parseError("compare", {"--vls", "16"}).find("compare: vls must lie in [1, 15] (got 16)"),
+            std::string::npos);
 }

@@ -9,6 +9,7 @@
 
 #include "core/errors.h"
 #include "request/analyze_request.h"
+#include "request/compare_request.h"
 #include "request/request.h"
 #include "request/route_request.h"
 #include "request/schedule_request.h"
@@ -21,7 +22,7 @@ namespace {
 
 /// The values a request needs besides the one under test.
 KeyValues required(const std::string& operation) {
-  if (operation == "schedule") return {{"fabric", "kary-ntree:k=2,n=2"}};
+  if (operation == "schedule" || operation == "compare") return {{"fabric", "kary-ntree:k=2,n=2"}};
   return {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}};
 }
 
@@ -152,17 +153,31 @@ std::string typed(const RouteRequest& r) {
   return out.str();
 }
 
+std::string typed(const CompareRequest& r) {
+  const CompareOptions& c = r.compare;
+  std::ostringstream out;
+  out << c.spec << '|' << c.engines.size() << '|' << c.seed << '|' << c.precision << '|' << c.maxSamples << '|'
+      << c.maxShifts << '|' << c.detailTerminals << '|' << c.maxAddressesPerTerminal << '|' << c.genericEngineSwitches
+      << '|' << c.threads << '|' << c.opensmDirectory << '|' << c.constraints.vls << '|'
+      << c.constraints.adaptiveSwitches << '|' << c.constraints.inOrder << '|' << c.simulate << '|'
+      << c.simulateTerminals << '|' << c.simulateAlways << '|' << c.simulateLeaders << '|' << c.simulateCycles << '|'
+      << c.simulateSteps;
+  for (const std::string& e : c.engines) out << '|' << e;
+  return out.str();
+}
+
 /// A valid value other than the row's default (the other end of its range, another choice,
 /// the opposite flag), and the options it needs to be meaningful.
 KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   KeyValues values;
-  if (row.key == "fabric" && operation == "schedule") return {{"fabric", "kary-ntree:k=2,n=3"}};
+  if (row.key == "fabric" && (operation == "schedule" || operation == "compare"))
+    return {{"fabric", "kary-ntree:k=2,n=3"}};
   if (row.key == "fabric") return {{"fabric", "kary-ntree:k=2,n=3"}, {"engine", "dmodk"}};
   if (row.key == "engine") return {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "sssp"}};
   values = required(operation);
   std::string value;
   switch (row.type) {
-    case OptionType::Flag: value = row.defaultValue == "true" ? "false" : "true"; break;
+    case OptionType::Flag: value = row.defaultValue == "true" ? "false" : "true"; break;  // absent: "true"
     case OptionType::Integer:
       value = !row.maximum.empty() && row.maximum != row.defaultValue ? row.maximum : step(row, row.defaultValue, +1);
       break;
@@ -191,6 +206,8 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   if (row.key == "scheduler") value = "local-greedy";
   if (row.key == "pattern" && operation == "schedule") value = "shift:s=3";
   if (row.key == "lid-map") value = "guid2lid";
+  if (row.key == "engines") value = "dmodk;lash:layers=2";
+  if (row.key == "opensm-dir") value = "opensm-engines";
   if (row.key == "warmup" || row.key == "cycles" || row.key == "watchdog") value = "12345";
   EXPECT_FALSE(value.empty()) << operation << " " << row.key << ": no non-default value";
   values.emplace_back(row.key, value);
@@ -219,6 +236,11 @@ TEST(RequestSchema, EveryOptionReachesTheTypedRequest) {
   for (const OptionSpec& row : scheduleSchema()) {
     const KeyValues values = nonDefault("schedule", row);
     EXPECT_NE(typed(ScheduleRequest::fromValues(values)), scheduleDefault) << "schedule: " << row.key;
+  }
+  const std::string compareDefault = typed(CompareRequest::fromValues(required("compare")));
+  for (const OptionSpec& row : compareSchema()) {
+    const KeyValues values = nonDefault("compare", row);
+    EXPECT_NE(typed(CompareRequest::fromValues(values)), compareDefault) << "compare: " << row.key;
   }
   const std::string routeDefault = typed(RouteRequest::fromValues(required("route")));
   for (const OptionSpec& row : routeSchema()) {
@@ -260,4 +282,53 @@ TEST(RequestRun, AnalyzeAndSimulateRunFromTheRequest) {
   EXPECT_EQ(json["packet_flits"], 4);
   EXPECT_EQ(json["watchdog"], 20000);
   EXPECT_GT(json["packets_delivered"].get<std::uint64_t>(), 0u);
+}
+
+// The compare request: its typed options are CompareOptions' defaults when nothing is given,
+// a non-default value reaches them, `simulate` is three-state, the engine list splits at
+// ';' (an empty spec refused), and the request's JSON reads back to the same request.
+TEST(RequestCompare, OptionsReachCompareOptionsAndRoundTrip) {
+  const CompareRequest defaults = CompareRequest::fromValues({});
+  const CompareOptions library;
+  EXPECT_EQ(defaults.compare.spec, library.spec);
+  EXPECT_EQ(defaults.compare.maxSamples, library.maxSamples);
+  EXPECT_EQ(defaults.compare.precision, library.precision);
+  EXPECT_EQ(defaults.compare.constraints.vls, library.constraints.vls);
+  EXPECT_EQ(defaults.compare.simulate, library.simulate);
+  EXPECT_EQ(defaults.compare.simulateAlways, library.simulateAlways);
+  EXPECT_EQ(defaults.compare.simulateSteps, library.simulateSteps);
+  const CompareRequest r = CompareRequest::fromJson({{"fabric", "kary-ntree:k=2,n=3"},
+                                                     {"engines", "dmodk;mroots:layers=2"},
+                                                     {"vls", 2},
+                                                     {"in_order", true},
+                                                     {"simulate", false},
+                                                     {"max-shifts", 16},
+                                                     {"precision", 0.05}});
+  EXPECT_EQ(r.compare.engines, (std::vector<std::string>{"dmodk", "mroots:layers=2"}));
+  EXPECT_EQ(r.compare.constraints.vls, 2u);
+  EXPECT_TRUE(r.compare.constraints.inOrder);
+  EXPECT_FALSE(r.compare.simulate);
+  EXPECT_EQ(r.compare.maxShifts, 16u);
+  EXPECT_EQ(r.compare.precision, 0.05);
+  const nlohmann::json json = r.toJson();
+  EXPECT_EQ(json["simulate"], false);
+  EXPECT_EQ(json["vls"], 2);
+  EXPECT_EQ(CompareRequest::fromJson(nlohmann::json::parse(json.dump())).toJson(), json);
+  EXPECT_FALSE(defaults.toJson().contains("simulate"));
+  EXPECT_EQ(errorOf("compare", {{"vls", "0"}}), "compare: vls must lie in [1, 15] (got 0)");
+  EXPECT_THROW(CompareRequest::fromValues({{"engines", "dmodk;"}}), SpecError);
+}
+
+// runCompare runs the request's options: a 16-terminal fabric, two engines, no simulation.
+TEST(RequestRun, CompareRunsFromTheRequest) {
+  const CompareRequest request = CompareRequest::fromValues(
+      {{"fabric", "kary-ntree:k=2,n=3"}, {"engines", "dmodk;updown"}, {"simulate", "false"}, {"vls", "1"}});
+  std::vector<std::string> progress;
+  const Comparison comparison = runCompare(request, {}, [&](const std::string& m) { progress.push_back(m); });
+  ASSERT_EQ(comparison.engines.size(), 2u);
+  EXPECT_FALSE(progress.empty());
+  EXPECT_EQ(comparison.options.constraints.vls, 1u);
+  const nlohmann::json json = nlohmann::json::parse(compareResultJson(comparison));
+  EXPECT_EQ(json["configuration"]["vls"], 1);
+  EXPECT_EQ(json["engines"].size(), 2u);
 }

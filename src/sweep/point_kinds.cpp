@@ -1,5 +1,6 @@
-// routelab/sweep/point_kinds.cpp — the `analyze` kind (what `routelab analyze` computes) and
-// the `simulate` kind (one `routelab simulate` run at one offered load).
+// routelab/sweep/point_kinds.cpp — the `analyze` kind (what `routelab analyze` computes), the
+// `simulate` kind (one `routelab simulate` run at one offered load), the `verify` kind (one
+// `routelab verify` verdict) and the `schedule` kind (one `routelab schedule` experiment).
 #include "sweep/point_kinds.h"
 
 #include <fmt/format.h>
@@ -10,7 +11,9 @@
 #include "fabric/fabric.h"
 #include "request/analyze_request.h"
 #include "request/request.h"
+#include "request/schedule_request.h"
 #include "request/simulate_request.h"
+#include "request/verify_request.h"
 #include "sim/sim_json.h"
 
 #ifndef ROUTELAB_VERSION_STRING
@@ -167,11 +170,82 @@ PointKind simulateKind() {
   return kind;
 }
 
+// ---- verify ----
+
+void normalizeVerify(nlohmann::json& config) {
+  // An SL table and a LID map are files a point may name; absent, they are no part of it.
+  for (const char* key : {"sl", "lid_map"}) {
+    if (config.value(key, "").empty()) config.erase(key);
+  }
+  (void)VerifyRequest::fromValues(valuesOf("verify", config));
+}
+
+/// The result keys of a point: the verdict and the layers of `routelab verify --format
+/// json` (docs/VERIFY.md); "value" is the number of virtual layers the routing uses (Lysne
+/// et al. 2006 §6: layers needed for deadlock freedom).
+nlohmann::json evaluateVerify(const nlohmann::json& config, const EvaluationContext&) {
+  const VerifyRequest request = VerifyRequest::fromValues(valuesOf("verify", config));
+  const VerifyOutcome outcome = runVerify(request);
+  const nlohmann::json full = verifyResultJson(request, outcome);
+  nlohmann::json result = nlohmann::json::object();
+  for (const char* key : {"passed", "connected", "loop_free", "deadlock_free", "exit_code", "layers", "layers_used"}) {
+    result[key] = full.at(key);
+  }
+  result["value"] = full.at("layers_used");
+  addEffectiveConfiguration(result, outcome.fabric, outcome.routing);
+  return result;
+}
+
+PointKind verifyKind() {
+  PointKind kind;
+  kind.name = "verify";
+  kind.summary = "connectivity, loops and deadlock freedom, as `routelab verify` (docs/VERIFY.md)";
+  kind.keys = keysOf("verify", verifyPointKeys());
+  kind.normalize = normalizeVerify;
+  kind.evaluate = evaluateVerify;
+  kind.plotMeasures = {{"value", "virtual layers used"}};
+  return kind;
+}
+
+// ---- schedule ----
+
+/// The result keys of a point: the schedulability figures of `routelab schedule --format
+/// json` (docs/SCHEDULING.md); "value" is the mean schedulability ratio (Ding et al. SC'06 §5).
+nlohmann::json evaluateSchedule(const nlohmann::json& config, const EvaluationContext&) {
+  const ScheduleRequest request = ScheduleRequest::fromValues(valuesOf("schedule", config));
+  const ScheduleOutcome outcome = runSchedule(request);
+  const nlohmann::json full = scheduleResultJson(request, outcome);
+  nlohmann::json result = nlohmann::json::object();
+  for (const char* key : {"ratio_mean", "ratio_min", "ratio_max", "ratio_stddev", "requests", "granted_total"}) {
+    result[key] = full.at(key);
+  }
+  for (const auto& [failure, count] : full.at("failures").items()) result["failures_" + failure] = count;
+  if (request.rounds) result["rounds_mean"] = full.at("rounds").at("mean");
+  result["value"] = full.at("ratio_mean");
+  result["terminals"] = full.at("terminals");
+  result["effective_fabric"] = full.at("spec");
+  result["effective_scheduler"] = full.at("scheduler");
+  result["effective_pattern"] = full.at("pattern");
+  return result;
+}
+
+PointKind scheduleKind() {
+  PointKind kind;
+  kind.name = "schedule";
+  kind.summary = "circuit schedulability of a fat tree, as `routelab schedule` (docs/SCHEDULING.md)";
+  kind.keys = keysOf("schedule", schedulePointKeys());
+  kind.normalize = [](nlohmann::json& config) { (void)ScheduleRequest::fromValues(valuesOf("schedule", config)); };
+  kind.evaluate = evaluateSchedule;
+  kind.seriesKey = "scheduler";
+  kind.plotMeasures = {{"value", "mean schedulability ratio (granted / requested)"}};
+  return kind;
+}
+
 }  // namespace
 
 const std::vector<PointKind>& pointKinds() {
   // One row per kind.
-  static const std::vector<PointKind> kinds = {analyzeKind(), simulateKind()};
+  static const std::vector<PointKind> kinds = {analyzeKind(), simulateKind(), verifyKind(), scheduleKind()};
   return kinds;
 }
 
@@ -198,6 +272,19 @@ const std::vector<std::string>& simulatePointKeys() {
       "fabric",          "engine",    "traffic",        "load",           "seed",          "lmc",      "selection",
       "paths",           "injection", "packet-flits",   "buffer-packets", "routing-delay", "fly-time", "vcs",
       "message-packets", "in-order",  "reorder-buffer", "warmup",         "cycles",        "watchdog", "arbitration"};
+  return keys;
+}
+
+const std::vector<std::string>& verifyPointKeys() {
+  // Every row of verifySchema() but examples (how many failures the text lists), in axis order.
+  static const std::vector<std::string> keys = {"fabric", "engine", "sl", "lid-map", "switch-traffic", "seed", "lmc"};
+  return keys;
+}
+
+const std::vector<std::string>& schedulePointKeys() {
+  // Every row of scheduleSchema(), in axis order.
+  static const std::vector<std::string> keys = {"fabric", "scheduler",       "pattern", "permutations",
+                                                "seed",   "release-on-fail", "rounds"};
   return keys;
 }
 

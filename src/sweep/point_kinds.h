@@ -7,7 +7,7 @@
 // scalar or a list = an axis of the grid), their types and defaults, how to drop the keys
 // a point does not use (normalize), and how to compute the point (evaluate).
 //
-// Adding a kind (`simulate` is the second) is one more row in pointKinds():
+// Adding a kind (analyze, simulate, verify, schedule today) is one more row in pointKinds():
 // the sweep file reader, the runner, the results file, the exports and MPI are generic.
 #pragma once
 
@@ -54,6 +54,8 @@ struct PointKind {
   /// Standard plots (sweep/report.h): the configuration key on the x axis (one line per
   /// engine), and the result keys drawn on the y axis, each with its axis label.
   std::string plotAxis = "fabric";
+  /// The configuration key whose values are the plots' series (one line each).
+  std::string seriesKey = "engine";
   struct Measure {
     std::string key;    ///< result key ("value", "accepted", ...)
     std::string label;  ///< y axis label; empty = by the point's metric (analyze)
@@ -71,6 +73,8 @@ const PointKind& findPointKind(const std::string& name);
 /// axis order; a sweep key is the row's key with '-' replaced by '_'.
 const std::vector<std::string>& analyzePointKeys();
 const std::vector<std::string>& simulatePointKeys();
+const std::vector<std::string>& verifyPointKeys();
+const std::vector<std::string>& schedulePointKeys();
 
 /// Whether the point samples (analyze abb/afpb/adb): EvaluationContext::split applies.
 bool splitsSamples(const nlohmann::json& config);

@@ -134,8 +134,8 @@ void PlotBuilder::add(const PointResult& r, const nlohmann::json& config, const 
   if (!value.is_number()) return;
   nlohmann::json shared = config;
   const std::string x = axisLabel(config.value(kind.plotAxis, nlohmann::json("")));
-  const std::string engine = config.value("engine", "");
-  for (const std::string& key : {kind.plotAxis, std::string("engine"), std::string("seed")}) shared.erase(key);
+  const std::string engine = axisLabel(config.value(kind.seriesKey, nlohmann::json("")));
+  for (const std::string& key : {kind.plotAxis, kind.seriesKey, std::string("seed")}) shared.erase(key);
   const auto [it, added] = groupOrder.emplace(shared.dump() + "\n" + measure.key, plots.size());
   if (added) {
     PlotSpec plot;

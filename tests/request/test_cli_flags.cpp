@@ -51,6 +51,8 @@ const std::map<std::string, std::set<std::string>>& outputFlags() {
 /// The rows of `operation` that drive the run rather than name a point: not sweep keys.
 std::vector<std::string> runModeKeys(const std::string& operation) {
   if (operation == "simulate") return simulateRunModeKeys();
+  if (operation == "verify") return {"examples"};  // how many failures the text lists
+  if (operation == "schedule") return {};
   return {"threads"};  // analyze: EvaluationContext::threads (sweep/point_kinds.h)
 }
 
@@ -164,10 +166,12 @@ TEST(CliFlags, RangesAndChoicesAreTheRows) {
   }
 }
 
-// The sweep kinds (analyze and simulate; the other operations are no sweep points) take
-// every row but the run-mode keys, in snake spelling (tests/sweep checks their defaults).
+// The sweep kinds (analyze, simulate, verify, schedule; route and compare are no sweep
+// points) take every row but the run-mode keys, in snake spelling (tests/sweep checks their
+// defaults).
 TEST(CliFlags, SweepKindsTakeTheRowsButTheRunModeKeys) {
-  for (const std::string& operation : {std::string("analyze"), std::string("simulate")}) {
+  for (const std::string& operation :
+       {std::string("analyze"), std::string("simulate"), std::string("verify"), std::string("schedule")}) {
     const PointKind& kind = findPointKind(operation);
     std::set<std::string> sweepKeys;
     for (const PointKey& key : kind.keys) sweepKeys.insert(key.name);

@@ -5,6 +5,7 @@
 #include <barrier>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <span>
 #include <sstream>
@@ -388,10 +389,11 @@ namespace {
 // the rows' defaults; every row is a sweep key unless it drives the run (threads, loads,
 // saturation, traces, invariant checks).
 TEST(PointKinds, KeysAreTheRequestRowsWithTheirDefaults) {
-  for (const std::string& operation : {std::string("analyze"), std::string("simulate")}) {
+  const std::map<std::string, std::vector<std::string>> runMode = {
+      {"analyze", {"threads"}}, {"simulate", simulateRunModeKeys()}, {"verify", {"examples"}}, {"schedule", {}}};
+  ASSERT_EQ(pointKinds().size(), runMode.size());
+  for (const auto& [operation, excluded] : runMode) {
     const PointKind& kind = findPointKind(operation);
-    std::vector<std::string> excluded =
-        operation == "simulate" ? simulateRunModeKeys() : std::vector<std::string>{"threads"};
     std::size_t matched = 0;
     for (const OptionSpec& row : requestSchema(operation)) {
       const auto key = std::find_if(kind.keys.begin(), kind.keys.end(),
@@ -417,6 +419,75 @@ TEST(PointKinds, KeysAreTheRequestRowsWithTheirDefaults) {
   EXPECT_NO_THROW(parseSweep(sim + "packet_flits = 4096\n", "ok.toml"));
   expectParseError(sim + "packet_flits = 4097\n", "bad.toml:1",
                    "simulate: packet-flits must lie in [1, 4096] (got 4097)");
+}
+
+// Kind verify: a point is `routelab verify`'s verdict. Known verdicts on one random fabric:
+// shortest paths without layers close a dependency cycle, Up*/Down* needs one layer
+// (Schroeder et al. 1991), LASH more than one (Lysne et al. 2006 §4); a routing that is not
+// deadlock-free is a result (exit code 4), not an error.
+TEST(VerifyKind, PointsAreVerdictsWithTheLayersUsed) {
+  const Sweep sweep = parseSweep(
+      "[[grid]]\nkind = \"verify\"\nfabric = \"random:switches=16,links=32,terminals=2,seed=1\"\n"
+      "engines = [\"minhop\", \"updown\", \"lash\"]\n",
+      "verify.toml");
+  ASSERT_EQ(sweep.points.size(), 3U);
+  EXPECT_FALSE(sweep.points[0].config.contains("sl"));  // no SL table: not part of the point
+  EXPECT_FALSE(sweep.points[0].config.contains("examples"));
+  const std::string path = temporaryPath("verify.sqlite");
+  EXPECT_EQ(runInto(sweep, path, RunOptions{}), 3U);
+  std::map<std::string, nlohmann::json> byEngine;
+  for (const PointResult& r : ResultStore::openExisting(path).results()) {
+    ASSERT_TRUE(r.ok) << r.result.dump();
+    byEngine[nlohmann::json::parse(r.key).at("engine").get<std::string>()] = r.result;
+  }
+  ASSERT_EQ(byEngine.size(), 3U);
+  for (const auto& [engine, result] : byEngine) {
+    EXPECT_TRUE(result.at("connected").get<bool>()) << engine;
+    EXPECT_EQ(result.at("value"), result.at("layers_used")) << engine;
+    EXPECT_EQ(result.at("exit_code").get<int>(), result.at("deadlock_free").get<bool>() ? 0 : 4) << engine;
+    EXPECT_EQ(result.at("terminals").get<int>(), 32) << engine;
+  }
+  EXPECT_FALSE(byEngine["minhop"].at("deadlock_free").get<bool>());
+  EXPECT_TRUE(byEngine["updown"].at("deadlock_free").get<bool>());
+  EXPECT_EQ(byEngine["updown"].at("layers_used").get<int>(), 1);
+  EXPECT_TRUE(byEngine["lash"].at("deadlock_free").get<bool>());
+  EXPECT_GE(byEngine["lash"].at("layers_used").get<int>(), 2);
+}
+
+// Kind schedule: a point is `routelab schedule`'s experiment; every request of every sample
+// is either granted or counted under exactly one failure (docs/SCHEDULING.md), and the plots
+// draw one line per scheduler.
+TEST(ScheduleKind, PointsAccountForEveryRequestAndArePlottedPerScheduler) {
+  const Sweep sweep = parseSweep(
+      "[[grid]]\nkind = \"schedule\"\nfabrics = [\"ft:l=2,m=4,w=4\", \"ft:l=3,m=4,w=4\"]\n"
+      "schedulers = [\"level-wise\", \"local-greedy\"]\npermutations = 40\n",
+      "schedule.toml");
+  ASSERT_EQ(sweep.points.size(), 4U);
+  const std::string path = temporaryPath("schedule.sqlite");
+  EXPECT_EQ(runInto(sweep, path, RunOptions{}), 4U);
+  const std::vector<PointResult> results = ResultStore::openExisting(path).results();
+  for (const PointResult& r : results) {
+    ASSERT_TRUE(r.ok) << r.result.dump();
+    const nlohmann::json& x = r.result;
+    const double requested = x.at("requests").get<double>() * 40;
+    const auto failed = x.at("failures_no_common_port").get<double>() + x.at("failures_no_up_port").get<double>() +
+                        x.at("failures_down_conflict").get<double>();
+    EXPECT_DOUBLE_EQ(requested, x.at("granted_total").get<double>() + failed) << r.key;
+    EXPECT_EQ(x.at("value"), x.at("ratio_mean"));
+    EXPECT_LE(x.at("ratio_min").get<double>(), x.at("ratio_mean").get<double>());
+    EXPECT_LE(x.at("ratio_mean").get<double>(), x.at("ratio_max").get<double>());
+    EXPECT_LE(x.at("ratio_max").get<double>(), 1.0);
+  }
+  const auto plots = standardPlots(results);
+  ASSERT_EQ(plots.size(), 1U);
+  EXPECT_EQ(plots[0].xLabels, (std::vector<std::string>{"ft:l=2,m=4,w=4", "ft:l=3,m=4,w=4"}));
+  ASSERT_EQ(plots[0].series.size(), 2U);
+  EXPECT_EQ(plots[0].series[0].label, "level-wise");
+  EXPECT_EQ(plots[0].series[1].label, "local-greedy");
+  // Ding et al. §5: the level-wise scheduler schedules more than the local one.
+  for (std::size_t x = 0; x < 2; ++x) {
+    EXPECT_GT(plots[0].series[0].points[x].mean, plots[0].series[1].points[x].mean) << x;
+  }
 }
 
 }  // namespace

@@ -228,6 +228,14 @@ fabric = "kary-ntree:k=2,n=3"
 engine = "dmodk"
 loads = [0.2, 0.4]
 cycles = 1000
+[[grid]]
+kind = "verify"
+fabric = "random:switches=8,links=16,terminals=2,seed=1"
+engines = ["minhop", "lash"]
+[[grid]]
+kind = "schedule"
+fabric = "ft:l=2,m=4,w=4"
+permutations = 20
 """
 
 
@@ -239,7 +247,7 @@ def test_sweep_equals_the_cli(cli, tmp_path):
 
     (tmp_path / "s.toml").write_text(SWEEP)
     frame = rl.sweep(tmp_path / "s.toml", tmp_path / "python.sqlite", jobs=2)
-    assert len(frame) == 6 and frame.attrs["header"]
+    assert len(frame) == 9 and frame.attrs["header"]
     binary = os.environ["ROUTELAB_BINARY"]
     subprocess.run([binary, "sweep", str(tmp_path / "s.toml"), "--results", str(tmp_path / "cli.sqlite"), "--quiet"],
                    check=True, capture_output=True)
@@ -249,6 +257,6 @@ def test_sweep_equals_the_cli(cli, tmp_path):
                for f in both]
     assert ordered[0].equals(ordered[1])
     again = rl.sweep(tmp_path / "s.toml", tmp_path / "python.sqlite")
-    assert len(again) == 6
+    assert len(again) == 9
     with pytest.raises(rl.InputError):
         rl.read_results(tmp_path / "missing.sqlite")

@@ -70,6 +70,13 @@ KeyValues valuesOf(const std::string& operation, const nlohmann::json& config) {
   return values;
 }
 
+/// The keys of `full` (a command's JSON result) that a point records.
+nlohmann::json pick(const nlohmann::json& full, std::initializer_list<const char*> keys) {
+  nlohmann::json result = nlohmann::json::object();
+  for (const char* key : keys) result[key] = full.at(key);
+  return result;
+}
+
 /// What every point records of the fabric and routing it really used.
 void addEffectiveConfiguration(nlohmann::json& result, const Fabric& fabric, const RoutingResult& routing) {
   result["terminals"] = fabric.network.terminalCount();
@@ -124,13 +131,11 @@ nlohmann::json evaluateAnalyze(const nlohmann::json& config, const EvaluationCon
 }
 
 PointKind analyzeKind() {
-  PointKind kind;
-  kind.name = "analyze";
-  kind.summary = "static congestion analysis, as `routelab analyze` (docs/ANALYSIS.md)";
-  kind.keys = keysOf("analyze", analyzePointKeys());
-  kind.normalize = normalizeAnalyze;
-  kind.evaluate = evaluateAnalyze;
-  return kind;
+  return {.name = "analyze",
+          .summary = "static congestion analysis, as `routelab analyze` (docs/ANALYSIS.md)",
+          .keys = keysOf("analyze", analyzePointKeys()),
+          .normalize = normalizeAnalyze,
+          .evaluate = evaluateAnalyze};
 }
 
 // ---- simulate ----
@@ -158,16 +163,14 @@ nlohmann::json evaluateSimulate(const nlohmann::json& config, const EvaluationCo
 }
 
 PointKind simulateKind() {
-  PointKind kind;
-  kind.name = "simulate";
-  kind.summary = "one flit-level simulation at one offered load, as `routelab simulate` (docs/SIMULATION.md)";
-  kind.keys = keysOf("simulate", simulatePointKeys());
-  kind.normalize = normalizeSimulate;
-  kind.evaluate = evaluateSimulate;
-  kind.plotAxis = "load";
-  kind.plotMeasures = {{"value", "mean packet latency (cycles, injection to delivery)"},
-                       {"accepted", "accepted load (flits per terminal per cycle)"}};
-  return kind;
+  return {.name = "simulate",
+          .summary = "one flit-level simulation at one offered load, as `routelab simulate` (docs/SIMULATION.md)",
+          .keys = keysOf("simulate", simulatePointKeys()),
+          .normalize = normalizeSimulate,
+          .evaluate = evaluateSimulate,
+          .plotAxis = "load",
+          .plotMeasures = {{"value", "mean packet latency (cycles, injection to delivery)"},
+                           {"accepted", "accepted load (flits per terminal per cycle)"}}};
 }
 
 // ---- verify ----
@@ -187,24 +190,20 @@ nlohmann::json evaluateVerify(const nlohmann::json& config, const EvaluationCont
   const VerifyRequest request = VerifyRequest::fromValues(valuesOf("verify", config));
   const VerifyOutcome outcome = runVerify(request);
   const nlohmann::json full = verifyResultJson(request, outcome);
-  nlohmann::json result = nlohmann::json::object();
-  for (const char* key : {"passed", "connected", "loop_free", "deadlock_free", "exit_code", "layers", "layers_used"}) {
-    result[key] = full.at(key);
-  }
+  nlohmann::json result =
+      pick(full, {"passed", "connected", "loop_free", "deadlock_free", "exit_code", "layers", "layers_used"});
   result["value"] = full.at("layers_used");
   addEffectiveConfiguration(result, outcome.fabric, outcome.routing);
   return result;
 }
 
 PointKind verifyKind() {
-  PointKind kind;
-  kind.name = "verify";
-  kind.summary = "connectivity, loops and deadlock freedom, as `routelab verify` (docs/VERIFY.md)";
-  kind.keys = keysOf("verify", verifyPointKeys());
-  kind.normalize = normalizeVerify;
-  kind.evaluate = evaluateVerify;
-  kind.plotMeasures = {{"value", "virtual layers used"}};
-  return kind;
+  return {.name = "verify",
+          .summary = "connectivity, loops and deadlock freedom, as `routelab verify` (docs/VERIFY.md)",
+          .keys = keysOf("verify", verifyPointKeys()),
+          .normalize = normalizeVerify,
+          .evaluate = evaluateVerify,
+          .plotMeasures = {{"value", "virtual layers used"}}};
 }
 
 // ---- schedule ----
@@ -215,10 +214,8 @@ nlohmann::json evaluateSchedule(const nlohmann::json& config, const EvaluationCo
   const ScheduleRequest request = ScheduleRequest::fromValues(valuesOf("schedule", config));
   const ScheduleOutcome outcome = runSchedule(request);
   const nlohmann::json full = scheduleResultJson(request, outcome);
-  nlohmann::json result = nlohmann::json::object();
-  for (const char* key : {"ratio_mean", "ratio_min", "ratio_max", "ratio_stddev", "requests", "granted_total"}) {
-    result[key] = full.at(key);
-  }
+  nlohmann::json result =
+      pick(full, {"ratio_mean", "ratio_min", "ratio_max", "ratio_stddev", "requests", "granted_total"});
   for (const auto& [failure, count] : full.at("failures").items()) result["failures_" + failure] = count;
   if (request.rounds) result["rounds_mean"] = full.at("rounds").at("mean");
   result["value"] = full.at("ratio_mean");
@@ -230,15 +227,13 @@ nlohmann::json evaluateSchedule(const nlohmann::json& config, const EvaluationCo
 }
 
 PointKind scheduleKind() {
-  PointKind kind;
-  kind.name = "schedule";
-  kind.summary = "circuit schedulability of a fat tree, as `routelab schedule` (docs/SCHEDULING.md)";
-  kind.keys = keysOf("schedule", schedulePointKeys());
-  kind.normalize = [](nlohmann::json& config) { (void)ScheduleRequest::fromValues(valuesOf("schedule", config)); };
-  kind.evaluate = evaluateSchedule;
-  kind.seriesKey = "scheduler";
-  kind.plotMeasures = {{"value", "mean schedulability ratio (granted / requested)"}};
-  return kind;
+  return {.name = "schedule",
+          .summary = "circuit schedulability of a fat tree, as `routelab schedule` (docs/SCHEDULING.md)",
+          .keys = keysOf("schedule", schedulePointKeys()),
+          .normalize = [](nlohmann::json& config) { (void)ScheduleRequest::fromValues(valuesOf("schedule", config)); },
+          .evaluate = evaluateSchedule,
+          .seriesKey = "scheduler",
+          .plotMeasures = {{"value", "mean schedulability ratio (granted / requested)"}}};
 }
 
 }  // namespace

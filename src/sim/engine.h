@@ -43,6 +43,7 @@
 #include "sim/selection/registry.h"
 #include "sim/simulator.h"
 #include "sim/traffic_source.h"
+#include "sim/watchdog.h"
 #include "sim/work_list.h"
 
 namespace routelab::sim {
@@ -535,6 +536,8 @@ class Engine {
 
 /// The decisions that need the whole network, taken between windows (sim/engine.h).
 struct Engine::Control {
+  explicit Control(std::uint64_t watchdogCycles) : watchdog(watchdogCycles) {}
+  Watchdog watchdog;
   std::uint64_t now = 0;
   std::uint32_t parity = 0;  // of the outboxes the last window filled
   WarmupDetector warmup;

@@ -312,7 +312,6 @@ void Engine::foldCreditsBefore(std::span<Engine* const> engines, Control& contro
 // in flight, the jump to the next cycle where something happens. True: the run is over.
 bool Engine::decide(std::span<Engine* const> engines, Control& control) {
   const Engine& first = *engines.front();
-  const SimConfig& config = first.config_;
   foldCreditsBefore(engines, control, control.now);
   while (true) {
     while (!first.window_.warmupDone && first.trace_ == nullptr && control.now >= control.warmup.nextCheck()) {
@@ -320,8 +319,8 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
     }
     const Totals totals = sumTotals(engines, control.parity);
     if (finished(engines, control, totals)) return true;
-    const bool busy = totals.injected > totals.delivered || totals.released < totals.generated;
-    if (busy && control.now - totals.lastMove >= config.watchdogCycles) {
+    const bool busy = Watchdog::inFlight(totals.generated, totals.injected, totals.delivered, totals.released);
+    if (control.watchdog.fires(control.now, busy, totals.lastMove)) {
       for (Engine* engine : engines) engine->absorb(engines, control.parity);
       findDeadlock(engines, control, totals.lastMove);
       return true;
@@ -334,7 +333,7 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
     if (first.window_.warmupDone && first.window_.end != kNever && control.now < first.window_.end) {
       next = std::min(next, first.window_.end);
     }
-    if (busy) next = std::min(next, totals.lastMove + config.watchdogCycles);
+    next = std::min(next, control.watchdog.deadline(busy, totals.lastMove));
     if (next == kNever) return true;
     if (next <= control.now) return false;
     foldCreditsBefore(engines, control, next);
@@ -346,8 +345,8 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
 // Long function: the window protocol of both the one-block and the threaded run, kept side
 // by side so that they stay the same algorithm.
 SimResult Engine::runPartitioned(std::span<Engine* const> engines, const SimProgress& progress) {
-  Control control;
   const Engine& first = *engines.front();
+  Control control(first.config_.watchdogCycles);
   const std::uint64_t window = first.config_.flyTime;  // the lookahead: no block affects another sooner
   const std::uint64_t expected =
       first.trace_ != nullptr

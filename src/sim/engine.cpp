@@ -50,7 +50,7 @@ void Engine::schedule(std::uint64_t time, int phase, std::uint64_t event) {
 void Engine::enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured) {
   const NodeId destinationNode = network_.terminalNode(destination);
   const std::uint32_t paths = semantics_.pathCount(destinationNode);
-  std::uint64_t sequence = pairs_.takeSequences(terminal, destination, packets);
+  std::uint64_t sequence = delivery_.takeSequences(terminal, destination, packets);
   for (std::uint32_t i = 0; i < packets; ++i) {
     Pending pending;
     pending.generated = now_;
@@ -133,7 +133,7 @@ void Engine::runGenerations() {
     auto drawAhead = [&](std::size_t j) {
       const std::uint32_t terminal = terminals[j];
       drawn_[j] = destinations_.draw(terminal, terminalRng_[terminal]);
-      pairs_.prefetch(terminal, drawn_[j]);
+      delivery_.prefetch(terminal, drawn_[j]);
       __builtin_prefetch(&chan(injection_[terminal]));
     };
     for (std::size_t j = 0; j < std::min(count, kGenerationsAhead); ++j) drawAhead(j);
@@ -261,11 +261,6 @@ void Engine::release(const Held& packet, std::uint32_t destination) {
     totalLatencySum_ += now_ - packet.generated;
     reorderDelaySum_ += now_ - packet.delivered;
   }
-  if (config_.inOrder) {
-    --outstanding_[destination];
-    for (std::uint32_t source : waiting_[destination]) wakeLink(injection_[source], now_);
-    waiting_[destination].clear();
-  }
 }
 
 void Engine::deliver(std::uint32_t packetId) {
@@ -283,35 +278,11 @@ void Engine::deliver(std::uint32_t packetId) {
     warmupSum_ += now_ - packet.injected;
     ++warmupCount_;
   }
-  Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,
-               now_,          packet.hops,     packet.measured,  false};
-  std::uint64_t expected = pairs_.expected(packet.source, packet.destination);
-  std::vector<Held>& held = held_[packet.destination];
-  if (packet.sequence != expected) {
-    ++outOfOrder_;
-    if (!config_.inOrder) {
-      release(arrived, packet.destination);
-      arrived.released = true;
-    }
-    held.push_back(arrived);
-    maxHeld_ = std::max<std::uint64_t>(maxHeld_, held.size());
-    return;
-  }
-  release(arrived, packet.destination);
-  ++expected;
-  for (bool found = true; found && !held.empty();) {
-    found = false;
-    for (std::size_t i = 0; i < held.size(); ++i) {
-      if (held[i].source != packet.source || held[i].sequence != expected) continue;
-      if (!held[i].released) release(held[i], packet.destination);
-      held[i] = held.back();
-      held.pop_back();
-      ++expected;
-      found = true;
-      break;
-    }
-  }
-  pairs_.setExpected(packet.source, packet.destination, expected);
+  const Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,
+                     now_,          packet.hops,     packet.measured,  false};
+  delivery_.deliver(
+      arrived, packet.destination, [&](const Held& released) { release(released, packet.destination); },
+      [&](std::uint32_t source) { wakeLink(injection_[source], now_); });
 }
 
 // ---- phase 2: switch allocation -------------------------------------------------------
@@ -722,10 +693,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
   std::vector<Pending>& queue = sourceQueue_[terminal];
   std::size_t& head = sourceHead_[terminal];
   const Pending& front = queue[head];
-  if (config_.inOrder && outstanding_[front.destination] >= config_.reorderPackets) {
-    waiting_[front.destination].push_back(terminal);
-    return;
-  }
+  if (!delivery_.admits(terminal, front.destination)) return;  // end-to-end flow control: woken by a release
   const NodeId source = network_.terminalNode(terminal);
   const NodeId destination = network_.terminalNode(front.destination);
   const std::uint32_t paths = semantics_.pathCount(destination);
@@ -774,7 +742,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
   packet.address = bestAddress;
   packet.layer = static_cast<std::uint8_t>(bestVc % layers_);
   packet.measured = front.measured;
-  if (config_.inOrder) ++outstanding_[front.destination];
+  delivery_.injected(front.destination);
   ++injected_;
   if (++head == queue.size()) {
     queue.clear();

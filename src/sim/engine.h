@@ -35,10 +35,10 @@
 #include "sim/arbitration/registry.h"
 #include "sim/channel_state.h"
 #include "sim/credit_flow.h"
+#include "sim/in_order_delivery.h"
 #include "sim/latency_histogram.h"
 #include "sim/measurement_window.h"
 #include "sim/model.h"
-#include "sim/pair_table.h"
 #include "sim/partitioning.h"
 #include "sim/selection/registry.h"
 #include "sim/simulator.h"
@@ -76,18 +76,6 @@ struct Pending {
   std::uint32_t destination = 0;
   std::uint32_t path = 0;  ///< LMC path (PathPolicy Random / RoundRobin: drawn at generation)
   bool measured = false;
-};
-
-/// A packet delivered before an earlier one of its pair (kept until the gap fills).
-struct Held {
-  std::uint32_t source = 0;
-  std::uint64_t sequence = 0;
-  std::uint64_t generated = 0;
-  std::uint64_t injected = 0;
-  std::uint64_t delivered = 0;
-  std::uint32_t hops = 0;
-  bool measured = false;
-  bool released = false;  ///< already handed over (no in-order delivery: counted only)
 };
 
 class Engine {
@@ -201,7 +189,9 @@ class Engine {
   void arrive(std::uint32_t packetId);
   void headReady(std::uint32_t inChannel, std::uint32_t vc);
   void inputFree(std::uint32_t inChannel);
+  /// A tail reached its terminal: the packet goes to delivery_ (sim/in_order_delivery.h).
   void deliver(std::uint32_t packetId);
+  /// delivery_ hands `packet` to the application at its destination: its statistics.
   void release(const Held& packet, std::uint32_t destination);
   void allocateSwitch(std::uint32_t switchIndex);
   bool allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel);
@@ -505,10 +495,7 @@ class Engine {
   double messageRate_ = 0;
   BernoulliGaps gaps_;  // Bernoulli injection at messageRate_
   std::size_t traceNext_ = 0;
-  PairTable pairs_{0};
-  std::vector<std::vector<Held>> held_;              // per destination
-  std::vector<std::uint32_t> outstanding_;           // in-order: per destination
-  std::vector<std::vector<std::uint32_t>> waiting_;  // in-order: sources blocked per destination
+  InOrderDelivery delivery_;  // sequence numbers, reorder buffers, end-to-end flow control
   // ---- packets ----
   std::vector<Packet> packets_;
   std::vector<std::uint32_t> freePackets_;
@@ -524,7 +511,7 @@ class Engine {
   // ---- statistics ----
   std::uint64_t generated_ = 0, injected_ = 0, delivered_ = 0, released_ = 0;
   std::uint64_t measuredGenerated_ = 0, measuredDelivered_ = 0, windowFlitsDelivered_ = 0;
-  std::uint64_t outOfOrder_ = 0, maxHeld_ = 0, lastDelivery_ = 0, hopSum_ = 0;
+  std::uint64_t lastDelivery_ = 0, hopSum_ = 0;
   LatencyHistogram latencies_, totalLatencies_;  // measured packets: network and total latency
   std::uint64_t latencySum_ = 0, totalLatencySum_ = 0, reorderDelaySum_ = 0;  // integer: any order adds up alike
   std::vector<std::uint64_t, BulkAllocator<std::uint64_t>> channelFlits_;     // (other blocks' channels: zero pages)

@@ -162,7 +162,7 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
   if (kindOf(event) == kDeliver) {
     // A tail's delivery reads the entry of its pair's sequence numbers.
     const Packet& packet = packets_[payloadOf(event)];  // (requested kPrefetch events earlier)
-    pairs_.prefetch(packet.source, packet.destination);
+    delivery_.prefetch(packet.source, packet.destination);
     return;
   }
   if (kindOf(event) != kArrive) return;
@@ -437,8 +437,8 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
     result.packetsDelivered += engine->delivered_;
     result.measuredPackets += engine->measuredGenerated_;
     result.measuredDelivered += engine->measuredDelivered_;
-    result.outOfOrder += engine->outOfOrder_;
-    result.maxReorderOccupancy = std::max(result.maxReorderOccupancy, engine->maxHeld_);
+    result.outOfOrder += engine->delivery_.outOfOrder();
+    result.maxReorderOccupancy = std::max(result.maxReorderOccupancy, engine->delivery_.maxHeld());
     result.lastDelivery = std::max(result.lastDelivery, engine->lastDelivery_);
     windowFlits += engine->windowFlitsDelivered_;
     hopSum += engine->hopSum_;

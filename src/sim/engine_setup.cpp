@@ -12,6 +12,7 @@
 #include <limits>
 #include <numeric>
 #include <tuple>
+#include <utility>
 #include <variant>
 
 #include "core/errors.h"
@@ -281,19 +282,17 @@ void Engine::setUpRecords() {
 
 void Engine::setUpTraffic() {
   // Each engine keeps the pairs of its own sources (next) and destinations (expected).
-  pairs_ = PairTable(terminals_, (std::size_t{1} << 20) / partitioning_.count, PairTable::kDenseCounterLimit,
-                     config_.memoryBudgetBytes / partitioning_.count);
+  PairTable pairs(terminals_, (std::size_t{1} << 20) / partitioning_.count, PairTable::kDenseCounterLimit,
+                  config_.memoryBudgetBytes / partitioning_.count);
   // (Not where the packet records report the numbers.)
-  pairs_.forgetIdlePairs(!config_.recordPackets);
+  pairs.forgetIdlePairs(!config_.recordPackets);
+  delivery_ = InOrderDelivery(terminals_, config_.inOrder, config_.reorderPackets, std::move(pairs));
   terminalRng_.reserve(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) terminalRng_.emplace_back(deriveSeed(config_.seed, t));
   sourceQueue_.resize(terminals_);
   sourceHead_.assign(terminals_, 0);
   nextPath_.assign(terminals_, 0);
   injectedBy_.assign(terminals_, 0);
-  held_.resize(terminals_);
-  outstanding_.assign(terminals_, 0);
-  waiting_.resize(terminals_);
   window_ = MeasurementWindow::atStart(config_, trace_ != nullptr);
   if (trace_ != nullptr) return;
   messageRate_ = config_.load / (double(flits_) * config_.messagePackets);

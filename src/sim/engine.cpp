@@ -90,7 +90,7 @@ void Engine::generate(std::uint32_t terminal) {
 
 void Engine::generateTo(std::uint32_t terminal, std::uint32_t destination) {
   Rng& rng = terminalRng_[terminal];
-  const bool measured = window_.warmupDone && window_.contains(now_);
+  const bool measured = window_.warmupDone && window_.contains(Cycle(now_));
   enqueueMessage(terminal, destination, config_.messagePackets, measured);
   std::uint64_t next = 0;
   if (config_.injection == Injection::Bernoulli) {
@@ -270,7 +270,7 @@ void Engine::deliver(std::uint32_t packetId) {
   lastMove_ = now_;
   lastDelivery_ = now_;
   hopSum_ += packet.hops;
-  if (window_.contains(now_)) {
+  if (window_.contains(Cycle(now_))) {
     windowFlitsDelivered_ += flits_;
     sourceFlits_[packet.source] += flits_;
   }
@@ -303,7 +303,7 @@ struct Engine::SelectionRequest {
   }
   std::uint32_t credits(std::size_t i, std::uint32_t vc) const {
     const VcState& queue = engine.vcAt(candidates[i].channel, vc);
-    const std::uint32_t counted = engine.credits_.available(queue, engine.now_);
+    const std::uint32_t counted = engine.credits_.available(queue, Cycle(engine.now_));
     // A grant's direct send (grant()) takes its credit at the grant for a send that starts the
     // next cycle; the model takes it when the link starts.
     const ChannelState& link = engine.chan(candidates[i].channel);
@@ -369,7 +369,7 @@ struct Engine::SelectionRequest {
   // is in the cache, instead of queueing the packet and waking the link (docs/SIMULATION.md,
   // "How the engine computes it").
   const bool direct = out.outQueued == 0 && out.linkBusy <= now_ + (slots_ > 1 ? 1 : 0) &&
-                      (out.targetIsSwitch == 0 || credits_.available(outQueue, now_) != 0);
+                      (out.targetIsSwitch == 0 || credits_.available(outQueue, Cycle(now_)) != 0);
   if (direct) {
     out.linkNextVc = static_cast<std::uint8_t>(nextInRing(chosen.vc, vcs_));  // (as startLink)
     out.linkBusy = now_ + 1 + flits_;  // (transmit's value: the slot check below sees the packet on the link)
@@ -388,7 +388,7 @@ struct Engine::SelectionRequest {
   lastMove_ = now_;
   const std::uint64_t creditDue = now_ + creditDelay();
   if (credits_.lazy() && (single_ || sourceBlock_[inChannel] == block_)) {  // a lazy credit (credit_flow.h)
-    credits_.send(queue, now_, creditDue);
+    credits_.send(queue, Cycle(now_), Cycle(creditDue));
     wakeLinkIf((queue.outSize > 0) | (in.sourceIsSwitch == 0), inChannel, creditDue);  // a packet may wait for it
   } else {
     const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
@@ -559,7 +559,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   }
   link.linkBusy = at + flits_;
   lastMove_ = at;
-  if (window_.contains(at)) channelFlits_[channel] += flits_;
+  if (window_.contains(Cycle(at))) channelFlits_[channel] += flits_;
   std::uint64_t time = at + config_.flyTime + flits_ - 1, kind = kDeliver;
   std::uint64_t owner = grouped_ ? switchCount_ + link.targetIndex : 0;
   if (!link.targetIsSwitch && link.targetIndex != packet.destination) [[unlikely]] {
@@ -568,7 +568,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   if (link.targetIsSwitch) {
     owner = link.targetIndex;
     VcState& queue = vcAt(channel, vc);
-    credits_.take(queue, now_);
+    credits_.take(queue, Cycle(now_));
     time = at + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
   }
@@ -631,7 +631,7 @@ void Engine::startLink(std::uint32_t channel) {
   auto canSend = [&](std::uint32_t v) {
     const VcState& queue = vcAt(channel, v);
     return static_cast<unsigned>(queue.outSize > (v == grantedNow ? 1U : 0U)) &
-           static_cast<unsigned>(!needsCredit | credits_.any(queue, now_));
+           static_cast<unsigned>(!needsCredit | credits_.any(queue, Cycle(now_)));
   };
   std::uint32_t vc = vcs_;
   if (prefetch_) {
@@ -675,8 +675,8 @@ void Engine::wakeForCredit(std::uint32_t channel) {
   if (!credits_.lazy() || !chan(channel).targetIsSwitch) return;
   for (std::uint32_t v = 0; v < vcs_; ++v) {
     const VcState& queue = vcAt(channel, v);
-    if (queue.outSize == 0 || queue.creditsComing == 0 || credits_.arrivedAny(queue, now_)) continue;
-    wakeLink(channel, credits_.firstDue(queue, now_));
+    if (queue.outSize == 0 || queue.creditsComing == 0 || credits_.arrivedAny(queue, Cycle(now_))) continue;
+    wakeLink(channel, credits_.firstDue(queue, Cycle(now_)).value);
   }
 }
 
@@ -684,7 +684,7 @@ void Engine::foldAllCredits(bool all) {
   if (!credits_.lazy()) return;
   for (std::uint32_t c = 0; c < channels_; ++c) {  // (lazy credits live at the sender)
     if (sourceBlock_[c] != block_) continue;
-    for (std::uint32_t v = 0; v < vcs_; ++v) credits_.fold(vcAt(c, v), now_, all);
+    for (std::uint32_t v = 0; v < vcs_; ++v) credits_.fold(vcAt(c, v), Cycle(now_), all);
   }
 }
 
@@ -714,7 +714,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
     std::uint32_t pathVc = vcs_, pathCredits = 0;
     for (std::size_t i = 0; i < count && pathCredits == 0; ++i) {
       for (std::uint32_t v = layers[i].value; v < vcs_; v += layers_) {
-        const std::uint32_t available = credits_.available(vcAt(channel, v), now_);
+        const std::uint32_t available = credits_.available(vcAt(channel, v), Cycle(now_));
         if (available > pathCredits) {
           pathCredits = available;
           pathVc = v;

@@ -523,7 +523,7 @@ class Engine {
 
 /// The decisions that need the whole network, taken between windows (sim/engine.h).
 struct Engine::Control {
-  explicit Control(std::uint64_t watchdogCycles) : watchdog(watchdogCycles) {}
+  explicit Control(Cycles watchdogCycles) : watchdog(watchdogCycles) {}
   Watchdog watchdog;
   std::uint64_t now = 0;
   std::uint32_t parity = 0;  // of the outboxes the last window filled
@@ -532,7 +532,8 @@ struct Engine::Control {
   DeadlockReport report;
   bool stop = false;
   std::exception_ptr error;
-  std::uint64_t creditFold = CreditFlow::kFoldSpan;  // next cycle every lazy credit is counted (sim/credit_flow.h)
+  std::uint64_t creditFold =
+      CreditFlow::kFoldSpan.count;  // next cycle every lazy credit is counted (sim/credit_flow.h)
 };
 
 }  // namespace routelab::sim

@@ -17,20 +17,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/units.h"
+
 namespace routelab::sim {
 
 class Watchdog {
  public:
-  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
-  explicit Watchdog(std::uint64_t cycles) : cycles_(cycles) {}
+  explicit Watchdog(Cycles cycles) : cycles_(cycles) {}
   /// Fires at `now`: packets are in flight and none has moved since `lastMove` for at least
   /// the watchdog's cycles.
-  bool fires(std::uint64_t now, bool inFlight, std::uint64_t lastMove) const {
-    return inFlight && now - lastMove >= cycles_;
-  }
-  /// The cycle at which it fires if nothing moves from now on (kNever when nothing is in
-  /// flight): an idle jump must not pass it.
-  std::uint64_t deadline(bool inFlight, std::uint64_t lastMove) const { return inFlight ? lastMove + cycles_ : kNever; }
+  bool fires(Cycle now, bool inFlight, Cycle lastMove) const { return inFlight && now - lastMove >= cycles_; }
+  /// The cycle at which it fires if nothing moves from now on (Cycle::never() when nothing is
+  /// in flight): an idle jump must not pass it.
+  Cycle deadline(bool inFlight, Cycle lastMove) const { return inFlight ? lastMove + cycles_ : Cycle::never(); }
   /// Packets are in flight: generated but not released, or injected but not delivered.
   static bool inFlight(std::uint64_t generated, std::uint64_t injected, std::uint64_t delivered,
                        std::uint64_t released) {
@@ -38,7 +37,7 @@ class Watchdog {
   }
 
  private:
-  std::uint64_t cycles_;
+  Cycles cycles_;
 };
 
 /// A directed graph on queues 0..n-1 ("queue a waits for queue b") and its first cycle.

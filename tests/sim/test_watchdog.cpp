@@ -18,17 +18,19 @@ using sim::WaitForGraph;
 using sim::Watchdog;
 
 TEST(Watchdog, FiresWhenPacketsInFlightHaveNotMovedForItsCycles) {
-  const Watchdog watchdog(100);
-  EXPECT_FALSE(watchdog.fires(1099, true, 1000));
-  EXPECT_TRUE(watchdog.fires(1100, true, 1000));
-  EXPECT_TRUE(watchdog.fires(5000, true, 1000));
-  EXPECT_FALSE(watchdog.fires(5000, false, 1000)) << "nothing in flight: an idle network is not deadlocked";
-  EXPECT_EQ(watchdog.deadline(true, 1000), 1100U);
-  EXPECT_EQ(watchdog.deadline(false, 1000), Watchdog::kNever);
+  const Watchdog watchdog(Cycles(100));
+  EXPECT_FALSE(watchdog.fires(Cycle(1099), true, Cycle(1000)));
+  EXPECT_TRUE(watchdog.fires(Cycle(1100), true, Cycle(1000)));
+  EXPECT_TRUE(watchdog.fires(Cycle(5000), true, Cycle(1000)));
+  EXPECT_FALSE(watchdog.fires(Cycle(5000), false, Cycle(1000)))
+      << "nothing in flight: an idle network is not deadlocked";
+  EXPECT_EQ(watchdog.deadline(true, Cycle(1000)), Cycle(1100));
+  EXPECT_EQ(watchdog.deadline(false, Cycle(1000)), Cycle::never());
   // The deadline is the first cycle it fires at.
   for (std::uint64_t last : {0ULL, 7ULL, 123456ULL}) {
-    EXPECT_TRUE(watchdog.fires(watchdog.deadline(true, last), true, last));
-    EXPECT_FALSE(watchdog.fires(watchdog.deadline(true, last) - 1, true, last));
+    const Cycle deadline = watchdog.deadline(true, Cycle(last));
+    EXPECT_TRUE(watchdog.fires(deadline, true, Cycle(last)));
+    EXPECT_FALSE(watchdog.fires(Cycle(deadline.value - 1), true, Cycle(last)));
   }
 }
 

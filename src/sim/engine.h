@@ -34,6 +34,7 @@
 #include "routing/semantics.h"
 #include "sim/arbitration/registry.h"
 #include "sim/channel_state.h"
+#include "sim/channel_store.h"
 #include "sim/credit_flow.h"
 #include "sim/in_order_delivery.h"
 #include "sim/latency_histogram.h"
@@ -170,12 +171,10 @@ class Engine {
   // The prefetch stages are always inlined: a function whose only effects are prefetches
   // reads memory and changes nothing, so GCC's interprocedural analysis finds it pure and
   // deletes every call to it.
-  /// Requests the first `lines` cache lines of channel c's record (at most recordLines_).
-  [[gnu::always_inline]] void prefetchRecord(std::uint32_t c, std::uint32_t lines) const {
-    for (std::uint32_t line = 0; line < lines; ++line) __builtin_prefetch(recordOf(c) + 64 * line);
-  }
+  /// Requests the first `lines` cache lines of channel c's record (ChannelStore::prefetch).
+  [[gnu::always_inline]] void prefetchRecord(std::uint32_t c, std::uint32_t lines) const { store_.prefetch(c, lines); }
   /// The lines of a record that a switch's hop reads: its state and the first VC blocks.
-  std::uint32_t hopRecordLines() const { return std::min(recordLines_, 3U); }
+  std::uint32_t hopRecordLines() const { return std::min(store_.recordLines(), 3U); }
   /// The first prefetch stage: an event's packet or channel record.
   [[gnu::always_inline]] inline void prefetchEvent(std::uint64_t event) const;
   /// The second prefetch stage (runGrouped), from the packet that prefetchEvent requested:
@@ -314,39 +313,19 @@ class Engine {
   };
   std::vector<Exit> exits_;
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
-  // One record per channel, recordLines_ cache lines long: its ChannelState, then per VC a
-  // block of vcBytes_ with the VcState and the rings (slots_ input then slots_ output packet
-  // ids) — what one event reads of a channel lies in one or two neighbouring lines.
-  struct alignas(64) Line {
-    std::byte bytes[64];
-  };
-  std::vector<Line, BulkAllocator<Line>> lines_;  // huge pages when large
-  std::uint32_t recordLines_ = 0, vcBytes_ = 0;
-  std::byte* recordOf(std::uint32_t c) { return lines_[std::size_t{c} * recordLines_].bytes; }
-  const std::byte* recordOf(std::uint32_t c) const { return lines_[std::size_t{c} * recordLines_].bytes; }
+  /// The per-channel and per-(channel, VC) state and its memory layout (sim/channel_store.h).
+  ChannelStore store_;
   /// Whether this block holds the record of channel c: it sends or receives on it. The
   /// records of other channels are never read or written here (in a partitioned run on a
   /// large fabric they occupy no memory).
   bool ownsChannel(std::uint32_t c) const { return sourceBlock_[c] == block_ || targetBlock_[c] == block_; }
-  ChannelState& chan(std::uint32_t c) { return *std::launder(reinterpret_cast<ChannelState*>(recordOf(c))); }
-  const ChannelState& chan(std::uint32_t c) const {
-    return *std::launder(reinterpret_cast<const ChannelState*>(recordOf(c)));
-  }
-  VcState& vcAt(std::uint32_t c, std::uint32_t v) {
-    return *std::launder(reinterpret_cast<VcState*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_));
-  }
-  const VcState& vcAt(std::uint32_t c, std::uint32_t v) const {
-    return *std::launder(reinterpret_cast<const VcState*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_));
-  }
+  ChannelState& chan(std::uint32_t c) { return store_.channel(c); }
+  const ChannelState& chan(std::uint32_t c) const { return store_.channel(c); }
+  VcState& vcAt(std::uint32_t c, std::uint32_t v) { return store_.vc(c, v); }
+  const VcState& vcAt(std::uint32_t c, std::uint32_t v) const { return store_.vc(c, v); }
   /// The rings of (c, v): [0, slots_) the input queue, [slots_, 2 slots_) the output queue.
-  std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) {
-    return std::launder(
-        reinterpret_cast<std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
-  }
-  const std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) const {
-    return std::launder(
-        reinterpret_cast<const std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
-  }
+  std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) { return store_.ring(c, v); }
+  const std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) const { return store_.ring(c, v); }
   /// Cycles from a grant to its credit reaching the sender: the tail leaves the input queue
   /// flits_ - 1 cycles after the head, and the credit flies back.
   std::uint32_t creditDelay() const { return flits_ - 1 + config_.flyTime; }

@@ -63,7 +63,7 @@ void Engine::runCycle() {
     // ahead, from that record, the packet at the head of the VC it tries first.
     if (i + 2 * kPrefetch < links.size()) {
       const auto channel = static_cast<std::uint32_t>(links[i + 2 * kPrefetch]);
-      prefetchRecord(channel, recordLines_);
+      prefetchRecord(channel, store_.recordLines());
       __builtin_prefetch(&channelFlits_[channel]);
     }
     if (i + kPrefetch < links.size()) prefetchLinkHead(static_cast<std::uint32_t>(links[i + kPrefetch]));

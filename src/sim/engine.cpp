@@ -608,6 +608,35 @@ std::uint32_t Engine::allocatePacket() {
   return packetId;
 }
 
+// The first VC in round-robin order from the link's pointer that can send: a packet available,
+// and a credit where the target is a switch (vcs_: none). A packet granted this cycle (at most
+// one per output: the crossbar output is busy for flits_ cycles) is available from the next; it
+// is the front only if alone in its queue. Two ways to find it, the same VC: with the state
+// beyond the caches (prefetch_), the VCs are read only up to the first that can send (each VC
+// block not read is a miss saved); in the caches, every VC, as a mask built without a branch
+// on the queues' contents, then its first bit at or after the pointer (as allocatePort's VCs).
+[[gnu::always_inline]] inline std::uint32_t Engine::sendableVc(std::uint32_t channel) {
+  const ChannelState& link = chan(channel);
+  const std::uint32_t firstVc = link.linkNextVc;
+  const bool needsCredit = link.targetIsSwitch != 0;
+  const std::uint32_t grantedNow = link.outBusy == now_ + flits_ ? link.lastGrantVc : vcs_;
+  auto canSend = [&](std::uint32_t v) {
+    const VcState& queue = vcAt(channel, v);
+    return static_cast<unsigned>(queue.outSize > (v == grantedNow ? 1U : 0U)) &
+           static_cast<unsigned>(!needsCredit | credits_.any(queue, Cycle(now_)));
+  };
+  if (prefetch_) {
+    for (std::uint32_t j = 0, v = firstVc; j < vcs_; ++j, v = nextInRing(v, vcs_)) {
+      if (canSend(v)) return v;
+    }
+    return vcs_;
+  }
+  std::uint64_t sendable = 0;
+  for (std::uint32_t v = 0; v < vcs_; ++v) sendable |= std::uint64_t{canSend(v)} << v;
+  if (sendable == 0) return vcs_;
+  return static_cast<std::uint32_t>((std::countr_zero(std::rotr(sendable, static_cast<int>(firstVc))) + firstVc) & 63);
+}
+
 // Every change that lets a link start wakes it at the cycle the start may happen: a grant
 // into its output queue (the next cycle, or when the link is free), a credit a queued packet
 // waits for, a new message at a source, the end of the packet on the link while others wait.
@@ -621,39 +650,10 @@ void Engine::startLink(std::uint32_t channel) {
     startInjection(channel, link.sourceIndex);
     return;
   }
-  const std::uint32_t firstVc = link.linkNextVc;
-  const bool needsCredit = link.targetIsSwitch != 0;
-  // A packet granted this cycle (at most one per output: the crossbar output is busy for
-  // flits_ cycles) is available from the next; it is the front only if alone in its queue.
-  const std::uint32_t grantedNow = link.outBusy == now_ + flits_ ? link.lastGrantVc : vcs_;
-  // The first VC in round-robin order from firstVc that can send: a packet available, and a
-  // credit where the target is a switch.
-  auto canSend = [&](std::uint32_t v) {
-    const VcState& queue = vcAt(channel, v);
-    return static_cast<unsigned>(queue.outSize > (v == grantedNow ? 1U : 0U)) &
-           static_cast<unsigned>(!needsCredit | credits_.any(queue, Cycle(now_)));
-  };
-  std::uint32_t vc = vcs_;
-  if (prefetch_) {
-    // State beyond the caches: read the VCs only up to the first that can send (each VC
-    // block not read is a miss saved).
-    for (std::uint32_t j = 0, v = firstVc; j < vcs_ && vc == vcs_; ++j, v = nextInRing(v, vcs_)) {
-      if (canSend(v)) vc = v;
-    }
-    if (vc == vcs_) {
-      wakeForCredit(channel);
-      return;
-    }
-  } else {
-    // State in the caches: every VC, as a mask built without a branch on the queues'
-    // contents, then its first bit at or after firstVc (as allocatePort's VCs).
-    std::uint64_t sendable = 0;
-    for (std::uint32_t v = 0; v < vcs_; ++v) sendable |= std::uint64_t{canSend(v)} << v;
-    if (sendable == 0) {
-      wakeForCredit(channel);
-      return;
-    }
-    vc = static_cast<std::uint32_t>((std::countr_zero(std::rotr(sendable, static_cast<int>(firstVc))) + firstVc) & 63);
+  const std::uint32_t vc = sendableVc(channel);
+  if (vc == vcs_) {
+    wakeForCredit(channel);
+    return;
   }
   VcState& queue = vcAt(channel, vc);
   const std::uint32_t packetId = ringAt(channel, vc)[slots_ + queue.outHead];

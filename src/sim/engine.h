@@ -244,6 +244,8 @@ class Engine {
     return chan(candidate.channel).outFreeVcs & layerVcs_[candidate.layer];
   }
   void startLink(std::uint32_t channel);
+  /// The VC the link of `channel` sends from now (vcs_: none can send).
+  std::uint32_t sendableVc(std::uint32_t channel);
   void startInjection(std::uint32_t channel, std::uint32_t terminal);
   void wakeForCredit(std::uint32_t channel);
   /// The link of `channel` starts sending the packet from output queue `vc` at cycle `at`

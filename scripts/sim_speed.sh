@@ -14,7 +14,7 @@
 # case from the configuration below.
 #
 # It names the machine first on stderr (processor, family, CPUs, L3 cache, load average): the
-# ratio moves with the processor (`git show 159bb92:docs/PERFORMANCE.md`, session 12). With --booksim, the two
+# ratio moves with the processor (`git show 159bb92:docs/PERFORMANCE.md`). With --booksim, the two
 # tools' runs alternate round by round (a shared machine's speed drifts), and each case ends
 # with the ratio of the medians (routelab's one-thread runs over BookSim's) on stderr. With
 # --overlap (and --booksim), BookSim's --repeat runs of a case go on in the background, one

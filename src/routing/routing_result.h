@@ -111,12 +111,12 @@ class ForwardingTable {
     return c.empty() ? kNoRoute : c.front();
   }
   /// Requests (prefetches) the entry candidates(switchIndex, a) reads first, for a caller
-  /// that reads it soon (the simulator, 8 events before a head's routing). Always inlined: a
-  /// function of prefetches alone is found pure by GCC and its calls deleted. Session 17
-  /// measured a load instead of a prefetch 7% faster; the prefetch it compared with ran in
-  /// a pipeline whose first stage GCC had deleted, and with that stage restored the prefetch
-  /// is 1.25x faster than the load, which holds the core's retirement while it misses
-  /// (docs/PERFORMANCE.md, session 19). No effect on any result.
+  /// that reads it soon (the simulator, 8 events before a head's routing, on fabrics whose
+  /// state outgrows the caches: docs/SIMULATION.md "How the engine computes it"). A
+  /// prefetch, not a load: a load would hold the core's retirement while it misses, and
+  /// several prefetches are under way at once. Always inlined: a function of prefetches
+  /// alone is found pure by GCC and its calls deleted. It changes no state, and so no
+  /// result.
   [[gnu::always_inline]] void prefetchEntry(std::uint32_t switchIndex, Address a) const {
     if (compact_) {
       __builtin_prefetch(&chunkOf_[chunkSlot(switchIndex, a)]);

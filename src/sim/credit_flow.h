@@ -18,6 +18,7 @@
 #include <new>
 
 #include "core/errors.h"
+#include "core/units.h"
 #include "sim/channel_state.h"
 
 namespace routelab::sim {
@@ -25,7 +26,7 @@ namespace routelab::sim {
 class CreditFlow {
  public:
   /// Lazy credits must be folded in at least this often (cycles).
-  static constexpr std::uint64_t kFoldSpan = std::uint64_t{1} << 30;
+  static constexpr Cycles kFoldSpan{std::uint64_t{1} << 30};
 
   /// Eager credits, or lazy ones with at most `comingSlots` on their way per VC; their cycles
   /// lie `ringWords` 32-bit words after the VcState (past the VC's two packet rings).
@@ -39,15 +40,13 @@ class CreditFlow {
   std::uint32_t comingSlots() const { return comingSlots_; }
 
   /// The credits for the VC at the sender at cycle `now`.
-  std::uint32_t available(const VcState& queue, std::uint64_t now) const {
+  std::uint32_t available(const VcState& queue, Cycle now) const {
     return lazy_ ? creditsNow(queue, now) : std::uint32_t{queue.credits};
   }
   /// At least one credit for the VC at the sender at cycle `now`.
-  bool any(const VcState& queue, std::uint64_t now) const {
-    return lazy_ ? arrivedAny(queue, now) : queue.credits != 0;
-  }
+  bool any(const VcState& queue, Cycle now) const { return lazy_ ? arrivedAny(queue, now) : queue.credits != 0; }
   /// The sender sends a packet on the VC (it has a credit).
-  void take(VcState& queue, std::uint64_t now) const {
+  void take(VcState& queue, Cycle now) const {
     if (lazy_) fold(queue, now);
     --queue.credits;
   }
@@ -55,26 +54,26 @@ class CreditFlow {
   static void arrive(VcState& queue) { ++queue.credits; }
   /// Lazy: a grant at the receiver returns a credit that reaches the sender at cycle `due`.
   /// Throws SimulationError (an internal error) when more are on their way than comingSlots.
-  void send(VcState& queue, std::uint64_t now, std::uint64_t due) const {
+  void send(VcState& queue, Cycle now, Cycle due) const {
     fold(queue, now);
     if (queue.creditsComing == comingSlots_)
       throw SimulationError("internal: more credits coming than a grant per packet allows");
-    times(queue)[queue.creditsComing++] = static_cast<std::uint32_t>(due);
+    times(queue)[queue.creditsComing++] = static_cast<std::uint32_t>(due.value);
   }
 
   /// Lazy: at least one credit at the sender at `now`, counted or arrived (without a branch on
   /// the queue).
-  bool arrivedAny(const VcState& queue, std::uint64_t now) const {
+  bool arrivedAny(const VcState& queue, Cycle now) const {
     return (static_cast<unsigned>(queue.credits != 0) | (static_cast<unsigned>(queue.creditsComing != 0) &
                                                          static_cast<unsigned>(arrived(times(queue)[0], now)))) != 0;
   }
   /// Lazy: the cycle the oldest credit on its way reaches the sender (creditsComing > 0).
-  std::uint64_t firstDue(const VcState& queue, std::uint64_t now) const {
-    return now + (times(queue)[0] - static_cast<std::uint32_t>(now));
+  Cycle firstDue(const VcState& queue, Cycle now) const {
+    return Cycle(now.value + (times(queue)[0] - static_cast<std::uint32_t>(now.value)));
   }
   /// Lazy: counts the credits of the VC that have arrived by `now` (all of them: `all`) into
   /// VcState::credits.
-  void fold(VcState& queue, std::uint64_t now, bool all = false) const {
+  void fold(VcState& queue, Cycle now, bool all = false) const {
     const std::uint32_t coming = queue.creditsComing;
     std::uint32_t* due = times(queue);
     if (comingSlots_ == 1) {  // at most one coming (flyTime <= 1): without a branch on whether it arrived
@@ -94,10 +93,10 @@ class CreditFlow {
 
  private:
   /// True when a credit due at `due` (the low 32 bits of its cycle) has reached the sender.
-  static bool arrived(std::uint32_t due, std::uint64_t now) {
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(now) - due) >= 0;
+  static bool arrived(std::uint32_t due, Cycle now) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(now.value) - due) >= 0;
   }
-  std::uint32_t creditsNow(const VcState& queue, std::uint64_t now) const {
+  std::uint32_t creditsNow(const VcState& queue, Cycle now) const {
     const std::uint32_t* due = times(queue);
     if (comingSlots_ == 1) {
       return queue.credits +

@@ -50,7 +50,7 @@ void Engine::schedule(std::uint64_t time, int phase, std::uint64_t event) {
 void Engine::enqueueMessage(std::uint32_t terminal, std::uint32_t destination, std::uint32_t packets, bool measured) {
   const NodeId destinationNode = network_.terminalNode(destination);
   const std::uint32_t paths = semantics_.pathCount(destinationNode);
-  std::uint64_t sequence = pairs_.takeSequences(terminal, destination, packets);
+  std::uint64_t sequence = delivery_.takeSequences(terminal, destination, packets);
   for (std::uint32_t i = 0; i < packets; ++i) {
     Pending pending;
     pending.generated = now_;
@@ -90,7 +90,7 @@ void Engine::generate(std::uint32_t terminal) {
 
 void Engine::generateTo(std::uint32_t terminal, std::uint32_t destination) {
   Rng& rng = terminalRng_[terminal];
-  const bool measured = window_.warmupDone && window_.contains(now_);
+  const bool measured = window_.warmupDone && window_.contains(Cycle(now_));
   enqueueMessage(terminal, destination, config_.messagePackets, measured);
   std::uint64_t next = 0;
   if (config_.injection == Injection::Bernoulli) {
@@ -133,7 +133,7 @@ void Engine::runGenerations() {
     auto drawAhead = [&](std::size_t j) {
       const std::uint32_t terminal = terminals[j];
       drawn_[j] = destinations_.draw(terminal, terminalRng_[terminal]);
-      pairs_.prefetch(terminal, drawn_[j]);
+      delivery_.prefetch(terminal, drawn_[j]);
       __builtin_prefetch(&chan(injection_[terminal]));
     };
     for (std::size_t j = 0; j < std::min(count, kGenerationsAhead); ++j) drawAhead(j);
@@ -261,11 +261,6 @@ void Engine::release(const Held& packet, std::uint32_t destination) {
     totalLatencySum_ += now_ - packet.generated;
     reorderDelaySum_ += now_ - packet.delivered;
   }
-  if (config_.inOrder) {
-    --outstanding_[destination];
-    for (std::uint32_t source : waiting_[destination]) wakeLink(injection_[source], now_);
-    waiting_[destination].clear();
-  }
 }
 
 void Engine::deliver(std::uint32_t packetId) {
@@ -275,7 +270,7 @@ void Engine::deliver(std::uint32_t packetId) {
   lastMove_ = now_;
   lastDelivery_ = now_;
   hopSum_ += packet.hops;
-  if (window_.contains(now_)) {
+  if (window_.contains(Cycle(now_))) {
     windowFlitsDelivered_ += flits_;
     sourceFlits_[packet.source] += flits_;
   }
@@ -283,35 +278,11 @@ void Engine::deliver(std::uint32_t packetId) {
     warmupSum_ += now_ - packet.injected;
     ++warmupCount_;
   }
-  Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,
-               now_,          packet.hops,     packet.measured,  false};
-  std::uint64_t expected = pairs_.expected(packet.source, packet.destination);
-  std::vector<Held>& held = held_[packet.destination];
-  if (packet.sequence != expected) {
-    ++outOfOrder_;
-    if (!config_.inOrder) {
-      release(arrived, packet.destination);
-      arrived.released = true;
-    }
-    held.push_back(arrived);
-    maxHeld_ = std::max<std::uint64_t>(maxHeld_, held.size());
-    return;
-  }
-  release(arrived, packet.destination);
-  ++expected;
-  for (bool found = true; found && !held.empty();) {
-    found = false;
-    for (std::size_t i = 0; i < held.size(); ++i) {
-      if (held[i].source != packet.source || held[i].sequence != expected) continue;
-      if (!held[i].released) release(held[i], packet.destination);
-      held[i] = held.back();
-      held.pop_back();
-      ++expected;
-      found = true;
-      break;
-    }
-  }
-  pairs_.setExpected(packet.source, packet.destination, expected);
+  const Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,
+                     now_,          packet.hops,     packet.measured,  false};
+  delivery_.deliver(
+      arrived, packet.destination, [&](const Held& released) { release(released, packet.destination); },
+      [&](std::uint32_t source) { wakeLink(injection_[source], now_); });
 }
 
 // ---- phase 2: switch allocation -------------------------------------------------------
@@ -332,7 +303,7 @@ struct Engine::SelectionRequest {
   }
   std::uint32_t credits(std::size_t i, std::uint32_t vc) const {
     const VcState& queue = engine.vcAt(candidates[i].channel, vc);
-    const std::uint32_t counted = engine.credits_.available(queue, engine.now_);
+    const std::uint32_t counted = engine.credits_.available(queue, Cycle(engine.now_));
     // A grant's direct send (grant()) takes its credit at the grant for a send that starts the
     // next cycle; the model takes it when the link starts.
     const ChannelState& link = engine.chan(candidates[i].channel);
@@ -398,7 +369,7 @@ struct Engine::SelectionRequest {
   // is in the cache, instead of queueing the packet and waking the link (docs/SIMULATION.md,
   // "How the engine computes it").
   const bool direct = out.outQueued == 0 && out.linkBusy <= now_ + (slots_ > 1 ? 1 : 0) &&
-                      (out.targetIsSwitch == 0 || credits_.available(outQueue, now_) != 0);
+                      (out.targetIsSwitch == 0 || credits_.available(outQueue, Cycle(now_)) != 0);
   if (direct) {
     out.linkNextVc = static_cast<std::uint8_t>(nextInRing(chosen.vc, vcs_));  // (as startLink)
     out.linkBusy = now_ + 1 + flits_;  // (transmit's value: the slot check below sees the packet on the link)
@@ -417,7 +388,7 @@ struct Engine::SelectionRequest {
   lastMove_ = now_;
   const std::uint64_t creditDue = now_ + creditDelay();
   if (credits_.lazy() && (single_ || sourceBlock_[inChannel] == block_)) {  // a lazy credit (credit_flow.h)
-    credits_.send(queue, now_, creditDue);
+    credits_.send(queue, Cycle(now_), Cycle(creditDue));
     wakeLinkIf((queue.outSize > 0) | (in.sourceIsSwitch == 0), inChannel, creditDue);  // a packet may wait for it
   } else {
     const std::uint64_t credit = makeEvent(kCredit, grouped_ ? senderKey(inChannel) : 0, queueKey(inChannel, vc));
@@ -588,7 +559,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   }
   link.linkBusy = at + flits_;
   lastMove_ = at;
-  if (window_.contains(at)) channelFlits_[channel] += flits_;
+  if (window_.contains(Cycle(at))) channelFlits_[channel] += flits_;
   std::uint64_t time = at + config_.flyTime + flits_ - 1, kind = kDeliver;
   std::uint64_t owner = grouped_ ? switchCount_ + link.targetIndex : 0;
   if (!link.targetIsSwitch && link.targetIndex != packet.destination) [[unlikely]] {
@@ -597,7 +568,7 @@ void Engine::transmit(std::uint32_t channel, std::uint32_t packetId, std::uint32
   if (link.targetIsSwitch) {
     owner = link.targetIndex;
     VcState& queue = vcAt(channel, vc);
-    credits_.take(queue, now_);
+    credits_.take(queue, Cycle(now_));
     time = at + config_.flyTime + config_.routingDelay;  // the head arrives, then is routed
     kind = kArrive;
   }
@@ -637,6 +608,35 @@ std::uint32_t Engine::allocatePacket() {
   return packetId;
 }
 
+// The first VC in round-robin order from the link's pointer that can send: a packet available,
+// and a credit where the target is a switch (vcs_: none). A packet granted this cycle (at most
+// one per output: the crossbar output is busy for flits_ cycles) is available from the next; it
+// is the front only if alone in its queue. Two ways to find it, the same VC: with the state
+// beyond the caches (prefetch_), the VCs are read only up to the first that can send (each VC
+// block not read is a miss saved); in the caches, every VC, as a mask built without a branch
+// on the queues' contents, then its first bit at or after the pointer (as allocatePort's VCs).
+[[gnu::always_inline]] inline std::uint32_t Engine::sendableVc(std::uint32_t channel) {
+  const ChannelState& link = chan(channel);
+  const std::uint32_t firstVc = link.linkNextVc;
+  const bool needsCredit = link.targetIsSwitch != 0;
+  const std::uint32_t grantedNow = link.outBusy == now_ + flits_ ? link.lastGrantVc : vcs_;
+  auto canSend = [&](std::uint32_t v) {
+    const VcState& queue = vcAt(channel, v);
+    return static_cast<unsigned>(queue.outSize > (v == grantedNow ? 1U : 0U)) &
+           static_cast<unsigned>(!needsCredit | credits_.any(queue, Cycle(now_)));
+  };
+  if (prefetch_) {
+    for (std::uint32_t j = 0, v = firstVc; j < vcs_; ++j, v = nextInRing(v, vcs_)) {
+      if (canSend(v)) return v;
+    }
+    return vcs_;
+  }
+  std::uint64_t sendable = 0;
+  for (std::uint32_t v = 0; v < vcs_; ++v) sendable |= std::uint64_t{canSend(v)} << v;
+  if (sendable == 0) return vcs_;
+  return static_cast<std::uint32_t>((std::countr_zero(std::rotr(sendable, static_cast<int>(firstVc))) + firstVc) & 63);
+}
+
 // Every change that lets a link start wakes it at the cycle the start may happen: a grant
 // into its output queue (the next cycle, or when the link is free), a credit a queued packet
 // waits for, a new message at a source, the end of the packet on the link while others wait.
@@ -650,39 +650,10 @@ void Engine::startLink(std::uint32_t channel) {
     startInjection(channel, link.sourceIndex);
     return;
   }
-  const std::uint32_t firstVc = link.linkNextVc;
-  const bool needsCredit = link.targetIsSwitch != 0;
-  // A packet granted this cycle (at most one per output: the crossbar output is busy for
-  // flits_ cycles) is available from the next; it is the front only if alone in its queue.
-  const std::uint32_t grantedNow = link.outBusy == now_ + flits_ ? link.lastGrantVc : vcs_;
-  // The first VC in round-robin order from firstVc that can send: a packet available, and a
-  // credit where the target is a switch.
-  auto canSend = [&](std::uint32_t v) {
-    const VcState& queue = vcAt(channel, v);
-    return static_cast<unsigned>(queue.outSize > (v == grantedNow ? 1U : 0U)) &
-           static_cast<unsigned>(!needsCredit | credits_.any(queue, now_));
-  };
-  std::uint32_t vc = vcs_;
-  if (prefetch_) {
-    // State beyond the caches: read the VCs only up to the first that can send (each VC
-    // block not read is a miss saved).
-    for (std::uint32_t j = 0, v = firstVc; j < vcs_ && vc == vcs_; ++j, v = nextInRing(v, vcs_)) {
-      if (canSend(v)) vc = v;
-    }
-    if (vc == vcs_) {
-      wakeForCredit(channel);
-      return;
-    }
-  } else {
-    // State in the caches: every VC, as a mask built without a branch on the queues'
-    // contents, then its first bit at or after firstVc (as allocatePort's VCs).
-    std::uint64_t sendable = 0;
-    for (std::uint32_t v = 0; v < vcs_; ++v) sendable |= std::uint64_t{canSend(v)} << v;
-    if (sendable == 0) {
-      wakeForCredit(channel);
-      return;
-    }
-    vc = static_cast<std::uint32_t>((std::countr_zero(std::rotr(sendable, static_cast<int>(firstVc))) + firstVc) & 63);
+  const std::uint32_t vc = sendableVc(channel);
+  if (vc == vcs_) {
+    wakeForCredit(channel);
+    return;
   }
   VcState& queue = vcAt(channel, vc);
   const std::uint32_t packetId = ringAt(channel, vc)[slots_ + queue.outHead];
@@ -704,8 +675,8 @@ void Engine::wakeForCredit(std::uint32_t channel) {
   if (!credits_.lazy() || !chan(channel).targetIsSwitch) return;
   for (std::uint32_t v = 0; v < vcs_; ++v) {
     const VcState& queue = vcAt(channel, v);
-    if (queue.outSize == 0 || queue.creditsComing == 0 || credits_.arrivedAny(queue, now_)) continue;
-    wakeLink(channel, credits_.firstDue(queue, now_));
+    if (queue.outSize == 0 || queue.creditsComing == 0 || credits_.arrivedAny(queue, Cycle(now_))) continue;
+    wakeLink(channel, credits_.firstDue(queue, Cycle(now_)).value);
   }
 }
 
@@ -713,7 +684,7 @@ void Engine::foldAllCredits(bool all) {
   if (!credits_.lazy()) return;
   for (std::uint32_t c = 0; c < channels_; ++c) {  // (lazy credits live at the sender)
     if (sourceBlock_[c] != block_) continue;
-    for (std::uint32_t v = 0; v < vcs_; ++v) credits_.fold(vcAt(c, v), now_, all);
+    for (std::uint32_t v = 0; v < vcs_; ++v) credits_.fold(vcAt(c, v), Cycle(now_), all);
   }
 }
 
@@ -722,10 +693,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
   std::vector<Pending>& queue = sourceQueue_[terminal];
   std::size_t& head = sourceHead_[terminal];
   const Pending& front = queue[head];
-  if (config_.inOrder && outstanding_[front.destination] >= config_.reorderPackets) {
-    waiting_[front.destination].push_back(terminal);
-    return;
-  }
+  if (!delivery_.admits(terminal, front.destination)) return;  // end-to-end flow control: woken by a release
   const NodeId source = network_.terminalNode(terminal);
   const NodeId destination = network_.terminalNode(front.destination);
   const std::uint32_t paths = semantics_.pathCount(destination);
@@ -746,7 +714,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
     std::uint32_t pathVc = vcs_, pathCredits = 0;
     for (std::size_t i = 0; i < count && pathCredits == 0; ++i) {
       for (std::uint32_t v = layers[i].value; v < vcs_; v += layers_) {
-        const std::uint32_t available = credits_.available(vcAt(channel, v), now_);
+        const std::uint32_t available = credits_.available(vcAt(channel, v), Cycle(now_));
         if (available > pathCredits) {
           pathCredits = available;
           pathVc = v;
@@ -774,7 +742,7 @@ void Engine::startInjection(std::uint32_t channel, std::uint32_t terminal) {
   packet.address = bestAddress;
   packet.layer = static_cast<std::uint8_t>(bestVc % layers_);
   packet.measured = front.measured;
-  if (config_.inOrder) ++outstanding_[front.destination];
+  delivery_.injected(front.destination);
   ++injected_;
   if (++head == queue.size()) {
     queue.clear();

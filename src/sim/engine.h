@@ -34,15 +34,17 @@
 #include "routing/semantics.h"
 #include "sim/arbitration/registry.h"
 #include "sim/channel_state.h"
+#include "sim/channel_store.h"
 #include "sim/credit_flow.h"
+#include "sim/in_order_delivery.h"
 #include "sim/latency_histogram.h"
 #include "sim/measurement_window.h"
 #include "sim/model.h"
-#include "sim/pair_table.h"
 #include "sim/partitioning.h"
 #include "sim/selection/registry.h"
 #include "sim/simulator.h"
 #include "sim/traffic_source.h"
+#include "sim/watchdog.h"
 #include "sim/work_list.h"
 
 namespace routelab::sim {
@@ -75,18 +77,6 @@ struct Pending {
   std::uint32_t destination = 0;
   std::uint32_t path = 0;  ///< LMC path (PathPolicy Random / RoundRobin: drawn at generation)
   bool measured = false;
-};
-
-/// A packet delivered before an earlier one of its pair (kept until the gap fills).
-struct Held {
-  std::uint32_t source = 0;
-  std::uint64_t sequence = 0;
-  std::uint64_t generated = 0;
-  std::uint64_t injected = 0;
-  std::uint64_t delivered = 0;
-  std::uint32_t hops = 0;
-  bool measured = false;
-  bool released = false;  ///< already handed over (no in-order delivery: counted only)
 };
 
 class Engine {
@@ -181,12 +171,10 @@ class Engine {
   // The prefetch stages are always inlined: a function whose only effects are prefetches
   // reads memory and changes nothing, so GCC's interprocedural analysis finds it pure and
   // deletes every call to it.
-  /// Requests the first `lines` cache lines of channel c's record (at most recordLines_).
-  [[gnu::always_inline]] void prefetchRecord(std::uint32_t c, std::uint32_t lines) const {
-    for (std::uint32_t line = 0; line < lines; ++line) __builtin_prefetch(recordOf(c) + 64 * line);
-  }
+  /// Requests the first `lines` cache lines of channel c's record (ChannelStore::prefetch).
+  [[gnu::always_inline]] void prefetchRecord(std::uint32_t c, std::uint32_t lines) const { store_.prefetch(c, lines); }
   /// The lines of a record that a switch's hop reads: its state and the first VC blocks.
-  std::uint32_t hopRecordLines() const { return std::min(recordLines_, 3U); }
+  std::uint32_t hopRecordLines() const { return std::min(store_.recordLines(), 3U); }
   /// The first prefetch stage: an event's packet or channel record.
   [[gnu::always_inline]] inline void prefetchEvent(std::uint64_t event) const;
   /// The second prefetch stage (runGrouped), from the packet that prefetchEvent requested:
@@ -200,7 +188,9 @@ class Engine {
   void arrive(std::uint32_t packetId);
   void headReady(std::uint32_t inChannel, std::uint32_t vc);
   void inputFree(std::uint32_t inChannel);
+  /// A tail reached its terminal: the packet goes to delivery_ (sim/in_order_delivery.h).
   void deliver(std::uint32_t packetId);
+  /// delivery_ hands `packet` to the application at its destination: its statistics.
   void release(const Held& packet, std::uint32_t destination);
   void allocateSwitch(std::uint32_t switchIndex);
   bool allocatePort(std::uint32_t switchIndex, std::uint32_t inChannel);
@@ -254,6 +244,8 @@ class Engine {
     return chan(candidate.channel).outFreeVcs & layerVcs_[candidate.layer];
   }
   void startLink(std::uint32_t channel);
+  /// The VC the link of `channel` sends from now (vcs_: none can send).
+  std::uint32_t sendableVc(std::uint32_t channel);
   void startInjection(std::uint32_t channel, std::uint32_t terminal);
   void wakeForCredit(std::uint32_t channel);
   /// The link of `channel` starts sending the packet from output queue `vc` at cycle `at`
@@ -323,39 +315,19 @@ class Engine {
   };
   std::vector<Exit> exits_;
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
-  // One record per channel, recordLines_ cache lines long: its ChannelState, then per VC a
-  // block of vcBytes_ with the VcState and the rings (slots_ input then slots_ output packet
-  // ids) — what one event reads of a channel lies in one or two neighbouring lines.
-  struct alignas(64) Line {
-    std::byte bytes[64];
-  };
-  std::vector<Line, BulkAllocator<Line>> lines_;  // huge pages when large
-  std::uint32_t recordLines_ = 0, vcBytes_ = 0;
-  std::byte* recordOf(std::uint32_t c) { return lines_[std::size_t{c} * recordLines_].bytes; }
-  const std::byte* recordOf(std::uint32_t c) const { return lines_[std::size_t{c} * recordLines_].bytes; }
+  /// The per-channel and per-(channel, VC) state and its memory layout (sim/channel_store.h).
+  ChannelStore store_;
   /// Whether this block holds the record of channel c: it sends or receives on it. The
   /// records of other channels are never read or written here (in a partitioned run on a
   /// large fabric they occupy no memory).
   bool ownsChannel(std::uint32_t c) const { return sourceBlock_[c] == block_ || targetBlock_[c] == block_; }
-  ChannelState& chan(std::uint32_t c) { return *std::launder(reinterpret_cast<ChannelState*>(recordOf(c))); }
-  const ChannelState& chan(std::uint32_t c) const {
-    return *std::launder(reinterpret_cast<const ChannelState*>(recordOf(c)));
-  }
-  VcState& vcAt(std::uint32_t c, std::uint32_t v) {
-    return *std::launder(reinterpret_cast<VcState*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_));
-  }
-  const VcState& vcAt(std::uint32_t c, std::uint32_t v) const {
-    return *std::launder(reinterpret_cast<const VcState*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_));
-  }
+  ChannelState& chan(std::uint32_t c) { return store_.channel(c); }
+  const ChannelState& chan(std::uint32_t c) const { return store_.channel(c); }
+  VcState& vcAt(std::uint32_t c, std::uint32_t v) { return store_.vc(c, v); }
+  const VcState& vcAt(std::uint32_t c, std::uint32_t v) const { return store_.vc(c, v); }
   /// The rings of (c, v): [0, slots_) the input queue, [slots_, 2 slots_) the output queue.
-  std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) {
-    return std::launder(
-        reinterpret_cast<std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
-  }
-  const std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) const {
-    return std::launder(
-        reinterpret_cast<const std::uint32_t*>(recordOf(c) + sizeof(ChannelState) + v * vcBytes_ + sizeof(VcState)));
-  }
+  std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) { return store_.ring(c, v); }
+  const std::uint32_t* ringAt(std::uint32_t c, std::uint32_t v) const { return store_.ring(c, v); }
   /// Cycles from a grant to its credit reaching the sender: the tail leaves the input queue
   /// flits_ - 1 cycles after the head, and the credit flies back.
   std::uint32_t creditDelay() const { return flits_ - 1 + config_.flyTime; }
@@ -504,10 +476,7 @@ class Engine {
   double messageRate_ = 0;
   BernoulliGaps gaps_;  // Bernoulli injection at messageRate_
   std::size_t traceNext_ = 0;
-  PairTable pairs_{0};
-  std::vector<std::vector<Held>> held_;              // per destination
-  std::vector<std::uint32_t> outstanding_;           // in-order: per destination
-  std::vector<std::vector<std::uint32_t>> waiting_;  // in-order: sources blocked per destination
+  InOrderDelivery delivery_;  // sequence numbers, reorder buffers, end-to-end flow control
   // ---- packets ----
   std::vector<Packet> packets_;
   std::vector<std::uint32_t> freePackets_;
@@ -523,7 +492,7 @@ class Engine {
   // ---- statistics ----
   std::uint64_t generated_ = 0, injected_ = 0, delivered_ = 0, released_ = 0;
   std::uint64_t measuredGenerated_ = 0, measuredDelivered_ = 0, windowFlitsDelivered_ = 0;
-  std::uint64_t outOfOrder_ = 0, maxHeld_ = 0, lastDelivery_ = 0, hopSum_ = 0;
+  std::uint64_t lastDelivery_ = 0, hopSum_ = 0;
   LatencyHistogram latencies_, totalLatencies_;  // measured packets: network and total latency
   std::uint64_t latencySum_ = 0, totalLatencySum_ = 0, reorderDelaySum_ = 0;  // integer: any order adds up alike
   std::vector<std::uint64_t, BulkAllocator<std::uint64_t>> channelFlits_;     // (other blocks' channels: zero pages)
@@ -535,6 +504,8 @@ class Engine {
 
 /// The decisions that need the whole network, taken between windows (sim/engine.h).
 struct Engine::Control {
+  explicit Control(Cycles watchdogCycles) : watchdog(watchdogCycles) {}
+  Watchdog watchdog;
   std::uint64_t now = 0;
   std::uint32_t parity = 0;  // of the outboxes the last window filled
   WarmupDetector warmup;
@@ -542,7 +513,8 @@ struct Engine::Control {
   DeadlockReport report;
   bool stop = false;
   std::exception_ptr error;
-  std::uint64_t creditFold = CreditFlow::kFoldSpan;  // next cycle every lazy credit is counted (sim/credit_flow.h)
+  std::uint64_t creditFold =
+      CreditFlow::kFoldSpan.count;  // next cycle every lazy credit is counted (sim/credit_flow.h)
 };
 
 }  // namespace routelab::sim

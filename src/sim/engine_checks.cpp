@@ -114,8 +114,8 @@ void Engine::checkReady(std::uint32_t channel, std::uint32_t vc) const {
   }
 }
 
-// Long function: the wait-for graph of the input queues of every block and the search for
-// a cycle in it.
+// The wait-for graph of the input queues of every block (sim/watchdog.h), and the report of
+// its first cycle.
 void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove) {
   const Engine& first = *engines.front();
   const std::uint32_t vcs = first.vcs_;
@@ -124,8 +124,7 @@ void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, st
   control.report.lastMove = lastMove;
   // Wait-for graph on (channel, VC) queues: the front packet of an input queue waits for
   // every full output queue it may take (all of them are full, or it would have moved).
-  const std::size_t queues = std::size_t{first.channels_} * vcs;
-  std::vector<std::vector<std::uint32_t>> waitsFor(queues);
+  WaitForGraph graph(std::size_t{first.channels_} * vcs);
   std::vector<HopChoice> choices(first.semantics_.choiceCapacity());
   auto front = [&](std::size_t q) -> const Packet* {  // the packet at the front of input queue q
     const Engine& owner = *engines[first.targetBlock_[q / vcs]];
@@ -136,7 +135,7 @@ void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, st
   auto record = [&](std::uint32_t channel) -> const ChannelState& {  // (the receiving block's)
     return engines[first.targetBlock_[channel]]->chan(channel);
   };
-  for (std::size_t q = 0; q < queues; ++q) {
+  for (std::size_t q = 0; q < graph.size(); ++q) {
     const std::uint32_t channel = static_cast<std::uint32_t>(q / vcs);
     const Packet* packet = record(channel).targetIsSwitch ? front(q) : nullptr;
     if (packet == nullptr) continue;
@@ -147,41 +146,14 @@ void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, st
       const HopStep step = first.semantics_.step(at, packet->address, choices[i].port);
       if (!step.channel.valid() || !record(static_cast<std::uint32_t>(step.channel.index())).targetIsSwitch) continue;
       for (std::uint32_t v = choices[i].layer.value; v < vcs; v += first.layers_) {
-        waitsFor[q].push_back(static_cast<std::uint32_t>(step.channel.index() * vcs + v));
+        graph.addWait(static_cast<std::uint32_t>(q), static_cast<std::uint32_t>(step.channel.index() * vcs + v));
       }
     }
   }
-  DeadlockReport& report = control.report;
-  std::vector<std::uint8_t> state(queues, 0);  // 0 new, 1 on the path, 2 done
-  std::vector<std::uint32_t> path;
-  for (std::size_t root = 0; root < queues && report.channels.empty(); ++root) {
-    if (state[root] != 0 || waitsFor[root].empty()) continue;
-    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{static_cast<std::uint32_t>(root), 0}};
-    state[root] = 1;
-    path.assign(1, static_cast<std::uint32_t>(root));
-    while (!stack.empty() && report.channels.empty()) {
-      auto& [node, next] = stack.back();
-      if (next == waitsFor[node].size()) {
-        state[node] = 2;
-        stack.pop_back();
-        path.pop_back();
-        continue;
-      }
-      const std::uint32_t to = waitsFor[node][next++];
-      if (state[to] == 1) {
-        const auto begin = std::find(path.begin(), path.end(), to);
-        for (auto it = begin; it != path.end(); ++it) {
-          const std::uint32_t channel = *it / vcs;
-          report.channels.push_back(
-              fmt::format("{} vc {}", first.network_.describeChannel(ChannelId::fromIndex(channel)), *it % vcs));
-          if (const Packet* packet = front(*it)) report.packets.push_back(packet->serial);
-        }
-      } else if (state[to] == 0) {
-        state[to] = 1;
-        stack.emplace_back(to, 0);
-        path.push_back(to);
-      }
-    }
+  for (const std::uint32_t q : graph.firstCycle()) {
+    control.report.channels.push_back(
+        fmt::format("{} vc {}", first.network_.describeChannel(ChannelId::fromIndex(q / vcs)), q % vcs));
+    if (const Packet* packet = front(q)) control.report.packets.push_back(packet->serial);
   }
 }
 

@@ -35,7 +35,7 @@ void Engine::runCycle() {
       }
       ++traceNext_;
     }
-  } else if (now_ < window_.stopGenerating) {
+  } else if (now_ < window_.stopGenerating.value) {
     runGenerations();
   }
   // Each phase's work items are independent reads of scattered state: the state of the item
@@ -63,7 +63,7 @@ void Engine::runCycle() {
     // ahead, from that record, the packet at the head of the VC it tries first.
     if (i + 2 * kPrefetch < links.size()) {
       const auto channel = static_cast<std::uint32_t>(links[i + 2 * kPrefetch]);
-      prefetchRecord(channel, recordLines_);
+      prefetchRecord(channel, store_.recordLines());
       __builtin_prefetch(&channelFlits_[channel]);
     }
     if (i + kPrefetch < links.size()) prefetchLinkHead(static_cast<std::uint32_t>(links[i + kPrefetch]));
@@ -162,7 +162,7 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
   if (kindOf(event) == kDeliver) {
     // A tail's delivery reads the entry of its pair's sequence numbers.
     const Packet& packet = packets_[payloadOf(event)];  // (requested kPrefetch events earlier)
-    pairs_.prefetch(packet.source, packet.destination);
+    delivery_.prefetch(packet.source, packet.destination);
     return;
   }
   if (kindOf(event) != kArrive) return;
@@ -223,7 +223,7 @@ std::uint64_t Engine::nextSourceTime() const {
     next = std::min(next, now_ + ((slot - start) & (kCalendarSize - 1)));
     break;
   }
-  return next >= window_.stopGenerating ? kNever : next;
+  return next >= window_.stopGenerating.value ? kNever : next;
 }
 
 void Engine::runWindow(std::uint64_t end) {
@@ -288,14 +288,14 @@ void Engine::updateWarmup(std::span<Engine* const> engines, Control& control) {
     sum += std::exchange(engine->warmupSum_, 0);
     count += std::exchange(engine->warmupCount_, 0);
   }
-  if (!control.warmup.check(control.now, sum, count)) return;
-  for (Engine* engine : engines) engine->window_.endWarmup(control.now, engine->config_);
+  if (!control.warmup.check(Cycle(control.now), sum, count)) return;
+  for (Engine* engine : engines) engine->window_.endWarmup(Cycle(control.now), engine->config_);
 }
 
 bool Engine::finished(std::span<Engine* const> engines, const Control& control, const Totals& totals) {
   const Engine& first = *engines.front();
   if (first.trace_ != nullptr) return totals.traceDone && totals.released == totals.generated;
-  return first.window_.over(control.now, first.config_, totals.released == totals.generated,
+  return first.window_.over(Cycle(control.now), first.config_, totals.released == totals.generated,
                             totals.measuredDelivered == totals.measuredGenerated);
 }
 
@@ -305,23 +305,22 @@ void Engine::foldCreditsBefore(std::span<Engine* const> engines, Control& contro
   if (to < control.creditFold) return;
   const bool past = to - control.now > engines.front()->creditDelay();
   for (Engine* engine : engines) engine->foldAllCredits(past);
-  control.creditFold = to + CreditFlow::kFoldSpan;
+  control.creditFold = to + CreditFlow::kFoldSpan.count;
 }
 
 // Between windows, on one thread: warm-up, end, watchdog; and when no block has anything
 // in flight, the jump to the next cycle where something happens. True: the run is over.
 bool Engine::decide(std::span<Engine* const> engines, Control& control) {
   const Engine& first = *engines.front();
-  const SimConfig& config = first.config_;
   foldCreditsBefore(engines, control, control.now);
   while (true) {
-    while (!first.window_.warmupDone && first.trace_ == nullptr && control.now >= control.warmup.nextCheck()) {
+    while (!first.window_.warmupDone && first.trace_ == nullptr && control.now >= control.warmup.nextCheck().value) {
       updateWarmup(engines, control);
     }
     const Totals totals = sumTotals(engines, control.parity);
     if (finished(engines, control, totals)) return true;
-    const bool busy = totals.injected > totals.delivered || totals.released < totals.generated;
-    if (busy && control.now - totals.lastMove >= config.watchdogCycles) {
+    const bool busy = Watchdog::inFlight(totals.generated, totals.injected, totals.delivered, totals.released);
+    if (control.watchdog.fires(Cycle(control.now), busy, Cycle(totals.lastMove))) {
       for (Engine* engine : engines) engine->absorb(engines, control.parity);
       findDeadlock(engines, control, totals.lastMove);
       return true;
@@ -330,11 +329,11 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
     // Nothing in flight anywhere: jump to the next source's cycle or decision point.
     std::uint64_t next = kNever;
     for (const Engine* engine : engines) next = std::min(next, engine->nextSourceTime());
-    if (!first.window_.warmupDone) next = std::min(next, control.warmup.nextCheck());
-    if (first.window_.warmupDone && first.window_.end != kNever && control.now < first.window_.end) {
-      next = std::min(next, first.window_.end);
+    if (!first.window_.warmupDone) next = std::min(next, control.warmup.nextCheck().value);
+    if (first.window_.warmupDone && first.window_.end != Cycle::never() && Cycle(control.now) < first.window_.end) {
+      next = std::min(next, first.window_.end.value);
     }
-    if (busy) next = std::min(next, totals.lastMove + config.watchdogCycles);
+    next = std::min(next, control.watchdog.deadline(busy, Cycle(totals.lastMove)).value);
     if (next == kNever) return true;
     if (next <= control.now) return false;
     foldCreditsBefore(engines, control, next);
@@ -346,13 +345,14 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
 // Long function: the window protocol of both the one-block and the threaded run, kept side
 // by side so that they stay the same algorithm.
 SimResult Engine::runPartitioned(std::span<Engine* const> engines, const SimProgress& progress) {
-  Control control;
   const Engine& first = *engines.front();
+  Control control(Cycles(first.config_.watchdogCycles));
   const std::uint64_t window = first.config_.flyTime;  // the lookahead: no block affects another sooner
   const std::uint64_t expected =
       first.trace_ != nullptr
           ? 0
-          : (first.window_.warmupDone ? first.window_.end : 5 * WarmupDetector::kWindow + first.config_.measureCycles);
+          : (first.window_.warmupDone ? first.window_.end.value
+                                      : (WarmupDetector::kWindow * 5).count + first.config_.measureCycles);
   // Between two windows (one thread; the others wait): errors, decisions, progress.
   auto between = [&]() noexcept {
     try {
@@ -422,8 +422,8 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
   const std::uint64_t now = control.now;
   result.cycles = now;
   result.vcs = first.vcs_;
-  result.warmupCycles = first.window_.warmupCycles(now, first.trace_ != nullptr);
-  result.measureCycles = first.window_.measuredCycles(now);
+  result.warmupCycles = first.window_.warmupCycles(Cycle(now), first.trace_ != nullptr).count;
+  result.measureCycles = first.window_.measuredCycles(Cycle(now)).count;
   std::uint64_t windowFlits = 0, hopSum = 0, latencySum = 0, totalLatencySum = 0, reorderDelaySum = 0;
   LatencyHistogram latencies, totalLatencies;
   std::vector<std::uint64_t> channelFlits(first.channels_, 0), sourceFlits(first.terminals_, 0);
@@ -438,8 +438,8 @@ SimResult Engine::collect(std::span<Engine* const> engines, const Control& contr
     result.packetsDelivered += engine->delivered_;
     result.measuredPackets += engine->measuredGenerated_;
     result.measuredDelivered += engine->measuredDelivered_;
-    result.outOfOrder += engine->outOfOrder_;
-    result.maxReorderOccupancy = std::max(result.maxReorderOccupancy, engine->maxHeld_);
+    result.outOfOrder += engine->delivery_.outOfOrder();
+    result.maxReorderOccupancy = std::max(result.maxReorderOccupancy, engine->delivery_.maxHeld());
     result.lastDelivery = std::max(result.lastDelivery, engine->lastDelivery_);
     windowFlits += engine->windowFlitsDelivered_;
     hopSum += engine->hopSum_;

@@ -12,28 +12,12 @@
 #include <limits>
 #include <numeric>
 #include <tuple>
+#include <utility>
 #include <variant>
 
 #include "core/errors.h"
 
 namespace routelab::sim {
-
-namespace {
-
-/// `values` as n zeros. A block of a partitioned run (`sparse`) writes only its own part: there
-/// a bulk array is left a fresh mapping, zero and occupying no memory until written
-/// (core/bulk_allocator.h), instead of being written in full.
-template <class Vector>
-void assignZeros(Vector& values, std::size_t n, bool sparse) {
-  using Value = typename Vector::value_type;
-  if (sparse && BulkAllocator<Value>::bulkZeroed(n)) {
-    values.resize(n);
-  } else {
-    values.assign(n, Value{});
-  }
-}
-
-}  // namespace
 
 Engine::Engine(const Network& network, const RoutingSemantics& semantics, const SimConfig& config, const Trace* trace,
                const Partitioning& partitioning, std::uint32_t block)
@@ -242,16 +226,11 @@ void Engine::setUpGrouping() {
   }
 }
 
-// The channel records (engine.h): ChannelState, then per VC its VcState and rings.
+// The channel records (sim/channel_store.h): ChannelState, then per VC its VcState, rings
+// and lazy credits' cycles.
 void Engine::setUpRecords() {
-  auto size = [&](std::uint32_t creditSlots) {
-    vcBytes_ =
-        static_cast<std::uint32_t>(sizeof(VcState) + (2 * std::size_t{slots_} + creditSlots) * sizeof(std::uint32_t));
-    vcBytes_ = vcBytes_ <= 64 ? std::bit_ceil(vcBytes_) : (vcBytes_ + 63) / 64 * 64;  // a block within few lines
-    recordLines_ = static_cast<std::uint32_t>((sizeof(ChannelState) + std::size_t{vcs_} * vcBytes_ + 63) / 64);
-  };
-  size(0);
-  prefetch_ = std::size_t{channels_} * recordLines_ * sizeof(Line) > (std::size_t{1} << 21) ||
+  store_.layOut(channels_, vcs_, slots_, 0);
+  prefetch_ = store_.bytes() > (std::size_t{1} << 21) ||
               config_.grouping == SimConfig::Grouping::Always;  // (the tests' way to check it on small fabrics)
   setUpGrouping();
   // Lazy credits (sim/credit_flow.h) where events are grouped: on fabrics whose state outgrows
@@ -263,37 +242,25 @@ void Engine::setUpRecords() {
     const std::uint32_t creditDelay = this->creditDelay();
     const std::uint32_t coming = std::min(slots_, creditDelay == 0 ? 1U : 1U + (creditDelay - 1) / flits_);
     credits_.configure(true, coming, 2 * slots_);
-    size(coming);
+    store_.layOut(channels_, vcs_, slots_, coming);
   }
   // Only the records of this block's channels are written (ownsChannel).
-  assignZeros(lines_, std::size_t{channels_} * recordLines_, !single_);
-  for (std::uint32_t c = 0; c < channels_; ++c) {
-    if (!ownsChannel(c)) continue;
-    ::new (recordOf(c)) ChannelState{};
-    for (std::uint32_t v = 0; v < vcs_; ++v) {
-      std::byte* block = recordOf(c) + sizeof(ChannelState) + v * vcBytes_;
-      ::new (block) VcState{};
-      vcAt(c, v).credits = static_cast<std::uint16_t>(slots_);
-      ::new (block + sizeof(VcState)) std::uint32_t[2 * std::size_t{slots_}]{};
-    }
-  }
+  store_.allocate(!single_, [&](std::uint32_t c) { return ownsChannel(c); });
 }
 
 void Engine::setUpTraffic() {
   // Each engine keeps the pairs of its own sources (next) and destinations (expected).
-  pairs_ = PairTable(terminals_, (std::size_t{1} << 20) / partitioning_.count, PairTable::kDenseCounterLimit,
-                     config_.memoryBudgetBytes / partitioning_.count);
+  PairTable pairs(terminals_, (std::size_t{1} << 20) / partitioning_.count, PairTable::kDenseCounterLimit,
+                  config_.memoryBudgetBytes / partitioning_.count);
   // (Not where the packet records report the numbers.)
-  pairs_.forgetIdlePairs(!config_.recordPackets);
+  pairs.forgetIdlePairs(!config_.recordPackets);
+  delivery_ = InOrderDelivery(terminals_, config_.inOrder, config_.reorderPackets, std::move(pairs));
   terminalRng_.reserve(terminals_);
   for (std::uint32_t t = 0; t < terminals_; ++t) terminalRng_.emplace_back(deriveSeed(config_.seed, t));
   sourceQueue_.resize(terminals_);
   sourceHead_.assign(terminals_, 0);
   nextPath_.assign(terminals_, 0);
   injectedBy_.assign(terminals_, 0);
-  held_.resize(terminals_);
-  outstanding_.assign(terminals_, 0);
-  waiting_.resize(terminals_);
   window_ = MeasurementWindow::atStart(config_, trace_ != nullptr);
   if (trace_ != nullptr) return;
   messageRate_ = config_.load / (double(flits_) * config_.messagePackets);

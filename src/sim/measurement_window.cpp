@@ -9,50 +9,49 @@ MeasurementWindow MeasurementWindow::atStart(const SimConfig& config, bool trace
   MeasurementWindow window;
   if (trace) {
     window.warmupDone = true;
-    window.start = 0;
+    window.start = Cycle(0);
   } else if (config.warmupCycles > 0) {
     window.warmupDone = true;
-    window.start = config.warmupCycles;
-    window.end = window.start + config.measureCycles;
+    window.start = Cycle(config.warmupCycles);
+    window.end = window.start + Cycles(config.measureCycles);
     if (config.drainAll) window.stopGenerating = window.end;
   }
   return window;
 }
 
-void MeasurementWindow::endWarmup(std::uint64_t now, const SimConfig& config) {
+void MeasurementWindow::endWarmup(Cycle now, const SimConfig& config) {
   warmupDone = true;
   start = now;
-  end = now + config.measureCycles;
+  end = now + Cycles(config.measureCycles);
   if (config.drainAll) stopGenerating = end;
 }
 
-bool MeasurementWindow::over(std::uint64_t now, const SimConfig& config, bool allReleased,
-                             bool measuredDelivered) const {
+bool MeasurementWindow::over(Cycle now, const SimConfig& config, bool allReleased, bool measuredDelivered) const {
   if (!warmupDone || now < end) return false;
   if (config.drainAll) return allReleased;
-  const std::uint64_t drain = config.drainCycles > 0 ? config.drainCycles : 4 * config.measureCycles;
+  const Cycles drain(config.drainCycles > 0 ? config.drainCycles : 4 * config.measureCycles);
   return measuredDelivered || now >= end + drain;
 }
 
-std::uint64_t MeasurementWindow::warmupCycles(std::uint64_t now, bool trace) const {
-  return trace ? 0 : (warmupDone ? start : now);
+Cycles MeasurementWindow::warmupCycles(Cycle now, bool trace) const {
+  return trace ? Cycles(0) : (warmupDone ? start : now) - Cycle(0);
 }
 
-std::uint64_t MeasurementWindow::measuredCycles(std::uint64_t now) const {
-  const std::uint64_t last = end < now ? end : now;
-  return warmupDone && last > start ? last - start : 0;
+Cycles MeasurementWindow::measuredCycles(Cycle now) const {
+  const Cycle last = end < now ? end : now;
+  return warmupDone && last > start ? last - start : Cycles(0);
 }
 
-bool WarmupDetector::check(std::uint64_t now, std::uint64_t sum, std::uint64_t count) {
+bool WarmupDetector::check(Cycle now, std::uint64_t sum, std::uint64_t count) {
   const double average = count == 0 ? 0.0 : double(sum) / double(count);
-  const int windows = static_cast<int>(now / kWindow);
+  const int windows = static_cast<int>(now.value / kWindow.count);
   if (count > 0 && previous_ > 0 && std::abs(average - previous_) <= kTolerance * previous_) {
     ++stable_;
   } else {
     stable_ = 0;
   }
   previous_ = average;
-  check_ += kWindow;
+  check_ = check_ + kWindow;
   const bool settled = windows >= kMinWindows && stable_ >= 2;
   if (!settled && windows < kMaxWindows) return false;
   capped_ = !settled;

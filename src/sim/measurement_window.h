@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "core/units.h"
 #include "sim/simulator.h"
 
 namespace routelab::sim {
@@ -15,27 +16,26 @@ namespace routelab::sim {
 /// packet generated in the window is measured, a flit crossing a channel in it counts for the
 /// channel's utilization. Sources generate until stopGenerating (the window's end with
 /// SimConfig::drainAll, else never). While an automatic warm-up runs, warmupDone is false and
-/// start and end are kNever; a trace is measured whole ([0, kNever)).
+/// start and end are never; a trace is measured whole ([0, never)).
 struct MeasurementWindow {
-  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
-  std::uint64_t start = kNever, end = kNever, stopGenerating = kNever;
+  Cycle start = Cycle::never(), end = Cycle::never(), stopGenerating = Cycle::never();
   bool warmupDone = false;
 
   /// The window at cycle 0: a trace's, a fixed warm-up's (SimConfig::warmupCycles > 0), or
   /// open until the automatic warm-up ends.
   static MeasurementWindow atStart(const SimConfig& config, bool trace);
   /// The automatic warm-up ended at cycle `now`: the window is [now, now + measureCycles).
-  void endWarmup(std::uint64_t now, const SimConfig& config);
+  void endWarmup(Cycle now, const SimConfig& config);
   /// Cycle `at` lies in the window.
-  bool contains(std::uint64_t at) const { return at >= start && at < end; }
+  bool contains(Cycle at) const { return at >= start && at < end; }
   /// A generated (not trace-driven) run is over at cycle `now`, after its window: with
   /// SimConfig::drainAll when every packet generated has been handed over (`allReleased`);
   /// otherwise when every measured packet has been delivered (`measuredDelivered`) or the
   /// drain (SimConfig::drainCycles, default 4 x measureCycles) has passed — a saturated run.
-  bool over(std::uint64_t now, const SimConfig& config, bool allReleased, bool measuredDelivered) const;
+  bool over(Cycle now, const SimConfig& config, bool allReleased, bool measuredDelivered) const;
   /// The cycles reported as warm-up and as measured for a run that ended at cycle `now`.
-  std::uint64_t warmupCycles(std::uint64_t now, bool trace) const;
-  std::uint64_t measuredCycles(std::uint64_t now) const;
+  Cycles warmupCycles(Cycle now, bool trace) const;
+  Cycles measuredCycles(Cycle now) const;
 };
 
 /// The automatic warm-up (SimConfig::warmupCycles 0; docs/SIMULATION.md "Warm-up"): every
@@ -45,19 +45,19 @@ struct MeasurementWindow {
 /// capped: the latency never settled (the network is saturated).
 class WarmupDetector {
  public:
-  static constexpr std::uint64_t kWindow = 1000;
+  static constexpr Cycles kWindow{1000};
   static constexpr int kMinWindows = 3, kMaxWindows = 10;
   static constexpr double kTolerance = 0.05;
   /// The cycle of the next check.
-  std::uint64_t nextCheck() const { return check_; }
+  Cycle nextCheck() const { return check_; }
   /// The check at cycle `now` (at least nextCheck()) with the latencies delivered since the
   /// last one (their sum and count). True: the warm-up ends at `now`.
-  bool check(std::uint64_t now, std::uint64_t sum, std::uint64_t count);
+  bool check(Cycle now, std::uint64_t sum, std::uint64_t count);
   /// The warm-up ended at its cap, its latency unsettled.
   bool capped() const { return capped_; }
 
  private:
-  std::uint64_t check_ = kWindow;
+  Cycle check_ = Cycle() + kWindow;
   double previous_ = -1;
   int stable_ = 0;
   bool capped_ = false;

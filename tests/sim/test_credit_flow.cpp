@@ -51,25 +51,25 @@ TEST(CreditFlow, LazyCreditsArriveWhenTheEagerEventsDo) {
           ++i;
         }
       }
-      ASSERT_EQ(lazy.available(*lazyQueue, now), eager.available(eagerQueue, now)) << "cycle " << now;
-      ASSERT_EQ(lazy.any(*lazyQueue, now), eager.available(eagerQueue, now) != 0);
-      ASSERT_EQ(eager.available(eagerQueue, now) + events.size() + held, kSlots);  // credits are conserved
+      ASSERT_EQ(lazy.available(*lazyQueue, Cycle(now)), eager.available(eagerQueue, Cycle(now))) << "cycle " << now;
+      ASSERT_EQ(lazy.any(*lazyQueue, Cycle(now)), eager.available(eagerQueue, Cycle(now)) != 0);
+      ASSERT_EQ(eager.available(eagerQueue, Cycle(now)) + events.size() + held, kSlots);  // credits are conserved
       // The receiver grants its front packet onward (at most one per `flits` cycles).
       if (held > 0 && (now - lastGrant >= c.flits || now == c.start) && rng.below(3) != 0) {
         events.push_back(now + c.delay);
-        lazy.send(*lazyQueue, now, now + c.delay);
+        lazy.send(*lazyQueue, Cycle(now), Cycle(now + c.delay));
         --held;
         lastGrant = now;
       }
       // The sender sends a packet when it has a credit.
-      if (eager.any(eagerQueue, now) && rng.below(2) == 0) {
-        eager.take(eagerQueue, now);
-        lazy.take(*lazyQueue, now);
+      if (eager.any(eagerQueue, Cycle(now)) && rng.below(2) == 0) {
+        eager.take(eagerQueue, Cycle(now));
+        lazy.take(*lazyQueue, Cycle(now));
         ++held;
       }
     }
     // Folding all of them counts every credit still on its way.
-    lazy.fold(*lazyQueue, c.start, true);
+    lazy.fold(*lazyQueue, Cycle(c.start), true);
     EXPECT_EQ(lazyQueue->creditsComing, 0U);
     EXPECT_EQ(lazyQueue->credits + held, kSlots);
   }
@@ -80,12 +80,12 @@ TEST(CreditFlow, MoreCreditsComingThanTheBoundIsAnInternalError) {
   auto* queue = new (block.data()) VcState{};
   CreditFlow lazy;
   lazy.configure(true, 2, 4);
-  lazy.send(*queue, 10, 20);
-  lazy.send(*queue, 11, 21);
-  EXPECT_EQ(lazy.available(*queue, 19), 0U);
-  EXPECT_EQ(lazy.available(*queue, 20), 1U);
-  EXPECT_EQ(lazy.firstDue(*queue, 12), 20U);
-  EXPECT_THROW(lazy.send(*queue, 12, 22), SimulationError);
+  lazy.send(*queue, Cycle(10), Cycle(20));
+  lazy.send(*queue, Cycle(11), Cycle(21));
+  EXPECT_EQ(lazy.available(*queue, Cycle(19)), 0U);
+  EXPECT_EQ(lazy.available(*queue, Cycle(20)), 1U);
+  EXPECT_EQ(lazy.firstDue(*queue, Cycle(12)), Cycle(20));
+  EXPECT_THROW(lazy.send(*queue, Cycle(12), Cycle(22)), SimulationError);
 }
 
 }  // namespace

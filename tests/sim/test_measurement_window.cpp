@@ -20,31 +20,31 @@ TEST(MeasurementWindow, FixedWarmupTraceAndAutomaticStartAsConfigured) {
   config.measureCycles = 50;
   MeasurementWindow fixed = MeasurementWindow::atStart(config, false);
   EXPECT_TRUE(fixed.warmupDone);
-  EXPECT_FALSE(fixed.contains(99));
-  EXPECT_TRUE(fixed.contains(100));
-  EXPECT_TRUE(fixed.contains(149));
-  EXPECT_FALSE(fixed.contains(150));
-  EXPECT_EQ(fixed.stopGenerating, MeasurementWindow::kNever);
+  EXPECT_FALSE(fixed.contains(Cycle(99)));
+  EXPECT_TRUE(fixed.contains(Cycle(100)));
+  EXPECT_TRUE(fixed.contains(Cycle(149)));
+  EXPECT_FALSE(fixed.contains(Cycle(150)));
+  EXPECT_EQ(fixed.stopGenerating, Cycle::never());
   config.drainAll = true;
-  EXPECT_EQ(MeasurementWindow::atStart(config, false).stopGenerating, 150U);
+  EXPECT_EQ(MeasurementWindow::atStart(config, false).stopGenerating, Cycle(150));
 
   const MeasurementWindow trace = MeasurementWindow::atStart(config, true);
-  EXPECT_TRUE(trace.warmupDone && trace.contains(0) && trace.contains(std::uint64_t{1} << 40));
-  EXPECT_EQ(trace.stopGenerating, MeasurementWindow::kNever);
-  EXPECT_EQ(trace.warmupCycles(500, true), 0U);
+  EXPECT_TRUE(trace.warmupDone && trace.contains(Cycle(0)) && trace.contains(Cycle(std::uint64_t{1} << 40)));
+  EXPECT_EQ(trace.stopGenerating, Cycle::never());
+  EXPECT_EQ(trace.warmupCycles(Cycle(500), true), Cycles(0));
 
   config.warmupCycles = 0;
   MeasurementWindow automatic = MeasurementWindow::atStart(config, false);
   EXPECT_FALSE(automatic.warmupDone);
-  EXPECT_FALSE(automatic.contains(0));
-  EXPECT_EQ(automatic.warmupCycles(700, false), 700U);  // ended before its warm-up did
-  EXPECT_EQ(automatic.measuredCycles(700), 0U);
-  automatic.endWarmup(3000, config);
-  EXPECT_TRUE(automatic.contains(3000) && automatic.contains(3049) && !automatic.contains(3050));
-  EXPECT_EQ(automatic.stopGenerating, 3050U);
-  EXPECT_EQ(automatic.warmupCycles(4000, false), 3000U);
-  EXPECT_EQ(automatic.measuredCycles(3020), 20U);  // cut short
-  EXPECT_EQ(automatic.measuredCycles(9000), 50U);
+  EXPECT_FALSE(automatic.contains(Cycle(0)));
+  EXPECT_EQ(automatic.warmupCycles(Cycle(700), false), Cycles(700));  // ended before its warm-up did
+  EXPECT_EQ(automatic.measuredCycles(Cycle(700)), Cycles(0));
+  automatic.endWarmup(Cycle(3000), config);
+  EXPECT_TRUE(automatic.contains(Cycle(3000)) && automatic.contains(Cycle(3049)) && !automatic.contains(Cycle(3050)));
+  EXPECT_EQ(automatic.stopGenerating, Cycle(3050));
+  EXPECT_EQ(automatic.warmupCycles(Cycle(4000), false), Cycles(3000));
+  EXPECT_EQ(automatic.measuredCycles(Cycle(3020)), Cycles(20));  // cut short
+  EXPECT_EQ(automatic.measuredCycles(Cycle(9000)), Cycles(50));
 }
 
 TEST(MeasurementWindow, ARunEndsDrainedOrAtTheDrainsLimit) {
@@ -52,17 +52,17 @@ TEST(MeasurementWindow, ARunEndsDrainedOrAtTheDrainsLimit) {
   config.warmupCycles = 10;
   config.measureCycles = 100;
   const MeasurementWindow window = MeasurementWindow::atStart(config, false);  // [10, 110)
-  EXPECT_FALSE(window.over(109, config, true, true));                          // still measuring
-  EXPECT_TRUE(window.over(110, config, false, true));                          // measured packets all in
-  EXPECT_FALSE(window.over(509, config, false, false));                        // draining: 4 x 100 cycles
-  EXPECT_TRUE(window.over(510, config, false, false));                         // saturated
+  EXPECT_FALSE(window.over(Cycle(109), config, true, true));                   // still measuring
+  EXPECT_TRUE(window.over(Cycle(110), config, false, true));                   // measured packets all in
+  EXPECT_FALSE(window.over(Cycle(509), config, false, false));                 // draining: 4 x 100 cycles
+  EXPECT_TRUE(window.over(Cycle(510), config, false, false));                  // saturated
   config.drainCycles = 7;
-  EXPECT_TRUE(window.over(117, config, false, false));
+  EXPECT_TRUE(window.over(Cycle(117), config, false, false));
   config.drainAll = true;  // every packet, however long it takes
-  EXPECT_FALSE(window.over(1U << 30, config, false, true));
-  EXPECT_TRUE(window.over(110, config, true, false));
+  EXPECT_FALSE(window.over(Cycle(1U << 30), config, false, true));
+  EXPECT_TRUE(window.over(Cycle(110), config, true, false));
   config.warmupCycles = 0;
-  EXPECT_FALSE(MeasurementWindow::atStart(config, false).over(1U << 30, config, true, true));  // warming up
+  EXPECT_FALSE(MeasurementWindow::atStart(config, false).over(Cycle(1U << 30), config, true, true));  // warming up
 }
 
 /// The detector's rule written out: the check of window w (cycle w x kWindow) compares its
@@ -76,8 +76,8 @@ std::pair<std::uint64_t, bool> expectedEnd(const std::vector<double>& averages) 
     const bool within = i > 0 && averages[i] > 0 && averages[i - 1] > 0 &&
                         std::abs(averages[i] - averages[i - 1]) <= 0.05 * averages[i - 1];
     stable = within ? stable + 1 : 0;
-    if (w >= 3 && stable >= 2) return {w * WarmupDetector::kWindow, false};
-    if (w >= 10) return {w * WarmupDetector::kWindow, true};
+    if (w >= 3 && stable >= 2) return {(WarmupDetector::kWindow * w).count, false};
+    if (w >= 10) return {(WarmupDetector::kWindow * w).count, true};
   }
   return {0, false};
 }
@@ -93,10 +93,10 @@ TEST(WarmupDetector, EndsWhereTheRuleSaysSettledOrCapped) {
     WarmupDetector detector;
     std::uint64_t ended = 0;
     for (std::size_t i = 0; i < averages.size() && ended == 0; ++i) {
-      const std::uint64_t now = detector.nextCheck();
-      EXPECT_EQ(now, (i + 1) * WarmupDetector::kWindow);
+      const Cycle now = detector.nextCheck();
+      EXPECT_EQ(now, Cycle() + WarmupDetector::kWindow * (i + 1));
       const std::uint64_t count = averages[i] > 0 ? 100 : 0;
-      if (detector.check(now, static_cast<std::uint64_t>(averages[i] * 100), count)) ended = now;
+      if (detector.check(now, static_cast<std::uint64_t>(averages[i] * 100), count)) ended = now.value;
     }
     const auto [cycle, capped] = expectedEnd(averages);
     EXPECT_EQ(ended, cycle) << averages.front() << ", " << averages.size() << " windows";

@@ -1,7 +1,8 @@
 // routelab/request/route_request.h — the `route` request (request/request.h): a fabric routed
 // by an engine (seed, 2^lmc addresses per terminal, switch addresses), checked
 // (routing/checks.h) unless no-checks, with the LIDs of a guid2lid file (docs/ROUTING.md).
-// The exports (LFT, SL, FIR/IR files) are the CLI's.
+// Its exports (LFT, SL, FIR/IR files): request/route_export.h, writeRouteExports(outcome's
+// fabric, routing, engineName, files).
 #pragma once
 
 #include <nlohmann/json.hpp>

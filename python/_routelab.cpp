@@ -9,11 +9,9 @@
 #include "bindings.h"
 #include "core/errors.h"
 #include "core/limits.h"
-#include "engines/registry.h"
 #include "io/fabric_files.h"
 #include "io/output.h"
 #include "request/route_export.h"
-#include "request/route_request.h"
 #include "topology/summary.h"
 
 namespace routelab::python {
@@ -118,27 +116,6 @@ NodeId nodeNamed(const Network& network, const std::string& name) {
 }
 
 // ---- Routing ----
-
-/// `routelab route`'s request (request/route_request.h: the same rows and messages) without
-/// its checks (verify() is the check from Python).
-PyRouting route(const PyFabric& f, const std::string& engine, std::int64_t lmc, bool switchAddresses,
-                std::int64_t seed) {
-  const RouteRequest request = RouteRequest::fromJson({{"fabric", f.fabric->spec.empty() ? "python" : f.fabric->spec},
-                                                       {"engine", engine},
-                                                       {"lmc", lmc},
-                                                       {"switch-addresses", switchAddresses},
-                                                       {"seed", seed},
-                                                       {"no-checks", true}});
-  RoutingContext context;
-  context.addressesPerTerminal = std::uint32_t{1} << request.lmc;
-  context.routeSwitches = request.switchAddresses;
-  context.seed = request.seed;
-  auto routing = interruptible([&](const std::atomic<bool>&) {
-    return std::make_shared<RoutingResult>(runEngine(request.engine, f.network(), context));
-  });
-  const std::string name = parseComponent(engine.rfind("file:", 0) == 0 ? "file" : engine).name;
-  return {f.fabric, std::move(routing), engineRegistry().find(name).reference, name};
-}
 
 /// The codes of table `index` as a (switches, addresses) array viewing the table's memory
 /// (base object: the Routing), expanding a compacted table once.
@@ -286,7 +263,7 @@ PyRouting fromTables(const PyFabric& f, const std::vector<py::array_t<std::int64
   bool multi = false;
   for (const auto& table : routing->tables) multi = multi || table.adaptive();
   routing->deterministic = deterministic && !multi;
-  return {f.fabric, std::move(routing), "", ""};
+  return {f.fabric, std::move(routing), "", "", nullptr};
 }
 
 // Long function: the class definitions, one statement per Python method.
@@ -337,6 +314,7 @@ void bindClasses(py::module_& m) {
       .def_property_readonly("table_of_layer", [](const PyRouting& r) { return r.routing->tableOfLayer; })
       .def_property_readonly("addresses", [](const PyRouting& r) { return r.routing->addresses.count(); })
       .def_property_readonly("stats", [](const PyRouting& r) { return r.routing->stats; })
+      .def_property_readonly("checks", [](const PyRouting& r) { return toPython(r.checks); })
       .def("table_codes", &tableCodes, py::arg("index") = 0)
       .def("list_base", [](const PyRouting& r, std::size_t t) { return r.routing->tables.at(t).listBase(); })
       .def("code_width", [](const PyRouting& r, std::size_t t) { return r.routing->tables.at(t).codeWidth(); })
@@ -350,8 +328,6 @@ void bindClasses(py::module_& m) {
       .def("export", &exportRouting, py::arg("kind"), py::arg("path"),
            "Write the routing as `kind` (export_kinds) to `path`, as `routelab route --export` does.");
 
-  m.def("route", &route, py::arg("fabric"), py::arg("engine"), py::arg("lmc") = 0, py::arg("switch_addresses") = false,
-        py::arg("seed") = 1);
   m.def("from_tables", &fromTables, py::arg("fabric"), py::arg("tables"), py::arg("layer_of"),
         py::arg("table_of_layer"), py::arg("name"), py::arg("deterministic"));
 }

@@ -363,6 +363,13 @@ class Routing:
         return dict(self._r.stats)
 
     @property
+    def checks(self) -> Optional[dict]:
+        """The checks ``routelab route`` prints (its JSON's ``checks``: pairs delivered,
+        loops, minimal and deterministic claims, path lengths, stages), when
+        ``route(..., no_checks=False)`` ran them; else None."""
+        return self._r.checks
+
+    @property
     def tables(self) -> list[np.ndarray]:
         """The forwarding tables as read-only numpy arrays (switches x addresses) that view
         the library's memory without copying (``arr.base`` is the routing): a code below
@@ -435,12 +442,17 @@ class Routing:
         return f"Routing({self.engine!r}: {self.layers} layer(s), {self.addresses} addresses)"
 
 
-def route(fabric: Fabric, engine: str, *, lmc: int = 0, switch_addresses: bool = False, seed: int = 1) -> Routing:
+def route(fabric: Fabric, engine: str, *, no_checks: bool = True, **options: Any) -> Routing:
     """Route ``fabric`` with an engine spec (``"dmodk"``, ``"lash:vls=4"``, ``"file:LFTS"``;
-    ``routelab list`` shows every engine and its options), as ``routelab route``."""
+    ``routelab list`` shows every engine and its options), as ``routelab route``. The options
+    are the route request's rows (:func:`options` lists them): ``lmc`` (2^lmc addresses per
+    terminal), ``switch_addresses``, ``seed``, ``lid_map`` (an OpenSM guid2lid file: the
+    exports use its LIDs) and ``no_checks`` — True by default here (:func:`verify` is the
+    check from Python); ``no_checks=False`` runs the checks ``routelab route`` prints and
+    keeps them in ``Routing.checks``."""
     _require(fabric, Fabric, "fabric")
     _require(engine, str, "engine")
-    return Routing(_rl.route(fabric._f, engine, lmc, switch_addresses, seed), fabric)
+    return Routing(_rl.route(fabric._f, engine, no_checks=no_checks, **options), fabric)
 
 
 # ---------------------------------------------------------------------------------- verify

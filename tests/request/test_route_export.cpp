@@ -168,3 +168,28 @@ TEST(FabricExport, EveryFormatWritesItsWritersBytesAndAnUnknownOneNothing) {
   EXPECT_FALSE(std::filesystem::exists(scratch("g.net")));
   EXPECT_FALSE(std::filesystem::exists(scratch("g.xml")));
 }
+
+TEST(RouteRequestParts, ContextEngineRowAndLidMapAreTheRequests) {
+  const RouteRequest r = RouteRequest::fromValues({{"fabric", "kary-ntree:k=2,n=3"},
+                                                   {"engine", "lash:max-layers=2"},
+                                                   {"lmc", "2"},
+                                                   {"switch-addresses", "true"},
+                                                   {"seed", "9"},
+                                                   {"lid-map", test::fixturesDir() + "/k4n2/guid2lid"}});
+  const RoutingContext context = r.context();
+  EXPECT_EQ(context.addressesPerTerminal, 4u);
+  EXPECT_TRUE(context.routeSwitches);
+  EXPECT_EQ(context.seed, 9u);
+  EXPECT_EQ(routeEngineRow(r.engine), "lash");
+  EXPECT_EQ(routeEngineRow("file:/some/lfts.dump"), "file");
+  EXPECT_FALSE(routeLidMap(r).empty());
+  EXPECT_TRUE(routeLidMap(RouteRequest::fromValues({{"fabric", "x"}, {"engine", "dmodk"}})).empty());
+  // The checks' JSON is the `checks` of route's JSON.
+  const RouteOutcome o = runRoute(RouteRequest::fromValues({{"fabric", "kary-ntree:k=2,n=3"}, {"engine", "dmodk"}}));
+  ASSERT_TRUE(o.checks.has_value());
+  const nlohmann::json checks = routeChecksJson(*o.checks);
+  EXPECT_EQ(checks, routeResultJson(RouteRequest::fromValues({{"fabric", "kary-ntree:k=2,n=3"}, {"engine", "dmodk"}}),
+                                    o)["checks"]);
+  EXPECT_EQ(checks["terminal_pairs_delivered"], 8 * 7);
+  EXPECT_TRUE(checks["passed"]);
+}

@@ -9,12 +9,9 @@
 #include "bindings.h"
 #include "core/errors.h"
 #include "core/limits.h"
-#include "engines/registry.h"
 #include "io/fabric_files.h"
-#include "io/lft_dump.h"
 #include "io/output.h"
-#include "io/sl_table.h"
-#include "request/route_request.h"
+#include "request/route_export.h"
 #include "topology/summary.h"
 
 namespace routelab::python {
@@ -104,16 +101,11 @@ py::dict channelColumns(const PyFabric& f) {
   return d;
 }
 
+/// `routelab topo --export`'s dispatch (io/fabric_files.h writeFabricExports).
 void exportFabric(const PyFabric& f, const std::string& kind, const std::string& path) {
-  if (kind != "net" && kind != "dot" && kind != "json")
-    throw SpecError("export: unknown fabric format '" + kind + "' (net, dot, json)");
-  writeFileAtomically(path, [&](std::ostream& out) {
-    if (kind == "net")
-      writeIbsimNet(f.network(), out);
-    else if (kind == "dot")
-      writeDot(f.network(), out);
-    else
-      writeNetworkJson(f.network(), out);
+  interruptible([&](const std::atomic<bool>&) {
+    writeFabricExports(f.network(), {{kind, path}});
+    return 0;
   });
 }
 
@@ -124,27 +116,6 @@ NodeId nodeNamed(const Network& network, const std::string& name) {
 }
 
 // ---- Routing ----
-
-/// `routelab route`'s request (request/route_request.h: the same rows and messages) without
-/// its checks (verify() is the check from Python).
-PyRouting route(const PyFabric& f, const std::string& engine, std::int64_t lmc, bool switchAddresses,
-                std::int64_t seed) {
-  const RouteRequest request = RouteRequest::fromJson({{"fabric", f.fabric->spec.empty() ? "python" : f.fabric->spec},
-                                                       {"engine", engine},
-                                                       {"lmc", lmc},
-                                                       {"switch-addresses", switchAddresses},
-                                                       {"seed", seed},
-                                                       {"no-checks", true}});
-  RoutingContext context;
-  context.addressesPerTerminal = std::uint32_t{1} << request.lmc;
-  context.routeSwitches = request.switchAddresses;
-  context.seed = request.seed;
-  auto routing = interruptible([&](const std::atomic<bool>&) {
-    return std::make_shared<RoutingResult>(runEngine(request.engine, f.network(), context));
-  });
-  const std::string name = parseComponent(engine.rfind("file:", 0) == 0 ? "file" : engine).name;
-  return {f.fabric, std::move(routing), engineRegistry().find(name).reference};
-}
 
 /// The codes of table `index` as a (switches, addresses) array viewing the table's memory
 /// (base object: the Routing), expanding a compacted table once.
@@ -212,16 +183,13 @@ py::dict pairPath(const PyRouting& r, const std::string& source, const std::stri
   return out;
 }
 
+/// `routelab route --export`'s dispatch (request/route_export.h writeRouteExports): the same
+/// kinds, refusals and bytes.
 void exportRouting(const PyRouting& r, const std::string& kind, const std::string& path) {
-  const Network& network = r.fabric->network;
-  if (kind == "lft") {
-    validateLftExport(*r.routing);
-    writeFileAtomically(path, [&](std::ostream& out) { writeLftDump(network, *r.routing, out); });
-  } else if (kind == "sl") {
-    writeFileAtomically(path, [&](std::ostream& out) { writeSlTable(network, *r.routing, out); });
-  } else {
-    throw SpecError("export: unknown routing format '" + kind + "' (lft, sl)");
-  }
+  interruptible([&](const std::atomic<bool>&) {
+    writeRouteExports(*r.fabric, *r.routing, r.engineName, {{kind, path}});
+    return 0;
+  });
 }
 
 /// A routing from filled tables: `tables[t]` holds per (switch index, destination terminal
@@ -295,7 +263,7 @@ PyRouting fromTables(const PyFabric& f, const std::vector<py::array_t<std::int64
   bool multi = false;
   for (const auto& table : routing->tables) multi = multi || table.adaptive();
   routing->deterministic = deterministic && !multi;
-  return {f.fabric, std::move(routing), ""};
+  return {f.fabric, std::move(routing), "", "", nullptr};
 }
 
 // Long function: the class definitions, one statement per Python method.
@@ -332,7 +300,9 @@ void bindClasses(py::module_& m) {
              if (!c.valid()) return py::none();
              return py::make_tuple(n.name(n.target(c)), n.targetPort(c));
            })
-      .def("export", &exportFabric, py::arg("kind"), py::arg("path"));
+      .def("export", &exportFabric, py::arg("kind"), py::arg("path"),
+           "Write the fabric as `kind` (export_kinds) to `path`, as `routelab topo --export` does.")
+      .def_property_readonly_static("export_kinds", [](const py::object&) { return fabricExportKinds(); });
 
   py::class_<PyRouting>(m, "Routing", "A routing of a fabric: forwarding tables, addresses, layers.")
       .def_property_readonly("engine", [](const PyRouting& r) { return r.routing->engine; })
@@ -344,6 +314,7 @@ void bindClasses(py::module_& m) {
       .def_property_readonly("table_of_layer", [](const PyRouting& r) { return r.routing->tableOfLayer; })
       .def_property_readonly("addresses", [](const PyRouting& r) { return r.routing->addresses.count(); })
       .def_property_readonly("stats", [](const PyRouting& r) { return r.routing->stats; })
+      .def_property_readonly("checks", [](const PyRouting& r) { return toPython(r.checks); })
       .def("table_codes", &tableCodes, py::arg("index") = 0)
       .def("list_base", [](const PyRouting& r, std::size_t t) { return r.routing->tables.at(t).listBase(); })
       .def("code_width", [](const PyRouting& r, std::size_t t) { return r.routing->tables.at(t).codeWidth(); })
@@ -353,10 +324,10 @@ void bindClasses(py::module_& m) {
            [](const PyRouting& r, const std::string& destination) {
              return r.routing->pathCount(nodeNamed(r.fabric->network, destination));
            })
-      .def("export", &exportRouting, py::arg("kind"), py::arg("path"));
+      .def_property_readonly("export_kinds", [](const PyRouting& r) { return routeExportKindsOf(r.engineName); })
+      .def("export", &exportRouting, py::arg("kind"), py::arg("path"),
+           "Write the routing as `kind` (export_kinds) to `path`, as `routelab route --export` does.");
 
-  m.def("route", &route, py::arg("fabric"), py::arg("engine"), py::arg("lmc") = 0, py::arg("switch_addresses") = false,
-        py::arg("seed") = 1);
   m.def("from_tables", &fromTables, py::arg("fabric"), py::arg("tables"), py::arg("layer_of"),
         py::arg("table_of_layer"), py::arg("name"), py::arg("deterministic"));
 }

@@ -35,6 +35,12 @@ struct PyRouting {
   std::shared_ptr<const Fabric> fabric;
   std::shared_ptr<RoutingResult> routing;
   std::string reference;  ///< the engine's paper reference ("" for Python-built routings)
+  /// The engine's registry row ("file" for an imported LFT dump, "" for a Python-built
+  /// routing): which export kinds it has (request/route_export.h).
+  std::string engineName;
+  /// The checks `routelab route` prints (request/route_request.h routeChecksJson); null when
+  /// not run (route's no_checks, the default from Python; routings built in Python).
+  nlohmann::json checks;
 };
 
 /// The library's typed errors as Python exceptions (registered once by the module).

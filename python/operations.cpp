@@ -1,4 +1,4 @@
-// routelab Python package — the operations on a fabric and a routing: verify, analyze,
+// routelab Python package — the operations on a fabric and a routing: route, verify, analyze,
 // simulate, schedule, compare. Options are the rows of the library's requests (request/request.h:
 // the same keys, defaults and ranges as the CLI's flags and a sweep file's keys), validated there.
 #include <pybind11/numpy.h>
@@ -14,12 +14,14 @@
 #include "analysis/stages.h"
 #include "bindings.h"
 #include "core/errors.h"
+#include "engines/registry.h"
 #include "io/output.h"
 #include "report/comparison.h"
 #include "report/html.h"
 #include "request/analyze_request.h"
 #include "request/compare_request.h"
 #include "request/request.h"
+#include "request/route_request.h"
 #include "request/schedule_request.h"
 #include "request/simulate_request.h"
 #include "request/verify_request.h"
@@ -133,6 +135,36 @@ nlohmann::json fixedKeys(const PyFabric& f, const PyRouting& r) {
   return {{"fabric", f.fabric->spec.empty() ? std::string("python") : f.fabric->spec},
           {"engine", r.routing->engine.empty() ? std::string("python") : r.routing->engine},
           {"lmc", lmcOf(r)}};
+}
+
+// ---- route ----
+
+/// `routelab route`'s request (request/route_request.h) on this fabric: the keyword options
+/// are its rows (lmc, switch_addresses, seed, no_checks, lid_map), validated by the library.
+/// A lid_map gives the routing a copy of the fabric with those LIDs (what its exports use);
+/// unless no_checks, the routing carries the checks `routelab route` prints.
+PyRouting route(const PyFabric& f, const std::string& engine, const py::kwargs& kwargs) {
+  const RouteRequest request = inPythonSpelling("route", [&] {
+    return RouteRequest::fromJson(
+        requestJson("route", kwargs,
+                    {{"fabric", f.fabric->spec.empty() ? std::string("python") : f.fabric->spec}, {"engine", engine}}));
+  });
+  std::shared_ptr<const Fabric> fabric = f.fabric;
+  if (!request.lidMap.empty()) {
+    auto withLids = std::make_shared<Fabric>(*f.fabric);
+    withLids->lids = routeLidMap(request);
+    fabric = std::move(withLids);
+  }
+  PyRouting out{fabric, nullptr, "", routeEngineRow(request.engine), nullptr};
+  out.routing = interruptible([&](const std::atomic<bool>&) {
+    return std::make_shared<RoutingResult>(runEngine(request.engine, fabric->network, request.context()));
+  });
+  out.reference = engineRegistry().find(out.engineName).reference;
+  if (!request.noChecks) {
+    out.checks = routeChecksJson(
+        interruptible([&](const std::atomic<bool>&) { return checkRouting(fabric->network, *out.routing); }));
+  }
+  return out;
 }
 
 // ---- verify ----
@@ -324,6 +356,7 @@ py::object readResults(const std::string& results) {
 }  // namespace
 
 void bindOperations(py::module_& m) {
+  m.def("route", &route, py::arg("fabric"), py::arg("engine"));
   m.def("verify", &verify, py::arg("fabric"), py::arg("routing"));
   m.def("analyze", &analyze, py::arg("fabric"), py::arg("routing"));
   m.def("simulate", &simulate, py::arg("fabric"), py::arg("routing"), py::arg("loads"));

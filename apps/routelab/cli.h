@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "io/output.h"
 
 #include <algorithm>
 #include <charconv>
@@ -58,6 +59,13 @@ inline void requireExportPairs(CLI::App& command, const std::vector<std::string>
       throw CLI::ValidationError("--export", "needs KIND FILE pairs; '" + exports.back() + "' has no FILE");
     }
   });
+}
+
+/// The KIND FILE pairs of an `--export` option as the library's export requests.
+inline std::vector<ExportFile> exportFiles(const std::vector<std::string>& pairs) {
+  std::vector<ExportFile> out;
+  for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) out.push_back({pairs[i], pairs[i + 1]});
+  return out;
 }
 
 /// Throws SpecError "--export: unknown <noun> 'KIND' (a, b, ...)" for the first KIND of the

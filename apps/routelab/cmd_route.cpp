@@ -1,28 +1,20 @@
 // routelab route SPEC --engine NAME — route a fabric, check the routing, print its summary,
-// export LFTs (OpenSM dump) and interval-routing registers (docs/ROUTING.md).
+// export LFTs (OpenSM dump), SL files and interval-routing registers (docs/ROUTING.md) through
+// the library's one export dispatch (request/route_export.h).
 //
 // Exit codes: 0 the routing passes the checks (routing/checks.h); 5 it does not (undelivered
 // terminal pairs, loops, bad candidates, or a failed minimal/deterministic claim); 1 bad
 // input; 2 usage.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <bit>
-#include <optional>
-
 #include "cli.h"
 #include "cli_schema.h"
 #include "core/errors.h"
-#include "engines/registry.h"
 #include "fabric/fabric.h"
-#include "io/lft_dump.h"
-#include "io/lid_map.h"
 #include "io/output.h"
-#include "io/sl_table.h"
+#include "request/route_export.h"
 #include "request/route_request.h"
 #include "routing/checks.h"
-#include "routing/interval_routing.h"
-#include "routing/lmc_tables.h"
 
 namespace routelab::cli {
 
@@ -47,16 +39,16 @@ std::string stageName(const StageCount& s) {
 
 /// The library's summary (routeResultJson) with the CLI's exports.
 nlohmann::json summaryJson(const RouteRequest& request, const RouteOutcome& outcome,
-                           const std::vector<std::pair<std::string, std::string>>& exported) {
+                           const std::vector<ExportFile>& exported) {
   nlohmann::json j = routeResultJson(request, outcome);
   nlohmann::json exports = nlohmann::json::array();
-  for (const auto& [kind, path] : exported) exports.push_back({{"kind", kind}, {"path", path}});
+  for (const ExportFile& e : exported) exports.push_back({{"kind", e.kind}, {"path", e.path}});
   j["exports"] = exports;
   return j;
 }
 
 void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult& r, const std::string& reference,
-               const RoutingCheckReport* checks, const std::vector<std::pair<std::string, std::string>>& exported) {
+               const RoutingCheckReport* checks, const std::vector<ExportFile>& exported) {
   const AddressMap& a = r.addresses;
   std::size_t switchAddresses = 0;
   for (NodeId n : a.owners()) switchAddresses += fabric.network.isSwitch(n) ? 1 : 0;
@@ -113,111 +105,29 @@ void printText(const RouteArgs& args, const Fabric& fabric, const RoutingResult&
     }
     for (const auto& f : c.failures) fmt::print("  failure         {}\n", f);
   }
-  for (const auto& [kind, path] : exported) fmt::print("exported    {} -> {}\n", kind, path);
+  for (const ExportFile& e : exported) fmt::print("exported    {} -> {}\n", e.kind, e.path);
 }
 
 }  // namespace
 
 namespace {
 
-/// What LFT and SL exports write: one table, on the fabric's own LIDs when it has them
-/// (docs/FORMATS.md "Fabric LIDs"). A routing with a table per layer group gets a LID per
-/// table (LMC) and an SL per pair (routing/lmc_tables.h); others are themselves.
-struct Loadable {
-  std::optional<RoutingResult> changed;   ///< when tables were merged or LIDs relabelled
-  std::string note;                       ///< "T tables on LMC k ..." then
-  std::string lidNote;                    ///< where the LIDs come from, when the fabric's
-  std::vector<std::uint32_t> switchLids;  ///< switch headers of the LFT dump (fabric LIDs)
-  const RoutingResult& of(const RoutingResult& routing) const { return changed ? *changed : routing; }
-};
-
-Loadable loadableRouting(const RouteArgs& args, const Network& network, const RoutingResult& routing,
-                         const LidMap& lids, bool imported) {
-  bool loads = false;
-  for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
-    loads = loads || args.exports[i] == "lft" || args.exports[i] == "sl";
-  }
-  Loadable out;
-  if (!loads) return out;
-  if (routing.tables.size() != 1) {
-    out.changed = mergeTablesByLmc(network, routing);
-    out.note = fmt::format("{} tables on LMC {} (LID offset t = table t; load the SL file with the LFT)",
-                           routing.tables.size(), std::bit_width(routing.tables.size() - 1));
-  }
-  // An imported LFT dump keeps the LIDs it was written with.
-  if (!lids.empty() && !imported) {
-    out.changed = withFabricLids(network, out.changed ? std::move(*out.changed) : routing, lids);
-    out.switchLids = switchLids(network, lids);
-    out.lidNote = fmt::format("the fabric's own (from {})", lids.source);
-  }
-  return out;
-}
-
-/// The engines whose registry rows declare the register export `kind`, comma-separated.
-std::string enginesDeclaring(const std::string& kind) {
-  std::string out;
-  for (const auto& row : engineRegistry().rows()) {
-    const std::vector<std::string>& declared = engineRegisterExports(row.name);
-    if (std::find(declared.begin(), declared.end(), kind) != declared.end())
-      out += (out.empty() ? "" : ", ") + row.name;
-  }
-  return out;
-}
-
-/// Checks every requested export and builds the register files (FIR / IR) in memory; the
-/// register files an engine's tables are come from its registry row (engineRegisterExports).
-std::vector<std::pair<std::string, IntervalConfiguration>> prepareExports(const RouteArgs& args, const Network& network,
-                                                                          const RoutingResult& routing,
-                                                                          const std::string& engineName) {
-  std::vector<std::pair<std::string, IntervalConfiguration>> registers;
-  for (std::size_t i = 0; i + 1 < args.exports.size(); i += 2) {
-    const std::string& kind = args.exports[i];
-    if (kind == "lft") {
-      validateLftExport(routing);  // the loadable routing (one table)
-      continue;
-    }
-    if (kind == "sl") continue;
-    const bool fir = kind == "fir";
-    const std::vector<std::string>& declared = engineRegisterExports(engineName);
-    if (std::find(declared.begin(), declared.end(), kind) == declared.end()) {
-      throw SpecError(fmt::format("--export {}: the {} registers describe {} (Gómez §{}); the engine is '{}'", kind,
-                                  fir ? "FIR" : "IR", enginesDeclaring(kind), fir ? "4.1" : "3.1", engineName));
-    }
-    if (args.lmc != 0 || args.switchAddresses) {
-      throw SpecError(
-          fmt::format("--export {}: the registers route one address per terminal (no --lmc, "
-                      "no --switch-addresses)",
-                      kind));
-    }
-    IntervalConfiguration configuration = fir ? buildFirConfiguration(network) : buildIrConfiguration(network);
-    const std::uint64_t disagreements = countRegisterDisagreements(network, configuration, routing);
-    if (disagreements != 0) {
-      throw RoutingError(
-          fmt::format("{} registers disagree with the {} tables on {} (switch, destination) "
-                      "pairs; please report",
-                      fir ? "FIR" : "IR", engineName, disagreements));
-    }
-    registers.emplace_back(args.exports[i + 1], std::move(configuration));
-  }
-  return registers;
-}
-
 /// The text or JSON summary of a route run, with the notes of the LFT / SL exports.
 void printSummary(const RouteArgs& args, const RouteRequest& request, const RouteOutcome& outcome,
-                  const std::vector<std::pair<std::string, std::string>>& exported, const Loadable& loadable) {
+                  const std::vector<ExportFile>& exported, const RouteExportNotes& notes) {
   const Fabric& fabric = outcome.fabric;
   const RoutingResult& routing = outcome.routing;
   const std::string& reference = outcome.reference;
   const RoutingCheckReport* report = outcome.checks ? &*outcome.checks : nullptr;
   if (args.format == OutputFormat::Json) {
     nlohmann::json j = summaryJson(request, outcome, exported);
-    if (!loadable.note.empty()) j["lmc_tables"] = loadable.note;
-    if (!loadable.lidNote.empty()) j["lids"] = loadable.lidNote;
+    if (!notes.lmcTables.empty()) j["lmc_tables"] = notes.lmcTables;
+    if (!notes.lids.empty()) j["lids"] = notes.lids;
     printJson(j);
   } else {
     printText(args, fabric, routing, reference, report, exported);
-    if (!loadable.note.empty()) fmt::print("lmc tables  {}\n", loadable.note);
-    if (!loadable.lidNote.empty()) fmt::print("lids        {}\n", loadable.lidNote);
+    if (!notes.lmcTables.empty()) fmt::print("lmc tables  {}\n", notes.lmcTables);
+    if (!notes.lids.empty()) fmt::print("lids        {}\n", notes.lids);
   }
 }
 
@@ -236,49 +146,17 @@ Command routeCommand() {
             requireExportPairs(command, args->exports);
             addFormatOption(command, args->format);
             return std::function<int()>([args] {
-              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-                const std::string& kind = args->exports[i];
-                if (kind != "lft" && kind != "sl" && kind != "fir" && kind != "ir") {
-                  throw SpecError(fmt::format("--export: unknown kind '{}' (lft, sl, fir, ir)", kind));
-                }
-              }
-              // parse (validated by the library) -> runRoute -> exports, summary.
+              // parse (validated by the library) -> runRoute -> writeRouteExports, summary.
+              const std::vector<ExportFile> files = exportFiles(args->exports);
+              routelab::requireExportKinds(files, routeExportKinds(), "kind");  // before routing
               const RouteRequest request = RouteRequest::fromValues(args->flags.values);
               args->lmc = request.lmc;
               args->switchAddresses = request.switchAddresses;
               args->seed = request.seed;
               const RouteOutcome outcome = runRoute(request);
-              const Fabric& fabric = outcome.fabric;
-              const RoutingResult& routing = outcome.routing;
-              const std::string& engineName = outcome.engineName;
-
-              const Loadable loadable =
-                  loadableRouting(*args, fabric.network, routing, fabric.lids, engineName == "file");
-              // Build every export in memory first, so a refused one writes nothing.
-              std::vector<std::pair<std::string, std::string>> exported;
-              const auto registers = prepareExports(*args, fabric.network, loadable.of(routing), engineName);
-              std::size_t next = 0;
-              std::vector<OutputFile> files;  // all or nothing
-              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-                const std::string& kind = args->exports[i];
-                const std::string& path = args->exports[i + 1];
-                if (kind == "lft") {
-                  files.push_back({path, [&](std::ostream& out) {
-                                     writeLftDump(fabric.network, loadable.of(routing), out, loadable.switchLids);
-                                   }});
-                } else if (kind == "sl") {
-                  files.push_back(
-                      {path, [&](std::ostream& out) { writeSlTable(fabric.network, loadable.of(routing), out); }});
-                } else {
-                  const IntervalConfiguration& configuration = registers[next++].second;
-                  files.push_back({path, [&fabric, &configuration, &routing](std::ostream& out) {
-                                     writeIntervalConfiguration(fabric.network, configuration, routing.engine, out);
-                                   }});
-                }
-                exported.emplace_back(kind, path);
-              }
-              writeFilesAtomically(files);
-              printSummary(*args, request, outcome, exported, loadable);
+              const RouteExportNotes notes =
+                  writeRouteExports(outcome.fabric, outcome.routing, outcome.engineName, files);
+              printSummary(*args, request, outcome, files, notes);
               return outcome.checks && !outcome.checks->passed() ? kExitChecksFailed : 0;
             });
           }};

@@ -5,7 +5,6 @@
 #include "core/errors.h"
 #include "fabric/fabric.h"
 #include "io/fabric_files.h"
-#include "io/output.h"
 #include "topology/summary.h"
 
 namespace routelab::cli {
@@ -92,21 +91,8 @@ Command topoCommand() {
             addFormatOption(command, args->format);
             return std::function<int()>([args] {
               const Fabric fabric = loadFabric(args->spec);
-              requireExportKinds(args->exports, {"net", "dot", "json"}, "format");
+              writeFabricExports(fabric.network, exportFiles(args->exports));  // checked first, all or nothing
               const NetworkSummary summary = summarize(fabric.network);
-              std::vector<OutputFile> files;  // all or nothing
-              for (std::size_t i = 0; i + 1 < args->exports.size(); i += 2) {
-                const std::string kind = args->exports[i];
-                files.push_back({args->exports[i + 1], [&fabric, kind](std::ostream& out) {
-                                   if (kind == "net")
-                                     writeIbsimNet(fabric.network, out);
-                                   else if (kind == "dot")
-                                     writeDot(fabric.network, out);
-                                   else
-                                     writeNetworkJson(fabric.network, out);
-                                 }});
-              }
-              writeFilesAtomically(files);
               if (args->format == OutputFormat::Json)
                 printJson(summaryJson(fabric, summary));
               else

@@ -209,8 +209,18 @@ class Fabric:
         frame.index.name = "channel"
         return frame
 
+    @property
+    def export_kinds(self) -> list[str]:
+        """The formats ``export`` writes: ``["net", "dot", "json"]``."""
+        return list(self._f.export_kinds)
+
     def export(self, kind: str, path: str | os.PathLike) -> None:
-        """Write the fabric as ``net`` (ibsim), ``dot`` or ``json`` (as ``routelab topo --export``)."""
+        """Write the fabric to ``path`` as ``kind``: ``net`` (an ibsim net file), ``dot``
+        (Graphviz) or ``json`` (routelab's JSON form, docs/FORMATS.md) — the library's dispatch
+        behind ``routelab topo --export KIND FILE``, so the file is the CLI's byte for byte.
+        Written to a temporary and renamed (no half-written file). An unknown ``kind`` raises
+        ValueError ``export: unknown format 'xml' (net, dot, json)``; a path that cannot be
+        written ``InputError``."""
         self._f.export(kind, os.fspath(path))
 
     def __eq__(self, other: object) -> bool:
@@ -353,6 +363,13 @@ class Routing:
         return dict(self._r.stats)
 
     @property
+    def checks(self) -> Optional[dict]:
+        """The checks ``routelab route`` prints (its JSON's ``checks``: pairs delivered,
+        loops, minimal and deterministic claims, path lengths, stages), when
+        ``route(..., no_checks=False)`` ran them; else None."""
+        return self._r.checks
+
+    @property
     def tables(self) -> list[np.ndarray]:
         """The forwarding tables as read-only numpy arrays (switches x addresses) that view
         the library's memory without copying (``arr.base`` is the routing): a code below
@@ -399,21 +416,43 @@ class Routing:
         """Every LMC path of a pair."""
         return [self.path(source, destination, p) for p in range(self._r.path_count(destination))]
 
+    @property
+    def export_kinds(self) -> list[str]:
+        """The kinds ``export`` writes for this routing: ``lft`` and ``sl`` for every routing,
+        ``fir`` / ``ir`` where the engine's registry row declares them (``routelab list``)."""
+        return list(self._r.export_kinds)
+
     def export(self, kind: str, path: str | os.PathLike) -> None:
-        """Write the routing as ``lft`` (an OpenSM LFT dump) or ``sl`` (slid dlid sl per pair),
-        the formats of ``routelab route --export``."""
+        """Write the routing to ``path`` as ``kind`` — the library's dispatch behind
+        ``routelab route --export KIND FILE``, so the file is the CLI's byte for byte:
+
+        * ``lft``: an OpenSM LFT dump (a routing with several tables gets a LID per table,
+          LMC; a fabric with LIDs of its own is written on them);
+        * ``sl``: ``slid dlid sl`` per terminal pair (load it with the LFT);
+        * ``fir`` / ``ir``: the interval-routing registers of Gómez et al. 2007 §4.1 / §3.1,
+          for the engines that declare them (``export_kinds``).
+
+        Written to a temporary and renamed (no half-written file). A kind this routing does
+        not export raises ValueError naming the kind and the allowed ones (``export ir: the IR
+        registers describe ftree-adaptive (Gómez §3.1); the engine is 'dmodk', which exports
+        lft, sl, fir``); a path that cannot be written ``InputError``."""
         self._r.export(kind, os.fspath(path))
 
     def __repr__(self) -> str:
         return f"Routing({self.engine!r}: {self.layers} layer(s), {self.addresses} addresses)"
 
 
-def route(fabric: Fabric, engine: str, *, lmc: int = 0, switch_addresses: bool = False, seed: int = 1) -> Routing:
+def route(fabric: Fabric, engine: str, *, no_checks: bool = True, **options: Any) -> Routing:
     """Route ``fabric`` with an engine spec (``"dmodk"``, ``"lash:vls=4"``, ``"file:LFTS"``;
-    ``routelab list`` shows every engine and its options), as ``routelab route``."""
+    ``routelab list`` shows every engine and its options), as ``routelab route``. The options
+    are the route request's rows (:func:`options` lists them): ``lmc`` (2^lmc addresses per
+    terminal), ``switch_addresses``, ``seed``, ``lid_map`` (an OpenSM guid2lid file: the
+    exports use its LIDs) and ``no_checks`` — True by default here (:func:`verify` is the
+    check from Python); ``no_checks=False`` runs the checks ``routelab route`` prints and
+    keeps them in ``Routing.checks``."""
     _require(fabric, Fabric, "fabric")
     _require(engine, str, "engine")
-    return Routing(_rl.route(fabric._f, engine, lmc, switch_addresses, seed), fabric)
+    return Routing(_rl.route(fabric._f, engine, no_checks=no_checks, **options), fabric)
 
 
 # ---------------------------------------------------------------------------------- verify

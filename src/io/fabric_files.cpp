@@ -129,4 +129,26 @@ void writeDot(const Network& network, std::ostream& out) {
   out << "}\n";
 }
 
+const std::vector<std::string>& fabricExportKinds() {
+  static const std::vector<std::string> kinds = {"net", "dot", "json"};
+  return kinds;
+}
+
+void writeFabricExports(const Network& network, const std::vector<ExportFile>& exports) {
+  requireExportKinds(exports, fabricExportKinds(), "format");
+  std::vector<OutputFile> files;
+  for (const ExportFile& e : exports) {
+    const std::string kind = e.kind;
+    files.push_back({e.path, [&network, kind](std::ostream& out) {
+                       if (kind == "net")
+                         writeIbsimNet(network, out);
+                       else if (kind == "dot")
+                         writeDot(network, out);
+                       else
+                         writeNetworkJson(network, out);
+                     }});
+  }
+  writeFilesAtomically(files);
+}
+
 }  // namespace routelab

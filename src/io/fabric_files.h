@@ -21,8 +21,10 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "graph/network.h"
+#include "io/output.h"
 
 namespace routelab {
 
@@ -61,5 +63,13 @@ void writeNetworkJson(const Network& network, std::ostream& out);
 /// Graphviz DOT (undirected, one edge per cable, ports as tail/head labels; fat-trees are
 /// drawn level by level).
 void writeDot(const Network& network, std::ostream& out);
+
+/// The fabric files an export writes: "net" (writeIbsimNet), "dot" (writeDot), "json"
+/// (writeNetworkJson) — what `routelab topo --export` and Python's `Fabric.export` offer.
+const std::vector<std::string>& fabricExportKinds();
+/// Writes the fabric in every requested format, all or nothing (writeFilesAtomically).
+/// Throws SpecError "export: unknown format 'KIND' (net, dot, json)" before writing
+/// anything, IoError for a file that cannot be written.
+void writeFabricExports(const Network& network, const std::vector<ExportFile>& exports);
 
 }  // namespace routelab

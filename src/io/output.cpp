@@ -70,6 +70,20 @@ void writeFilesAtomically(const std::vector<OutputFile>& files) {
   }
 }
 
+std::string joinKinds(const std::vector<std::string>& kinds) {
+  std::string out;
+  for (const std::string& kind : kinds) out += (out.empty() ? "" : ", ") + kind;
+  return out;
+}
+
+void requireExportKinds(const std::vector<ExportFile>& exports, const std::vector<std::string>& kinds,
+                        const std::string& noun) {
+  for (const ExportFile& e : exports) {
+    if (std::find(kinds.begin(), kinds.end(), e.kind) != kinds.end()) continue;
+    throw SpecError(fmt::format("export: unknown {} '{}' ({})", noun, e.kind, joinKinds(kinds)));
+  }
+}
+
 std::string readFileText(const std::string& path) {
   // Devices such as /dev/zero or /dev/urandom would never end: only regular files and pipes
   // (e.g. /dev/stdin, process substitution) are read.

@@ -26,6 +26,19 @@ struct OutputFile {
 /// Throws IoError naming the path (SpecError for a path named twice).
 void writeFilesAtomically(const std::vector<OutputFile>& files);
 
+/// One file of an export request (`--export KIND FILE` of the CLI, `export(kind, path)` of
+/// the Python package): what to write and where.
+struct ExportFile {
+  std::string kind;
+  std::string path;
+};
+/// The kinds as a list for messages: "a, b, c".
+std::string joinKinds(const std::vector<std::string>& kinds);
+/// Throws SpecError "export: unknown <noun> 'KIND' (a, b, ...)" for the first export whose
+/// kind is not one of `kinds`; call it before writing anything.
+void requireExportKinds(const std::vector<ExportFile>& exports, const std::vector<std::string>& kinds,
+                        const std::string& noun);
+
 /// Largest input file (and largest decompressed gzip content) the readers accept: 1 GiB.
 /// The biggest fabric/LFT/SL files that fit the 24 GiB budget are far smaller
 /// (docs/RELIABILITY.md, "Limits"); the cap turns a wrong file or a gzip bomb into an error.

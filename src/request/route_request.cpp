@@ -39,19 +39,31 @@ RouteRequest RouteRequest::fromOptions(const Options& o) {
   return r;
 }
 
+RoutingContext RouteRequest::context() const {
+  RoutingContext context;
+  context.addressesPerTerminal = std::uint32_t{1} << lmc;
+  context.routeSwitches = switchAddresses;
+  context.seed = seed;
+  return context;
+}
+
+std::string routeEngineRow(const std::string& engine) {
+  return parseComponent(engine.rfind("file:", 0) == 0 ? "file" : engine).name;
+}
+
+LidMap routeLidMap(const RouteRequest& request) {
+  if (request.lidMap.empty()) return {};
+  LidMap lids = readGuid2Lid(request.lidMap);
+  if (lids.empty()) throw SpecError(fmt::format("--lid-map {}: no LIDs in the file", request.lidMap));
+  return lids;
+}
+
 RouteOutcome runRoute(const RouteRequest& request) {
   RouteOutcome out;
   out.fabric = loadFabric(request.fabric);
-  if (!request.lidMap.empty()) {
-    out.fabric.lids = readGuid2Lid(request.lidMap);
-    if (out.fabric.lids.empty()) throw SpecError(fmt::format("--lid-map {}: no LIDs in the file", request.lidMap));
-  }
-  RoutingContext context;
-  context.addressesPerTerminal = std::uint32_t{1} << request.lmc;
-  context.routeSwitches = request.switchAddresses;
-  context.seed = request.seed;
-  out.routing = runEngine(request.engine, out.fabric.network, context);
-  out.engineName = parseComponent(request.engine.rfind("file:", 0) == 0 ? "file" : request.engine).name;
+  if (!request.lidMap.empty()) out.fabric.lids = routeLidMap(request);
+  out.routing = runEngine(request.engine, out.fabric.network, request.context());
+  out.engineName = routeEngineRow(request.engine);
   out.reference = engineRegistry().find(out.engineName).reference;
   if (!request.noChecks) out.checks = checkRouting(out.fabric.network, out.routing);
   return out;
@@ -65,6 +77,42 @@ nlohmann::json statValue(const std::string& text) {
 }
 
 }  // namespace
+
+nlohmann::json routeChecksJson(const RoutingCheckReport& c) {
+  nlohmann::json stages = nlohmann::json::array();
+  for (const auto& s : c.stages) {
+    stages.push_back({{"level", s.fromLevel()},
+                      {"direction", s.ascending ? "up" : "down"},
+                      {"channels", s.channels},
+                      {"min_paths", s.minPaths},
+                      {"max_paths", s.maxPaths},
+                      {"mean_paths", s.meanPaths}});
+  }
+  return {{"passed", c.passed()},
+          {"pairs", c.pairs},
+          {"delivered", c.delivered},
+          {"terminal_pairs", c.terminalPairs},
+          {"terminal_pairs_delivered", c.terminalPairsDelivered},
+          {"management_pairs", c.managementPairs},
+          {"management_pairs_delivered", c.managementPairsDelivered},
+          {"no_route", c.noRoute},
+          {"loops", c.loops},
+          {"dead_ports", c.deadPorts},
+          {"no_address", c.noAddress},
+          {"non_minimal_paths", c.nonMinimalPaths},
+          {"non_minimal_candidates", c.nonMinimalCandidates},
+          {"bad_candidates", c.badCandidates},
+          {"candidate_cycles", c.candidateCycles},
+          {"incomplete_choices", c.incompleteChoices},
+          {"entries", c.entries},
+          {"multi_candidate_entries", c.multiCandidateEntries},
+          {"deterministic_ok", c.deterministicOk},
+          {"minimal_ok", c.minimalOk},
+          {"max_hops", c.maxHops},
+          {"mean_hops", c.meanHops},
+          {"stages", stages},
+          {"failures", c.failures}};
+}
 
 nlohmann::json routeResultJson(const RouteRequest& request, const RouteOutcome& outcome) {
   const Fabric& fabric = outcome.fabric;
@@ -103,44 +151,7 @@ nlohmann::json routeResultJson(const RouteRequest& request, const RouteOutcome& 
   nlohmann::json stats = nlohmann::json::object();
   for (const auto& [key, value] : r.stats) stats[key] = statValue(value);
   j["stats"] = stats;
-  if (checks != nullptr) {
-    const RoutingCheckReport& c = *checks;
-    nlohmann::json stages = nlohmann::json::array();
-    for (const auto& s : c.stages) {
-      stages.push_back({{"level", s.fromLevel()},
-                        {"direction", s.ascending ? "up" : "down"},
-                        {"channels", s.channels},
-                        {"min_paths", s.minPaths},
-                        {"max_paths", s.maxPaths},
-                        {"mean_paths", s.meanPaths}});
-    }
-    j["checks"] = {{"passed", c.passed()},
-                   {"pairs", c.pairs},
-                   {"delivered", c.delivered},
-                   {"terminal_pairs", c.terminalPairs},
-                   {"terminal_pairs_delivered", c.terminalPairsDelivered},
-                   {"management_pairs", c.managementPairs},
-                   {"management_pairs_delivered", c.managementPairsDelivered},
-                   {"no_route", c.noRoute},
-                   {"loops", c.loops},
-                   {"dead_ports", c.deadPorts},
-                   {"no_address", c.noAddress},
-                   {"non_minimal_paths", c.nonMinimalPaths},
-                   {"non_minimal_candidates", c.nonMinimalCandidates},
-                   {"bad_candidates", c.badCandidates},
-                   {"candidate_cycles", c.candidateCycles},
-                   {"incomplete_choices", c.incompleteChoices},
-                   {"entries", c.entries},
-                   {"multi_candidate_entries", c.multiCandidateEntries},
-                   {"deterministic_ok", c.deterministicOk},
-                   {"minimal_ok", c.minimalOk},
-                   {"max_hops", c.maxHops},
-                   {"mean_hops", c.meanHops},
-                   {"stages", stages},
-                   {"failures", c.failures}};
-  } else {
-    j["checks"] = nullptr;
-  }
+  j["checks"] = checks != nullptr ? routeChecksJson(*checks) : nlohmann::json(nullptr);
   return j;
 }
 

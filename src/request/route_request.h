@@ -1,7 +1,8 @@
 // routelab/request/route_request.h — the `route` request (request/request.h): a fabric routed
 // by an engine (seed, 2^lmc addresses per terminal, switch addresses), checked
 // (routing/checks.h) unless no-checks, with the LIDs of a guid2lid file (docs/ROUTING.md).
-// The exports (LFT, SL, FIR/IR files) are the CLI's.
+// Its exports (LFT, SL, FIR/IR files): request/route_export.h, writeRouteExports(outcome's
+// fabric, routing, engineName, files).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,8 +13,10 @@
 
 #include "core/options.h"
 #include "fabric/fabric.h"
+#include "io/lid_map.h"
 #include "request/request.h"
 #include "routing/checks.h"
+#include "routing/engine.h"
 #include "routing/routing_result.h"
 
 namespace routelab {
@@ -35,7 +38,15 @@ struct RouteRequest {
   static RouteRequest fromValues(const KeyValues& values) { return fromOptions(requestOptions("route", values)); }
   static RouteRequest fromJson(const nlohmann::json& json) { return fromOptions(optionsFromJson("route", json)); }
   nlohmann::json toJson() const { return optionsToJson(options); }
+  /// What the engine runs with: 2^lmc addresses per terminal, switch addresses, seed.
+  RoutingContext context() const;
 };
+
+/// The engine's registry row of an engine spec ("file" for `file:PATH`).
+std::string routeEngineRow(const std::string& engine);
+
+/// The LIDs of the request's lid-map file (SpecError when it has none); empty when none given.
+LidMap routeLidMap(const RouteRequest& request);
 
 struct RouteOutcome {
   Fabric fabric;  ///< with the LID map's LIDs when one was given
@@ -48,6 +59,10 @@ struct RouteOutcome {
 /// Loads the fabric (and the LID map: SpecError when it has no LIDs), runs the engine and,
 /// unless no-checks, checks the routing.
 RouteOutcome runRoute(const RouteRequest& request);
+
+/// The `checks` object of routeResultJson: pairs walked and delivered, failures by kind,
+/// minimal and deterministic claims, path lengths, per-stage path counts.
+nlohmann::json routeChecksJson(const RoutingCheckReport& checks);
 
 /// The JSON `routelab route --format json` prints (docs/ROUTING.md) without the CLI's
 /// `exports`, `lmc_tables` and `lids`.

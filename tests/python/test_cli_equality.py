@@ -260,3 +260,45 @@ def test_sweep_equals_the_cli(cli, tmp_path):
     assert len(again) == 9
     with pytest.raises(rl.InputError):
         rl.read_results(tmp_path / "missing.sqlite")
+
+
+def test_route_takes_the_schema_keys(tmp_path):
+    """rl.route's keywords are the route request's rows, as for the operations above: every row
+    but the fabric (the Fabric object) and the engine (the positional spec), with the rows'
+    types and ranges; each reaches the routing; the stub declares them with their types."""
+    import ast
+    import os
+
+    rows = rl.options("route")
+    assert cli_flags("route") | {"fabric"} >= set(rows), "a schema key without its CLI flag"
+    fabric = rl.Fabric(SPEC)
+    for key, row in rows.items():
+        if key in ("fabric", "engine"):  # the positional arguments
+            continue
+        if row["maximum"] is not None and row["type"] == "int":
+            past = int(row["maximum"]) + 1
+            with pytest.raises(ValueError, match=rf"route: {key} must lie in .* \(got {past}\)"):
+                rl.route(fabric, "dmodk", **{key: past})
+        wrong = "x" if row["type"] != "str" else 1
+        with pytest.raises(TypeError, match=f"route: option '{key}' must be"):
+            rl.route(fabric, "dmodk", **{key: wrong})
+    # Each reaches the routing (a key the binding dropped would leave the default).
+    plain = rl.route(fabric, "dmodk")
+    assert plain.addresses == 8 and plain.checks is None
+    assert rl.route(fabric, "dmodk", lmc=1).addresses == 16
+    assert rl.route(fabric, "dmodk", switch_addresses=True).addresses == 8 + fabric.switches
+    assert rl.route(fabric, "dmodk", no_checks=False).checks["terminal_pairs_delivered"] == 8 * 7
+    # (seed: no registered engine draws at random yet — routing/engine.h — so only its range
+    # and type are observable, checked above.)
+    osm = os.path.join(os.environ.get("ROUTELAB_SOURCE", os.path.join(os.path.dirname(__file__), "..", "..")),
+                       "tests", "data", "opensm", "k4n2")
+    net = rl.Fabric(f"net:{osm}/topology.net")
+    rl.route(net, "minhop", lid_map=f"{osm}/guid2lid").export("lft", tmp_path / "lids.lft")
+    rl.route(net, "minhop").export("lft", tmp_path / "plain.lft")
+    assert (tmp_path / "lids.lft").read_bytes() != (tmp_path / "plain.lft").read_bytes()
+    # The stub declares every key but fabric and engine with the row's type.
+    stub = os.path.join(os.path.dirname(rl.__file__), "__init__.pyi")
+    function = next(f for f in ast.parse(open(stub, encoding="utf-8").read()).body
+                    if isinstance(f, ast.FunctionDef) and f.name == "route")
+    declared = {a.arg: ast.unparse(a.annotation) for a in function.args.kwonlyargs}
+    assert declared == {key: row["type"] for key, row in rows.items() if key not in ("fabric", "engine")}

@@ -1,0 +1,195 @@
+// The export dispatch of request/route_export.h (routelab route --export, Python's
+// Routing.export) and io/fabric_files.h writeFabricExports (topo --export, Fabric.export):
+// each kind writes exactly what its writer writes for the loadable routing, an OpenSM dump
+// re-exported is the OpenSM file byte for byte, and a refused request writes nothing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "io/fabric_files.h"
+#include "io/lft_dump.h"
+#include "io/lid_map.h"
+#include "io/output.h"
+#include "io/sl_table.h"
+#include "request/route_export.h"
+#include "request/route_request.h"
+#include "routing/interval_routing.h"
+#include "routing/lmc_tables.h"
+#include "test_support.h"
+
+using namespace routelab;
+
+namespace {
+
+std::string scratch(const std::string& name) { return (test::scratchDir() / name).string(); }
+
+RouteOutcome routed(const std::string& fabric, const std::string& engine) {
+  return runRoute(RouteRequest::fromValues({{"fabric", fabric}, {"engine", engine}, {"no-checks", "true"}}));
+}
+
+template <class Writer>
+std::string written(Writer writer) {
+  std::ostringstream out;
+  writer(out);
+  return out.str();
+}
+
+std::string refusal(const RouteOutcome& o, const std::vector<ExportFile>& exports) {
+  try {
+    writeRouteExports(o.fabric, o.routing, o.engineName, exports);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "written";
+}
+
+}  // namespace
+
+TEST(RouteExport, KindsAreLftSlAndTheRegistersTheRowDeclares) {
+  EXPECT_EQ(routeExportKinds(), (std::vector<std::string>{"lft", "sl", "fir", "ir"}));
+  EXPECT_EQ(routeExportKindsOf(""), (std::vector<std::string>{"lft", "sl"}));
+  for (const auto& row : engineRegistry().rows()) {
+    std::vector<std::string> expected = {"lft", "sl"};
+    for (const std::string kind : {"fir", "ir"}) {
+      const auto& declared = engineRegisterExports(row.name);
+      if (std::find(declared.begin(), declared.end(), kind) != declared.end()) expected.push_back(kind);
+    }
+    EXPECT_EQ(routeExportKindsOf(row.name), expected) << row.name;
+  }
+  EXPECT_EQ(routeExportKindsOf("ftree-adaptive"), (std::vector<std::string>{"lft", "sl", "ir"}));
+  EXPECT_EQ(routeExportKindsOf("dmodk"), (std::vector<std::string>{"lft", "sl", "fir"}));
+  EXPECT_THROW(routeExportKindsOf("no-such-engine"), SpecError);
+}
+
+TEST(RouteExport, EveryKindWritesItsWritersBytes) {
+  const RouteOutcome o = routed("kary-ntree:k=2,n=3", "dmodk");
+  const Network& net = o.fabric.network;
+  const auto notes = writeRouteExports(o.fabric, o.routing, o.engineName,
+                                       {{"lft", scratch("d.lft")}, {"sl", scratch("d.sl")}, {"fir", scratch("d.fir")}});
+  EXPECT_TRUE(notes.lmcTables.empty());
+  EXPECT_TRUE(notes.lids.empty());
+  EXPECT_EQ(readFileText(scratch("d.lft")), written([&](std::ostream& out) { writeLftDump(net, o.routing, out); }));
+  EXPECT_EQ(readFileText(scratch("d.sl")), written([&](std::ostream& out) { writeSlTable(net, o.routing, out); }));
+  EXPECT_EQ(readFileText(scratch("d.fir")), written([&](std::ostream& out) {
+              writeIntervalConfiguration(net, buildFirConfiguration(net), "dmodk", out);
+            }));
+  const RouteOutcome a = routed("kary-ntree:k=2,n=3", "ftree-adaptive");
+  writeRouteExports(a.fabric, a.routing, a.engineName, {{"ir", scratch("a.ir")}});
+  EXPECT_EQ(readFileText(scratch("a.ir")), written([&](std::ostream& out) {
+              writeIntervalConfiguration(net, buildIrConfiguration(net), "ftree-adaptive", out);
+            }));
+}
+
+TEST(RouteExport, LayeredRoutingGetsALidPerTableAndTheFabricsOwnLids) {
+  // LASH with its UpDown layer (two tables): LFT and SL of the LMC-merged routing.
+  const RouteOutcome o = routed("random:switches=32,seed=3", "lash:max-layers=2");
+  ASSERT_EQ(o.routing.tables.size(), 2u);
+  const auto notes =
+      writeRouteExports(o.fabric, o.routing, o.engineName, {{"sl", scratch("l.sl")}, {"lft", scratch("l.lft")}});
+  EXPECT_EQ(notes.lmcTables, "2 tables on LMC 1 (LID offset t = table t; load the SL file with the LFT)");
+  const RoutingResult merged = mergeTablesByLmc(o.fabric.network, o.routing);
+  EXPECT_EQ(readFileText(scratch("l.lft")),
+            written([&](std::ostream& out) { writeLftDump(o.fabric.network, merged, out); }));
+  EXPECT_EQ(readFileText(scratch("l.sl")),
+            written([&](std::ostream& out) { writeSlTable(o.fabric.network, merged, out); }));
+  // A discovered fabric is exported on the LIDs its subnet manager gave it.
+  const std::string dir = test::fixturesDir() + "/k4n2";
+  const RouteOutcome d = routed("ibnetdiscover:" + dir + "/ibnetdiscover.txt", "minhop");
+  ASSERT_FALSE(d.fabric.lids.empty());
+  const auto lidNotes = writeRouteExports(d.fabric, d.routing, d.engineName, {{"lft", scratch("lids.lft")}});
+  EXPECT_EQ(lidNotes.lids, "the fabric's own (from " + d.fabric.lids.source + ")");
+  const RoutingResult relabelled = withFabricLids(d.fabric.network, d.routing, d.fabric.lids);
+  EXPECT_EQ(readFileText(scratch("lids.lft")), written([&](std::ostream& out) {
+              writeLftDump(d.fabric.network, relabelled, out, switchLids(d.fabric.network, d.fabric.lids));
+            }));
+}
+
+TEST(RouteExport, AnImportedOpenSmDumpExportsAsTheOpenSmFile) {
+  std::size_t compared = 0;
+  for (const std::string name : {"k4n2", "rnd16_s1"}) {
+    const std::string dir = test::fixturesDir() + "/" + name;
+    for (const std::string dump : {"lfts.minhop.dump", "lfts.updn.dump"}) {
+      if (!std::filesystem::exists(dir + "/" + dump)) continue;
+      const RouteOutcome o = routed("net:" + dir + "/topology.net", "file:" + dir + "/" + dump);
+      ASSERT_EQ(o.engineName, "file");
+      writeRouteExports(o.fabric, o.routing, o.engineName, {{"lft", scratch("osm.lft")}});
+      EXPECT_EQ(readFileText(scratch("osm.lft")), readFileText(dir + "/" + dump)) << dir << "/" << dump;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 4u);
+}
+
+TEST(RouteExport, RefusalsNameTheKindAndTheAllowedOnesAndWriteNothing) {
+  const RouteOutcome o = routed("kary-ntree:k=2,n=3", "dmodk");
+  const std::string lft = scratch("refused.lft"), other = scratch("refused.other");
+  EXPECT_EQ(refusal(o, {{"lft", lft}, {"csv", other}}), "export: unknown kind 'csv' (lft, sl, fir, ir)");
+  EXPECT_EQ(refusal(o, {{"lft", lft}, {"ir", other}}),
+            "export ir: the IR registers describe ftree-adaptive (Gómez §3.1); the engine is 'dmodk', which "
+            "exports lft, sl, fir");
+  const RouteOutcome minhop = routed("kary-ntree:k=2,n=3", "minhop");
+  EXPECT_EQ(refusal(minhop, {{"fir", other}}),
+            "export fir: the FIR registers describe ftree-deterministic, dmodk (Gómez §4.1); the engine is "
+            "'minhop', which exports lft, sl");
+  EXPECT_EQ(refusal(minhop, {{"fir", other}}).find("a routing built"), std::string::npos);
+  RoutingResult python = minhop.routing;  // a routing built outside the registry
+  EXPECT_NE(refusal(RouteOutcome{minhop.fabric, python, "", "", {}}, {{"ir", other}})
+                .find("; a routing built outside the registry exports lft, sl"),
+            std::string::npos);
+  const RouteOutcome lmc = runRoute(RouteRequest::fromValues(
+      {{"fabric", "kary-ntree:k=2,n=3"}, {"engine", "ftree-deterministic"}, {"lmc", "1"}, {"no-checks", "true"}}));
+  EXPECT_EQ(refusal(lmc, {{"lft", lft}, {"fir", other}}),
+            "export fir: the registers route one address per terminal (lmc 0, no switch addresses)");
+  const RouteOutcome escape = routed("random:switches=32,seed=3", "escape");
+  EXPECT_NE(refusal(escape, {{"lft", lft}, {"sl", other}}).find("escape routing changes layer inside the fabric"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(lft));
+  EXPECT_FALSE(std::filesystem::exists(other));
+}
+
+TEST(FabricExport, EveryFormatWritesItsWritersBytesAndAnUnknownOneNothing) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const Network& net = fabric.network;
+  EXPECT_EQ(fabricExportKinds(), (std::vector<std::string>{"net", "dot", "json"}));
+  writeFabricExports(net, {{"net", scratch("f.net")}, {"dot", scratch("f.dot")}, {"json", scratch("f.json")}});
+  EXPECT_EQ(readFileText(scratch("f.net")), written([&](std::ostream& out) { writeIbsimNet(net, out); }));
+  EXPECT_EQ(readFileText(scratch("f.dot")), written([&](std::ostream& out) { writeDot(net, out); }));
+  EXPECT_EQ(readFileText(scratch("f.json")), written([&](std::ostream& out) { writeNetworkJson(net, out); }));
+  try {
+    writeFabricExports(net, {{"net", scratch("g.net")}, {"xml", scratch("g.xml")}});
+    ADD_FAILURE() << "xml accepted";
+  } catch (const SpecError& e) {
+    EXPECT_STREQ(e.what(), "export: unknown format 'xml' (net, dot, json)");
+  }
+  EXPECT_FALSE(std::filesystem::exists(scratch("g.net")));
+  EXPECT_FALSE(std::filesystem::exists(scratch("g.xml")));
+}
+
+TEST(RouteRequestParts, ContextEngineRowAndLidMapAreTheRequests) {
+  const RouteRequest r = RouteRequest::fromValues({{"fabric", "kary-ntree:k=2,n=3"},
+                                                   {"engine", "lash:max-layers=2"},
+                                                   {"lmc", "2"},
+                                                   {"switch-addresses", "true"},
+                                                   {"seed", "9"},
+                                                   {"lid-map", test::fixturesDir() + "/k4n2/guid2lid"}});
+  const RoutingContext context = r.context();
+  EXPECT_EQ(context.addressesPerTerminal, 4u);
+  EXPECT_TRUE(context.routeSwitches);
+  EXPECT_EQ(context.seed, 9u);
+  EXPECT_EQ(routeEngineRow(r.engine), "lash");
+  EXPECT_EQ(routeEngineRow("file:/some/lfts.dump"), "file");
+  EXPECT_FALSE(routeLidMap(r).empty());
+  EXPECT_TRUE(routeLidMap(RouteRequest::fromValues({{"fabric", "x"}, {"engine", "dmodk"}})).empty());
+  // The checks' JSON is the `checks` of route's JSON.
+  const RouteOutcome o = runRoute(RouteRequest::fromValues({{"fabric", "kary-ntree:k=2,n=3"}, {"engine", "dmodk"}}));
+  ASSERT_TRUE(o.checks.has_value());
+  const nlohmann::json checks = routeChecksJson(*o.checks);
+  EXPECT_EQ(checks, routeResultJson(RouteRequest::fromValues({{"fabric", "kary-ntree:k=2,n=3"}, {"engine", "dmodk"}}),
+                                    o)["checks"]);
+  EXPECT_EQ(checks["terminal_pairs_delivered"], 8 * 7);
+  EXPECT_TRUE(checks["passed"]);
+}

@@ -1,5 +1,6 @@
 // ChannelDependencyGraph (cdg/cdg.h): Lysne et al. 2006 Defs. 4, 11-12; Pearce-Kelly
 // incremental insertion checked against a from-scratch cycle search.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -190,6 +191,41 @@ TEST(Cdg, MisuseThrowsPreciseErrors) {
   EXPECT_THROW(cdg.tryAddPath(LayerId(0), bad), RoutingError);
   EXPECT_EQ(cdg.dependencyCount(LayerId(0)), 0u);
   EXPECT_FALSE(cdg.hasDependency(LayerId(0), s0s1, s2s0));  // not consecutive: simply absent
+}
+
+// The contract above the path functions (cdg.h): an invalid or out-of-range channel id is a
+// RoutingError whatever the path's length — a one-channel path has no dependency to check its
+// channels through, so it is checked on its own; the last channel id and an empty path are
+// accepted and add nothing.
+TEST(Cdg, EveryPathFunctionChecksTheChannelsOfAOneChannelPath) {
+  const Network net = ring(3);
+  const auto last = ChannelId::fromIndex(net.channelCount() - 1);
+  const auto onePast = ChannelId::fromIndex(net.channelCount());
+  const std::string message = fmt::format("channel dependency graph: channel id {} out of range ({} channels)",
+                                          net.channelCount(), net.channelCount());
+  using PathCall = std::function<void(ChannelDependencyGraph&, std::span<const ChannelId>)>;
+  const std::vector<std::pair<std::string, PathCall>> calls = {
+      {"addPath", [](ChannelDependencyGraph& g, std::span<const ChannelId> p) { g.addPath(LayerId(0), p); }},
+      {"tryAddPath",
+       [](ChannelDependencyGraph& g, std::span<const ChannelId> p) { (void)g.tryAddPath(LayerId(0), p); }},
+      {"wouldCloseCycle",
+       [](ChannelDependencyGraph& g, std::span<const ChannelId> p) { (void)g.wouldCloseCycle(LayerId(0), p); }},
+      {"removePath", [](ChannelDependencyGraph& g, std::span<const ChannelId> p) { g.removePath(LayerId(0), p); }},
+  };
+  for (const auto& [name, call] : calls) {
+    ChannelDependencyGraph cdg(net, 1);
+    const std::vector<ChannelId> outside{onePast}, invalid{ChannelId()}, atTheEnd{last}, empty{};
+    try {
+      call(cdg, outside);
+      ADD_FAILURE() << name << ": channel " << net.channelCount() << " accepted";
+    } catch (const RoutingError& e) {
+      EXPECT_EQ(std::string(e.what()), message) << name;
+    }
+    EXPECT_THROW(call(cdg, invalid), RoutingError) << name;
+    EXPECT_NO_THROW(call(cdg, atTheEnd)) << name;
+    EXPECT_NO_THROW(call(cdg, empty)) << name;
+    EXPECT_EQ(cdg.dependencyCount(LayerId(0)), 0u) << name;
+  }
 }
 
 TEST(Cdg, CopiesAreIndependent) {

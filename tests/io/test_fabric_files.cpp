@@ -2,6 +2,7 @@
 // trips through net and JSON, and malformed input gives file:line errors.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -620,6 +621,42 @@ TEST(JsonReader, RejectsInconsistentXgftLabels) {
     FAIL();
   } catch (const ParseError& error) {
     EXPECT_NE(std::string(error.what()).find("xgft"), std::string::npos) << error.what();
+  }
+}
+
+// A syntax error is reported as the parser's own description, whole, after our file and line
+// (its "[json.exception...] parse error at line L, column C: " prefix replaced by ours): the
+// description is taken here from nlohmann's exception for the same text.
+TEST(JsonReader, SyntaxErrorsCarryTheParsersWholeDescription) {
+  const std::vector<std::string> documents = {
+      "{\n  \"format\": \"routelab-network\",\n  \"version\": 1,\n  \"nodes\": [\n}\n",
+      "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n",
+      "{\"format\": \"routelab-network\" \"version\": 1}\n",
+      "{\"format\": routelab}\n",
+  };
+  for (const std::string& text : documents) {
+    std::string description;
+    try {
+      const nlohmann::json parsed = nlohmann::json::parse(text);
+      ADD_FAILURE() << "valid JSON: " << parsed.dump();
+    } catch (const nlohmann::json::parse_error& e) {
+      const std::string what = e.what();
+      const std::size_t column = what.find(", column ");
+      ASSERT_NE(column, std::string::npos) << what;
+      description = what.substr(what.find(": ", column) + 2);
+    }
+    ASSERT_FALSE(description.empty()) << text;
+    ASSERT_EQ(description.rfind("syntax error while parsing ", 0), 0u) << description;
+    try {
+      parseFabricText(text, "broken.json");
+      FAIL() << text;
+    } catch (const ParseError& error) {
+      const std::string message = error.what();
+      const std::string expected = "invalid JSON: " + description;
+      ASSERT_GE(message.size(), expected.size()) << message;
+      EXPECT_EQ(message.substr(message.size() - expected.size()), expected) << message;
+      EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+    }
   }
 }
 

@@ -612,6 +612,8 @@ class Harness:
         if status == "survived":
             detail = m.get("survives", "UNEXPLAINED")
         row.update(status=status, detail=detail, seconds=round(time.monotonic() - started))
+        # Each result as it comes (a run stopped early still tells what it found).
+        print(f"[{index}/{total}] {m['id']}: {status} ({row['seconds']} s) {detail}", file=sys.stderr, flush=True)
         return row
 
 

@@ -48,6 +48,8 @@ struct LimitRow {
   std::string notBuiltAtTheLimit;
 };
 
+const char* const kOptionLimits = "OptionLimits.EveryDocumentedOptionHoldsAtItsLimitsAndIsRefusedOnePast";
+
 const std::vector<LimitRow>& limitRows() {
   static const std::vector<LimitRow> rows = {
       {"fabric (generators)", "LimitsTable.FabricNodesOnePastTwoToTheTwentySixAreRefused",
@@ -63,6 +65,14 @@ const std::vector<LimitRow>& limitRows() {
        "the forwarding table binds first"},
       {"simulation", "PairTable.MapGrowthBeyondTheBudgetIsALimitError",
        "run against a lowered budget (SimConfig::memoryBudgetBytes)"},
+      // The request options' ranges: tests/request/test_option_limits.cpp reads these rows.
+      {"route `--lmc`", kOptionLimits, ""},
+      {"route `--seed`", kOptionLimits, ""},
+      {"verify `--lmc`", kOptionLimits, ""},
+      {"verify `--seed`", kOptionLimits, ""},
+      {"verify `--examples`", kOptionLimits, ""},
+      {"schedule `--permutations`", kOptionLimits, ""},
+      {"schedule `--seed`", kOptionLimits, ""},
   };
   return rows;
 }

@@ -24,16 +24,18 @@ using namespace routelab;
 namespace {
 
 /// The requests whose ranges the limits table lists.
-const std::set<std::string> kDocumentedOperations = {"verify", "schedule", "route"};
+const std::set<std::string> kDocumentedOperations = {"verify", "schedule", "route", "compare"};
 
 struct OptionLimitRow {
   std::string operation;
   std::string key;
+  std::string range;  ///< as written: "[1, 15]", "(0, inf)", "[2, inf)"
   std::string minimum;
-  std::string maximum;
+  std::string maximum;  ///< "inf": no maximum
+  bool minimumExclusive = false;
 };
 
-/// The rows "| <operation> `--<key>` | option range [a, b]... |" of the table under
+/// The rows "| <operation> `--<key>` | option range [a, b]... |" (or "(a, b]", "[a, inf)") of the table under
 /// "## Limits" in docs/RELIABILITY.md.
 std::vector<OptionLimitRow> documentedOptionRows() {
   std::ifstream in(test::sourceDir() + "/docs/RELIABILITY.md");
@@ -50,13 +52,16 @@ std::vector<OptionLimitRow> documentedOptionRows() {
     OptionLimitRow row;
     row.operation = first.substr(0, flag);
     row.key = first.substr(flag + 4, first.size() - flag - 5);
-    const std::size_t open = line.find("option range [", firstEnd);
-    const std::size_t comma = line.find(", ", open);
-    const std::size_t close = line.find(']', open);
+    const std::size_t open = line.find("option range ", firstEnd);
     EXPECT_NE(open, std::string::npos) << first << ": no 'option range [a, b]' in its size column";
-    if (open == std::string::npos || comma > close) continue;
-    const std::size_t from = open + std::string("option range [").size();
-    row.minimum = line.substr(from, comma - from);
+    if (open == std::string::npos) continue;
+    const std::size_t from = open + std::string("option range ").size();
+    const std::size_t comma = line.find(", ", from);
+    const std::size_t close = line.find_first_of("])", from);
+    if (comma > close || (line[from] != '[' && line[from] != '(')) continue;
+    row.range = line.substr(from, close - from + 1);
+    row.minimumExclusive = line[from] == '(';
+    row.minimum = line.substr(from + 1, comma - from - 1);
     row.maximum = line.substr(comma + 2, close - comma - 2);
     rows.push_back(row);
   }
@@ -73,7 +78,7 @@ const OptionSpec* schemaRow(const std::string& operation, const std::string& key
 /// The request's answer to its required values plus key = value: "accepted" or the message.
 std::string answer(const std::string& operation, const std::string& key, const std::string& value) {
   KeyValues values = {{"fabric", "kary-ntree:k=2,n=2"}};
-  if (operation != "schedule") values.emplace_back("engine", "dmodk");
+  if (operation != "schedule" && operation != "compare") values.emplace_back("engine", "dmodk");
   values.emplace_back(key, value);
   try {
     requestOptions(operation, values);
@@ -92,18 +97,26 @@ TEST(OptionLimits, EveryDocumentedOptionHoldsAtItsLimitsAndIsRefusedOnePast) {
     SCOPED_TRACE(row.operation + " --" + row.key);
     const OptionSpec* spec = schemaRow(row.operation, row.key);
     ASSERT_NE(spec, nullptr) << "documented, but not an option of the request";
-    ASSERT_EQ(spec->type, OptionType::Integer);
-    const std::string range = fmt::format("[{}, {}]", row.minimum, row.maximum);
-    EXPECT_EQ(spec->rangeText(), range) << "the documented range is not the request's";
+    ASSERT_TRUE(spec->type == OptionType::Integer || spec->type == OptionType::Real);
+    EXPECT_EQ(spec->rangeText(), row.range) << "the documented range is not the request's";
     const auto refused = [&](const std::string& value) {
-      return fmt::format("{}: {} must lie in {} (got {})", row.operation, row.key, range, value);
+      return fmt::format("{}: {} must lie in {} (got {})", row.operation, row.key, row.range, value);
     };
-    // Both ends accepted; one below the minimum and one above the maximum refused (computed
-    // from the document's decimal text; unsigned, so 2^63 - 1 + 1 does not wrap).
-    EXPECT_EQ(answer(row.operation, row.key, row.minimum), "accepted");
+    // The lower end: an inclusive minimum accepted and one below it refused (integers; a
+    // real one a thousandth below); an exclusive one refused itself.
+    if (row.minimumExclusive) {
+      EXPECT_EQ(answer(row.operation, row.key, row.minimum), refused(row.minimum));
+    } else {
+      EXPECT_EQ(answer(row.operation, row.key, row.minimum), "accepted");
+      const std::string below = spec->type == OptionType::Integer ? std::to_string(std::stoll(row.minimum) - 1)
+                                                                  : fmt::format("{}", std::stod(row.minimum) - 0.001);
+      EXPECT_EQ(answer(row.operation, row.key, below), refused(below));
+    }
+    if (row.maximum == "inf") continue;
+    // The upper end accepted, one past refused (computed from the document's decimal text;
+    // unsigned, so 2^63 - 1 + 1 does not wrap).
+    ASSERT_EQ(spec->type, OptionType::Integer) << "a bounded real: extend this test";
     EXPECT_EQ(answer(row.operation, row.key, row.maximum), "accepted");
-    const std::string below = std::to_string(std::stoll(row.minimum) - 1);
-    EXPECT_EQ(answer(row.operation, row.key, below), refused(below));
     const unsigned long long above = std::stoull(row.maximum) + 1ULL;
     const std::string aboveText = std::to_string(above);
     if (above > static_cast<unsigned long long>(INT64_MAX)) {

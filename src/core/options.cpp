@@ -8,9 +8,7 @@
 
 namespace routelab {
 
-namespace {
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
+std::vector<std::string_view> splitFields(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   std::size_t start = 0;
   while (true) {
@@ -24,6 +22,8 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   }
 }
 
+namespace {
+
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
@@ -32,7 +32,7 @@ std::string_view trim(std::string_view text) {
 
 void parseOptionList(std::string_view body, ComponentSpec& out, std::string_view whole) {
   if (body.empty()) return;
-  for (std::string_view item : split(body, ',')) {
+  for (std::string_view item : splitFields(body, ',')) {
     item = trim(item);
     if (item.empty()) {
       throw SpecError(fmt::format("empty option in '{}'", whole));
@@ -174,7 +174,7 @@ Spec parseSpec(std::string_view text, const std::vector<std::string>& pathCompon
     spec.base = parseComponent(base);
   }
   if (plus != std::string_view::npos) {
-    for (std::string_view part : split(rest, '+')) {
+    for (std::string_view part : splitFields(rest, '+')) {
       part = trim(part);
       if (part.empty()) throw SpecError(fmt::format("empty modifier after '+' in '{}'", text));
       ComponentSpec modifier;
@@ -235,7 +235,7 @@ void Options::set(const std::string& key, const std::string& value) {
       }
       break;
     case OptionType::IntegerList:
-      for (auto part : split(value, '.')) parseInteger(part, context);
+      for (auto part : splitFields(value, '.')) parseInteger(part, context);
       break;
     case OptionType::String:
       if (value.empty()) throw SpecError(fmt::format("{} is empty", context));
@@ -303,7 +303,7 @@ std::vector<std::int64_t> Options::integerList(const std::string& key) const {
   auto it = values_.find(key);
   if (it == values_.end()) missing(component_, key);
   std::vector<std::int64_t> out;
-  for (auto part : split(it->second, '.')) {
+  for (auto part : splitFields(it->second, '.')) {
     out.push_back(parseInteger(part, component_ + ": option '" + key + "'"));
   }
   return out;

@@ -130,5 +130,8 @@ class Options {
 /// Parse helpers shared by the parsers (throw SpecError with `context` in the message).
 std::int64_t parseInteger(std::string_view text, const std::string& context);
 double parseReal(std::string_view text, const std::string& context);
+/// The fields of `text` between `separator`s, empty ones included ("a;;b" -> a, "", b;
+/// "" -> one empty field); views into `text`.
+std::vector<std::string_view> splitFields(std::string_view text, char separator);
 
 }  // namespace routelab

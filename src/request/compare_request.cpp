@@ -87,16 +87,12 @@ const OptionSchema& compareSchema() {
 namespace {
 std::vector<std::string> splitEngines(const std::string& text) {
   std::vector<std::string> engines;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(kEngineListSeparator, start), text.size());
-    const std::string engine = text.substr(start, end - start);
+  for (const std::string_view engine : splitFields(text, kEngineListSeparator)) {
     if (engine.empty()) {
       throw SpecError(fmt::format("compare: engines '{}' has an empty engine spec (specs are separated by '{}')", text,
                                   kEngineListSeparator));
     }
-    engines.push_back(engine);
-    start = end + 1;
+    engines.emplace_back(engine);
   }
   return engines;
 }

@@ -64,13 +64,10 @@ namespace {
 std::vector<double> parseLoads(const std::string& text) {
   if (text.find(':') != std::string::npos) return parseLoadRange(text);
   std::vector<double> loads;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const double load = parseReal(text.substr(start, comma - start), "simulate: loads");
+  for (const std::string_view field : splitFields(text, ',')) {
+    const double load = parseReal(field, "simulate: loads");
     if (!(load > 0 && load <= 1)) throw SpecError(fmt::format("simulate: load must lie in (0, 1] (got {})", load));
     loads.push_back(load);
-    start = comma + 1;
   }
   return loads;
 }

@@ -73,6 +73,19 @@ const std::vector<LimitRow>& limitRows() {
       {"verify `--examples`", kOptionLimits, ""},
       {"schedule `--permutations`", kOptionLimits, ""},
       {"schedule `--seed`", kOptionLimits, ""},
+      {"compare `--seed`", kOptionLimits, ""},
+      {"compare `--precision`", kOptionLimits, ""},
+      {"compare `--max-samples`", kOptionLimits, ""},
+      {"compare `--max-shifts`", kOptionLimits, ""},
+      {"compare `--detail-terminals`", kOptionLimits, ""},
+      {"compare `--max-addresses-per-terminal`", kOptionLimits, ""},
+      {"compare `--generic-engine-switches`", kOptionLimits, ""},
+      {"compare `--threads`", kOptionLimits, ""},
+      {"compare `--vls`", kOptionLimits, ""},
+      {"compare `--simulate-terminals`", kOptionLimits, ""},
+      {"compare `--simulate-leaders`", kOptionLimits, ""},
+      {"compare `--simulate-cycles`", kOptionLimits, ""},
+      {"compare `--simulate-steps`", kOptionLimits, ""},
   };
   return rows;
 }

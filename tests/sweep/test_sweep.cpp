@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <filesystem>
 #include <fstream>
@@ -377,6 +378,57 @@ TEST(SampleSplit, SamplesSplitOverThreePartsGiveTheOneProcessResultBitForBit) {
     }
   }
   for (const PointResult& part : parts) EXPECT_EQ(part.result.dump(), whole.result.dump());
+}
+
+// docs/SWEEPS.md, `routelab-mpi sweep --split-samples`: the sampled points (ABB/AFPB/ADB) are
+// computed by every rank together, the others one per rank; splitsSamples(config) is what
+// routelab-mpi reads to choose. It must hold for exactly the points whose evaluation draws its
+// samples through the split — seen here by computing each point in two parts (threads standing
+// in for ranks) and noting whether the parts summed anything — for every analyze metric of the
+// request schema and a point of another kind; a split point still gives the one-process result.
+TEST(SampleSplit, ExactlyThePointsThatSampleThroughTheSplitAreSplit) {
+  const OptionSchema& schema = requestSchema("analyze");
+  const auto metric =
+      std::find_if(schema.begin(), schema.end(), [](const OptionSpec& row) { return row.key == "metric"; });
+  ASSERT_NE(metric, schema.end());
+  std::string metrics;
+  for (const std::string& choice : metric->choices) metrics += (metrics.empty() ? "\"" : ", \"") + choice + "\"";
+  const Sweep sweep = parseSweep(
+      "[[grid]]\nkind = \"analyze\"\nfabric = \"gft2:n=2,m=2,r=4\"\nengine = \"dmodk\"\n"
+      "metrics = [" +
+          metrics +
+          "]\npattern = \"shift:s=1\"\nprecision = 0.1\n"
+          "[[grid]]\nkind = \"verify\"\nfabric = \"gft2:n=2,m=2,r=4\"\nengine = \"dmodk\"\n",
+      "split.toml");
+  ASSERT_EQ(sweep.points.size(), metric->choices.size() + 1);
+  std::size_t sampled = 0;
+  for (const SweepPoint& point : sweep.points) {
+    constexpr std::uint32_t kParts = 2;
+    ThreadSum reduce(kParts);
+    std::atomic<int> sums = 0;
+    std::vector<PointResult> parts(kParts);
+    {
+      std::vector<std::jthread> threads;
+      for (std::uint32_t p = 0; p < kParts; ++p) {
+        threads.emplace_back([&, p] {
+          SampleSplit split{p, kParts, [&reduce, &sums, p](std::span<double> values) {
+                              ++sums;
+                              reduce.sum(values, p);
+                            }};
+          parts[p] = computePoint(point, 1, "part", split);
+        });
+      }
+    }
+    const PointResult whole = computePoint(point, 1, "one");
+    ASSERT_TRUE(whole.ok) << point.key << " " << whole.result.dump();
+    EXPECT_EQ(splitsSamples(point.config), sums.load() > 0) << point.key;
+    if (sums.load() > 0) {
+      ++sampled;
+      for (const PointResult& part : parts) EXPECT_EQ(part.result.dump(), whole.result.dump()) << point.key;
+    }
+  }
+  EXPECT_GT(sampled, 0U);                       // some points sample ...
+  EXPECT_LT(sampled, sweep.points.size() - 1);  // ... and some analyze points do not
 }
 
 }  // namespace

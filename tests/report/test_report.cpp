@@ -1,6 +1,8 @@
 // The comparison behind `routelab compare` (report/comparison.h, report/html.h); its
 // OpenSM engine directory reader is tested in tests/verify/test_opensm_engine_dir.cpp.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -171,6 +173,65 @@ TEST(ReportCompare, EveryEngineRankedOrRefusedWithEveryFigure) {
   EXPECT_EQ(page.find(" src="), std::string::npos);
   EXPECT_EQ(page.find("<link"), std::string::npos);
   EXPECT_EQ(page.find("@import"), std::string::npos);
+}
+
+/// The cells of every row of the table with the given id, tags stripped.
+std::vector<std::vector<std::string>> tableRows(const std::string& page, const std::string& id) {
+  std::vector<std::vector<std::string>> rows;
+  const std::size_t table = page.find("<table id=\"" + id + "\"");
+  const std::size_t body = page.find("<tbody>", table), end = page.find("</tbody>", table);
+  if (table == std::string::npos || body == std::string::npos || end == std::string::npos) return rows;
+  for (std::size_t at = page.find("<tr>", body); at < end; at = page.find("<tr>", at + 1)) {
+    std::vector<std::string> cells;
+    const std::size_t rowEnd = page.find("</tr>", at);
+    for (std::size_t cell = page.find("<td", at); cell < rowEnd; cell = page.find("<td", cell + 1)) {
+      const std::size_t open = page.find('>', cell) + 1;
+      cells.push_back(page.substr(open, page.find("</td>", open) - open));
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+/// Every number of the evidence table, recomputed from compare.json's pattern records: the
+/// loads at 50 % and 80 % are those fractions of the pattern's reference load (docs/COMPARE.md),
+/// and each is the load of one of the pattern's simulated points, whose latency is the one shown.
+TEST(ReportCompare, EvidenceTableIsTheJsonsPatternRecords) {
+  const Comparison c = compareEngines(smallOptions());
+  const nlohmann::json j = nlohmann::json::parse(comparisonJson(c));
+  const auto rows = tableRows(html(c), "evidence-table");
+  std::size_t row = 0;
+  for (const nlohmann::json& e : j.at("engines")) {
+    if (!e.contains("simulation")) continue;
+    for (const nlohmann::json& p : e.at("simulation").at("patterns")) {
+      ASSERT_LT(row, rows.size());
+      const std::vector<std::string>& cells = rows[row++];
+      ASSERT_EQ(cells.size(), 11u);
+      EXPECT_EQ(cells[0], e.at("name").get<std::string>());
+      EXPECT_EQ(cells[2], p.at("traffic").get<std::string>());
+      const double reference = p.at("reference_load").get<double>();
+      EXPECT_GT(reference, 0.0);
+      const auto number = [](double v, int digits) { return fmt::format("{:.{}f}", v, digits); };
+      EXPECT_EQ(cells[3], number(p.at("saturation_load").get<double>(), 3));
+      EXPECT_EQ(cells[4], number(p.at("saturation_accepted").get<double>(), 3));
+      for (const auto& [cell, fraction, latency] :
+           {std::tuple{5, 0.5, "latency_at_50"}, std::tuple{7, 0.8, "latency_at_80"}}) {
+        EXPECT_EQ(cells[cell], number(fraction * reference, 3)) << e.at("name") << " " << fraction;
+        EXPECT_EQ(cells[cell + 1], number(p.at(latency).get<double>(), 1)) << e.at("name") << " " << fraction;
+        const auto& points = p.at("points");
+        EXPECT_TRUE(std::any_of(points.begin(), points.end(),
+                                [&](const nlohmann::json& q) {
+                                  return std::abs(q.at("load").get<double>() - fraction * reference) < 1e-12 &&
+                                         q.at("latency").get<double>() == p.at(latency).get<double>();
+                                }))
+            << e.at("name") << " " << fraction;
+      }
+      EXPECT_EQ(cells[9], number(p.at("fairness_at_80").get<double>(), 3));
+      EXPECT_EQ(cells[10], number(p.at("worst_source_at_80").get<double>(), 3));
+    }
+  }
+  EXPECT_GT(row, 0u);
+  EXPECT_EQ(row, rows.size());
 }
 
 TEST(ReportCompare, SameSeedSameReportApartFromTimings) {

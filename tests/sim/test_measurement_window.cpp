@@ -88,7 +88,8 @@ TEST(WarmupDetector, EndsWhereTheRuleSaysSettledOrCapped) {
       {10, 40, 41, 42, 42},                                          // settles after a jump
       {10, 0, 10, 10.4, 10.8, 10},                                   // a window without deliveries resets
       {10, 11, 12.1, 13.3, 14.6, 16.1, 17.7, 19.5, 21.4, 23.6, 26},  // 10 % a window: capped
-      {50, 52, 54, 56, 58, 60, 62, 64, 66, 68, 70}};                 // within 5 % every window: settled at 3
+      {50, 52, 54, 56, 58, 60, 62, 64, 66, 68, 70},                  // within 5 % every window: settled at 3
+      {200, 210, 220.5, 300, 300, 300}};                             // exactly 5 % twice: "at most", settled at 3
   for (const std::vector<double>& averages : cases) {
     WarmupDetector detector;
     std::uint64_t ended = 0;

@@ -110,23 +110,15 @@ class ForwardingTable {
     const std::span<const PortNumber> c = candidates(switchIndex, a);
     return c.empty() ? kNoRoute : c.front();
   }
-  /// Requests (prefetches) the entry candidates(switchIndex, a) reads first, for a caller
-  /// that reads it soon (the simulator, 8 events before a head's routing, on fabrics whose
-  /// state outgrows the caches: docs/SIMULATION.md "How the engine computes it"). A
-  /// prefetch, not a load: a load would hold the core's retirement while it misses, and
-  /// several prefetches are under way at once. Always inlined: a function of prefetches
-  /// alone is found pure by GCC and its calls deleted. It changes no state, and so no
-  /// result.
-  [[gnu::always_inline]] void prefetchEntry(std::uint32_t switchIndex, Address a) const {
-    if (compact_) {
-      __builtin_prefetch(&chunkOf_[chunkSlot(switchIndex, a)]);
-    } else {
-      const std::size_t e = entry(switchIndex, a);
-      const void* at = width_ == 1   ? static_cast<const void*>(&bytes_[e])
-                       : width_ == 2 ? static_cast<const void*>(&words_[e])
-                                     : static_cast<const void*>(&longs_[e]);
-      __builtin_prefetch(at);
-    }
+  /// Where the entry candidates(switchIndex, a) reads first lies in memory (the chunk index
+  /// of a compact table, else the stored code): for a caller that fetches it ahead of the
+  /// lookup (the simulator on fabrics whose state outgrows the caches). Reads nothing there.
+  const void* entryAddress(std::uint32_t switchIndex, Address a) const {
+    if (compact_) return &chunkOf_[chunkSlot(switchIndex, a)];
+    const std::size_t e = entry(switchIndex, a);
+    return width_ == 1   ? static_cast<const void*>(&bytes_[e])
+           : width_ == 2 ? static_cast<const void*>(&words_[e])
+                         : static_cast<const void*>(&longs_[e]);
   }
   /// All candidates (empty if none). Inline: the simulator reads one per packet hop.
   std::span<const PortNumber> candidates(std::uint32_t switchIndex, Address a) const {

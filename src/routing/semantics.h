@@ -145,10 +145,10 @@ class RoutingSemantics {
   }
   /// The table of a layer (several layers may share one).
   const ForwardingTable& layerTable(LayerId layer) const { return routing_.table(layer); }
-  /// Requests the table entry candidatesAt(switchIndex, a, layer) will read
-  /// (ForwardingTable::prefetchEntry; always inlined, as it).
-  [[gnu::always_inline]] void prefetchEntryAt(std::uint32_t switchIndex, Address a, LayerId layer) const {
-    routing_.table(layer).prefetchEntry(switchIndex, a);
+  /// Where the table entry candidatesAt(switchIndex, a, layer) reads first lies in memory
+  /// (ForwardingTable::entryAddress).
+  const void* entryAddressAt(std::uint32_t switchIndex, Address a, LayerId layer) const {
+    return routing_.table(layer).entryAddress(switchIndex, a);
   }
   /// Buffer size hopChoices() may need: the longest candidate list of any table (with an
   /// escape layer, summed over the layers), as the tables were when this was constructed.

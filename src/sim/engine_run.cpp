@@ -172,7 +172,7 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
   __builtin_prefetch(&vcAt(packet.channel, packet.vc));
   __builtin_prefetch(&route_[packetId]);
   // What the head's routing (arrive: routeHere) reads at its switch, the event's owner, is
-  // requested: the table entry (ForwardingTable::prefetchEntry) and the switch's resolved
+  // requested: the table entry (ForwardingTable::entryAddress) and the switch's resolved
   // block (setUpResolution; a resolved hop reads the exits only into a terminal) or, where
   // the layer is not resolved, the switch's exits and the packet's candidate slot.
   const std::uint64_t owner = ownerOf(event);
@@ -187,7 +187,8 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
       __builtin_prefetch(exits + sw_[owner].portCount - 1);
       __builtin_prefetch(packetCandidates_.data() + packetId * capacity_);
     }
-    semantics_.prefetchEntryAt(static_cast<std::uint32_t>(owner), packet.address, LayerId::fromIndex(packet.layer));
+    __builtin_prefetch(
+        semantics_.entryAddressAt(static_cast<std::uint32_t>(owner), packet.address, LayerId::fromIndex(packet.layer)));
   }
 }
 

@@ -39,6 +39,7 @@
 #include "sim/in_order_delivery.h"
 #include "sim/latency_histogram.h"
 #include "sim/measurement_window.h"
+#include "sim/memory_policy.h"
 #include "sim/model.h"
 #include "sim/partitioning.h"
 #include "sim/selection/registry.h"
@@ -79,11 +80,24 @@ struct Pending {
   bool measured = false;
 };
 
+/// Which memory policy a run takes (sim/memory_policy.h): Streaming where config.grouping is
+/// Always, or Auto and the channel records (sim/channel_store.h) exceed 2 MiB — more than a
+/// core's cache — and every switch and terminal key fits an event's owner field; else
+/// CacheResident. The same for every block of a partitioned run.
+bool streams(const Network& network, const RoutingSemantics& semantics, const SimConfig& config);
+
+/// The fast engine. Policy: CacheResident or Streaming (sim/memory_policy.h), instantiated
+/// in engine_cache_resident.cpp and engine_streaming.cpp; the member definitions are in
+/// engine_hop.h (events, allocation, links), engine_run.h (the cycle loop and the decisions
+/// between windows), engine_setup.h, engine_routing.h and engine_checks.h.
+template <class Policy>
 class Engine {
  public:
   /// The engine of block `block` of `partitioning` (both must outlive it, as must semantics).
   Engine(const Network& network, const RoutingSemantics& semantics, const SimConfig& config, const Trace* trace,
          const Partitioning& partitioning, std::uint32_t block);
+  /// The owner keys an event can carry (switches + terminals must stay below it to stream).
+  static constexpr std::uint64_t ownerLimit() { return kOwnerLimit; }
   /// Runs the engines of every block of one partitioning to the end, one thread per block;
   /// the result does not depend on how many blocks there are.
   static SimResult runPartitioned(std::span<Engine* const> engines, const SimProgress& progress);
@@ -114,7 +128,7 @@ class Engine {
   }
   /// The event of `kind` for `payload`, owned by switch (or terminal key) `owner`.
   std::uint64_t makeEvent(std::uint64_t kind, std::uint64_t owner, std::uint64_t payload) const {
-    return kind << kKindShift | (grouped_ ? owner << kOwnerShift : 0) | payload;
+    return kind << kKindShift | (Policy::kGrouped ? owner << kOwnerShift : 0) | payload;
   }
   static constexpr std::uint64_t payloadOf(std::uint64_t event) { return event & kPayloadMask; }
   static constexpr std::uint64_t kindOf(std::uint64_t event) { return event >> kKindShift; }
@@ -125,16 +139,16 @@ class Engine {
   void groupEvents(WorkList& events);
   void runGrouped(WorkList& events, const WorkList& switches);
   std::size_t allocateWoken(const WorkList& switches, std::size_t from);
-  /// The owner key of an event (grouped_; 0 otherwise).
+  /// The owner key of an event (Policy::kGrouped; 0 otherwise).
   static constexpr std::uint64_t ownerOf(std::uint64_t event) { return (event >> kOwnerShift) & (kOwnerLimit - 1); }
   /// The counting-sort bucket of an event's owner.
   std::uint64_t bucketOf(std::uint64_t event) const { return ownerOf(event) >> bucketShift_; }
-  // A wheel bucket's lists: the events by kind (all in list kPhaseEvents when grouped_), the
+  // A wheel bucket's lists: the events by kind (all in list kPhaseEvents when Policy::kGrouped), the
   // switches to allocate, the links to start. Ungrouped, a cycle's events run kind by kind
   // (processEventsOf): events commute, and one kind at a time needs no dispatch on the kind.
   static constexpr int kPhaseEvents = 0, kPhaseSwitches = 6, kPhaseLinks = 7, kLists = 8;
   void scheduleEvent(std::uint64_t time, std::uint64_t event) {
-    schedule(time, grouped_ ? kPhaseEvents : static_cast<int>(kindOf(event)), event);
+    schedule(time, Policy::kGrouped ? kPhaseEvents : static_cast<int>(kindOf(event)), event);
   }
 
   void setUpNetwork();
@@ -331,7 +345,7 @@ class Engine {
   /// Cycles from a grant to its credit reaching the sender: the tail leaves the input queue
   /// flits_ - 1 cycles after the head, and the credit flies back.
   std::uint32_t creditDelay() const { return flits_ - 1 + config_.flyTime; }
-  /// The credits: lazy within the block where events are grouped (grouped_), else events
+  /// The credits: lazy within the block where events are grouped (Policy::kGrouped), else events
   /// (kCredit); between blocks always events. A link waiting for a lazy credit is woken for its
   /// cycle: by the grant when packets wait in its queue, else by the link itself when it finds
   /// itself blocked (startLink, wakeForCredit).
@@ -448,12 +462,10 @@ class Engine {
   // own events, while its state is still in the cache. Owner keys are bucketed
   // (key >> bucketShift_) into at most kBuckets counting-sort buckets.
   static constexpr std::uint32_t kBucketBits = 8;
-  bool grouped_ = false;
   std::uint32_t switchCount_ = 0, bucketShift_ = 0;
   std::vector<std::uint32_t> bucketStart_;
   WorkList groupScratch_;
-  bool narrow_ = true;     // every switch has at most 64 ports
-  bool prefetch_ = false;  // the channel state is larger than a core's cache (runCycle)
+  bool narrow_ = true;  // every switch has at most 64 ports
   // ---- traffic ----
   DestinationSource destinations_;
   std::vector<Rng> terminalRng_;
@@ -503,7 +515,8 @@ class Engine {
 };
 
 /// The decisions that need the whole network, taken between windows (sim/engine.h).
-struct Engine::Control {
+template <class Policy>
+struct Engine<Policy>::Control {
   explicit Control(Cycles watchdogCycles) : watchdog(watchdogCycles) {}
   Watchdog watchdog;
   std::uint64_t now = 0;
@@ -516,5 +529,8 @@ struct Engine::Control {
   std::uint64_t creditFold =
       CreditFlow::kFoldSpan.count;  // next cycle every lazy credit is counted (sim/credit_flow.h)
 };
+
+extern template class Engine<CacheResident>;
+extern template class Engine<Streaming>;
 
 }  // namespace routelab::sim

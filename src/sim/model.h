@@ -140,11 +140,12 @@ struct SimConfig {
   /// windows of flyTime cycles (docs/SIMULATION.md "Parallel engine"). The result is the
   /// same for every value. In-order delivery needs 1 (SpecError otherwise).
   std::uint32_t threads = 1;
-  /// Whether the engine handles a cycle's events grouped by switch, each switch allocating
-  /// right after its own events (docs/SIMULATION.md "How the engine computes it"): Auto does
-  /// so on fabrics whose state outgrows the caches. Always also takes the rest of the
-  /// strategy for such fabrics (lazy credits, prefetching, heads routed on arrival) on any
-  /// fabric. Never changes a result (the tests run every way).
+  /// The engine's memory policy (sim/memory_policy.h; docs/SIMULATION.md "How the engine
+  /// computes it"): Auto takes Streaming — a cycle's events grouped by switch, each switch
+  /// allocating right after its own events, lazy credits, requests ahead — on fabrics whose
+  /// channel records outgrow the caches (over 2 MiB), else CacheResident; Always and Never
+  /// force Streaming and CacheResident on any fabric. Never changes a result (the tests run
+  /// every way).
   enum class Grouping { Auto, Always, Never };
   Grouping grouping = Grouping::Auto;
   /// What the structures that grow with a run may take, in bytes (all blocks together): the

@@ -16,15 +16,16 @@
 
 namespace routelab {
 
-SimResult simulate(const Network& network, const RoutingResult& routing, const SimConfig& config, const Trace* trace,
-                   const SimProgress& progress) {
-  const RoutingSemantics semantics(network, routing);
-  const std::uint32_t threads = config.threads > 0 ? config.threads : std::max(1U, std::thread::hardware_concurrency());
-  const sim::Partitioning partitioning = sim::partitionSwitches(network, threads);
-  std::vector<std::unique_ptr<sim::Engine>> engines;
-  std::vector<sim::Engine*> blocks;
+namespace {
+
+/// One engine per block of the partitioning, under memory policy Policy, run to the end.
+template <class Policy>
+SimResult runEngines(const Network& network, const RoutingSemantics& semantics, const SimConfig& config,
+                     const Trace* trace, const sim::Partitioning& partitioning, const SimProgress& progress) {
+  std::vector<std::unique_ptr<sim::Engine<Policy>>> engines;
+  std::vector<sim::Engine<Policy>*> blocks;
   for (std::uint32_t block = 0; block < partitioning.count; ++block) {
-    engines.push_back(std::make_unique<sim::Engine>(network, semantics, config, trace, partitioning, block));
+    engines.push_back(std::make_unique<sim::Engine<Policy>>(network, semantics, config, trace, partitioning, block));
     blocks.push_back(engines.back().get());
   }
   if (partitioning.count > 1 && config.inOrder) {
@@ -34,7 +35,19 @@ SimResult simulate(const Network& network, const RoutingResult& routing, const S
         "--threads: in-order delivery runs on one thread (its end-to-end flow control lets a source inject "
         "only on its destination's state of the same cycle, which another thread's block holds)");
   }
-  return sim::Engine::runPartitioned(blocks, progress);
+  return sim::Engine<Policy>::runPartitioned(blocks, progress);
+}
+
+}  // namespace
+
+SimResult simulate(const Network& network, const RoutingResult& routing, const SimConfig& config, const Trace* trace,
+                   const SimProgress& progress) {
+  const RoutingSemantics semantics(network, routing);
+  const std::uint32_t threads = config.threads > 0 ? config.threads : std::max(1U, std::thread::hardware_concurrency());
+  const sim::Partitioning partitioning = sim::partitionSwitches(network, threads);
+  return sim::streams(network, semantics, config)
+             ? runEngines<sim::Streaming>(network, semantics, config, trace, partitioning, progress)
+             : runEngines<sim::CacheResident>(network, semantics, config, trace, partitioning, progress);
 }
 
 std::vector<SimResult> simulateLoads(const Network& network, const RoutingResult& routing, const SimConfig& config,

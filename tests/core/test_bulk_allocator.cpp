@@ -1,6 +1,6 @@
 // core/bulk_allocator.h: small blocks are ordinary, bulk blocks (at least kBulkBytes) are
 // 2 MiB aligned and, on Linux, fresh mappings that read as zeros — the guarantee that lets a
-// block of a parallel simulation write only its own channels' records (sim/engine.cpp).
+// block of a parallel simulation write only its own channels' records (sim/engine_setup.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>

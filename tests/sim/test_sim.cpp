@@ -24,6 +24,7 @@
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "ring_fabric.h"
+#include "routing/semantics.h"
 #include "sim/engine.h"
 #include "sim/reference/reference_model.h"
 #include "sim/simulator.h"
@@ -162,6 +163,30 @@ TEST(Simulator, SpeedCaseConfigurationHasTheReferenceModelsTimes) {
                                  fmt::format("load {} seed {} arbitration {}", load, seed, int(arbitration))));
       }
     }
+  }
+}
+
+// The memory policy (sim/memory_policy.h): Streaming exactly where the channel records pass
+// 2 MiB. A channel's record is 192 bytes at 4 VCs of 2 packets (docs/RELIABILITY.md), so
+// the threshold is 10,922 channels; a k-ary n-tree has 2 k^n channels per level boundary
+// (both directions), terminals included: 2 n k^n. Always and Never override the size.
+TEST(Simulator, StreamingPolicyExactlyWhereTheRecordsPassTwoMebibytes) {
+  for (const auto& [spec, k, n] : {std::tuple{"kary-ntree:k=4,n=3", 4, 3}, std::tuple{"kary-ntree:k=4,n=4", 4, 4},
+                                   std::tuple{"kary-ntree:k=4,n=5", 4, 5}, std::tuple{"kary-ntree:k=2,n=9", 2, 9},
+                                   std::tuple{"kary-ntree:k=2,n=10", 2, 10}, std::tuple{"kary-ntree:k=4,n=6", 4, 6}}) {
+    const Fabric fabric = loadFabric(spec);
+    const std::uint64_t channels = 2 * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(std::pow(k, n));
+    ASSERT_EQ(fabric.network.channelCount(), channels) << spec;
+    const RoutingResult routing = route("dmodk", fabric.network);
+    const RoutingSemantics semantics(fabric.network, routing);
+    SimConfig config;
+    config.vcs = 4;
+    config.bufferPackets = 2;
+    EXPECT_EQ(sim::streams(fabric.network, semantics, config), channels * 192 > (std::uint64_t{1} << 21)) << spec;
+    config.grouping = SimConfig::Grouping::Always;
+    EXPECT_TRUE(sim::streams(fabric.network, semantics, config)) << spec;
+    config.grouping = SimConfig::Grouping::Never;
+    EXPECT_FALSE(sim::streams(fabric.network, semantics, config)) << spec;
   }
 }
 

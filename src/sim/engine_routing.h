@@ -1,6 +1,8 @@
 // A packet's candidates at its switch (sim/engine.h, Engine::routeHere): the routing's
 // choices as channels, VCs' layers and ports, kept with the packet when they fit, and the
 // errors of a choice that cannot be used.
+// Member definitions of Engine<Policy>, included by sim/engine.cpp only (its instantiations).
+#pragma once
 #include "sim/engine.h"
 #include "sim/sim_options.h"
 
@@ -19,8 +21,10 @@
 
 namespace routelab::sim {
 
-std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std::uint32_t switchIndex,
-                                                     std::uint32_t inChannel) {
+template <class Policy>
+std::span<const typename Engine<Policy>::Candidate> Engine<Policy>::routeHere(std::uint32_t packetId,
+                                                                              std::uint32_t switchIndex,
+                                                                              std::uint32_t inChannel) {
   Packet& packet = packets_[packetId];
   if (const LayerResolution* resolved = resolvedLayer(packet.layer)) {  // the entry's resolved candidates
     const LayerResolution& r = *resolved;
@@ -86,7 +90,8 @@ std::span<const Engine::Candidate> Engine::routeHere(std::uint32_t packetId, std
   return {out, kept};
 }
 
-void Engine::routingLoop(const Packet& packet, std::uint32_t channel) const {
+template <class Policy>
+void Engine<Policy>::routingLoop(const Packet& packet, std::uint32_t channel) const {
   const ChannelId link = ChannelId::fromIndex(channel);
   throw SimulationError(fmt::format(
       "the routing loops: a packet from terminal '{}' to '{}' has crossed {} links, more than the fabric's {} "
@@ -95,7 +100,8 @@ void Engine::routingLoop(const Packet& packet, std::uint32_t channel) const {
       packet.hops, channels_, network_.name(network_.source(link)), network_.name(network_.target(link)), now_));
 }
 
-void Engine::wrongTerminal(const Packet& packet, std::uint32_t channel) const {
+template <class Policy>
+void Engine<Policy>::wrongTerminal(const Packet& packet, std::uint32_t channel) const {
   const ChannelId link = ChannelId::fromIndex(channel);
   throw SimulationError(fmt::format(
       "internal: a packet from terminal '{}' to '{}' was sent into terminal '{}' at cycle {}",
@@ -103,7 +109,8 @@ void Engine::wrongTerminal(const Packet& packet, std::uint32_t channel) const {
       network_.name(network_.target(link)), now_));
 }
 
-void Engine::unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const {
+template <class Policy>
+void Engine<Policy>::unusableChoice(const Packet& packet, std::uint32_t switchIndex, PortNumber port) const {
   const NodeId at = network_.switchNode(switchIndex);
   const HopStep step = semantics_.step(at, packet.address, port);
   throw SimulationError(fmt::format(

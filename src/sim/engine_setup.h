@@ -1,5 +1,7 @@
 // The engine's set-up (sim/engine.h): the configuration's checks, the channel records, the
 // switches, the resolved routing candidates, the event grouping and the traffic sources.
+// Member definitions of Engine<Policy>, included by sim/engine.cpp only (its instantiations).
+#pragma once
 #include "sim/engine.h"
 #include "sim/sim_options.h"
 
@@ -19,8 +21,9 @@
 
 namespace routelab::sim {
 
-Engine::Engine(const Network& network, const RoutingSemantics& semantics, const SimConfig& config, const Trace* trace,
-               const Partitioning& partitioning, std::uint32_t block)
+template <class Policy>
+Engine<Policy>::Engine(const Network& network, const RoutingSemantics& semantics, const SimConfig& config,
+                       const Trace* trace, const Partitioning& partitioning, std::uint32_t block)
     : network_(network),
       semantics_(semantics),
       config_(config),
@@ -49,7 +52,8 @@ Engine::Engine(const Network& network, const RoutingSemantics& semantics, const 
   setUpTraffic();
 }
 
-void Engine::setUpNetwork() {
+template <class Policy>
+void Engine<Policy>::setUpNetwork() {
   channels_ = static_cast<std::uint32_t>(network_.channelCount());
   terminals_ = static_cast<std::uint32_t>(network_.terminalCount());
   if (std::uint64_t{channels_} << kVcBits > kPayloadMask) {
@@ -105,7 +109,8 @@ void Engine::setUpNetwork() {
 }
 
 // Each switch's input ports (SwitchState::portBegin), port exits and selection stream.
-void Engine::setUpSwitches() {
+template <class Policy>
+void Engine<Policy>::setUpSwitches() {
   const std::size_t switches = network_.switchCount();
   sw_.assign(switches, SwitchState{});
   failWake_.assign(switches, kNever);
@@ -135,7 +140,8 @@ void Engine::setUpSwitches() {
   }
 }
 
-void Engine::setUpResolution() {
+template <class Policy>
+void Engine<Policy>::setUpResolution() {
   resolution_.clear();
   resolved_.clear();
   listUsable_.clear();
@@ -213,13 +219,15 @@ void Engine::setUpResolution() {
   }
 }
 
-void Engine::setUpGrouping() {
+template <class Policy>
+void Engine<Policy>::setUpGrouping() {
   switchCount_ = static_cast<std::uint32_t>(network_.switchCount());
-  const std::uint64_t keys = std::uint64_t{switchCount_} + terminals_;
-  // Every engine of a partitioned run decides alike (the owner bits of their messages).
-  grouped_ = keys < kOwnerLimit && (config_.grouping == SimConfig::Grouping::Always ||
-                                    (config_.grouping == SimConfig::Grouping::Auto && prefetch_));
-  if (grouped_) {
+  if constexpr (Policy::kGrouped) {
+    const std::uint64_t keys = std::uint64_t{switchCount_} + terminals_;
+    if (keys >= kOwnerLimit) {  // (streams() never chooses this policy then)
+      throw SimulationError(
+          fmt::format("{} switch and terminal keys: an event's owner field holds {}", keys, kOwnerLimit - 1));
+    }
     const auto width = static_cast<std::uint32_t>(std::bit_width(keys - 1));
     bucketShift_ = width > kBucketBits ? width - kBucketBits : 0;
     bucketStart_.assign(((keys - 1) >> bucketShift_) + 2, 0);
@@ -228,14 +236,13 @@ void Engine::setUpGrouping() {
 
 // The channel records (sim/channel_store.h): ChannelState, then per VC its VcState, rings
 // and lazy credits' cycles.
-void Engine::setUpRecords() {
+template <class Policy>
+void Engine<Policy>::setUpRecords() {
   store_.layOut(channels_, vcs_, slots_, 0);
-  prefetch_ = store_.bytes() > (std::size_t{1} << 21) ||
-              config_.grouping == SimConfig::Grouping::Always;  // (the tests' way to check it on small fabrics)
   setUpGrouping();
   // Lazy credits (sim/credit_flow.h) where events are grouped: on fabrics whose state outgrows
   // the caches they save a miss and an event per hop; on small ones the events cost less.
-  credits_.configure(grouped_, 0, 2 * slots_);
+  credits_.configure(Policy::kGrouped, 0, 2 * slots_);
   if (credits_.lazy()) {
     // Credits coming back at once per VC: the grants of one input are flits_ cycles apart at
     // least, and a credit travels flits_ - 1 + flyTime cycles; never more than the buffer.
@@ -248,7 +255,8 @@ void Engine::setUpRecords() {
   store_.allocate(!single_, [&](std::uint32_t c) { return ownsChannel(c); });
 }
 
-void Engine::setUpTraffic() {
+template <class Policy>
+void Engine<Policy>::setUpTraffic() {
   // Each engine keeps the pairs of its own sources (next) and destinations (expected).
   PairTable pairs(terminals_, (std::size_t{1} << 20) / partitioning_.count, PairTable::kDenseCounterLimit,
                   config_.memoryBudgetBytes / partitioning_.count);

@@ -1,6 +1,8 @@
 // The engine's invariant checks (SimConfig::checkInvariants) and the watchdog's deadlock
 // report: the wait-for graph of the input queues and a cycle in it (docs/SIMULATION.md
 // "Deadlock").
+// Member definitions of Engine<Policy>, included by sim/engine.cpp only (its instantiations).
+#pragma once
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,7 +19,8 @@ namespace routelab::sim {
 
 // Long function: every invariant of the whole network (queues of every block, messages on
 // their way to another block), in one pass.
-void Engine::checkInvariants(std::span<Engine* const> engines) {
+template <class Policy>
+void Engine<Policy>::checkInvariants(std::span<Engine* const> engines) {
   const Engine& first = *engines.front();
   const std::uint32_t vcs = first.vcs_, slots = first.slots_;
   const std::size_t queues = std::size_t{first.channels_} * vcs;
@@ -99,7 +102,8 @@ void Engine::checkInvariants(std::span<Engine* const> engines) {
 }
 
 // The allocator's masks (engine.h) against the queues, at the last cycle run.
-void Engine::checkReady(std::uint32_t channel, std::uint32_t vc) const {
+template <class Policy>
+void Engine<Policy>::checkReady(std::uint32_t channel, std::uint32_t vc) const {
   if (!chan(channel).targetIsSwitch) return;
   const std::uint64_t done = lastCycleRun();
   const VcState& queue = vcAt(channel, vc);
@@ -116,7 +120,8 @@ void Engine::checkReady(std::uint32_t channel, std::uint32_t vc) const {
 
 // The wait-for graph of the input queues of every block (sim/watchdog.h), and the report of
 // its first cycle.
-void Engine::findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove) {
+template <class Policy>
+void Engine<Policy>::findDeadlock(std::span<Engine* const> engines, Control& control, std::uint64_t lastMove) {
   const Engine& first = *engines.front();
   const std::uint32_t vcs = first.vcs_;
   control.deadlock = true;

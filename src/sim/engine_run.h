@@ -1,5 +1,7 @@
 // The engine's cycle loop, the windows of a partitioned run, the decisions between them and
 // the result (sim/engine.h). Model: sim/model.h.
+// Member definitions of Engine<Policy>, included by sim/engine.cpp only (its instantiations).
+#pragma once
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,7 +24,8 @@ constexpr std::size_t kPrefetch = 8;  // work items ahead (runCycle)
 
 }  // namespace
 
-void Engine::runCycle() {
+template <class Policy>
+void Engine<Policy>::runCycle() {
   if (trace_ != nullptr) {
     // Every engine walks the whole trace and enqueues the messages of its own sources.
     while (traceNext_ < trace_->messages.size()) {
@@ -40,11 +43,11 @@ void Engine::runCycle() {
   }
   // Each phase's work items are independent reads of scattered state: the state of the item
   // kPrefetch places ahead is requested while this one runs (memory-level parallelism). Runs
-  // whose state outgrows the caches (prefetch_) are bound by these misses; even a
+  // whose state outgrows the caches (Policy::kPrefetch) are bound by these misses; even a
   // 256-terminal fabric's channel records (384 KiB) exceed a core's first-level cache, and
   // the requests ahead pay there too.
   auto& bucket = wheel_[now_ & mask_];
-  if (grouped_) {
+  if constexpr (Policy::kGrouped) {
     runGrouped(bucket[kPhaseEvents], bucket[kPhaseSwitches]);
   } else {
     processEventsOf<kArrive>(bucket[kArrive]);
@@ -75,8 +78,9 @@ void Engine::runCycle() {
   }
 }
 
+template <class Policy>
 template <std::uint64_t Kind>
-void Engine::processEventsOf(const WorkList& events) {
+void Engine<Policy>::processEventsOf(const WorkList& events) {
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (i + kPrefetch < events.size()) prefetchEvent(events[i + kPrefetch]);
     processEventOf<Kind>(payloadOf(events[i]));
@@ -87,11 +91,12 @@ void Engine::processEventsOf(const WorkList& events) {
 // switch's allocation reads only its own state: each group's woken switches allocate right
 // after the group's events — the model's result, as if every event came first, with the
 // switch's state still in the cache.
-void Engine::runGrouped(WorkList& events, const WorkList& switches) {
+template <class Policy>
+void Engine<Policy>::runGrouped(WorkList& events, const WorkList& switches) {
   if (events.size() > 1) groupEvents(events);
   std::size_t allocated = 0;
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (prefetch_) {
+    if constexpr (Policy::kPrefetch) {
       // Two stages: an event's first line and its owner switch 2 kPrefetch events ahead;
       // kPrefetch ahead, what that line points to (prefetchEventTarget).
       if (i + 2 * kPrefetch < events.size()) {
@@ -111,13 +116,14 @@ void Engine::runGrouped(WorkList& events, const WorkList& switches) {
 
 // The woken switches switches[from, end) allocate in wake order (the state of the one
 // kPrefetch places ahead requested first, as in runCycle); returns the end. State beyond
-// the caches (prefetch_): first, every record of the inputs that can send at these switches
+// the caches (Policy::kPrefetch): first, every record of the inputs that can send at these switches
 // is requested — a switch woken by a freed output or crossbar input (kOutFree, kInFree)
 // retries heads whose records no event of this cycle touched, and its allocation read
 // each of them one miss after another. The switches' own
 // lines are in the cache: their wake wrote them.
-std::size_t Engine::allocateWoken(const WorkList& switches, std::size_t from) {
-  if (prefetch_ && narrow_) {
+template <class Policy>
+std::size_t Engine<Policy>::allocateWoken(const WorkList& switches, std::size_t from) {
+  if (Policy::kPrefetch && narrow_) {
     for (std::size_t i = from; i < switches.size(); ++i) {
       const SwitchState& state = sw_[switches[i]];
       for (std::uint64_t ready = state.readyInputs; ready != 0; ready &= ready - 1) {
@@ -133,8 +139,9 @@ std::size_t Engine::allocateWoken(const WorkList& switches, std::size_t from) {
   return switches.size();
 }
 
-// Stable counting sort of a cycle's events by owner bucket (engine.h: grouped_).
-void Engine::groupEvents(WorkList& events) {
+// Stable counting sort of a cycle's events by owner bucket (engine.h: Policy::kGrouped).
+template <class Policy>
+void Engine<Policy>::groupEvents(WorkList& events) {
   std::fill(bucketStart_.begin(), bucketStart_.end(), 0U);
   for (std::uint64_t event : events) ++bucketStart_[bucketOf(event) + 1];
   for (std::size_t b = 1; b < bucketStart_.size(); ++b) bucketStart_[b] += bucketStart_[b - 1];
@@ -145,7 +152,8 @@ void Engine::groupEvents(WorkList& events) {
   events.swap(groupScratch_);
 }
 
-void Engine::prefetchEvent(std::uint64_t event) const {
+template <class Policy>
+void Engine<Policy>::prefetchEvent(std::uint64_t event) const {
   const std::uint64_t payload = payloadOf(event);
   switch (kindOf(event)) {
     case kArrive:
@@ -158,7 +166,8 @@ void Engine::prefetchEvent(std::uint64_t event) const {
   }
 }
 
-void Engine::prefetchEventTarget(std::uint64_t event) const {
+template <class Policy>
+void Engine<Policy>::prefetchEventTarget(std::uint64_t event) const {
   if (kindOf(event) == kDeliver) {
     // A tail's delivery reads the entry of its pair's sequence numbers.
     const Packet& packet = packets_[payloadOf(event)];  // (requested kPrefetch events earlier)
@@ -192,7 +201,8 @@ void Engine::prefetchEventTarget(std::uint64_t event) const {
   }
 }
 
-void Engine::prefetchLinkHead(std::uint32_t channel) const {
+template <class Policy>
+void Engine<Policy>::prefetchLinkHead(std::uint32_t channel) const {
   const ChannelState& link = chan(channel);  // (requested kPrefetch links earlier)
   if (!link.sourceIsSwitch) {
     // An injection reads the message at the front of its terminal's source queue.
@@ -205,7 +215,8 @@ void Engine::prefetchLinkHead(std::uint32_t channel) const {
   if (queue.outSize > 0) __builtin_prefetch(&packets_[ringAt(channel, vc)[slots_ + queue.outHead]]);
 }
 
-std::uint64_t Engine::nextSourceTime() const {
+template <class Policy>
+std::uint64_t Engine<Policy>::nextSourceTime() const {
   if (trace_ != nullptr) {
     if (traceNext_ == trace_->messages.size()) return kNever;
     return static_cast<std::uint64_t>(double(trace_->messages[traceNext_].cycle) / trace_->compression);
@@ -227,7 +238,8 @@ std::uint64_t Engine::nextSourceTime() const {
   return next >= window_.stopGenerating.value ? kNever : next;
 }
 
-void Engine::runWindow(std::uint64_t end) {
+template <class Policy>
+void Engine<Policy>::runWindow(std::uint64_t end) {
   Engine* const self = this;
   while (now_ < end) {
     if (pendingEvents_ == 0) {  // nothing moves in this block before its next source acts: jump there
@@ -242,7 +254,8 @@ void Engine::runWindow(std::uint64_t end) {
   now_ = end;
 }
 
-void Engine::absorb(std::span<Engine* const> engines, std::uint32_t parity) {
+template <class Policy>
+void Engine<Policy>::absorb(std::span<Engine* const> engines, std::uint32_t parity) {
   for (Engine* sender : engines) {
     std::vector<Message>& box = sender->outbox_[parity][block_];
     for (const Message& message : box) {
@@ -258,14 +271,16 @@ void Engine::absorb(std::span<Engine* const> engines, std::uint32_t parity) {
   }
 }
 
-struct Engine::Totals {
+template <class Policy>
+struct Engine<Policy>::Totals {
   std::uint64_t generated = 0, injected = 0, delivered = 0, released = 0, lastMove = 0;
   std::uint64_t measuredGenerated = 0, measuredDelivered = 0;
   std::uint64_t pending = 0;  ///< events in the wheels and messages in the outboxes
   bool traceDone = true;      ///< every block has enqueued its messages of the trace
 };
 
-Engine::Totals Engine::sumTotals(std::span<Engine* const> engines, std::uint32_t parity) {
+template <class Policy>
+typename Engine<Policy>::Totals Engine<Policy>::sumTotals(std::span<Engine* const> engines, std::uint32_t parity) {
   Totals totals;
   for (const Engine* engine : engines) {
     totals.generated += engine->generated_;
@@ -283,7 +298,8 @@ Engine::Totals Engine::sumTotals(std::span<Engine* const> engines, std::uint32_t
   return totals;
 }
 
-void Engine::updateWarmup(std::span<Engine* const> engines, Control& control) {
+template <class Policy>
+void Engine<Policy>::updateWarmup(std::span<Engine* const> engines, Control& control) {
   std::uint64_t sum = 0, count = 0;
   for (Engine* engine : engines) {
     sum += std::exchange(engine->warmupSum_, 0);
@@ -293,7 +309,8 @@ void Engine::updateWarmup(std::span<Engine* const> engines, Control& control) {
   for (Engine* engine : engines) engine->window_.endWarmup(Cycle(control.now), engine->config_);
 }
 
-bool Engine::finished(std::span<Engine* const> engines, const Control& control, const Totals& totals) {
+template <class Policy>
+bool Engine<Policy>::finished(std::span<Engine* const> engines, const Control& control, const Totals& totals) {
   const Engine& first = *engines.front();
   if (first.trace_ != nullptr) return totals.traceDone && totals.released == totals.generated;
   return first.window_.over(Cycle(control.now), first.config_, totals.released == totals.generated,
@@ -302,7 +319,8 @@ bool Engine::finished(std::span<Engine* const> engines, const Control& control, 
 
 // Lazy credits' 32-bit cycles stay within 2^31 of now (sim/credit_flow.h): counted in at least every
 // CreditFlow::kFoldSpan cycles, and all of them before a jump past their cycles.
-void Engine::foldCreditsBefore(std::span<Engine* const> engines, Control& control, std::uint64_t to) {
+template <class Policy>
+void Engine<Policy>::foldCreditsBefore(std::span<Engine* const> engines, Control& control, std::uint64_t to) {
   if (to < control.creditFold) return;
   const bool past = to - control.now > engines.front()->creditDelay();
   for (Engine* engine : engines) engine->foldAllCredits(past);
@@ -311,7 +329,8 @@ void Engine::foldCreditsBefore(std::span<Engine* const> engines, Control& contro
 
 // Between windows, on one thread: warm-up, end, watchdog; and when no block has anything
 // in flight, the jump to the next cycle where something happens. True: the run is over.
-bool Engine::decide(std::span<Engine* const> engines, Control& control) {
+template <class Policy>
+bool Engine<Policy>::decide(std::span<Engine* const> engines, Control& control) {
   const Engine& first = *engines.front();
   foldCreditsBefore(engines, control, control.now);
   while (true) {
@@ -345,7 +364,8 @@ bool Engine::decide(std::span<Engine* const> engines, Control& control) {
 
 // Long function: the window protocol of both the one-block and the threaded run, kept side
 // by side so that they stay the same algorithm.
-SimResult Engine::runPartitioned(std::span<Engine* const> engines, const SimProgress& progress) {
+template <class Policy>
+SimResult Engine<Policy>::runPartitioned(std::span<Engine* const> engines, const SimProgress& progress) {
   const Engine& first = *engines.front();
   Control control(Cycles(first.config_.watchdogCycles));
   const std::uint64_t window = first.config_.flyTime;  // the lookahead: no block affects another sooner
@@ -417,7 +437,8 @@ SimResult Engine::runPartitioned(std::span<Engine* const> engines, const SimProg
 }
 
 // Long function: the sums, maxima and merged lists of every block, field by field.
-SimResult Engine::collect(std::span<Engine* const> engines, const Control& control) {
+template <class Policy>
+SimResult Engine<Policy>::collect(std::span<Engine* const> engines, const Control& control) {
   const Engine& first = *engines.front();
   SimResult result;
   const std::uint64_t now = control.now;

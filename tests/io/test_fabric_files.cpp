@@ -624,6 +624,30 @@ TEST(JsonReader, RejectsInconsistentXgftLabels) {
   }
 }
 
+// The XGFT header's height limit (docs/FORMATS.md): "m" and "w" of 254 levels pass the
+// header's check (the file then fails on its nodes, which are a 2-level tree's), 255 levels
+// are refused by it, as are lists of different lengths.
+TEST(JsonReader, XgftHeaderHeightAtTheLimitAndOnePast) {
+  const std::string text = jsonText(loadFabric("kary-ntree:k=2,n=2").network);
+  auto headerMessage = [&](std::size_t m, std::size_t w) {
+    nlohmann::json root = nlohmann::json::parse(text);
+    EXPECT_TRUE(root.contains("xgft"));
+    root["xgft"]["m"] = std::vector<int>(m, 1);
+    root["xgft"]["w"] = std::vector<int>(w, 1);
+    try {
+      parseFabricText(root.dump(), "height.json");
+    } catch (const ParseError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string limit = "must have the same length (the height, at most 254)";
+  EXPECT_EQ(headerMessage(254, 254).find(limit), std::string::npos) << headerMessage(254, 254);
+  EXPECT_NE(headerMessage(255, 255).find(limit), std::string::npos) << headerMessage(255, 255);
+  EXPECT_NE(headerMessage(2, 3).find(limit), std::string::npos) << headerMessage(2, 3);
+  EXPECT_NE(headerMessage(255, 255).find("height.json"), std::string::npos);
+}
+
 // A syntax error is reported as the parser's own description, whole, after our file and line
 // (its "[json.exception...] parse error at line L, column C: " prefix replaced by ours): the
 // description is taken here from nlohmann's exception for the same text.

@@ -558,6 +558,30 @@ TEST(Simulator, TraceVariationsSimulateAlike) {
   }
 }
 
+// docs/SIMULATION.md "Traces": lines in any order, sorted by time; messages of the same time
+// keep their file order (a source's messages of one cycle are sent in that order).
+TEST(Simulator, TraceMessagesOfOneTimeKeepTheirFileOrder) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const std::vector<std::array<std::uint64_t, 4>> lines = {{7, 0, 5, 100}, {3, 1, 2, 10}, {7, 0, 6, 200},
+                                                           {7, 2, 1, 300}, {3, 1, 3, 20}, {7, 0, 4, 400}};
+  std::string text = "time,source,destination,bytes\n";
+  for (const auto& [time, source, destination, bytes] : lines) {
+    text += fmt::format("{},{},{},{}\n", time, source, destination, bytes);
+  }
+  const Trace trace = parseTrace(text, "t.csv", fabric.network);
+  std::vector<std::array<std::uint64_t, 4>> expected;  // by time; within a time, as in the file
+  for (const std::uint64_t time : {3U, 7U}) {
+    for (const auto& line : lines) {
+      if (line[0] == time) expected.push_back(line);
+    }
+  }
+  ASSERT_EQ(trace.messages.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const TraceMessage& m = trace.messages[i];
+    EXPECT_EQ((std::array<std::uint64_t, 4>{m.cycle, m.source, m.destination, m.bytes}), expected[i]) << i;
+  }
+}
+
 // The io generator's bursts (docs/SIMULATION.md): geometric length >= 1 of mean `burst`,
 // each burst after an exponential gap of mean `gap`. With burst = 1 every request of a client
 // follows its previous one by a gap draw plus 1..64 cycles: with a mean gap of 10^6 cycles,

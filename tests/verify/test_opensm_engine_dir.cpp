@@ -178,6 +178,33 @@ TEST(OpensmEngineDir, DumpOnOtherLidsIsRefused) {
     EXPECT_NE(std::string(e.what()).find("minhop.lfts: LID 1 is 'kt-h00', whose LID in"), std::string::npos)
         << e.what();
   }
+  // The range of an owner's LIDs is [LID, LID + 2^LMC): every base LID one lower puts each
+  // dumped LID at the top of its range with LMC 1 (accepted) and one past it with LMC 0.
+  for (const std::uint32_t lmc : {1U, 0U}) {
+    LidMap lower = fabric.lids;
+    for (auto& [guid, entry] : lower.byPortGuid) {
+      entry.lid -= 1;
+      entry.lmc = static_cast<std::uint8_t>(lmc);
+    }
+    for (auto& [guid, ports] : lower.byNodePort) {
+      for (auto& [port, entry] : ports) {
+        entry.lid -= 1;
+        entry.lmc = static_cast<std::uint8_t>(lmc);
+      }
+    }
+    if (lmc == 1) {
+      EXPECT_NO_THROW(readOpensmEngineDir(s.path.string(), fabric.network, lower));
+      continue;
+    }
+    try {
+      readOpensmEngineDir(s.path.string(), fabric.network, lower);
+      FAIL() << "no error with every LID one past its range";
+    } catch (const RoutingError& e) {
+      EXPECT_NE(std::string(e.what()).find("minhop.lfts: LID 1 is 'kt-h00', whose LID in"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("is 0 (LMC 0)"), std::string::npos) << e.what();
+    }
+  }
 }
 
 /// A directory laid out as `compare --opensm-dir` expects, from the committed k4n3 fixtures:

@@ -14,6 +14,7 @@
 #include "analysis/loads.h"
 #include "analysis/matching.h"
 #include "analysis/paths.h"
+#include "analysis/route_graph.h"
 #include "analysis/sampling.h"
 #include "analysis/split.h"
 #include "analysis/worst.h"
@@ -540,4 +541,67 @@ TEST(LoadModels, EvenSplitSamplesEqualThePatternLoadsOfTheSamePatterns) {
   EXPECT_GT(histogram.size(), 1u) << "the samples must differ for the comparison to mean anything";
   EXPECT_EQ(sampled.splitHistogram, histogram);
   EXPECT_NEAR(sampled.mean, sum / static_cast<double>(sampled.samples), 1e-9);
+}
+
+// The duality certificate (docs/ANALYSIS.md, best-split): on T(3+2, 2) with the adaptive
+// fat-tree routing, leaf 0's three terminals send to leaf 1's. Every route crosses one of
+// leaf 0's two up channels, so some channel carries >= 3/2 in every split, and the even split
+// reaches 3/2: the optimum is 3/2. No channel is on every route of a pair except the
+// terminal ones, so the mandatory bound is only 1; the certified lower bound must come from
+// the gradient lengths, and the solver stops with upper <= (1 + tolerance) x lower before
+// its iteration limit.
+TEST(LoadModels, BestSplitCertifiesTheOptimumAboveTheMandatoryBound) {
+  const Fabric fabric = loadFabric("gft2:n=3,m=2,r=2");
+  const Network& net = fabric.network;
+  RoutingContext context;
+  context.seed = 1;
+  const RoutingResult routing = runEngine("ftree-adaptive", net, context);
+  ASSERT_FALSE(isSinglePath(net, routing));
+  const std::vector<SourceDestination> pairs{{0, 3}, {1, 4}, {2, 5}};
+  BestSplitOptions options;
+  RouteGraphBuilder builder(net, routing);
+  SplitWorkspace workspace;
+  const BestSplitLoad best = bestSplitMaxLoad(builder, net.channelCount(), pairs, options, workspace);
+  EXPECT_NEAR(best.upper, 1.5, 1e-9);
+  EXPECT_LE(best.lower, 1.5 + 1e-9) << "a lower bound above the optimum";
+  EXPECT_GE(best.lower * (1 + options.tolerance) + 1e-9, best.upper) << "the certificate did not reach the tolerance";
+  EXPECT_LT(best.iterations, options.maxIterations);
+  const LinkLoads loads = patternLoads(net, routing, byHand(net, pairs), LoadModel::BestSplit);
+  EXPECT_EQ(loads.lowerBound, best.lower);
+}
+
+// A pair's routes are those of its injection layers (routing/semantics.h), whatever the
+// number of layers: in a routing of 33 layers whose last layer uses a second table (sending
+// leaf 0's traffic to terminal 2 through the other top switch), a pair injected in layer 0
+// has exactly the routes of layer 0's table — also when layer 0 is the escape layer (then
+// the pair has no other layer to start in, and the escape layer is its slot). The route
+// graph reads injection layers from a 32-bit mask; layers from 32 on are never taken for a
+// lower one. (No engine builds more than kMaxLayers = 16 layers; the library accepts more.)
+TEST(LoadModels, RouteGraphOfARoutingWithMoreThanThirtyTwoLayersUsesOnlyTheInjectionLayers) {
+  const Network net = makeGft2(2, 2, 2);
+  RoutingResult routing = test::handDmodk(net, 2, 2);
+  const Address toTwo = routing.addresses.base(net.terminalNode(2));
+  ForwardingTable other = routing.tables[0];
+  const PortNumber viaTop0 = routing.tables[0].port(0, toTwo);
+  ASSERT_EQ(viaTop0, 3);  // leaf ports n+1+j -> top j: D-mod-k sends 2 through top 0
+  other.set(0, toTwo, 4);
+  routing.tables.push_back(std::move(other));
+  for (const auto& [layers, escape] : {std::pair{32U, -1}, {33U, -1}, {32U, 0}, {33U, 0}}) {
+    routing.tableOfLayer.assign(layers, 0);
+    routing.tableOfLayer.back() = 1;
+    routing.escapeLayer = escape;
+    RouteGraphBuilder builder(net, routing);
+    RouteGraph graph;
+    builder.build(0, 2, graph);
+    std::vector<std::uint32_t> channels = graph.edgeChannel;
+    std::sort(channels.begin(), channels.end());
+    std::vector<ChannelId> path;
+    ASSERT_EQ(routing.walk(net, net.terminalNode(0), toTwo, LayerId(0), path), PathStatus::Delivered);
+    std::vector<std::uint32_t> walk;
+    for (const ChannelId c : path) walk.push_back(c.value);
+    std::sort(walk.begin(), walk.end());
+    EXPECT_EQ(channels, walk) << layers << " layers, escape layer " << escape;
+    EXPECT_EQ(std::count(channels.begin(), channels.end(), channelAt(net, "gft-leaf0", 4).value), 0)
+        << layers << " layers, escape layer " << escape;
+  }
 }

@@ -195,6 +195,13 @@ TEST(Worst, SingleSwitchFabricHasWorstOne) {
   EXPECT_EQ(worst.value, 1u);
   EXPECT_EQ(worst.witness.size(), 1u);
   EXPECT_EQ(worst.channelsConsidered, 0u);
+  // With no switch-to-switch channel the terminal channels decide: the witness is still a
+  // permutation pair (s != d) whose path crosses the reported channel, and it loads that
+  // channel with the value — from the stored paths and from the path-free walk alike.
+  expectValidWitness(net, routing, paths, worst);
+  const WorstCase walked = worstCasePermutationLoad(net, routing, 1);
+  EXPECT_EQ(walked.value, 1u);
+  expectValidWitness(net, routing, paths, walked);
 }
 
 TEST(Worst, UndeliveredPairIsAnAnalysisError) {

@@ -4,6 +4,9 @@
 
 #include <map>
 #include <set>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -357,6 +360,89 @@ TEST(OptBalanced, MovesOntoUnusedTopsKeepTheBound) {
       EXPECT_EQ(nodesOnPath(square, a, square.terminalNode(s), square.terminalNode(d)),
                 nodesOnPath(square, b, square.terminalNode(s), square.terminalNode(d)));
     }
+  }
+}
+
+// The balancing rule of docs/ROUTING.md (Nienaber §IV, our reading) replayed with plain
+// sets: OPT's top per pair (Fig. 2), then round robin over the loaded tops, each offering its
+// next pair in (s, d) order to the unloaded tops from just after the previous move's target;
+// the pair moves to the first top f with load[f] + 1 < load[giver] whose links leaf(s) -> f
+// and f -> leaf(d) each keep at most B distinct sources or at most B distinct destinations
+// with the pair added. The engine's paths must take exactly the replayed tops. On these
+// fabrics some moves are decided by the destination count alone (sources past B).
+TEST(OptBalanced, EveryPairTakesTheTopOfTheReplayedRoundRobin) {
+  for (const auto& [n, m, r] : {std::tuple{7U, 3U, 5U}, {12U, 12U, 24U}}) {
+    const Network net = makeGft2(n, m, r);
+    const std::uint32_t N = n * r;
+    std::uint32_t k = 1;
+    while ((k + 1) * (k + 1) <= m) ++k;
+    const std::uint32_t groupSize = (n + k - 1) / k;
+    std::uint32_t bound = 0;
+    while (bound * bound * m < n * n) ++bound;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> topOf;
+    std::vector<std::uint64_t> load(m, 0);
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pairsOf(m);
+    for (std::uint32_t s = 0; s < N; ++s) {
+      for (std::uint32_t d = 0; d < N; ++d) {
+        if (s / n == d / n) continue;
+        const std::uint32_t top = (s % n) / groupSize * k + (d % n) / groupSize;
+        topOf[{s, d}] = top;
+        ++load[top];
+        pairsOf[top].emplace_back(s, d);
+      }
+    }
+    std::vector<std::uint32_t> loaded, unloaded;
+    for (std::uint32_t top = 0; top < m; ++top) (load[top] > 0 ? loaded : unloaded).push_back(top);
+    // (leaf, top) -> sources and destinations of leaf -> top; (top, leaf) of top -> leaf.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::set<std::uint32_t>, std::set<std::uint32_t>>> up,
+        down;
+    auto keeps = [bound](auto sets, std::uint32_t s, std::uint32_t d) {
+      sets.first.insert(s);
+      sets.second.insert(d);
+      return sets.first.size() <= bound || sets.second.size() <= bound;
+    };
+    std::vector<std::size_t> cursor(m, 0);
+    std::size_t next = 0, moves = 0, decidedByDestinations = 0;
+    for (bool progress = !unloaded.empty(); progress;) {
+      progress = false;
+      for (const std::uint32_t u : loaded) {
+        if (cursor[u] == pairsOf[u].size()) continue;
+        progress = true;
+        const auto [s, d] = pairsOf[u][cursor[u]++];
+        for (std::size_t attempt = 0; attempt < unloaded.size(); ++attempt) {
+          const std::size_t slot = (next + attempt) % unloaded.size();
+          const std::uint32_t f = unloaded[slot];
+          auto& upLink = up[{s / n, f}];
+          auto& downLink = down[{f, d / n}];
+          if (load[f] + 1 >= load[u] || !keeps(upLink, s, d) || !keeps(downLink, s, d)) continue;
+          for (auto* link : {&upLink, &downLink}) {
+            link->first.insert(s);
+            link->second.insert(d);
+            decidedByDestinations += link->first.size() > bound ? 1 : 0;
+          }
+          topOf[{s, d}] = f;
+          --load[u];
+          ++load[f];
+          ++moves;
+          next = (slot + 1) % unloaded.size();
+          break;
+        }
+      }
+    }
+    const std::string what = fmt::format("T({}+{}, {})", n, m, r);
+    EXPECT_GT(decidedByDestinations, 0U) << what << ": no move depends on the destination count";
+    const RoutingResult routing = routeOptBalanced(net, {});
+    std::size_t mismatches = 0;
+    for (const auto& [pair, top] : topOf) {
+      const auto nodes = nodesOnPath(net, routing, net.terminalNode(pair.first), net.terminalNode(pair.second));
+      ASSERT_EQ(nodes.size(), 4U) << what;
+      mismatches += std::stoul(nodes[1].substr(7)) == top ? 0 : 1;
+    }
+    EXPECT_EQ(mismatches, 0U) << what;
+    const auto stat = std::find_if(routing.stats.begin(), routing.stats.end(),
+                                   [](const auto& entry) { return entry.first == "pairs_moved"; });
+    ASSERT_NE(stat, routing.stats.end());
+    EXPECT_EQ(stat->second, std::to_string(moves)) << what;
   }
 }
 

@@ -166,6 +166,30 @@ TEST(Simulator, SpeedCaseConfigurationHasTheReferenceModelsTimes) {
   }
 }
 
+// The largest VC count (--vcs 64: the range of the option, the width of the engine's VC
+// masks; sim/model.h, "Virtual channels"): every VC of every output starts free — the mask of all 64 is not 2^64 - 1
+// computed by a shift, which is undefined at 64 — and the engine keeps the reference model's
+// times. One layer (ftree-adaptive) and three (mroots: VC v serves layer v mod 3, 64 not a
+// multiple), each arbitration and both memory policies.
+TEST(Simulator, SixtyFourVcsHaveTheReferenceModelsTimes) {
+  for (const auto& [spec, engine] :
+       {std::pair{"kary-ntree:k=2,n=3", "ftree-adaptive"}, std::pair{"random:switches=8,seed=3", "mroots:layers=3"}}) {
+    const Fabric fabric = loadFabric(spec);
+    const RoutingResult routing = route(engine, fabric.network);
+    for (std::uint64_t seed : {1, 2, 3}) {
+      SimConfig config = drained(0.8, 400, seed);
+      config.vcs = 64;
+      config.bufferPackets = 1;
+      config.selection = seed == 2 ? Selection::Random : Selection::Sadp;
+      config.grouping = seed == 2 ? SimConfig::Grouping::Always : SimConfig::Grouping::Never;
+      config.arbitration =
+          std::array{Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}[seed - 1];
+      ASSERT_NO_FATAL_FAILURE(
+          expectReferenceTimes(fabric.network, routing, config, 100, fmt::format("{} seed {}", spec, seed)));
+    }
+  }
+}
+
 // The memory policy (sim/memory_policy.h): Streaming exactly where the channel records pass
 // 2 MiB. A channel's record is 192 bytes at 4 VCs of 2 packets (docs/RELIABILITY.md), so
 // the threshold is 10,922 channels; a k-ary n-tree has 2 k^n channels per level boundary

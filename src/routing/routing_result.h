@@ -330,7 +330,9 @@ struct RoutingResult {
   }
 
   /// Follow preferred ports from `source` (a terminal or switch owning addresses) to
-  /// address `a` in `layer`. O(hops). Detects loops (more hops than nodes).
+  /// address `a` in `layer`. O(hops). Detects loops: a walk longer than nodeCount() + 1
+  /// channels (the injection channel included) stops there, after nodeCount() + 2 channels,
+  /// with PathStatus::Loop and stoppedAt on the cycle.
   Path path(const Network& network, NodeId source, Address a, LayerId layer = LayerId(0)) const;
   /// Same, but appends channels into `out` (cleared) to avoid allocation in hot loops.
   PathStatus walk(const Network& network, NodeId source, Address a, LayerId layer, std::vector<ChannelId>& out) const;

@@ -41,6 +41,15 @@ TEST(RoutingChecks, FindsAForwardingLoop) {
   EXPECT_EQ(report.candidateCycles, 1u);
   EXPECT_TRUE(mentions(report, "kt-h0 -> address 2 (LID 3, 'kt-h2'): forwarding loop")) << report.failures.front();
   EXPECT_EQ(report.terminalPairsDelivered, 12u - 2u);
+  // RoutingResult::path: a walk of more channels than nodeCount() + 1 is a loop, so it stops
+  // after exactly nodeCount() + 2 channels, on the cycle, where it says it stopped.
+  const Path p = r.path(net, *net.findNode("kt-h0"), 2);
+  EXPECT_EQ(p.status, PathStatus::Loop);
+  ASSERT_EQ(p.channels.size(), net.nodeCount() + 2);
+  EXPECT_EQ(p.stoppedAt, net.target(p.channels.back()));
+  for (std::size_t i = 1; i < p.channels.size(); ++i) {
+    EXPECT_EQ(net.name(net.target(p.channels[i])), i % 2 == 1 ? "kt-s1-0" : "kt-s0-0") << "channel " << i;
+  }
 }
 
 TEST(RoutingChecks, FindsDeadPortsAndUnroutedEntries) {

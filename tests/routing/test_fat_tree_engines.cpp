@@ -294,6 +294,43 @@ TEST(Smodk, TopSwitchIsSModMWithOneAddressPerSourceClass) {
   for (std::uint32_t c = 0; c < 3; ++c) EXPECT_EQ(r.table().port(sw(net, "gft-leaf0"), 27 + c), 5 + c);
 }
 
+TEST(Smodk, EveryClimbFollowsTheDocumentedFormulaWhereTerminalsHaveSeveralParents) {
+  // docs/ROUTING.md (Nienaber §III.A): source s has class c = (s / w_1) mod (W_h / w_1), and a
+  // level-l switch climbs through its up port b = floor(c / (W_l / w_1)) mod w_{l+1} (up
+  // ports follow the m_l down ports). Recomputed for every pair on XGFTs with w_1 > 1, where
+  // s / w_1 and s itself differ.
+  for (const Network& net : {makeXgft({{3, 2, 2}, {2, 1, 2}}), makeXgft({{2, 2, 3}, {2, 3, 2}})}) {
+    SCOPED_TRACE(net.origin());
+    const xgft_detail::XgftModel model(net, "smodk");
+    const RoutingResult r = routeSmodk(net, {});
+    const std::uint64_t w1 = model.params().w[0];
+    ASSERT_GT(w1, 1u);
+    const std::uint64_t classes = model.wProduct(model.height()) / w1;
+    ASSERT_EQ(r.sourceClasses, classes);
+    std::set<std::uint64_t> seen;
+    for (NodeId s : net.terminals()) {
+      const std::uint64_t c = model.terminalIndex(s) / w1 % classes;
+      seen.insert(c);
+      EXPECT_EQ(r.sourceClassOf[r.addresses.sourceIndex(s)], c) << net.name(s);
+      for (NodeId d : net.terminals()) {
+        if (s == d) continue;
+        const Path p = r.path(net, s, r.addressFor(s, d, 0));
+        ASSERT_EQ(p.status, PathStatus::Delivered) << net.name(s) << " -> " << net.name(d);
+        for (ChannelId hop : p.channels) {
+          const NodeId from = net.source(hop);
+          if (!net.isSwitch(from)) continue;
+          const std::size_t level = model.switchLevel(net.switchIndex(from));
+          const std::uint32_t port = net.sourcePort(hop);
+          if (port <= model.m(level)) continue;  // a down port
+          EXPECT_EQ(port - model.m(level) - 1, c / (model.wProduct(level) / w1) % model.upCount(level))
+              << net.name(s) << " -> " << net.name(d) << " at " << net.name(from);
+        }
+      }
+    }
+    EXPECT_EQ(seen.size(), classes) << "every class has a source";
+  }
+}
+
 TEST(Opt, FigureTwoVerbatim) {
   // T(4+4, 8): k = 2, grp_size = 2: nodes 0-1 of a leaf are group 0, 2-3 group 1; the pair
   // (s, d) uses TSW_{src_grp * 2 + dst_grp}.

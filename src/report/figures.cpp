@@ -186,7 +186,7 @@ std::vector<FigureSpec> stageFigures(const Comparison& c) {
         e.name, e.stagesAllPairs ? "all ordered terminal pairs" : "the pairs of the evaluated shifts (a sample)",
         e.stages.front().paths.size(), top);
     const std::size_t rows = e.stages.size();
-    f.height = static_cast<int>(90 + 30 * rows);
+    f.height = static_cast<int>(90 + 30 * rows);  // 30 pixels per stage row, 90 for the title and the x label
     std::string cells = "$cells << EOD\n", ytics, y2tics;
     for (std::size_t r = 0; r < rows; ++r) {
       const StageHeat& stage = e.stages[r];

@@ -86,8 +86,8 @@ struct Pending {
 /// CacheResident. The same for every block of a partitioned run.
 bool streams(const Network& network, const RoutingSemantics& semantics, const SimConfig& config);
 
-/// The fast engine. Policy: CacheResident or Streaming (sim/memory_policy.h), instantiated
-/// in engine_cache_resident.cpp and engine_streaming.cpp; the member definitions are in
+/// The fast engine. Policy: CacheResident or Streaming (sim/memory_policy.h), both
+/// instantiated in engine.cpp; the member definitions are in
 /// engine_hop.h (events, allocation, links), engine_run.h (the cycle loop and the decisions
 /// between windows), engine_setup.h, engine_routing.h and engine_checks.h.
 template <class Policy>

@@ -513,6 +513,14 @@ TEST(Decision, RelaxingAConstraintIsMeasuredAgainstTheRecommendation) {
       << text;
   EXPECT_NE(text.find("With 15 VLs: layers, +20 % ABB (not simulated)."), std::string::npos) << text;
   EXPECT_EQ(relaxationLeaders(c), (std::vector<std::string>{"adaptive", "layers"}));
+  // How to deploy the recommendation: its commands, joined, once; none without commands.
+  EXPECT_EQ(text.find("Deploy: "), std::string::npos) << text;
+  engines[0].deployment.deploy = {"routelab route F --engine lft --export-opensm out/", "opensm -R file"};
+  c = decided(engines);
+  const std::string withCommands = recommendation(c);
+  const std::string deploy = "Deploy: routelab route F --engine lft --export-opensm out/ ; opensm -R file.";
+  ASSERT_NE(withCommands.find(deploy), std::string::npos) << withCommands;
+  EXPECT_EQ(withCommands.find("Deploy: ", withCommands.find(deploy) + 1), std::string::npos) << withCommands;
 }
 
 TEST(Decision, NothingDeployableSaysSo) {
@@ -730,6 +738,37 @@ TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking)
     for (const std::string& row : rows)
       drawnLargest = std::max<std::uint64_t>(drawnLargest, std::stoull(row.substr(row.rfind(' ') + 1)));
     EXPECT_EQ(drawnLargest, largest) << f.id;
+    // Readable at any depth: the figure grows with the stages, 30 pixels per row besides the
+    // 90 of the title and the x label (figures.cpp).
+    EXPECT_GE(f.height - 90, static_cast<int>(30 * e->stages.size())) << f.id;
+  }
+}
+
+// The heat maps' colour scale is shared and ends at the largest count any channel carries,
+// however small: a fabric whose busiest channel carries one path is drawn on [0:1], and the
+// caption names that darkest value.
+TEST(CompareFigures, TheHeatMapScaleEndsAtTheLargestCountEvenAtOne) {
+  for (const std::uint64_t largest : {std::uint64_t{1}, std::uint64_t{3}}) {
+    Comparison c;
+    for (const char* name : {"a", "b"}) {
+      EngineComparison e = routing(name, c.engines.size());
+      StageHeat stage;
+      stage.summary.lowerLevel = 0;
+      stage.summary.ascending = true;
+      stage.paths = {0, std::string(name) == "a" ? largest : 1, 1};
+      stage.summary.minPaths = 0;
+      stage.summary.maxPaths = *std::max_element(stage.paths.begin(), stage.paths.end());
+      e.stages = {stage};
+      c.engines.push_back(e);
+    }
+    std::size_t maps = 0;
+    for (const FigureSpec& f : comparisonFigures(c)) {
+      if (f.id.rfind("fig-stages-", 0) != 0) continue;
+      ++maps;
+      EXPECT_NE(f.script.find(fmt::format("set cbrange [0:{}]\n", largest)), std::string::npos) << f.script;
+      EXPECT_NE(f.caption.find(fmt::format("darkest = {} paths", largest)), std::string::npos) << f.caption;
+    }
+    EXPECT_EQ(maps, 2u);
   }
 }
 

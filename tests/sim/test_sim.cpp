@@ -634,6 +634,43 @@ TEST(Simulator, IoTraceBurstsOfOneAreEachAfterAGap) {
   EXPECT_LE(close, 2U) << "requests of one client closer than a gap: bursts longer than one";
 }
 
+// The io generator's messages (docs/SIMULATION.md "Traces"): each request goes from one of the
+// first `clients` terminals to one of the last `storage`, and is answered `service` cycles
+// later the other way; a read is a 64-byte request answered by 4, 8, 16, 64 or 256 KiB, a write
+// that much data answered by a 64-byte acknowledgement; about `writes` of them are writes.
+TEST(Simulator, IoTraceRequestsAreAnsweredAsDocumented) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const Trace trace = generateIoTrace(
+      fabric.network, parseIoTraceSpec("io:storage=3,clients=4,requests=300,burst=4,gap=500,service=77,writes=0.3", 9));
+  const std::set<std::uint64_t> dataSizes = {4096, 8192, 16384, 65536, 262144};
+  std::multimap<std::array<std::uint64_t, 3>, std::uint64_t> answers;  // (cycle, server, client) -> bytes
+  for (const TraceMessage& m : trace.messages) {
+    if (m.source >= 5) answers.insert({{m.cycle, m.source, m.destination}, m.bytes});
+  }
+  std::size_t requests = 0, writes = 0;
+  std::set<std::uint64_t> sizesSeen;
+  for (const TraceMessage& m : trace.messages) {
+    if (m.source >= 5) continue;
+    ++requests;
+    ASSERT_LT(m.source, 4U) << "clients are the first 4 terminals";
+    ASSERT_GE(m.destination, 5U) << "servers are the last 3";
+    const auto answer = answers.find({m.cycle + 77, m.destination, m.source});
+    ASSERT_NE(answer, answers.end()) << "no answer " << m.destination << " -> " << m.source << " at " << m.cycle + 77;
+    const bool write = m.bytes != 64;
+    writes += write;
+    const std::uint64_t data = write ? m.bytes : answer->second;
+    EXPECT_EQ(write ? answer->second : m.bytes, 64U) << "the other message of the pair is 64 bytes";
+    EXPECT_EQ(dataSizes.count(data), 1U) << data;
+    sizesSeen.insert(data);
+    answers.erase(answer);
+  }
+  EXPECT_EQ(requests, 4U * 300U);
+  EXPECT_TRUE(answers.empty()) << answers.size() << " answers without a request";
+  EXPECT_EQ(sizesSeen, dataSizes);
+  // 1,200 requests, each a write with probability 0.3: 360 expected, deviation 15.9; within 5.
+  EXPECT_NEAR(double(writes), 360.0, 80.0);
+}
+
 TEST(Simulator, BadTracesAndParametersAreRefusedWithTheirPlace) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   EXPECT_THROW(parseTrace("", "t.csv", fabric.network), ParseError);

@@ -29,9 +29,7 @@ struct RefPacket {
   std::uint64_t serial = 0;  // source << 32 | packets that source injected before it
   Address address = 0;
   std::uint32_t layer = 0;
-  std::uint64_t readyAt = 0;    // routing done (input queue) / head available (output queue)
-  std::uint64_t arrivesAt = 0;  // head at the next input queue (on a wire)
-  std::uint32_t channel = 0, vc = 0;
+  std::uint64_t readyAt = 0;  // routing done (input queue) / head available (output queue)
 };
 
 struct Transfer {  // a packet crossing a crossbar (input -> output queue) or a link

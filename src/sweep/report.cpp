@@ -8,6 +8,8 @@
 #include <ostream>
 #include <set>
 
+#include "report/figures.h"
+
 namespace routelab {
 
 namespace {
@@ -192,17 +194,6 @@ std::vector<PlotSpec> standardPlots(const std::vector<PointResult>& results) {
   return builder.finish();
 }
 
-namespace {
-
-/// A gnuplot single-quoted string ('' is a quote inside).
-std::string quoted(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
-
-}  // namespace
-
 std::string gnuplotScript(const PlotSpec& plot, const std::string& pngPath, const std::string& svgPath) {
   std::string script;
   const std::size_t engines = plot.series.size();
@@ -224,24 +215,27 @@ std::string gnuplotScript(const PlotSpec& plot, const std::string& pngPath, cons
       const std::size_t comma = plot.title.rfind(", ", lineStart + 110);
       end = comma != std::string::npos && comma > lineStart ? comma + 2 : lineStart + 110;
     }
-    title += (title.empty() ? "" : ".\"\\n\".") + quoted(plot.title.substr(lineStart, end - lineStart));
+    title += (title.empty() ? "" : ".\"\\n\".") + gnuplotQuoted(plot.title.substr(lineStart, end - lineStart));
     lineStart = end;
   }
-  script += "set title " + (title.empty() ? quoted("") : title) + " noenhanced\n";
-  script += "set ylabel " + quoted(plot.yLabel) + " noenhanced\nset xlabel " + quoted(plot.xAxis) + " noenhanced\n";
+  script += "set title " + (title.empty() ? gnuplotQuoted("") : title) + " noenhanced\n";
+  script += "set ylabel " + gnuplotQuoted(plot.yLabel) + " noenhanced\nset xlabel " + gnuplotQuoted(plot.xAxis) +
+            " noenhanced\n";
   script += "set key outside right top noenhanced\nset grid ytics\nset xtics rotate by -30 noenhanced\n";
   script += fmt::format("set xrange [-0.5:{}]\nset xtics (", static_cast<double>(plot.xLabels.size()) - 0.5);
   for (std::size_t x = 0; x < plot.xLabels.size(); ++x) {
-    script += fmt::format("{}{} {}", x ? ", " : "", quoted(plot.xLabels[x]), x);
+    script += fmt::format("{}{} {}", x ? ", " : "", gnuplotQuoted(plot.xLabels[x]), x);
   }
   script += ")\nset bmargin 8\nset yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n";
   std::string plotLine = "plot ";
   for (std::size_t s = 0; s < engines; ++s) {
     plotLine += fmt::format("{}$series{} using 1:2:3:4 with yerrorlines linewidth 2 pointsize 1.2 title {}",
-                            s ? ", " : "", s, quoted(plot.series[s].label));
+                            s ? ", " : "", s, gnuplotQuoted(plot.series[s].label));
   }
-  script += "set terminal pngcairo size 1200,700 font ',11'\nset output " + quoted(pngPath) + "\n" + plotLine + "\n";
-  script += "set terminal svg size 1200,700 dynamic font ',11'\nset output " + quoted(svgPath) + "\n" + plotLine + "\n";
+  script +=
+      "set terminal pngcairo size 1200,700 font ',11'\nset output " + gnuplotQuoted(pngPath) + "\n" + plotLine + "\n";
+  script += "set terminal svg size 1200,700 dynamic font ',11'\nset output " + gnuplotQuoted(svgPath) + "\n" +
+            plotLine + "\n";
   script += "unset output\n";
   return script;
 }

@@ -10,7 +10,8 @@
 
 namespace routelab {
 
-// Long function: one table, one row per option (a table split in parts would hide its order).
+// Long function: it must stay whole, one table with one row per option of `simulate` in the
+// order --help prints them; split in parts, it would hide that order and let a row be declared twice.
 const OptionSchema& simConfigRows() {
   // One row per option; the defaults are SimConfig's (sim/model.h).
   static const OptionSchema rows = {

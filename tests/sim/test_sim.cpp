@@ -667,7 +667,8 @@ TEST(Simulator, IoTraceRequestsAreAnsweredAsDocumented) {
   EXPECT_EQ(requests, 4U * 300U);
   EXPECT_TRUE(answers.empty()) << answers.size() << " answers without a request";
   EXPECT_EQ(sizesSeen, dataSizes);
-  // 1,200 requests, each a write with probability 0.3: 360 expected, deviation 15.9; within 5.
+  // 1,200 requests, each a write with probability 0.3: 360 expected, deviation 15.9; within 80
+  // (5 deviations).
   EXPECT_NEAR(double(writes), 360.0, 80.0);
 }
 

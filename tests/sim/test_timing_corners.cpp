@@ -114,8 +114,8 @@ TEST(TimingCorners, BernoulliSourcesAtOneMessagePerCycleGenerateEveryCycle) {
   for (const PacketRecord& r : result.packets) {
     EXPECT_TRUE(generated[r.source].insert(r.generated).second) << "two packets of one source in one cycle";
   }
-  // At load 0.5 each cycle generates with probability 1/2: 800 expected of the 1,600
-  // source-cycles (standard deviation 20); within 15 % (6 deviations).
+  // At load 0.5 each cycle generates with probability 1/2: 400 expected of the 800
+  // source-cycles (4 terminals x 200; standard deviation 14); within 15 % (4 deviations).
   config.load = 0.5;
   const SimResult half = simulate(fabric.network, routing, config);
   EXPECT_NEAR(double(half.measuredPackets), terminals * 200 * 0.5, terminals * 200 * 0.5 * 0.15);

@@ -47,7 +47,10 @@ struct PlotSpec {
 /// The standard plots of the successful points (failed points leave gaps).
 std::vector<PlotSpec> standardPlots(const std::vector<PointResult>& results);
 
-/// A gnuplot script drawing `plot` into `pngPath` (pngcairo) and `svgPath` (svg).
+/// A gnuplot script drawing `plot` into `pngPath` (pngcairo) and `svgPath` (svg). Each
+/// series is an inline data block `$series<s>` of lines "x mean low high"; the series' points
+/// sit side by side about their label's x, 0.06 apart and centred on it (series s of n at
+/// x + (s - (n - 1) / 2) * 0.06), so error bars of equal values do not hide each other.
 std::string gnuplotScript(const PlotSpec& plot, const std::string& pngPath, const std::string& svgPath);
 
 }  // namespace routelab

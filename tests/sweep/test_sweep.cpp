@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <barrier>
 #include <filesystem>
@@ -307,6 +308,28 @@ TEST(Report, PlotsAverageSeedsPerEngineAndFabric) {
   const std::string script = gnuplotScript(plots[0], "o.png", "o.svg");
   EXPECT_NE(script.find("set output 'o.png'"), std::string::npos);
   EXPECT_NE(script.find("set output 'o.svg'"), std::string::npos);
+  // The data blocks: a line per point, "x mean low high", the engines' points side by side
+  // about their label's x, 0.06 apart and centred on it (report.h).
+  const auto block = [&](const std::string& name) {
+    const std::size_t start = script.find(name + " << EOD\n");
+    EXPECT_NE(start, std::string::npos) << name;
+    const std::size_t end = script.find("EOD\n", start + name.size() + 8);
+    std::istringstream lines(script.substr(start + name.size() + 8, end - start - name.size() - 8));
+    std::vector<std::array<double, 4>> rows;
+    for (std::array<double, 4> row{}; lines >> row[0] >> row[1] >> row[2] >> row[3];) rows.push_back(row);
+    return rows;
+  };
+  const auto first = block("$series0");
+  ASSERT_EQ(first.size(), 2U);
+  EXPECT_NEAR(first[0][0], 0 - 0.03, 1e-9);
+  EXPECT_NEAR(first[1][0], 1 - 0.03, 1e-9);
+  EXPECT_DOUBLE_EQ(first[0][1], 0.6);
+  EXPECT_DOUBLE_EQ(first[0][2], 0.4);
+  EXPECT_DOUBLE_EQ(first[0][3], 0.8);
+  const auto second = block("$series1");
+  ASSERT_EQ(second.size(), 1U);
+  EXPECT_NEAR(second[0][0], 1 + 0.03, 1e-9);
+  EXPECT_DOUBLE_EQ(second[0][1], 0.3);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <limits>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "core/errors.h"
 #include "request/analyze_request.h"
@@ -15,6 +17,7 @@
 #include "request/schedule_request.h"
 #include "request/simulate_request.h"
 #include "request/verify_request.h"
+#include "sim/simulator.h"
 
 using namespace routelab;
 
@@ -282,6 +285,25 @@ TEST(RequestRun, AnalyzeAndSimulateRunFromTheRequest) {
   EXPECT_EQ(json["packet_flits"], 4);
   EXPECT_EQ(json["watchdog"], 20000);
   EXPECT_GT(json["packets_delivered"].get<std::uint64_t>(), 0u);
+
+  // `saturation`: the search of docs/SIMULATION.md (0.01 to 1, 7 halvings) on the request's
+  // configuration, its 9 simulations reported as progress (k of 9, in order).
+  SimulateRequest search = SimulateRequest::fromValues({{"fabric", "kary-ntree:k=2,n=2"},
+                                                        {"engine", "dmodk"},
+                                                        {"warmup", "500"},
+                                                        {"cycles", "4000"},
+                                                        {"packet-flits", "4"},
+                                                        {"saturation", "true"}});
+  std::vector<std::pair<std::size_t, std::size_t>> progress;
+  const SimulateOutcome searched =
+      runSimulate(search, [&](std::size_t done, std::size_t all) { progress.emplace_back(done, all); });
+  ASSERT_EQ(searched.results.size(), 1u);
+  const SimResult expected = findSaturation(searched.fabric.network, searched.routing, search.config, 0.01, 1.0, 7);
+  EXPECT_FALSE(searched.results[0].saturated);
+  EXPECT_EQ(searched.results[0].accepted, expected.accepted);
+  EXPECT_EQ(searched.results[0].packetsGenerated, expected.packetsGenerated);
+  ASSERT_EQ(progress.size(), 9u);
+  for (std::size_t k = 0; k < progress.size(); ++k) EXPECT_EQ(progress[k], std::make_pair(k + 1, std::size_t{9}));
 }
 
 // The compare request: its typed options are CompareOptions' defaults when nothing is given,

@@ -1,0 +1,126 @@
+// The saturation search (`simulate --saturation`, sim/simulator.h findSaturation) against its
+// statement in docs/SIMULATION.md: the highest load that is not `saturated`, found by bisection
+// between 0.01 and 1 in 7 halvings, to within 0.99 / 2^7. The answer is recomputed by a plain
+// scan of every load the bisection can visit (the grid 0.01 + k x 0.99 / 128), one simulation
+// each: the last unsaturated load before the first saturated one, where the flag is monotone
+// on that grid (checked, so the comparison means something).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
+#include "ring_fabric.h"
+#include "sim/simulator.h"
+
+namespace routelab {
+namespace {
+
+constexpr double kLow = 0.01;
+constexpr double kHigh = 1.0;
+constexpr int kSteps = 7;
+
+SimConfig shortRuns() {
+  SimConfig config;
+  config.warmupCycles = 1000;
+  config.measureCycles = 4000;
+  config.packetFlits = 4;  // enough packets at 0.01 for the 0.95 x offered rule
+  config.seed = 5;
+  return config;
+}
+
+TEST(SaturationSearch, FindsTheLastUnsaturatedLoadOfTheDocumentedGrid) {
+  const Fabric ring = loadFabric(test::ringFabric(6, "saturation_search"));
+  RoutingContext context;
+  const RoutingResult routing = runEngine("updown", ring.network, context);
+  const SimConfig config = shortRuns();
+
+  // The scan: every load of the grid, in order.
+  constexpr int kGrid = 1 << kSteps;
+  const double step = (kHigh - kLow) / kGrid;
+  int firstSaturated = -1;
+  for (int k = 0; k <= kGrid; ++k) {
+    SimConfig point = config;
+    point.load = kLow + k * step;
+    const bool saturated = simulate(ring.network, routing, point).saturated;
+    if (saturated && firstSaturated < 0) firstSaturated = k;
+    if (firstSaturated >= 0) {
+      ASSERT_TRUE(saturated) << "the flag is not monotone at load " << point.load;
+    }
+  }
+  // A knee strictly inside the range: both ends of the search are exercised.
+  ASSERT_GT(firstSaturated, 0);
+  ASSERT_LE(firstSaturated, kGrid);
+
+  std::vector<int> progress;
+  const SimResult found =
+      findSaturation(ring.network, routing, config, kLow, kHigh, kSteps, [&](int done) { progress.push_back(done); });
+  // The answer is the scan's last unsaturated load, and the run there as simulate gives it.
+  SimConfig knee = config;
+  knee.load = kLow + (firstSaturated - 1) * step;
+  const SimResult expected = simulate(ring.network, routing, knee);
+  EXPECT_FALSE(found.saturated);
+  EXPECT_EQ(found.offered, expected.offered);
+  EXPECT_EQ(found.accepted, expected.accepted);
+  EXPECT_EQ(found.latencyAvg, expected.latencyAvg);
+  EXPECT_EQ(found.packetsGenerated, expected.packetsGenerated);
+  // To within the documented step: one grid step further is saturated.
+  SimConfig past = config;
+  past.load = knee.load + step;
+  EXPECT_TRUE(simulate(ring.network, routing, past).saturated);
+  // Progress: the top of the range, the bottom, then one call per halving, in order.
+  std::vector<int> expectedProgress;
+  for (int done = 0; done < kSteps + 2; ++done) expectedProgress.push_back(done);
+  EXPECT_EQ(progress, expectedProgress);
+}
+
+TEST(SaturationSearch, StopsAtAnEndOfTheRangeThatDecidesAlone) {
+  const Fabric ring = loadFabric(test::ringFabric(6, "saturation_ends"));
+  RoutingContext context;
+  const RoutingResult routing = runEngine("updown", ring.network, context);
+  const SimConfig config = shortRuns();
+
+  // Not saturated at the top: that run is the answer, after one simulation.
+  std::vector<int> progress;
+  const SimResult low =
+      findSaturation(ring.network, routing, config, 0.01, 0.05, kSteps, [&](int done) { progress.push_back(done); });
+  SimConfig top = config;
+  top.load = 0.05;
+  const SimResult atTop = simulate(ring.network, routing, top);
+  ASSERT_FALSE(atTop.saturated);
+  EXPECT_EQ(low.accepted, atTop.accepted);
+  EXPECT_EQ(low.packetsGenerated, atTop.packetsGenerated);
+  EXPECT_EQ(progress, (std::vector<int>{0}));
+
+  // Saturated already at the bottom: the bottom's run, after two.
+  progress.clear();
+  const SimResult high =
+      findSaturation(ring.network, routing, config, 0.9, 0.95, kSteps, [&](int done) { progress.push_back(done); });
+  SimConfig bottom = config;
+  bottom.load = 0.9;
+  const SimResult atBottom = simulate(ring.network, routing, bottom);
+  ASSERT_TRUE(atBottom.saturated);
+  EXPECT_TRUE(high.saturated);
+  EXPECT_EQ(high.accepted, atBottom.accepted);
+  EXPECT_EQ(high.packetsGenerated, atBottom.packetsGenerated);
+  EXPECT_EQ(progress, (std::vector<int>{0, 1}));
+}
+
+TEST(SaturationSearch, RefusesARangeOutsideZeroToOne) {
+  const Fabric ring = loadFabric(test::ringFabric(4, "saturation_range"));
+  RoutingContext context;
+  const RoutingResult routing = runEngine("updown", ring.network, context);
+  const SimConfig config = shortRuns();
+  for (const auto& [low, high] :
+       std::vector<std::pair<double, double>>{{0, 0.5}, {0.5, 0.5}, {0.6, 0.5}, {0.1, 1.01}}) {
+    EXPECT_THROW(findSaturation(ring.network, routing, config, low, high, kSteps), SpecError) << low << " " << high;
+  }
+  // The limits themselves are accepted (0 < low, high <= 1).
+  EXPECT_NO_THROW(findSaturation(ring.network, routing, config, 0.001, 1.0, 1));
+}
+
+}  // namespace
+}  // namespace routelab

@@ -165,5 +165,55 @@ TEST(ReferenceModel, ComparisonFindsBothModelsEqualAndRefusesWhatItDoesNotModel)
   EXPECT_THROW(sim::referenceSimulate(fabric.network, routing, config, 1000), SpecError);
 }
 
+// The comparison itself reports a difference: in each field of one packet's record in turn
+// (named with both records), in the number of packets, and not in the order the lists come in.
+TEST(ReferenceModel, ComparisonReportsTheFirstPacketThatDiffersInAnyField) {
+  std::vector<PacketRecord> records;
+  for (std::uint32_t source = 0; source < 3; ++source) {
+    for (std::uint64_t sequence = 0; sequence < 2; ++sequence) {
+      records.push_back({source, 2 - source, sequence, 10 * source + sequence, 11 * source + sequence + 1,
+                         12 * source + sequence + 5, 12 * source + sequence + 6, 3});
+    }
+  }
+  const std::vector<PacketRecord> shuffled(records.rbegin(), records.rend());
+  const sim::ModelComparison same = sim::comparePacketRecords(shuffled, records);
+  EXPECT_TRUE(same.equal);
+  EXPECT_EQ(same.difference, "");
+  EXPECT_EQ(same.packets, records.size());
+
+  const std::array<std::uint64_t PacketRecord::*, 5> fields = {&PacketRecord::sequence, &PacketRecord::generated,
+                                                               &PacketRecord::injected, &PacketRecord::delivered,
+                                                               &PacketRecord::released};
+  for (const auto field : fields) {
+    std::vector<PacketRecord> engine = records;
+    engine[3].*field += 1000;
+    const sim::ModelComparison differs = sim::comparePacketRecords(engine, records);
+    EXPECT_FALSE(differs.equal);
+    EXPECT_NE(differs.difference.find("packet 1 -> 1 #"), std::string::npos) << differs.difference;
+  }
+  std::vector<PacketRecord> engine = records;
+  engine[5].hops = 4;
+  sim::ModelComparison differs = sim::comparePacketRecords(engine, records);
+  EXPECT_FALSE(differs.equal);
+  EXPECT_EQ(differs.difference,
+            "packet 2 -> 0 #1: engine generated 21 injected 24 delivered 30 released 31 hops 4; reference packet "
+            "2 -> 0 #1: generated 21 injected 24 delivered 30 released 31 hops 3");
+  engine = records;
+  engine[0].destination = 1;  // another pair: the first record in order that differs is named
+  differs = sim::comparePacketRecords(engine, records);
+  EXPECT_FALSE(differs.equal);
+  EXPECT_EQ(differs.difference.substr(0, 17), "packet 0 -> 1 #0:") << differs.difference;
+
+  engine = records;
+  engine.pop_back();
+  differs = sim::comparePacketRecords(engine, records);
+  EXPECT_FALSE(differs.equal);
+  EXPECT_EQ(differs.difference, "the engine released 5 packets, the reference model 6");
+  differs = sim::comparePacketRecords(records, engine);
+  EXPECT_FALSE(differs.equal);
+  EXPECT_EQ(differs.packets, 5U);
+  EXPECT_EQ(differs.difference, "the engine released 6 packets, the reference model 5");
+}
+
 }  // namespace
 }  // namespace routelab

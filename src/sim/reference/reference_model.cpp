@@ -468,11 +468,16 @@ ModelComparison compareWithReference(const Network& network, const RoutingResult
                                      std::uint64_t limit) {
   config.drainAll = true;
   config.recordPackets = true;
-  const std::vector<PacketRecord> reference = referenceSimulate(network, routing, config, limit);
-  std::vector<PacketRecord> engine = simulate(network, routing, config).packets;
-  std::sort(engine.begin(), engine.end(), [](const PacketRecord& a, const PacketRecord& b) {
+  std::vector<PacketRecord> reference = referenceSimulate(network, routing, config, limit);
+  return comparePacketRecords(simulate(network, routing, config).packets, std::move(reference));
+}
+
+ModelComparison comparePacketRecords(std::vector<PacketRecord> engine, std::vector<PacketRecord> reference) {
+  const auto byPair = [](const PacketRecord& a, const PacketRecord& b) {
     return std::tie(a.source, a.destination, a.sequence) < std::tie(b.source, b.destination, b.sequence);
-  });
+  };
+  std::sort(engine.begin(), engine.end(), byPair);
+  std::sort(reference.begin(), reference.end(), byPair);
   ModelComparison comparison;
   comparison.packets = reference.size();
   for (std::size_t i = 0; i < std::min(engine.size(), reference.size()); ++i) {

@@ -44,6 +44,12 @@ struct ModelComparison {
 ModelComparison compareWithReference(const Network& network, const RoutingResult& routing, SimConfig config,
                                      std::uint64_t limit);
 
+/// Two models' packet records compared in (source, destination, sequence) order (each list
+/// sorted first): equal when every record is, else the first packet whose records differ in
+/// any field (times, hops), or — when one list is a prefix of the other — the two counts.
+/// `packets` is the reference's count.
+ModelComparison comparePacketRecords(std::vector<PacketRecord> engine, std::vector<PacketRecord> reference);
+
 /// A cycle limit for a drained run of `config`: its generation window, then at most
 /// 4 x measureCycles (or drainCycles) and the watchdog's span for the last packets.
 std::uint64_t referenceLimit(const SimConfig& config);

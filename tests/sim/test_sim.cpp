@@ -27,6 +27,7 @@
 #include "routing/semantics.h"
 #include "sim/engine.h"
 #include "sim/reference/reference_model.h"
+#include "sim/sim_json.h"
 #include "sim/simulator.h"
 #include "test_support.h"
 #include "traffic/pattern.h"
@@ -506,8 +507,18 @@ TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
           EXPECT_GE(result.deadlockReport.channels.size(), 2U) << "a waiting cycle names its channels";
           EXPECT_FALSE(result.deadlockReport.packets.empty());
           EXPECT_GE(result.deadlockReport.cycle, result.deadlockReport.lastMove + config.watchdogCycles);
+          // The JSON output carries the report as it is (docs/SIMULATION.md "Output").
+          const nlohmann::json json = simResultJson(result);
+          EXPECT_EQ(json["deadlock"], true);
+          EXPECT_EQ(json["deadlock_cycle"], result.deadlockReport.cycle);
+          EXPECT_EQ(json["deadlock_last_move"], result.deadlockReport.lastMove);
+          EXPECT_EQ(json["deadlock_channels"], result.deadlockReport.channels);
+          EXPECT_EQ(json["deadlock_packets"], result.deadlockReport.packets);
         } else {
           EXPECT_EQ(result.packetsDelivered, result.packetsGenerated) << "no packet stuck";
+          const nlohmann::json json = simResultJson(result);
+          EXPECT_EQ(json["deadlock"], false);
+          EXPECT_FALSE(json.contains("deadlock_cycle") || json.contains("deadlock_channels"));
         }
       }
       EXPECT_EQ(deadlocked, !verdict.deadlockFree) << fabricSpec << " " << engine;

@@ -282,6 +282,27 @@ TEST(RankingRules, EachDeploymentCostAloneOrdersWithinAGroup) {
     EXPECT_EQ(engines.front().name, "b") << i;
     EXPECT_EQ(engines[0].group, engines[1].group) << i;
   }
+  // The decision names the one criterion that put the cheaper routing first.
+  const std::vector<std::string> why = {
+      "a needs 2 VLs, this one 1",
+      "a needs 2 addresses per terminal, this one 1",
+      "a needs 1000 table entries per switch, this one 0",
+      "a is source-dependent, this one deterministic",
+      "a is multipath, this one deterministic",
+      "a is adaptive, this one deterministic",
+      "a is not in order by construction",
+  };
+  for (std::size_t i = 0; i < costlier.size(); ++i) {
+    std::vector<EngineComparison> engines{routing("a", 0), routing("b", 1)};
+    costlier[i](engines[0].deployment);
+    Comparison c;
+    c.engines = engines;
+    rankEngines(c.engines);
+    c.verdict = decide(c);
+    EXPECT_EQ(c.verdict.recommended, "b") << i;
+    EXPECT_EQ(c.verdict.equals, std::vector<std::string>{"a"}) << i;
+    EXPECT_EQ(c.verdict.why, why[i]) << i;
+  }
   // The kinds in their order.
   std::vector<EngineComparison> kinds{routing("adaptive", 0), routing("multipath", 1), routing("source", 2),
                                       routing("deterministic", 3)};
@@ -473,6 +494,10 @@ TEST(Decision, TheSimulatorDecidesBeyondItsResolutionAtNoExtraCost) {
   c = decided(engines);
   EXPECT_EQ(c.verdict.recommended, "static");
   EXPECT_FALSE(c.verdict.disagree);
+  EXPECT_EQ(c.verdict.dynamicLeader, "dynamic");
+  EXPECT_NE(recommendation(c).find("The simulator puts dynamic slightly ahead, within its resolution (0.015)."),
+            std::string::npos)
+      << recommendation(c);
   // Beyond it, but costlier to deploy: named as the alternative.
   simulated(engines[1], 0.30);
   engines[1].deployment.addressesPerTerminal = 16;

@@ -5,8 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "analysis/split.h"
@@ -15,6 +17,7 @@
 #include "fabric/fabric.h"
 #include "report/comparison.h"
 #include "report/html.h"
+#include "sim/ring_fabric.h"
 #include "test_support.h"
 #include "traffic/pattern.h"
 
@@ -369,6 +372,69 @@ TEST_F(OpenSmDirectory, RankedBesideOurEngines) {
   EXPECT_TRUE(byName["opensm:torus-2QoS"]->refused);
   EXPECT_EQ(c.engines.back().name, "opensm:torus-2QoS");
   EXPECT_NE(html(c).find("no torus found in this fabric"), std::string::npos);
+}
+
+// The simulation's bounds (docs/COMPARE.md): leaders >= 1, cycles >= 1, steps 1..20, each at
+// the limit and one past it, refused with the message; a caller's routing of another fabric is
+// refused by name.
+TEST(ReportCompare, SimulationBoundsAndAForeignRoutingAreRefusedWithTheirMessage) {
+  const auto errorOf = [](const CompareOptions& options) {
+    try {
+      compareEngines(options);
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CompareOptions options = smallOptions();
+  options.engines = {"dmodk"};
+  options.simulateLeaders = 0;
+  EXPECT_EQ(errorOf(options),
+            "simulation of the leading routings needs --simulate-leaders >= 1, --simulate-cycles >= 1 and "
+            "--simulate-steps 1..20 (got 0, 2000, 6)");
+  options.simulateLeaders = 1;
+  options.simulateCycles = 0;
+  EXPECT_NE(errorOf(options).find("(got 1, 0, 6)"), std::string::npos);
+  options.simulateCycles = 200;
+  options.simulateSteps = 0;
+  EXPECT_NE(errorOf(options).find("(got 1, 200, 0)"), std::string::npos);
+  options.simulateSteps = 21;
+  EXPECT_NE(errorOf(options).find("(got 1, 200, 21)"), std::string::npos);
+  options.simulate = false;  // the bounds are the simulation's: not checked without it
+  EXPECT_EQ(errorOf(options), "accepted");
+  options.simulate = true;
+  for (const int steps : {1, 20}) {
+    options.simulateSteps = steps;
+    const Comparison c = compareEngines(options);
+    EXPECT_DOUBLE_EQ(c.simulationResolution, 0.99 / std::pow(2.0, steps)) << steps;
+  }
+
+  options = smallOptions();
+  options.engines = {"dmodk"};
+  options.simulate = false;
+  const Fabric other = loadFabric("kary-ntree:k=2,n=2");
+  RoutingContext context;
+  options.routings = {{"mine", std::make_shared<RoutingResult>(runEngine("dmodk", other.network, context))}};
+  EXPECT_EQ(errorOf(options), "compare: routing 'mine' does not route the fabric kary-ntree:k=2,n=3 (12 switches)");
+}
+
+// A fabric with an odd number of terminals has no bisection: the sampled bandwidths are left
+// out with a note, and the rest of the comparison stands.
+TEST(ReportCompare, AnOddTerminalCountLeavesTheBandwidthsOutWithANote) {
+  CompareOptions options;
+  options.spec = test::ringFabric(5, "compare_odd");
+  options.engines = {"updown"};
+  options.simulate = false;
+  const Comparison c = compareEngines(options);
+  ASSERT_EQ(c.engines.size(), 1U);
+  const EngineComparison& e = c.engines[0];
+  ASSERT_TRUE(e.passed()) << e.reason;
+  EXPECT_NE(
+      std::find(e.notes.begin(), e.notes.end(), "ABB/AFPB/ADB need an even number of terminals (this fabric has 5)"),
+      e.notes.end());
+  ASSERT_FALSE(e.models.empty());
+  EXPECT_EQ(e.models[0].abb.samples, 0U);
+  EXPECT_GT(e.models[0].worst, 0);  // WORST and the shift loads stand
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #endif
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "engines/fattree/fat_tree.h"
 #include "graph/builder.h"
@@ -64,6 +65,22 @@ TEST(RoutingChecks, FindsDeadPortsAndUnroutedEntries) {
   EXPECT_TRUE(mentions(report, "kt-s1-0[3]: dead port for address 2"));
   EXPECT_EQ(report.noRoute, 2u);  // nodes 2 and 3 cannot reach node 0
   EXPECT_TRUE(mentions(report, "kt-h2 -> address 0 (LID 1, 'kt-h0'): no route at kt-s0-1"));
+}
+
+TEST(RoutingChecks, FindsDeliveryAtTheWrongSwitchAndEntriesLeadingToAnotherTerminal) {
+  // 2-ary 2-tree: kt-s0-0's ports 1 and 2 go down to kt-h0 and kt-h1; address 2 is kt-h2's.
+  const Network net = makeKaryNtree(2, 2);
+  RoutingResult r = routeFtreeDeterministic(net, {});
+  r.tables[0].set(sw(net, "kt-s0-0"), 2, kSelfPort);  // "deliver here", at a switch that is not kt-h2
+  r.tables[0].set(sw(net, "kt-s0-1"), 0, 2);          // address 0 (kt-h0) sent down to kt-s0-1's second terminal
+  const RoutingCheckReport report = checkRouting(net, r);
+  EXPECT_FALSE(report.passed());
+  EXPECT_EQ(report.badCandidates, 2u);
+  EXPECT_EQ(report.deadPorts, 0u);
+  EXPECT_TRUE(mentions(report, "kt-s0-0[0]: port 0 (deliver here) for address 2 (LID 3, 'kt-h2')"))
+      << fmt::format("{}", fmt::join(report.failures, "\n"));
+  EXPECT_TRUE(mentions(report, "kt-s0-1[2]: leads to terminal 'kt-h3' for address 0 (LID 1, 'kt-h0')"))
+      << fmt::format("{}", fmt::join(report.failures, "\n"));
 }
 
 TEST(RoutingChecks, FindsBrokenMinimalityAndDeterminismClaims) {

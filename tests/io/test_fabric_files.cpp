@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -707,6 +708,47 @@ TEST(NetworkDifferences, FindsEveryKindOfDifference) {
   CompareOptions options;
   options.ignoreUnusedPorts = true;
   EXPECT_TRUE(networkDifferences(a, b, options).empty());
+}
+
+// Each remaining kind of difference alone, named as documented (topology/compare.h): a node
+// only on one side, a kind, a GUID (only when asked), the node order (only when asked).
+TEST(NetworkDifferences, NamesEachKindAloneAndComparesGuidsAndOrderOnlyWhenAsked) {
+  // h - s - t, built with `first` first: the same network in another node order.
+  const auto pair = [](bool switchFirst, const std::string& terminal, bool terminalIsSwitch, std::uint64_t guid) {
+    NetworkBuilder builder;
+    NodeId s, h;
+    if (switchFirst) s = builder.addSwitch("s", 2, 0x10);
+    h = terminalIsSwitch ? builder.addSwitch(terminal, 1, guid) : builder.addTerminal(terminal, 1, guid);
+    if (!switchFirst) s = builder.addSwitch("s", 2, 0x10);
+    const NodeId t = builder.addTerminal("t", 1, 0x30);
+    builder.connect(h, 1, s, 1);
+    builder.connect(t, 1, s, 2);
+    return builder.build();
+  };
+  const Network base = pair(false, "h", false, 0x20);
+  EXPECT_TRUE(networkDifferences(base, pair(false, "h", false, 0x20)).empty());
+
+  EXPECT_EQ(networkDifferences(base, pair(false, "g", false, 0x20)),
+            (std::vector<std::string>{"node 'g' only in the second network", "node 'h' only in the first network",
+                                      "s[1]: cable to h[1] vs g[1]"}));
+  const std::vector<std::string> kinds = networkDifferences(base, pair(false, "h", true, 0x20));
+  EXPECT_EQ(kinds.front(), "counts differ: 1 switches, 2 terminals, 2 cables vs 2 switches, 1 terminals, 2 cables");
+  EXPECT_NE(std::find(kinds.begin(), kinds.end(), "node 'h' is a terminal vs a switch"), kinds.end()) << joined(kinds);
+
+  const Network otherGuid = pair(false, "h", false, 0x21);
+  EXPECT_TRUE(networkDifferences(base, otherGuid).empty());
+  CompareOptions guids;
+  guids.compareGuids = true;
+  EXPECT_EQ(networkDifferences(base, otherGuid, guids),
+            (std::vector<std::string>{"node 'h' has GUID 0x0000000000000020 vs 0x0000000000000021"}));
+
+  const Network reordered = pair(true, "h", false, 0x20);
+  EXPECT_TRUE(networkDifferences(base, reordered).empty());
+  CompareOptions order;
+  order.compareOrder = true;
+  EXPECT_EQ(networkDifferences(base, reordered, order),
+            (std::vector<std::string>{"node 'h' is node 0 in the first network, 1 in the second",
+                                      "node 's' is node 1 in the first network, 0 in the second"}));
 }
 
 // ---- recognition ------------------------------------------------------------------------------

@@ -621,6 +621,69 @@ TEST(Simulator, TraceMessagesOfOneTimeKeepTheirFileOrder) {
   }
 }
 
+// formatTrace writes what parseTrace reads: the same messages back, names for terminals.
+TEST(Simulator, AFormattedTraceReadsBackToTheSameMessages) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const Trace trace = generateIoTrace(fabric.network, parseIoTraceSpec("io:storage=2,clients=3,requests=5", 4));
+  const std::string text = formatTrace(trace, fabric.network);
+  EXPECT_EQ(text.substr(0, text.find('\n')), "time,source,destination,bytes");
+  const Trace back = parseTrace(text, "back.csv", fabric.network);
+  ASSERT_EQ(back.messages.size(), trace.messages.size());
+  for (std::size_t i = 0; i < trace.messages.size(); ++i) {
+    const TraceMessage& a = trace.messages[i];
+    const TraceMessage& b = back.messages[i];
+    EXPECT_EQ(std::tie(a.cycle, a.source, a.destination, a.bytes), std::tie(b.cycle, b.source, b.destination, b.bytes))
+        << i;
+  }
+  const std::string firstLine = text.substr(text.find('\n') + 1, text.find('\n', text.find('\n') + 1));
+  EXPECT_NE(firstLine.find(fabric.network.name(fabric.network.terminalNode(trace.messages[0].source))),
+            std::string::npos)
+      << firstLine;
+}
+
+// Lazy credits keep 32-bit cycles (sim/credit_flow.h): they are counted in at least every 2^30
+// cycles and all of them before a jump past their cycles. A trace whose second burst comes
+// after an idle gap of more than 3 x 2^30 cycles makes the run jump over it: that burst's packets
+// must take exactly the times they take after a short gap (the network is empty both times),
+// with grouped events (lazy credits) and without.
+TEST(Simulator, LazyCreditsSurviveAJumpOfBillionsOfCycles) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const RoutingResult routing = route("dmodk", fabric.network);
+  const auto burstsAt = [](std::uint64_t second) {
+    Trace trace;
+    trace.name = "bursts";
+    for (const std::uint64_t start : {std::uint64_t{0}, second}) {
+      for (std::uint32_t s = 0; s < 8; ++s) trace.messages.push_back({start + s, s, (s + 3) % 8, 4096});
+    }
+    return trace;
+  };
+  constexpr std::uint64_t kShort = 20000, kLong = (std::uint64_t{3} << 30) + 12345;
+  for (const SimConfig::Grouping grouping : {SimConfig::Grouping::Always, SimConfig::Grouping::Never}) {
+    SimConfig config;
+    config.recordPackets = true;
+    config.grouping = grouping;
+    config.threads = 2;
+    const Trace near = burstsAt(kShort), far = burstsAt(kLong);
+    const SimResult a = simulate(fabric.network, routing, config, &near);
+    const SimResult b = simulate(fabric.network, routing, config, &far);
+    ASSERT_EQ(a.packets.size(), 64U);  // 16 messages of 4 packets
+    ASSERT_EQ(b.packets.size(), a.packets.size());
+    EXPECT_FALSE(b.deadlock);
+    for (std::size_t i = 0; i < a.packets.size(); ++i) {
+      const PacketRecord& x = a.packets[i];
+      const PacketRecord& y = b.packets[i];
+      const std::uint64_t shift = x.generated >= kShort ? kLong - kShort : 0;
+      EXPECT_EQ(std::tie(x.source, x.destination, x.sequence, x.hops),
+                std::tie(y.source, y.destination, y.sequence, y.hops))
+          << i;
+      EXPECT_EQ(y.generated, x.generated + shift) << i;
+      EXPECT_EQ(y.injected, x.injected + shift) << i;
+      EXPECT_EQ(y.delivered, x.delivered + shift) << i;
+    }
+    EXPECT_EQ(b.lastDelivery, a.lastDelivery + (kLong - kShort));
+  }
+}
+
 // The io generator's bursts (docs/SIMULATION.md): geometric length >= 1 of mean `burst`,
 // each burst after an exponential gap of mean `gap`. With burst = 1 every request of a client
 // follows its previous one by a gap draw plus 1..64 cycles: with a mean gap of 10^6 cycles,

@@ -320,6 +320,34 @@ TEST(Schedulers, EveryGrantedSetIsConflictFreeAndEveryCircuitAValidPath) {
   }
 }
 
+// The checker itself finds what it promises (schedule/circuits.h): a schedule of another
+// request list, and two granted circuits on one channel, named with the circuit that had it.
+TEST(Schedulers, TheCircuitCheckFindsASharedChannelAndAForeignSchedule) {
+  const Fabric loaded = loadFabric("kary-ntree:k=2,n=2");
+  const CircuitFabric fabric(loaded.network);
+  const std::vector<SourceDestination> requests = {{0, 2}, {1, 3}};  // both leave kt-s0-0 upwards
+  LinkState state(fabric);
+  CircuitSchedule schedule;
+  CircuitScheduler(fabric, makeSchedulerConfig("level-wise")).run(requests, 1, state, schedule);
+  ASSERT_EQ(schedule.granted, 2U);
+  const CircuitCheck valid = checkCircuits(fabric, requests, schedule);
+  EXPECT_TRUE(valid.ok) << valid.problem;
+  EXPECT_EQ(valid.circuits, 2U);
+  EXPECT_EQ(valid.channelsUsed, 8U);  // 4 channels each: up to the root level and down
+
+  CircuitSchedule shared = schedule;
+  for (std::size_t k = 0; k < shared.levels; ++k) shared.ports[shared.levels + k] = shared.ports[k];
+  const CircuitCheck conflict = checkCircuits(fabric, requests, shared);
+  EXPECT_FALSE(conflict.ok);
+  EXPECT_EQ(conflict.problem.substr(0, 30), "circuit 1 (kt-h1 -> kt-h3): ch") << conflict.problem;
+  EXPECT_NE(conflict.problem.find("is already used by circuit 0"), std::string::npos) << conflict.problem;
+
+  const std::vector<SourceDestination> more = {{0, 2}, {1, 3}, {2, 0}};
+  const CircuitCheck foreign = checkCircuits(fabric, more, schedule);
+  EXPECT_FALSE(foreign.ok);
+  EXPECT_EQ(foreign.problem, "schedule has 2 requests, the request list 3");
+}
+
 TEST(Schedulers, WithoutReleaseLevelOrderAndRequestOrderDecideAlike) {
   // Level k's links are touched only at level k, in request order in both orders; so
   // without release (and without random draws) the two orders grant the same circuits on

@@ -746,6 +746,49 @@ TEST(Simulator, IoTraceRequestsAreAnsweredAsDocumented) {
   EXPECT_NEAR(double(writes), 360.0, 80.0);
 }
 
+// Every refusal of the trace reader with its line and message (docs/FORMATS.md "Simulation
+// traces"), and each limit at the limit (read) and one past it (refused): bytes 1 .. 2^40,
+// time 0 .. 10^18 cycles, terminal indices below the fabric's count.
+TEST(Simulator, TraceReaderRefusalsAndLimitsOneByOne) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");  // 8 terminals, kt-h0 .. kt-h7
+  const std::string header = "time,source,destination,bytes\n";
+  const auto errorOf = [&](const std::string& text) {
+    try {
+      parseTrace(text, "t.csv", fabric.network);
+    } catch (const ParseError& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"time,src,destination,bytes\n", "t.csv:1: expected the header 'time,source,destination,bytes'"},
+      {"# only a comment\n", "t.csv:1: empty trace: expected the header 'time,source,destination,bytes'"},
+      {header + "0,0,1\n", "t.csv:2: expected 4 fields, found 3"},
+      {header + "x,0,1,10\n", "t.csv:2: time 'x' is not a non-negative number of cycles"},
+      {header + "1e19,0,1,10\n", "t.csv:2: time '1e19' is not a non-negative number of cycles"},
+      {header + "0,nobody,1,10\n", "t.csv:2: 'nobody' is neither a terminal name nor a terminal index"},
+      {header + "0,0,,10\n", "t.csv:2: '' is neither a terminal name nor a terminal index"},
+      {header + "0,0,8,10\n", "t.csv:2: terminal index 8 out of range (the fabric has 8)"},
+      {header + "0,kt-h3,3,10\n", "t.csv:2: source and destination are the same terminal"},
+      {header + "0,0,1,0\n", "t.csv:2: bytes '0' is not a positive integer (at most 2^40)"},
+      {header + "0,0,1,1099511627777\n", "t.csv:2: bytes '1099511627777' is not a positive integer (at most 2^40)"},
+      {header + "0,0,1,12x\n", "t.csv:2: bytes '12x' is not a positive integer (at most 2^40)"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string message = errorOf(text);
+    ASSERT_GE(message.size(), expected.size()) << message;
+    EXPECT_EQ(message.substr(message.size() - expected.size()), expected) << message;
+  }
+  // At the limits: read, with the values as given.
+  const Trace limits = parseTrace(header + "1e18,0,7,1099511627776\n0,kt-h7,0,1\n", "t.csv", fabric.network);
+  ASSERT_EQ(limits.messages.size(), 2U);
+  EXPECT_EQ(limits.messages[1].cycle, std::uint64_t{1000000000000000000});
+  EXPECT_EQ(limits.messages[1].bytes, std::uint64_t{1} << 40);
+  EXPECT_EQ(limits.messages[1].destination, 7U);
+  EXPECT_EQ(limits.messages[0].source, 7U);
+  EXPECT_EQ(limits.messages[0].bytes, 1U);
+}
+
 TEST(Simulator, BadTracesAndParametersAreRefusedWithTheirPlace) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   EXPECT_THROW(parseTrace("", "t.csv", fabric.network), ParseError);

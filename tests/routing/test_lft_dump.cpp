@@ -303,6 +303,19 @@ TEST(LftDump, ErrorsNameFileAndLine) {
   EXPECT_EQ(message(header + "0x0019 001 # Channel Adapter portguid 0x0000000000100001: 'kt-h00'\n"),
             "t.dump:2: LID 25 is beyond the block's range [0-24]");
   EXPECT_EQ(message("hello\n"), "t.dump:1: unrecognized line 'hello'");
+  // Each malformed piece of a header or an entry, by itself.
+  EXPECT_EQ(message("Unicast lids [0 24] of switch Lid 2 guid 0x0000000000200000 ('kt-s0-0'):\n"),
+            "t.dump:1: malformed switch header (expected \"Unicast lids [0-N] of switch Lid L guid 0xG ('name'):\")");
+  EXPECT_EQ(message("Unicast lids [0-24] of switch Lid 2 guid 0x0000000000200000 (kt-s0-0):\n"),
+            "t.dump:1: malformed switch header: guid or ('name'): missing");
+  EXPECT_EQ(message("Unicast lids [0-24] of switch Lid 2 guid 0x0000000000900000 ('nowhere'):\n"),
+            "t.dump:1: switch 'nowhere' (guid 0x0000000000900000) is not in the network");
+  EXPECT_EQ(message(header + "0x0001 001 # Hub portguid 0x0000000000100001: 'kt-h00'\n"),
+            "t.dump:2: unknown node type 'Hub'");
+  EXPECT_EQ(message(header + "0x0001 001 # Channel Adapter portguid 0x0000000000100001 'kt-h00'\n"),
+            "t.dump:2: malformed entry: portguid or ': 'name'' missing");
+  EXPECT_EQ(message(header + "0x0001 001 # Channel Adapter portguid 0x0000000000100001: 'kt-h00\n"),
+            "t.dump:2: malformed entry: portguid or ': 'name'' missing");
   EXPECT_EQ(message(""), "t.dump:0: no \"Unicast lids\" switch block: not an OpenSM LFT dump");
   EXPECT_THROW(runEngine("file:/nonexistent/lfts.dump", net), IoError);
 }

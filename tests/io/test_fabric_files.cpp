@@ -533,6 +533,20 @@ const BrokenInput kBroken[] = {
      "\"cables\": 0},\n \"nodes\": [{\"name\": \"a\", \"kind\": \"switch\", \"ports\": 2}],\n \"cables\": []}\n",
      2, "\"terminals\" says 2 but the file has 0"},
     {"json truncated", "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n", 3, "invalid JSON"},
+    {"json version 2", "{\"format\": \"routelab-network\", \"version\": 2,\n \"nodes\": [], \"cables\": []}\n", 1,
+     "unsupported \"version\" (this routelab reads version 1)"},
+    {"json node kind",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"router\", "
+     "\"ports\": 2}\n ],\n \"cables\": []}\n",
+     3, "\"kind\" must be \"switch\" or \"terminal\", not \"router\""},
+    {"json negative ports",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"switch\", "
+     "\"ports\": -1}\n ],\n \"cables\": []}\n",
+     3, "\"ports\" must be a non-negative integer"},
+    {"json bad guid",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"switch\", "
+     "\"ports\": 2, \"guid\": \"0xZZ\"}\n ],\n \"cables\": []}\n",
+     3, "bad \"guid\" '0xZZ'"},
     // Found by fuzz_json (fuzz/regressions/json/): nlohmann's out_of_range escaped as an internal error.
     {"json number overflow", "{\"format\": \"routelab-network\",\n \"version\": 1E400}\n", 2,
      "invalid JSON: number overflow parsing '1E400'"},

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <span>
 #include <sstream>
 
 #include "analysis/split.h"
@@ -435,6 +436,42 @@ TEST(ReportCompare, AnOddTerminalCountLeavesTheBandwidthsOutWithANote) {
   ASSERT_FALSE(e.models.empty());
   EXPECT_EQ(e.models[0].abb.samples, 0U);
   EXPECT_GT(e.models[0].worst, 0);  // WORST and the shift loads stand
+}
+
+// A routing that does not deliver every pair is verified and profiled but not analysed: it
+// says so, fails verification and is ranked after every routing that passes.
+TEST(ReportCompare, ARoutingThatLoopsIsNotAnalysedAndSaysWhy) {
+  CompareOptions options = smallOptions();
+  options.engines = {"dmodk"};
+  options.simulate = false;
+  const Fabric fabric = loadFabric(options.spec);
+  RoutingContext context;
+  RoutingResult looping = runEngine("dmodk", fabric.network, context);
+  // kt-s0-00 sends kt-h4's traffic up port 3 to kt-s1-00, which sends it back down port 1 to
+  // kt-s0-00 (a forwarding loop for kt-h0 and kt-h1).
+  const auto sw = [&](const char* name) { return fabric.network.switchIndex(fabric.network.findNode(name).value()); };
+  const Address a = looping.addresses.base(fabric.network.findNode("kt-h4").value());
+  RoutingResult unrouted = looping;
+  looping.tables[0].set(sw("kt-s0-00"), a, 3);
+  looping.tables[0].set(sw("kt-s1-00"), a, 1);
+  // And one that is loop-free but leaves kt-h4 unreachable from kt-s0-00.
+  unrouted.tables[0].set(sw("kt-s0-00"), a, kNoRoute);
+  options.routings = {{"looping", std::make_shared<RoutingResult>(std::move(looping))},
+                      {"unrouted", std::make_shared<RoutingResult>(std::move(unrouted))}};
+  const Comparison c = compareEngines(options);
+  ASSERT_EQ(c.engines.size(), 3U);
+  EXPECT_EQ(c.engines[0].name, "dmodk");
+  for (const EngineComparison& e : std::span(c.engines).subspan(1)) {
+    EXPECT_FALSE(e.passed()) << e.name;
+    EXPECT_TRUE(e.models.empty()) << e.name;
+    EXPECT_NE(std::find(e.notes.begin(), e.notes.end(),
+                        "not analysed: the routing does not deliver every pair (see routelab verify)"),
+              e.notes.end())
+        << e.name;
+    EXPECT_EQ(e.loopFree, e.name == "unrouted");
+    EXPECT_FALSE(e.connected) << e.name;
+  }
+  EXPECT_EQ(c.verdict.recommended, "dmodk");
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ using namespace routelab;
 namespace {
 
 ChannelId channelAt(const Network& net, const std::string& node, PortNumber port) {
-  return net.channelAt(*net.findNode(node), port);
+  return net.channelAt(net.findNode(node).value(), port);
 }
 
 TrafficPattern byHand(const Network& net, std::vector<SourceDestination> pairs) {

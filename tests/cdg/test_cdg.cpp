@@ -35,7 +35,7 @@ Network ring(std::uint32_t n) {
 }
 
 ChannelId channel(const Network& net, const std::string& node, PortNumber port) {
-  return net.channelAt(*net.findNode(node), port);
+  return net.channelAt(net.findNode(node).value(), port);
 }
 
 /// Clockwise path from terminal i over `hops` ring channels to terminal (i+hops)%n.

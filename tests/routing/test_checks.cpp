@@ -18,7 +18,7 @@ using namespace routelab;
 
 namespace {
 
-std::uint32_t sw(const Network& net, const std::string& name) { return net.switchIndex(*net.findNode(name)); }
+std::uint32_t sw(const Network& net, const std::string& name) { return net.switchIndex(net.findNode(name).value()); }
 
 bool mentions(const RoutingCheckReport& report, const std::string& text) {
   for (const auto& f : report.failures) {

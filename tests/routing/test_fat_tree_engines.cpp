@@ -25,7 +25,7 @@ using namespace routelab;
 
 namespace {
 
-std::uint32_t sw(const Network& net, const std::string& name) { return net.switchIndex(*net.findNode(name)); }
+std::uint32_t sw(const Network& net, const std::string& name) { return net.switchIndex(net.findNode(name).value()); }
 
 /// Up port (hardware) of a switch path walk: the sequence of nodes visited.
 std::vector<std::string> nodesOnPath(const Network& net, const RoutingResult& r, NodeId source, NodeId destination,

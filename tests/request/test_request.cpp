@@ -354,3 +354,26 @@ TEST(RequestRun, CompareRunsFromTheRequest) {
   EXPECT_EQ(json["configuration"]["vls"], 1);
   EXPECT_EQ(json["engines"].size(), 2u);
 }
+
+// The simulate request's run modes exclude each other, each pair refused with its message; a
+// trace file and a generated trace are refused together by name.
+TEST(RequestRun, SimulateRunModesExcludeEachOther) {
+  const auto refusal = [](const KeyValues& extra) {
+    KeyValues values = {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}};
+    values.insert(values.end(), extra.begin(), extra.end());
+    try {
+      SimulateRequest::fromValues(values);
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string modes = "--loads, --saturation and --trace/--trace-generate exclude each other";
+  EXPECT_EQ(refusal({{"loads", "0.1:0.2:0.1"}, {"saturation", "true"}}), modes);
+  EXPECT_EQ(refusal({{"loads", "0.1:0.2:0.1"}, {"trace", "t.csv"}}), modes);
+  EXPECT_EQ(refusal({{"saturation", "true"}, {"trace-generate", "io:storage=1,clients=2"}}), modes);
+  EXPECT_EQ(refusal({{"trace", "t.csv"}, {"trace-generate", "io:storage=1,clients=2"}}),
+            "--trace and --trace-generate exclude each other");
+  EXPECT_EQ(refusal({{"saturation", "true"}}), "accepted");
+  EXPECT_EQ(refusal({{"trace", "t.csv"}}), "accepted");  // read when the request runs
+}

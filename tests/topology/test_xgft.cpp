@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+
 #include "core/errors.h"
+#include "fabric/fabric.h"
 #include "graph/algorithms.h"
 #include "topology/summary.h"
 #include "topology/xgft.h"
@@ -93,4 +97,19 @@ TEST(Xgft, RejectsImpossibleParameters) {
   EXPECT_THROW(makeGft2(0, 1, 1), SpecError);
   EXPECT_THROW(makeXgft({{2, 2}, {1}}), SpecError);
   EXPECT_THROW(makeXgft({{4096, 4096, 4096}, {1, 1, 1}}), SpecError);
+  // Each refusal names its parameter, through the spec as a user types it too.
+  const auto errorOf = [](const std::function<void()>& build) {
+    try {
+      build();
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("built");
+  };
+  EXPECT_EQ(errorOf([] { makeXgft({{2, 0}, {1, 1}}); }), "xgft: m_2 and w_2 must be at least 1");
+  EXPECT_EQ(errorOf([] { makeXgft({{2, 2}, {0, 1}}); }), "xgft: m_1 and w_1 must be at least 1");
+  EXPECT_EQ(errorOf([] { makeXgft({{2, 2}, {1}}); }), "xgft: m has 2 entries and w has 1; both need h");
+  EXPECT_EQ(errorOf([] { loadFabric("xgft:h=2,m=2.65536,w=1.1"); }), "xgft: every entry of 'm' must be in [1, 65535]");
+  EXPECT_EQ(errorOf([] { loadFabric("xgft:h=2,m=2.2,w=0.1"); }), "xgft: every entry of 'w' must be in [1, 65535]");
+  EXPECT_EQ(errorOf([] { loadFabric("xgft:h=2,m=2.3,w=1.2"); }), "built");
 }

@@ -270,3 +270,24 @@ TEST(FabricLids, IbnetdiscoverWithoutLidsOrWithCollisions) {
   // Every CA and switch of k4n2 has its LID: 16 + 8.
   EXPECT_EQ(parseIbnetdiscoverLids(text, "k4n2").byPortGuid.size(), 24u);
 }
+
+// A routing with one table per layer keeps its layers: an SL table may name SLs up to its
+// last layer (read), not one more (refused with the SL and both counts).
+TEST(FabricLids, AnSlTableCannotAddLayersToARoutingWithATablePerLayer) {
+  const Fabric fabric = loadFabric("random:switches=8,seed=1");
+  const RoutingResult routing = runEngine("mroots:layers=2", fabric.network);
+  ASSERT_EQ(routing.tables.size(), 2u);
+  std::ostringstream out;
+  writeSlTable(fabric.network, routing, out);
+  SlTable table = parseSlTable(out.str(), "layers.sl");
+  ASSERT_FALSE(table.entries.empty());
+  table.entries.front().sl = 1;  // the last layer: read
+  EXPECT_EQ(applySlTable(fabric.network, routing, table, false).layerCount(), 2u);
+  table.entries.front().sl = 2;  // one past
+  try {
+    applySlTable(fabric.network, routing, table, false);
+    FAIL() << "SL 2 was applied to a routing of 2 layers";
+  } catch (const RoutingError& e) {
+    EXPECT_EQ(std::string(e.what()), "layers.sl: SL 2 needs 3 layers, the routing has 2 layers with their own tables");
+  }
+}

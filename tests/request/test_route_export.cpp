@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "core/errors.h"
@@ -17,6 +18,7 @@
 #include "io/sl_table.h"
 #include "request/route_export.h"
 #include "request/route_request.h"
+#include "request/verify_request.h"
 #include "routing/interval_routing.h"
 #include "routing/lmc_tables.h"
 #include "test_support.h"
@@ -192,4 +194,38 @@ TEST(RouteRequestParts, ContextEngineRowAndLidMapAreTheRequests) {
                                     o)["checks"]);
   EXPECT_EQ(checks["terminal_pairs_delivered"], 8 * 7);
   EXPECT_TRUE(checks["passed"]);
+}
+
+// verify --lid-map: the routing is verified on the map's LIDs (every terminal's first address
+// has the LID the map gives its port GUID); a map without LIDs is refused by name.
+TEST(VerifyRequestParts, ALidMapGivesTheRoutingItsLidsAndAnEmptyOneIsRefused) {
+  const std::string dir = test::fixturesDir() + "/k4n2";
+  // The ibsim net file has GUIDs but no LIDs: without the map, routelab numbers the addresses.
+  const std::string fabric = "net:" + dir + "/topology.net";
+  const VerifyOutcome out =
+      runVerify(VerifyRequest::fromValues({{"fabric", fabric}, {"engine", "minhop"}, {"lid-map", dir + "/guid2lid"}}));
+  ASSERT_FALSE(out.fabric.lids.empty());
+  const VerifyOutcome without = runVerify(VerifyRequest::fromValues({{"fabric", fabric}, {"engine", "minhop"}}));
+  EXPECT_TRUE(without.fabric.lids.empty());
+  const LidMap map = readGuid2Lid(dir + "/guid2lid");
+  std::size_t checked = 0, differs = 0;
+  for (NodeId t : out.fabric.network.terminals()) {
+    const LidMap::Entry* entry = map.find(out.fabric.network, t);
+    ASSERT_NE(entry, nullptr) << out.fabric.network.name(t);
+    EXPECT_EQ(out.routing.addresses.lid(out.routing.addresses.base(t)), entry->lid) << out.fabric.network.name(t);
+    differs += without.routing.addresses.lid(without.routing.addresses.base(t)) != entry->lid ? 1 : 0;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 16u);
+  EXPECT_GT(differs, 0u);  // the map's LIDs are not the ones routelab would number
+  EXPECT_TRUE(out.result.connected);
+
+  const std::string empty = ::testing::TempDir() + "empty.guid2lid";
+  { std::ofstream(empty) << "# no LIDs here\n"; }
+  try {
+    runVerify(VerifyRequest::fromValues({{"fabric", fabric}, {"engine", "minhop"}, {"lid-map", empty}}));
+    FAIL() << "an empty LID map was used";
+  } catch (const SpecError& e) {
+    EXPECT_EQ(std::string(e.what()), "--lid-map " + empty + ": no LIDs in the file");
+  }
 }

@@ -12,7 +12,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=build-coverage
-if [ $# -gt 0 ] && [ "$1" != "--" ]; then build=$1; shift; fi
+case ${1:-} in
+  -h | --help) sed -n '2,12p' "$0"; exit 0 ;;
+  --) ;;
+  -*) echo "coverage: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  ?*) build=$1; shift ;;
+esac
 [ $# -eq 0 ] || { [ "$1" = "--" ] && shift; } || { echo "coverage: usage: scripts/coverage.sh [BUILD_DIR] [-- options]" >&2; exit 2; }
 command -v gcov >/dev/null || { echo "coverage: gcov (gcc) is needed" >&2; exit 2; }
 jobs=${ROUTELAB_JOBS:-$(nproc)}

@@ -32,6 +32,12 @@ SimConfig shortRuns() {
   return config;
 }
 
+/// One run of `config` at `load`, as simulate gives it.
+SimResult simulatedAt(const Network& network, const RoutingResult& routing, SimConfig config, double load) {
+  config.load = load;
+  return simulate(network, routing, config);
+}
+
 TEST(SaturationSearch, FindsTheLastUnsaturatedLoadOfTheDocumentedGrid) {
   const Fabric ring = loadFabric(test::ringFabric(6, "saturation_search"));
   RoutingContext context;
@@ -43,12 +49,11 @@ TEST(SaturationSearch, FindsTheLastUnsaturatedLoadOfTheDocumentedGrid) {
   const double step = (kHigh - kLow) / kGrid;
   int firstSaturated = -1;
   for (int k = 0; k <= kGrid; ++k) {
-    SimConfig point = config;
-    point.load = kLow + k * step;
-    const bool saturated = simulate(ring.network, routing, point).saturated;
+    const double load = kLow + k * step;
+    const bool saturated = simulatedAt(ring.network, routing, config, load).saturated;
     if (saturated && firstSaturated < 0) firstSaturated = k;
     if (firstSaturated >= 0) {
-      ASSERT_TRUE(saturated) << "the flag is not monotone at load " << point.load;
+      ASSERT_TRUE(saturated) << "the flag is not monotone at load " << load;
     }
   }
   // A knee strictly inside the range: both ends of the search are exercised.
@@ -59,18 +64,15 @@ TEST(SaturationSearch, FindsTheLastUnsaturatedLoadOfTheDocumentedGrid) {
   const SimResult found =
       findSaturation(ring.network, routing, config, kLow, kHigh, kSteps, [&](int done) { progress.push_back(done); });
   // The answer is the scan's last unsaturated load, and the run there as simulate gives it.
-  SimConfig knee = config;
-  knee.load = kLow + (firstSaturated - 1) * step;
-  const SimResult expected = simulate(ring.network, routing, knee);
+  const double knee = kLow + (firstSaturated - 1) * step;
+  const SimResult expected = simulatedAt(ring.network, routing, config, knee);
   EXPECT_FALSE(found.saturated);
   EXPECT_EQ(found.offered, expected.offered);
   EXPECT_EQ(found.accepted, expected.accepted);
   EXPECT_EQ(found.latencyAvg, expected.latencyAvg);
   EXPECT_EQ(found.packetsGenerated, expected.packetsGenerated);
   // To within the documented step: one grid step further is saturated.
-  SimConfig past = config;
-  past.load = knee.load + step;
-  EXPECT_TRUE(simulate(ring.network, routing, past).saturated);
+  EXPECT_TRUE(simulatedAt(ring.network, routing, config, knee + step).saturated);
   // Progress: the top of the range, the bottom, then one call per halving, in order.
   std::vector<int> expectedProgress;
   for (int done = 0; done < kSteps + 2; ++done) expectedProgress.push_back(done);
@@ -87,9 +89,7 @@ TEST(SaturationSearch, StopsAtAnEndOfTheRangeThatDecidesAlone) {
   std::vector<int> progress;
   const SimResult low =
       findSaturation(ring.network, routing, config, 0.01, 0.05, kSteps, [&](int done) { progress.push_back(done); });
-  SimConfig top = config;
-  top.load = 0.05;
-  const SimResult atTop = simulate(ring.network, routing, top);
+  const SimResult atTop = simulatedAt(ring.network, routing, config, 0.05);
   ASSERT_FALSE(atTop.saturated);
   EXPECT_EQ(low.accepted, atTop.accepted);
   EXPECT_EQ(low.packetsGenerated, atTop.packetsGenerated);
@@ -99,9 +99,7 @@ TEST(SaturationSearch, StopsAtAnEndOfTheRangeThatDecidesAlone) {
   progress.clear();
   const SimResult high =
       findSaturation(ring.network, routing, config, 0.9, 0.95, kSteps, [&](int done) { progress.push_back(done); });
-  SimConfig bottom = config;
-  bottom.load = 0.9;
-  const SimResult atBottom = simulate(ring.network, routing, bottom);
+  const SimResult atBottom = simulatedAt(ring.network, routing, config, 0.9);
   ASSERT_TRUE(atBottom.saturated);
   EXPECT_TRUE(high.saturated);
   EXPECT_EQ(high.accepted, atBottom.accepted);

@@ -19,6 +19,7 @@ under the survivors of any sample. --list FILE writes every line no test ran ("f
 Exit: 0; 2 on usage errors (no .gcda files: build with --coverage and run the tests first).
 """
 import argparse
+import bisect
 import collections
 import glob
 import json
@@ -95,8 +96,8 @@ def main() -> int:
                 ran = lines[n] > 0
                 kind = "on a line a test ran" if ran else "on a line no test ran"
             else:
-                above = [m for m in counted if m < n]
-                ran = bool(above) and lines[above[-1]] > 0
+                below = bisect.bisect_left(counted, n)  # counted lines before n
+                ran = below > 0 and lines[counted[below - 1]] > 0
                 kind = "not counted (nearest counted line above ran)" if ran else \
                     "not counted (nearest counted line above did not run, or none)"
             where[kind] += 1

@@ -243,7 +243,7 @@ py::dict simulate(const PyFabric& f, const PyRouting& r, const std::vector<doubl
         if (cancel) throw Cancelled{};
       });
     }
-    SimulateOutcome out{*f.fabric, *r.routing, std::nullopt, {}};
+    SimulateOutcome out{*f.fabric, *r.routing, std::nullopt, {}, 0};
     SimConfig config = request.config;
     config.threads = request.config.inOrder ? 1 : std::max<std::uint32_t>(request.config.threads, 1);
     for (double load : request.loads) {

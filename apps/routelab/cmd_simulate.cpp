@@ -177,7 +177,10 @@ int runSimulate(const SimulateArgs& args) {
     printJson(j);
   } else {
     printText(request, j, results);
-    if (request.saturation) fmt::print("saturation  {:.4f} flits/terminal/cycle\n", results.front().accepted);
+    if (request.saturation) {
+      fmt::print("saturation  {:.4f} flits/terminal/cycle accepted at offered load {:.4f}\n", results.front().accepted,
+                 outcome.saturationLoad);
+    }
   }
   return deadlock ? kExitDeadlock : 0;
 }

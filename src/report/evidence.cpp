@@ -26,42 +26,21 @@ SimulatedPattern::Point pointOf(double load, const SimResult& r) {
   return {load, r.offered, r.accepted, r.latencyAvg, r.saturated};
 }
 
-/// The saturation knee of one pattern: the highest load of a bisection on [kLowestLoad, 1]
-/// that the simulator finds unsaturated (SimResult::saturated), every point kept.
-SimulatedPattern saturationOf(const Network& network, const RoutingResult& routing, SimConfig config, int steps) {
+/// The saturation knee of one pattern: the simulator's saturation search (findSaturation) on
+/// [kLowestLoad, 1] in `steps` halvings, every point kept; a deadlock ends it with an error.
+SimulatedPattern saturationOf(const Network& network, const RoutingResult& routing, const SimConfig& config,
+                              int steps) {
   SimulatedPattern pattern;
   pattern.traffic = config.traffic;
-  double low = kLowestLoad, high = 1.0;
-  auto run = [&](double load) {
-    config.load = load;
-    const SimResult result = simulate(network, routing, config);
-    if (result.deadlock) {
-      throw SimulationError(fmt::format("{} at load {}: the watchdog reported a deadlock", config.traffic, load));
-    }
-    pattern.points.push_back(pointOf(load, result));
-    return result;
-  };
-  const SimResult full = run(high);
-  if (!full.saturated) {
-    pattern.saturationLoad = high;
-    pattern.saturationAccepted = full.accepted;
-    return pattern;
-  }
-  const SimResult lowest = run(low);
-  pattern.saturationLoad = low;
-  pattern.saturationAccepted = lowest.accepted;
-  if (lowest.saturated) return pattern;
-  for (int step = 0; step < steps; ++step) {
-    const double middle = (low + high) / 2;
-    const SimResult result = run(middle);
-    if (result.saturated) {
-      high = middle;
-    } else {
-      low = middle;
-      pattern.saturationLoad = middle;
-      pattern.saturationAccepted = result.accepted;
-    }
-  }
+  const SaturationPoint knee =
+      findSaturation(network, routing, config, kLowestLoad, 1.0, steps, [&](int, double load, const SimResult& result) {
+        if (result.deadlock) {
+          throw SimulationError(fmt::format("{} at load {}: the watchdog reported a deadlock", config.traffic, load));
+        }
+        pattern.points.push_back(pointOf(load, result));
+      });
+  pattern.saturationLoad = knee.load;
+  pattern.saturationAccepted = knee.result.accepted;
   return pattern;
 }
 

@@ -128,9 +128,12 @@ SimulateOutcome runSimulate(const SimulateRequest& request, Fabric fabric, Routi
                                   if (progress) progress(++done, request.loads.size());
                                 });
   } else if (request.saturation) {
-    out.results.push_back(findSaturation(network, out.routing, config, 0.01, 1.0, 7, [&](int step) {
-      if (progress) progress(std::size_t(step) + 1, 9);
-    }));
+    SaturationPoint knee =
+        findSaturation(network, out.routing, config, 0.01, 1.0, 7, [&](int index, double, const SimResult&) {
+          if (progress) progress(std::size_t(index) + 1, 9);
+        });
+    out.saturationLoad = knee.load;
+    out.results.push_back(std::move(knee.result));
   } else {
     out.results.push_back(simulate(network, out.routing, config, out.trace ? &*out.trace : nullptr));
   }
@@ -164,7 +167,10 @@ nlohmann::json simulateResultJson(const SimulateRequest& request, const Simulate
   if (results.size() == 1 && request.loads.empty()) {
     j.update(simResultJson(results.front()));
     if (!outcome.trace && !request.saturation) j["load"] = c.load;
-    if (request.saturation) j["saturation_throughput"] = results.front().accepted;
+    if (request.saturation) {
+      j["saturation_load"] = outcome.saturationLoad;
+      j["saturation_throughput"] = results.front().accepted;
+    }
   } else {
     j["points"] = nlohmann::json::array();
     for (std::size_t i = 0; i < results.size(); ++i) {

@@ -58,6 +58,8 @@ struct SimulateOutcome {
   RoutingResult routing;
   std::optional<Trace> trace;
   std::vector<SimResult> results;  ///< one per load of `loads`, else one
+  /// With `saturation`: the offered load of the search's answer (SaturationPoint::load).
+  double saturationLoad = 0;
 };
 
 /// (points done, points in all) while a curve or a saturation search runs.

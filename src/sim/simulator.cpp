@@ -79,28 +79,31 @@ std::vector<SimResult> simulateLoads(const Network& network, const RoutingResult
   return results;
 }
 
-SimResult findSaturation(const Network& network, const RoutingResult& routing, const SimConfig& config, double low,
-                         double high, int steps, const std::function<void(int)>& done) {
+SaturationPoint findSaturation(const Network& network, const RoutingResult& routing, const SimConfig& config,
+                               double low, double high, int steps,
+                               const std::function<void(int, double, const SimResult&)>& visited) {
   if (!(low > 0 && low < high && high <= 1)) throw SpecError("saturation search needs 0 < low < high <= 1");
-  SimConfig pointConfig = config;
-  pointConfig.load = high;
-  SimResult best = simulate(network, routing, pointConfig);
-  if (done) done(0);
-  if (!best.saturated) return best;
-  pointConfig.load = low;
-  best = simulate(network, routing, pointConfig);
-  if (done) done(1);
-  if (best.saturated) return best;
+  int index = 0;
+  auto run = [&](double load) {
+    SimConfig pointConfig = config;
+    pointConfig.load = load;
+    SaturationPoint point{load, simulate(network, routing, pointConfig)};
+    if (visited) visited(index, load, point.result);
+    ++index;
+    return point;
+  };
+  SaturationPoint best = run(high);
+  if (!best.result.saturated) return best;
+  best = run(low);
+  if (best.result.saturated) return best;
   for (int step = 0; step < steps; ++step) {
     const double middle = (low + high) / 2;
-    pointConfig.load = middle;
-    SimResult result = simulate(network, routing, pointConfig);
-    if (done) done(step + 2);
-    if (result.saturated) {
+    SaturationPoint point = run(middle);
+    if (point.result.saturated) {
       high = middle;
     } else {
       low = middle;
-      best = std::move(result);
+      best = std::move(point);
     }
   }
   return best;

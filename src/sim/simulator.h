@@ -96,12 +96,23 @@ std::vector<SimResult> simulateLoads(const Network& network, const RoutingResult
                                      std::span<const double> loads, int threads,
                                      const std::function<void(std::size_t)>& done = {});
 
-/// Saturation throughput: bisection on the offered load between `low` and `high` for the
-/// highest load that is not saturated (SimResult::saturated), `steps` halvings. Returns
-/// the last unsaturated point's result (its accepted traffic is the saturation throughput).
-SimResult findSaturation(const Network& network, const RoutingResult& routing, const SimConfig& config,
-                         double low = 0.01, double high = 1.0, int steps = 7,
-                         const std::function<void(int)>& done = {});
+/// The saturation search's answer: the offered load of the highest point found unsaturated
+/// and the simulation there (its accepted traffic is the saturation throughput); when even
+/// the low end saturates, the low end and its (saturated) simulation.
+struct SaturationPoint {
+  double load = 0;
+  SimResult result;
+};
+
+/// Saturation throughput (docs/SIMULATION.md): bisection on the offered load between `low`
+/// and `high` for the highest load that is not saturated (SimResult::saturated), `steps`
+/// halvings. The high end is run first (not saturated: it is the answer), then the low end
+/// (saturated: it is the answer), then each halving's middle. `visited(index, load, result)`
+/// is called after every simulation, index 0 the high end, 1 the low end, 2.. the halvings;
+/// an exception it throws ends the search. Throws SpecError unless 0 < low < high <= 1.
+SaturationPoint findSaturation(const Network& network, const RoutingResult& routing, const SimConfig& config,
+                               double low = 0.01, double high = 1.0, int steps = 7,
+                               const std::function<void(int, double, const SimResult&)>& visited = {});
 
 /// The loads of "a:b:step" (inclusive of b within rounding). Throws SpecError.
 std::vector<double> parseLoadRange(const std::string& text);

@@ -298,12 +298,19 @@ TEST(RequestRun, AnalyzeAndSimulateRunFromTheRequest) {
   const SimulateOutcome searched =
       runSimulate(search, [&](std::size_t done, std::size_t all) { progress.emplace_back(done, all); });
   ASSERT_EQ(searched.results.size(), 1u);
-  const SimResult expected = findSaturation(searched.fabric.network, searched.routing, search.config, 0.01, 1.0, 7);
+  const SaturationPoint knee = findSaturation(searched.fabric.network, searched.routing, search.config, 0.01, 1.0, 7);
+  const SimResult& expected = knee.result;
+  EXPECT_EQ(searched.saturationLoad, knee.load);
   EXPECT_FALSE(searched.results[0].saturated);
   EXPECT_EQ(searched.results[0].accepted, expected.accepted);
   EXPECT_EQ(searched.results[0].packetsGenerated, expected.packetsGenerated);
   ASSERT_EQ(progress.size(), 9u);
   for (std::size_t k = 0; k < progress.size(); ++k) EXPECT_EQ(progress[k], std::make_pair(k + 1, std::size_t{9}));
+  // The JSON names the load found and the accepted traffic there, and no single-run load.
+  const nlohmann::json searchJson = simulateResultJson(search, searched);
+  EXPECT_EQ(searchJson.at("saturation_load").get<double>(), knee.load);
+  EXPECT_EQ(searchJson.at("saturation_throughput").get<double>(), expected.accepted);
+  EXPECT_FALSE(searchJson.contains("load"));
 }
 
 // The compare request: its typed options are CompareOptions' defaults when nothing is given,

@@ -79,7 +79,8 @@ std::vector<Axis> gridAxes(const toml::table& grid, const PointKind& kind, const
 }
 
 /// Appends the cartesian product of one grid's axes to `sweep` (first axis slowest).
-void expandGrid(const toml::table& grid, const std::string& source, Sweep& sweep, std::set<std::string>& seen) {
+void expandGrid(const toml::table& grid, const std::string& source, std::size_t maxPoints, Sweep& sweep,
+                std::set<std::string>& seen) {
   const toml::node* kindNode = grid.get("kind");
   if (!kindNode || !kindNode->is_string()) {
     throw ParseError(source, lineOf(grid), "[[grid]] needs kind = \"NAME\" (e.g. \"analyze\")");
@@ -94,8 +95,8 @@ void expandGrid(const toml::table& grid, const std::string& source, Sweep& sweep
   std::size_t count = 1;
   for (const Axis& axis : axes) {
     count *= axis.values.size();
-    if (count + sweep.points.size() > kMaxSweepPoints) {
-      throw ParseError(source, lineOf(grid), fmt::format("the sweep has more than {} points", kMaxSweepPoints));
+    if (count + sweep.points.size() > maxPoints) {
+      throw ParseError(source, lineOf(grid), fmt::format("the sweep has more than {} points", maxPoints));
     }
   }
   for (std::size_t n = 0; n < count; ++n) {
@@ -127,7 +128,7 @@ std::string fnv1a64Hex(const std::string& text) {
   return fmt::format("{:016x}", hash);
 }
 
-Sweep parseSweep(const std::string& text, const std::string& source) {
+Sweep parseSweep(const std::string& text, const std::string& source, std::size_t maxPoints) {
   toml::table root;
   try {
     root = toml::parse(text, source);
@@ -144,7 +145,7 @@ Sweep parseSweep(const std::string& text, const std::string& source) {
     } else if (name.str() == "description" && node.is_string()) {
       continue;
     } else if (name.str() == "grid" && node.is_array_of_tables()) {
-      for (const toml::node& grid : *node.as_array()) expandGrid(*grid.as_table(), source, sweep, seen);
+      for (const toml::node& grid : *node.as_array()) expandGrid(*grid.as_table(), source, maxPoints, sweep, seen);
     } else {
       throw ParseError(source, lineOf(node),
                        "unknown or mistyped top-level key '" + std::string(name.str()) +

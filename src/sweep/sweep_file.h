@@ -41,8 +41,9 @@ inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
 
 /// Parse sweep text; `source` names it in messages. Throws ParseError "<source>:<line>: ..."
 /// for TOML syntax errors, unknown or mistyped keys, empty axes, bad values of a kind, and
-/// more than kMaxSweepPoints points.
-Sweep parseSweep(const std::string& text, const std::string& source);
+/// more than `maxPoints` points (docs/RELIABILITY.md "Limits"), counted over each grid's
+/// cartesian product before it is expanded: the grid that would pass the limit is named.
+Sweep parseSweep(const std::string& text, const std::string& source, std::size_t maxPoints = kMaxSweepPoints);
 /// Read and parse a sweep file (IoError when it cannot be read).
 Sweep readSweepFile(const std::string& path);
 

@@ -65,6 +65,7 @@ const std::vector<LimitRow>& limitRows() {
        "the forwarding table binds first"},
       {"simulation", "PairTable.MapGrowthBeyondTheBudgetIsALimitError",
        "run against a lowered budget (SimConfig::memoryBudgetBytes)"},
+      {"sweep points", "SweepFile.PointsAtTheLimitAreAcceptedAndOnePastRefused", ""},
       // The request options' ranges: tests/request/test_option_limits.cpp reads these rows.
       {"route `--lmc`", kOptionLimits, ""},
       {"route `--seed`", kOptionLimits, ""},

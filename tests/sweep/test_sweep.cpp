@@ -138,6 +138,45 @@ TEST(SweepFile, BadFilesNameFileLineAndWhat) {
   expectParseError("grids = 3\n", "bad.toml:1", "unknown or mistyped top-level key 'grids'");
 }
 
+// docs/RELIABILITY.md "Limits", sweep points: a sweep of exactly its most points is read and one
+// more is refused with its message, whether the extra point is in the same grid or an earlier
+// one. At kMaxSweepPoints the refusals come before any grid is expanded; the acceptance at the
+// limit is shown at a lowered limit (parseSweep's maxPoints), since a million points take
+// about 20 s to expand. The grids' points are analyze points of metric worst, which drops the
+// pattern and the precision (point_kinds): each grid's points collapse to one configuration.
+TEST(SweepFile, PointsAtTheLimitAreAcceptedAndOnePastRefused) {
+  ASSERT_EQ(kMaxSweepPoints, 1'000'000U);
+  auto grid = [](const std::string& engine, int patterns, int precisions) {
+    std::string text = "[[grid]]\nkind = \"analyze\"\nfabric = \"gft2:n=2,m=2,r=4\"\nengine = \"" + engine + "\"\n";
+    text += "metric = \"worst\"\npatterns = [";
+    for (int i = 1; i <= patterns; ++i) text += (i > 1 ? ", \"shift:s=" : "\"shift:s=") + std::to_string(i) + "\"";
+    text += "]\nprecisions = [";
+    for (int i = 1; i <= precisions; ++i) text += (i > 1 ? ", " : "") + std::to_string(i) + ".5";
+    return text + "]\n";
+  };
+  const std::string tooMany = "the sweep has more than 1000000 points";
+  expectParseError(grid("dmodk", 1000, 1001), "bad.toml:1", tooMany);
+  expectParseError(grid("dmodk", 1001, 1000), "bad.toml:1", tooMany);
+  // One point from an earlier grid and a million in the next: the second grid (line 8) is refused.
+  expectParseError(grid("minhop", 1, 1) + grid("dmodk", 1000, 1000), "bad.toml:8", tooMany);
+
+  // At a limit of 12: 12 points in one grid, or 1 + 11 over two, are read; 13 are not.
+  const Sweep atTheLimit = parseSweep(grid("dmodk", 3, 4), "limit.toml", 12);
+  ASSERT_EQ(atTheLimit.points.size(), 1U);
+  EXPECT_FALSE(atTheLimit.points[0].config.contains("pattern"));
+  EXPECT_FALSE(atTheLimit.points[0].config.contains("precision"));
+  EXPECT_EQ(parseSweep(grid("minhop", 1, 1) + grid("dmodk", 1, 11), "limit.toml", 12).points.size(), 2U);
+  for (const std::string& text :
+       {grid("dmodk", 3, 5), grid("dmodk", 13, 1), grid("minhop", 1, 1) + grid("dmodk", 3, 4)}) {
+    try {
+      parseSweep(text, "limit.toml", 12);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("the sweep has more than 12 points"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ResultStore, RefusesAnotherSweepAndForeignFiles) {
   const std::string path = temporaryPath("refuse.sqlite");
   const Sweep sweep = parseSweep(kSmallSweep, "small.toml");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <charconv>
+#include <stdexcept>
 
 #include "core/errors.h"
 
@@ -194,6 +195,11 @@ Spec parseSpec(std::string_view text, const std::vector<std::string>& pathCompon
 Options::Options(std::string component, const OptionSchema& schema)
     : component_(std::move(component)), schema_(schema) {
   for (const auto& option : schema_) {
+    if (option.required && !option.defaultValue.empty()) {
+      // A default would make the option never missing: the schema contradicts itself.
+      throw std::logic_error(fmt::format("{}: option '{}' is declared required and with a default ('{}')", component_,
+                                         option.key, option.defaultValue));
+    }
     if (!option.defaultValue.empty()) values_[option.key] = option.defaultValue;
   }
 }

@@ -89,7 +89,8 @@ class Options {
   /// Throws SpecError for unknown keys, repeated keys, missing required keys and values
   /// that do not parse as the declared type.
   Options(std::string component, const OptionSchema& schema, const ComponentSpec& spec);
-  /// Options from a schema's defaults only.
+  /// Options from a schema's defaults only. Throws std::logic_error for a schema that
+  /// declares an option both required and with a default (every constructor starts here).
   Options(std::string component, const OptionSchema& schema);
 
   bool has(const std::string& key) const;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "core/errors.h"
 #include "core/options.h"
 
@@ -36,6 +38,7 @@ TEST(SpecGrammar, StrRoundTrips) {
   for (const std::string text : {"kary-ntree:k=4,n=3+fail-links=2,seed=3", "random:switches=8+d,ka:=true+e",
                                  "file:/x.net+remove-links=a[1].b[2]+fail-switches,seed=1"}) {
     const Spec spec = parseSpec(text, {"file"});
+    EXPECT_EQ(spec.str(), text);  // canonical text is written back as it was
     EXPECT_EQ(parseSpec(spec.str(), {"file"}).str(), spec.str()) << text;
   }
   EXPECT_EQ(parseSpec("random:switches=8+d,ka:").str(), "random:switches=8+d,ka:=true");
@@ -57,6 +60,19 @@ const OptionSchema kSchema = {
     {"verbose", OptionType::Flag, "", "flag"},
     {"name", OptionType::String, "x", "a name"},
 };
+}
+
+TEST(Options, ASchemaWithARequiredOptionThatHasADefaultIsRefused) {
+  // A default fills the option in before the spec is read, so "required" could never fire.
+  const OptionSchema contradictory = {{"k", OptionType::Integer, "4", "arity", true}};
+  try {
+    Options("gen", contradictory);
+    FAIL() << "accepted";
+  } catch (const std::logic_error& e) {
+    EXPECT_STREQ(e.what(), "gen: option 'k' is declared required and with a default ('4')");
+  }
+  EXPECT_THROW(Options("gen", contradictory, parseComponent("gen:k=3")), std::logic_error);
+  EXPECT_NO_THROW(Options("gen", kSchema));
 }
 
 TEST(Options, TypedAccessAndDefaults) {

@@ -712,6 +712,35 @@ TEST(Simulator, IoTraceBurstsOfOneAreEachAfterAGap) {
 // first `clients` terminals to one of the last `storage`, and is answered `service` cycles
 // later the other way; a read is a 64-byte request answered by 4, 8, 16, 64 or 256 KiB, a write
 // that much data answered by a 64-byte acknowledgement; about `writes` of them are writes.
+TEST(Simulator, IoTraceSpecDefaultsAreTheDocumentedValuesAndEveryKeyReachesItsField) {
+  // docs/SIMULATION.md: io:storage=23,clients=105,requests=200,burst=8,gap=20000,service=200,
+  // writes=0.3 are the defaults; every key is optional.
+  const IoTraceSpec defaults = parseIoTraceSpec("io", 7);
+  EXPECT_EQ(defaults.storage, 23U);
+  EXPECT_EQ(defaults.clients, 105U);
+  EXPECT_EQ(defaults.requests, 200U);
+  EXPECT_EQ(defaults.burst, 8.0);
+  EXPECT_EQ(defaults.gap, 20000.0);
+  EXPECT_EQ(defaults.service, 200U);
+  EXPECT_EQ(defaults.writes, 0.3);
+  EXPECT_EQ(defaults.seed, 7U);
+  for (const char* key : {"storage", "clients", "requests", "burst", "gap", "service", "writes"}) {
+    std::string spec = "io";
+    for (const char* other : {"storage", "clients", "requests", "burst", "gap", "service", "writes"}) {
+      if (std::string(other) != key) spec += std::string(spec == "io" ? ":" : ",") + other + "=1";
+    }
+    EXPECT_NO_THROW(parseIoTraceSpec(spec, 1)) << spec << ": '" << key << "' is optional";
+  }
+  const IoTraceSpec given = parseIoTraceSpec("io:storage=2,clients=3,requests=4,burst=5,gap=6,service=7,writes=0.5", 1);
+  EXPECT_EQ(given.storage, 2U);
+  EXPECT_EQ(given.clients, 3U);
+  EXPECT_EQ(given.requests, 4U);
+  EXPECT_EQ(given.burst, 5.0);
+  EXPECT_EQ(given.gap, 6.0);
+  EXPECT_EQ(given.service, 7U);
+  EXPECT_EQ(given.writes, 0.5);
+}
+
 TEST(Simulator, IoTraceRequestsAreAnsweredAsDocumented) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   const Trace trace = generateIoTrace(

@@ -105,7 +105,7 @@ class ChannelDependencyGraph {
 
   /// A cycle in `layer` as a channel list c0 -> c1 -> ... -> c0 (c0 not repeated), or
   /// nullopt if the layer is acyclic. O(V + E) iterative DFS; the witness is then
-  /// shortened to a shortest cycle through one of its channels (BFS, O(V + E)).
+  /// shortened to a shortest cycle through its first channel c0 (BFS, O(V + E)).
   std::optional<std::vector<ChannelId>> findCycle(LayerId layer) const;
   /// True when `layer` has no cycle (O(V + E), or O(1) when the maintained order is valid).
   bool isAcyclic(LayerId layer) const;

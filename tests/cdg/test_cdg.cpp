@@ -66,6 +66,26 @@ bool bruteCyclic(const std::set<std::pair<std::uint32_t, std::uint32_t>>& edges)
   return false;
 }
 
+/// The length of a shortest cycle through `start` (breadth-first from it), 0 if none.
+std::size_t bruteShortestCycleThrough(const std::set<std::pair<std::uint32_t, std::uint32_t>>& edges,
+                                      std::uint32_t start) {
+  std::map<std::uint32_t, std::vector<std::uint32_t>> adjacency;
+  for (auto [a, b] : edges) adjacency[a].push_back(b);
+  std::map<std::uint32_t, std::size_t> distance{{start, 0}};
+  std::vector<std::uint32_t> frontier{start};
+  for (std::size_t d = 1; !frontier.empty(); ++d) {
+    std::vector<std::uint32_t> next;
+    for (const std::uint32_t n : frontier) {
+      for (const std::uint32_t w : adjacency[n]) {
+        if (w == start) return d;
+        if (distance.emplace(w, d).second) next.push_back(w);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return 0;
+}
+
 /// A random walk of 2..maxLength consecutive channels (U-turns allowed), starting anywhere.
 std::vector<ChannelId> randomWalk(const Network& net, Rng& rng, std::size_t maxLength) {
   std::vector<ChannelId> path;
@@ -254,7 +274,7 @@ TEST(Cdg, IncrementalAgreesWithBruteForceOnRandomInsertions) {
     std::set<std::pair<std::uint32_t, std::uint32_t>> model;      // layer 0 distinct edges
     std::map<std::pair<std::uint32_t, std::uint32_t>, int> refs;  // layer 0 counts
     std::vector<std::vector<ChannelId>> added;
-    std::size_t accepted = 0, rejected = 0;
+    std::size_t accepted = 0, rejected = 0, witnesses = 0;
     for (int step = 0; step < 1500; ++step) {
       if (!added.empty() && rng.below(5) == 0) {
         const std::size_t i = rng.below(added.size());
@@ -289,17 +309,64 @@ TEST(Cdg, IncrementalAgreesWithBruteForceOnRandomInsertions) {
         for (auto [from, to] : cdg.dependencies(LayerId(1))) all.emplace(from.value, to.value);
         const auto cycle = cdg.findCycle(LayerId(1));
         ASSERT_EQ(cycle.has_value(), bruteCyclic(all));
-        if (cycle) expectIsCycle(cdg, LayerId(1), *cycle);
+        if (cycle) {
+          expectIsCycle(cdg, LayerId(1), *cycle);
+          // The witness is a shortest cycle through its first channel (cdg.h findCycle).
+          EXPECT_EQ(cycle->size(), bruteShortestCycleThrough(all, cycle->front().value)) << "step " << step;
+          ++witnesses;
+        }
       }
     }
     // Both outcomes must have been exercised for the comparison to mean anything.
     EXPECT_GT(accepted, 100u) << seed;
+    EXPECT_GT(witnesses, 10u) << seed;
     EXPECT_GT(rejected, 100u) << seed;
     // The distinct dependencies are exactly the model's.
     std::set<std::pair<std::uint32_t, std::uint32_t>> held;
     for (auto [from, to] : cdg.dependencies(LayerId(0))) held.emplace(from.value, to.value);
     EXPECT_EQ(held, model);
   }
+}
+
+// findCycle's witness (cdg.h) is a shortest cycle through its first channel, also where the
+// depth-first search meets the cycle along a longer way round: walks without U-turns close
+// cycles of three channels and more, added until the layer is cyclic, on 40 seeds.
+TEST(Cdg, TheWitnessIsAShortestCycleThroughItsFirstChannel) {
+  RandomIrregularParams params;
+  params.switches = 12;
+  params.links = 20;
+  params.seed = 3;
+  const Network net = makeRandomIrregular(params);
+  std::size_t witnesses = 0, longer = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    Rng rng(seed);
+    ChannelDependencyGraph cdg(net, 1);
+    std::set<std::pair<std::uint32_t, std::uint32_t>> all;
+    for (int step = 0; step < 400; ++step) {
+      std::vector<ChannelId> path{ChannelId::fromIndex(rng.below(net.channelCount()))};
+      const std::size_t length = 2 + rng.below(5);
+      while (path.size() < length) {
+        std::vector<ChannelId> onward;  // no U-turn
+        for (const ChannelId next : net.outChannels(net.target(path.back()))) {
+          if (net.target(next) != net.source(path.back())) onward.push_back(next);
+        }
+        if (onward.empty()) break;
+        path.push_back(onward[rng.below(onward.size())]);
+      }
+      cdg.addPath(LayerId(0), path);
+      for (std::size_t k = 0; k + 1 < path.size(); ++k) all.emplace(path[k].value, path[k + 1].value);
+      const auto cycle = cdg.findCycle(LayerId(0));
+      if (!cycle) continue;
+      expectIsCycle(cdg, LayerId(0), *cycle);
+      const std::size_t shortest = bruteShortestCycleThrough(all, cycle->front().value);
+      EXPECT_EQ(cycle->size(), shortest) << "seed " << seed;
+      ++witnesses;
+      longer += shortest > 2;
+      break;
+    }
+  }
+  EXPECT_GE(witnesses, 30U);
+  EXPECT_GE(longer, 20U);
 }
 
 // Mixing unconditional additions (stale order) with incremental ones (re-sort) must still

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <random>
 
 #include "analysis/loads.h"
 #include "analysis/matching.h"
@@ -269,6 +270,54 @@ TEST(LoadModels, MaxWeightMatchingSmallCases) {
   // Zero rows matched to nothing.
   EXPECT_DOUBLE_EQ(maxWeightMatching(std::vector<double>{0, 0, 0, 2}, 2, 2, match), 2.0);
   EXPECT_EQ(match[0], -1);
+}
+
+/// The heaviest matching by trying every assignment (each row a distinct column or none).
+double bruteForceMatching(const std::vector<double>& weights, std::size_t rows, std::size_t columns) {
+  std::vector<char> taken(columns, 0);
+  std::function<double(std::size_t)> best = [&](std::size_t row) -> double {
+    if (row == rows) return 0.0;
+    double value = best(row + 1);  // this row unmatched
+    for (std::size_t c = 0; c < columns; ++c) {
+      if (taken[c]) continue;
+      taken[c] = 1;
+      value = std::max(value, weights[row * columns + c] + best(row + 1));
+      taken[c] = 0;
+    }
+    return value;
+  };
+  return best(0);
+}
+
+TEST(LoadModels, MaxWeightMatchingAgreesWithEveryAssignmentTried) {
+  // Every shape up to 4 x 4, empty ones included, with random weights (some zero): the
+  // value is the brute force's, and the columns reported are distinct, carry that value and
+  // are -1 exactly where a row is unmatched or matched at weight 0 (matching.h).
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> weight(0, 6);
+  for (std::size_t rows = 0; rows <= 4; ++rows) {
+    for (std::size_t columns = 0; columns <= 4; ++columns) {
+      for (int trial = 0; trial < 20; ++trial) {
+        std::vector<double> weights(rows * columns);
+        for (double& w : weights) w = weight(rng) * 0.25;
+        std::vector<int> match;
+        const double value = maxWeightMatching(weights, rows, columns, match);
+        EXPECT_DOUBLE_EQ(value, bruteForceMatching(weights, rows, columns)) << rows << "x" << columns;
+        ASSERT_EQ(match.size(), rows);
+        double sum = 0;
+        std::vector<char> used(columns, 0);
+        for (std::size_t r = 0; r < rows; ++r) {
+          if (match[r] < 0) continue;
+          ASSERT_LT(static_cast<std::size_t>(match[r]), columns);
+          EXPECT_FALSE(used[static_cast<std::size_t>(match[r])]) << "column matched twice";
+          used[static_cast<std::size_t>(match[r])] = 1;
+          EXPECT_GT(weights[r * columns + static_cast<std::size_t>(match[r])], 0.0);
+          sum += weights[r * columns + static_cast<std::size_t>(match[r])];
+        }
+        EXPECT_DOUBLE_EQ(sum, value);
+      }
+    }
+  }
 }
 
 TEST(LoadModels, EscapeLayerIsAnAllowedChoiceAtEverySwitch) {

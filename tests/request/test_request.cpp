@@ -384,3 +384,35 @@ TEST(RequestRun, SimulateRunModesExcludeEachOther) {
   EXPECT_EQ(refusal({{"saturation", "true"}}), "accepted");
   EXPECT_EQ(refusal({{"trace", "t.csv"}}), "accepted");  // read when the request runs
 }
+
+// `loads` (docs/SIMULATION.md): a list of loads, each in (0, 1], or FROM:TO:STEP with
+// 0 < FROM <= TO <= 1, STEP > 0 and at most 1,000 points — each bound at its limit (accepted)
+// and one past (refused with the message).
+TEST(RequestRun, SimulateLoadsHoldEachBoundAtItsLimit) {
+  const auto loadsOf = [](const std::string& text) {
+    return SimulateRequest::fromValues({{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}, {"loads", text}}).loads;
+  };
+  const auto refusal = [&](const std::string& text) {
+    try {
+      loadsOf(text);
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(loadsOf("0.25,1,0.5"), (std::vector<double>{0.25, 1.0, 0.5}));
+  EXPECT_EQ(loadsOf("1e-9"), (std::vector<double>{1e-9}));
+  EXPECT_EQ(refusal("0.5,1.0000001"), "simulate: load must lie in (0, 1] (got 1.0000001)");
+  EXPECT_EQ(refusal("0,0.5"), "simulate: load must lie in (0, 1] (got 0)");
+  EXPECT_EQ(refusal("0.5,-0.5"), "simulate: load must lie in (0, 1] (got -0.5)");
+  EXPECT_EQ(refusal("0.5,x"), "simulate: loads: 'x' is not a number");
+
+  EXPECT_EQ(loadsOf("0.1:0.3:0.1"), (std::vector<double>{0.1, 0.2, 0.3}));
+  EXPECT_EQ(loadsOf("1:1:0.5"), (std::vector<double>{1.0}));
+  EXPECT_EQ(loadsOf("0.001:1:0.001").size(), 1000U);  // exactly 1,000 points
+  EXPECT_EQ(refusal("0.000999:1:0.000999"), "--loads '0.000999:1:0.000999': 1001 points (at most 1000)");
+  const std::string bounds = "needs 0 < FROM <= TO <= 1 and STEP > 0";
+  for (const std::string text : {"0:0.5:0.1", "0.1:1.01:0.1", "0.5:0.4:0.1", "0.1:0.5:0"}) {
+    EXPECT_EQ(refusal(text), "--loads '" + text + "': " + bounds) << text;
+  }
+}

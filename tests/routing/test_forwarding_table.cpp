@@ -326,6 +326,41 @@ TEST(ForwardingTable, AVariedTableIsNotCompacted) {
   expectEntries(table, model);
 }
 
+TEST(ForwardingTable, CompactsUpToTwoToTheSixteenDistinctChunksAndNoMore) {
+  // compact()'s contract: at most 65,536 distinct chunks (numbered by std::uint16_t). A table
+  // of 160 rows x 1,024 chunks whose first `distinct` chunks differ (the chunk's number in base
+  // 60 in its first three entries) and whose others repeat chunk 0: the compact form would
+  // take less than half the memory either way, so only the chunk count decides.
+  constexpr std::uint32_t kRows = 160, kColumns = 65536, kChunks = kColumns / ForwardingTable::kChunkEntries;
+  auto portAt = [](std::uint32_t distinct, std::uint32_t s, Address a) {
+    const std::uint32_t chunk = s * kChunks + a / ForwardingTable::kChunkEntries;
+    const std::uint32_t id = chunk < distinct ? chunk : 0;
+    constexpr std::uint32_t kPowers[] = {1, 60, 3600};
+    const std::uint32_t offset = a % ForwardingTable::kChunkEntries;
+    return static_cast<PortNumber>(offset < 3 ? 1 + (id / kPowers[offset]) % 60 : 1);
+  };
+  for (const std::uint32_t distinct : {65536U, 65537U}) {
+    ForwardingTable table(kRows, kColumns);
+    for (std::uint32_t s = 0; s < kRows; ++s) {
+      for (Address a = 0; a < kColumns; ++a) table.set(s, a, portAt(distinct, s, a));
+    }
+    const std::size_t dense = table.memoryBytes();
+    const bool fits = distinct <= 65536;
+    EXPECT_EQ(table.compact(), fits) << distinct;
+    EXPECT_EQ(table.compacted(), fits) << distinct;
+    if (fits) {
+      EXPECT_LT(table.memoryBytes(), dense / 2);
+    } else {
+      EXPECT_EQ(table.memoryBytes(), dense);
+    }
+    std::uint64_t wrong = 0;
+    for (std::uint32_t s = 0; s < kRows; ++s) {
+      for (Address a = 0; a < kColumns; ++a) wrong += table.port(s, a) != portAt(distinct, s, a);
+    }
+    EXPECT_EQ(wrong, 0U) << distinct;
+  }
+}
+
 TEST(ForwardingTable, EnginesReturnAdaptiveFatTreeTablesCompact) {
   // 4-ary 4-tree (256 terminals), Gómez's adaptive routing: every row is a level's template
   // with the switch's own subtree routed down, a few distinct chunks in all.

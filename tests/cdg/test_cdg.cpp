@@ -86,6 +86,15 @@ std::size_t bruteShortestCycleThrough(const std::set<std::pair<std::uint32_t, st
   return 0;
 }
 
+/// The random irregular fabric of the insertion tests: 12 switches, 20 links (seed 3).
+Network twelveRandomSwitches() {
+  RandomIrregularParams params;
+  params.switches = 12;
+  params.links = 20;
+  params.seed = 3;
+  return makeRandomIrregular(params);
+}
+
 /// A random walk of 2..maxLength consecutive channels (U-turns allowed), starting anywhere.
 std::vector<ChannelId> randomWalk(const Network& net, Rng& rng, std::size_t maxLength) {
   std::vector<ChannelId> path;
@@ -263,11 +272,7 @@ TEST(Cdg, CopiesAreIndependent) {
 // exactly the paths after which a from-scratch search finds no cycle, and findCycle
 // agrees with the brute force at every step.
 TEST(Cdg, IncrementalAgreesWithBruteForceOnRandomInsertions) {
-  RandomIrregularParams params;
-  params.switches = 12;
-  params.links = 20;
-  params.seed = 3;
-  const Network net = makeRandomIrregular(params);
+  const Network net = twelveRandomSwitches();
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     Rng rng(seed);
     ChannelDependencyGraph cdg(net, 2);
@@ -332,11 +337,7 @@ TEST(Cdg, IncrementalAgreesWithBruteForceOnRandomInsertions) {
 // depth-first search meets the cycle along a longer way round: walks without U-turns close
 // cycles of three channels and more, added until the layer is cyclic, on 40 seeds.
 TEST(Cdg, TheWitnessIsAShortestCycleThroughItsFirstChannel) {
-  RandomIrregularParams params;
-  params.switches = 12;
-  params.links = 20;
-  params.seed = 3;
-  const Network net = makeRandomIrregular(params);
+  const Network net = twelveRandomSwitches();
   std::size_t witnesses = 0, longer = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     Rng rng(seed);

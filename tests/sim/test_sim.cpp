@@ -715,14 +715,19 @@ TEST(Simulator, IoTraceBurstsOfOneAreEachAfterAGap) {
 TEST(Simulator, IoTraceSpecDefaultsAreTheDocumentedValuesAndEveryKeyReachesItsField) {
   // docs/SIMULATION.md: io:storage=23,clients=105,requests=200,burst=8,gap=20000,service=200,
   // writes=0.3 are the defaults; every key is optional.
+  // Each of the seven keys' fields, as given.
+  auto expectFields = [](const IoTraceSpec& spec, std::uint32_t storage, std::uint32_t clients, std::uint32_t requests,
+                         double burst, double gap, std::uint64_t service, double writes) {
+    EXPECT_EQ(spec.storage, storage);
+    EXPECT_EQ(spec.clients, clients);
+    EXPECT_EQ(spec.requests, requests);
+    EXPECT_EQ(spec.burst, burst);
+    EXPECT_EQ(spec.gap, gap);
+    EXPECT_EQ(spec.service, service);
+    EXPECT_EQ(spec.writes, writes);
+  };
   const IoTraceSpec defaults = parseIoTraceSpec("io", 7);
-  EXPECT_EQ(defaults.storage, 23U);
-  EXPECT_EQ(defaults.clients, 105U);
-  EXPECT_EQ(defaults.requests, 200U);
-  EXPECT_EQ(defaults.burst, 8.0);
-  EXPECT_EQ(defaults.gap, 20000.0);
-  EXPECT_EQ(defaults.service, 200U);
-  EXPECT_EQ(defaults.writes, 0.3);
+  expectFields(defaults, 23, 105, 200, 8, 20000, 200, 0.3);
   EXPECT_EQ(defaults.seed, 7U);
   for (const char* key : {"storage", "clients", "requests", "burst", "gap", "service", "writes"}) {
     std::string spec = "io";
@@ -732,13 +737,7 @@ TEST(Simulator, IoTraceSpecDefaultsAreTheDocumentedValuesAndEveryKeyReachesItsFi
     EXPECT_NO_THROW(parseIoTraceSpec(spec, 1)) << spec << ": '" << key << "' is optional";
   }
   const IoTraceSpec given = parseIoTraceSpec("io:storage=2,clients=3,requests=4,burst=5,gap=6,service=7,writes=0.5", 1);
-  EXPECT_EQ(given.storage, 2U);
-  EXPECT_EQ(given.clients, 3U);
-  EXPECT_EQ(given.requests, 4U);
-  EXPECT_EQ(given.burst, 5.0);
-  EXPECT_EQ(given.gap, 6.0);
-  EXPECT_EQ(given.service, 7U);
-  EXPECT_EQ(given.writes, 0.5);
+  expectFields(given, 2, 3, 4, 5, 6, 7, 0.5);
 }
 
 TEST(Simulator, IoTraceRequestsAreAnsweredAsDocumented) {

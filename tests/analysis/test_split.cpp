@@ -619,6 +619,43 @@ TEST(LoadModels, BestSplitCertifiesTheOptimumAboveTheMandatoryBound) {
   EXPECT_EQ(loads.lowerBound, best.lower);
 }
 
+// The optimum can be a split that no starting point has and only fractional Frank–Wolfe steps
+// reach (docs/ANALYSIS.md, best-split). T(4+2, 3) with the adaptive fat-tree routing, leaf 2's
+// entry for terminal 7 narrowed to its up port to top 0 (leaf port n + 1 + j leads to top j):
+// leaf 0's terminals 0-2 send to leaf 1's 4-6 over either top, leaf 2's terminal 8 to leaf 1's
+// 7 only over top 0.
+// With a the flow of leaf 0's pairs through top 0, the channels top 0 -> leaf 1 and
+// top 1 -> leaf 1 carry 1 + a and 3 - a: the optimum is 2 at a = 1, the even split
+// (a = 3/2) gives 5/2, and one pair's route for every pair gives 3 or 4.
+TEST(LoadModels, BestSplitReachesAFractionalOptimumThatNoStartingSplitHas) {
+  const Fabric fabric = loadFabric("gft2:n=4,m=2,r=3");
+  const Network& net = fabric.network;
+  RoutingContext context;
+  context.seed = 1;
+  RoutingResult routing = runEngine("ftree-adaptive", net, context);
+  const std::uint32_t leaf2 = net.switchIndex(net.findNode("gft-leaf2").value());
+  for (ForwardingTable& table : routing.tables) table.set(leaf2, routing.addresses.base(net.terminalNode(7)), 5);
+  const std::vector<SourceDestination> pairs{{0, 4}, {1, 5}, {2, 6}, {8, 7}};
+  EXPECT_NEAR(patternLoads(net, routing, byHand(net, pairs), LoadModel::EvenSplit).maxLoad, 2.5, 1e-9);
+  BestSplitOptions options;
+  options.keepLoads = true;
+  RouteGraphBuilder builder(net, routing);
+  SplitWorkspace workspace;
+  const BestSplitLoad best = bestSplitMaxLoad(builder, net.channelCount(), pairs, options, workspace);
+  EXPECT_GE(best.upper, 2.0 - 1e-9);
+  EXPECT_LE(best.upper, 2.0 * (1 + options.tolerance) + 1e-9) << "not within the tolerance of the optimum";
+  EXPECT_LE(best.lower, 2.0 + 1e-9) << "a lower bound above the optimum";
+  EXPECT_GE(best.lower * (1 + options.tolerance) + 1e-9, best.upper) << "the certificate did not reach the tolerance";
+  // The split reported: every pair's unit of flow arrives, and the loads are those of a.
+  const ChannelId downTop0 = channelAt(net, "gft-top0", 2), downTop1 = channelAt(net, "gft-top1", 2);
+  const ChannelId upTop0 = channelAt(net, "gft-leaf0", 5), upTop1 = channelAt(net, "gft-leaf0", 6);
+  ASSERT_EQ(best.load.size(), net.channelCount());
+  EXPECT_NEAR(best.load[upTop0.index()] + best.load[upTop1.index()], 3.0, 1e-9);
+  EXPECT_NEAR(best.load[downTop0.index()], 1 + best.load[upTop0.index()], 1e-9);
+  EXPECT_NEAR(best.load[downTop1.index()], best.load[upTop1.index()], 1e-9);
+  EXPECT_NEAR(std::max(best.load[downTop0.index()], best.load[downTop1.index()]), best.upper, 1e-9);
+}
+
 // A pair's routes are those of its injection layers (routing/semantics.h), whatever the
 // number of layers: in a routing of 33 layers whose last layer uses a second table (sending
 // leaf 0's traffic to terminal 2 through the other top switch), a pair injected in layer 0

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,6 +47,15 @@ TEST(Partitioning, ContiguousBlocksOfAboutEqualWork) {
       const double share = double(total) / p.count;
       for (std::uint32_t b = 0; b < p.count; ++b) {
         EXPECT_LE(std::abs(double(blockWork[b]) - share), double(largest)) << "block " << b;
+      }
+      // Exactly that block: share b is [b, b + 1) x total / count of the work laid out in
+      // switch order, and the middle of switch s's work lies at (before + work / 2).
+      std::uint64_t before = 0;
+      for (std::size_t s = 0; s < switches; ++s) {
+        const double middle = double(before) + double(work[s]) / 2;
+        const auto block = static_cast<std::uint32_t>(std::floor(middle * p.count / double(total)));
+        EXPECT_EQ(p.ofSwitch[s], std::min(block, p.count - 1)) << "switch " << s;
+        before += work[s];
       }
       for (std::size_t t = 0; t < net.terminalCount(); ++t) {
         const NodeId terminal = net.terminalNode(t);

@@ -113,6 +113,32 @@ TEST(Mroots, RootsMaximiseTheDistanceToEarlierRoots) {
   EXPECT_EQ(adaptive.allowedLayers[0], 0b111);
 }
 
+// D-MROOTS's layer of a (source, address) pair is the documented spread (switch_view.h
+// spreadLayers, Lysne §8.1): (source index + destination's source index + address offset)
+// mod layers — with several addresses per terminal (LMC) too, whose offsets move a
+// destination's second address to the next layer.
+TEST(Mroots, DMrootsGivesEveryPairTheDocumentedLayer) {
+  const Network net = ring(7);
+  for (const std::uint32_t layers : {2U, 3U, 4U}) {
+    for (const std::uint32_t perTerminal : {1U, 2U, 4U}) {
+      RoutingContext context;
+      context.addressesPerTerminal = perTerminal;
+      const RoutingResult result = runEngine("d-mroots:layers=" + std::to_string(layers), net, context);
+      const AddressMap& addresses = result.addresses;
+      ASSERT_EQ(addresses.count(), 7U * perTerminal);
+      for (std::uint32_t source = 0; source < 7; ++source) {
+        for (Address a = 0; a < addresses.count(); ++a) {
+          const std::uint32_t destination = addresses.sourceIndex(addresses.owner(a));
+          const std::uint32_t offset = a - addresses.base(addresses.owner(a));
+          EXPECT_EQ(result.layer(source, a).index(), (source + destination + offset) % layers)
+              << layers << " layers, " << perTerminal << " addresses per terminal, source " << source << ", address "
+              << a;
+        }
+      }
+    }
+  }
+}
+
 TEST(Lash, TreesAndCompleteGraphsNeedOneLayer) {
   // §5.2: minimal connectivity (a tree) and maximal connectivity need one layer.
   const Network tree = test::randomFabric(24, 23, 3);

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <set>
 #include <string>
 #include <tuple>
@@ -706,6 +707,45 @@ TEST(Simulator, IoTraceBurstsOfOneAreEachAfterAGap) {
   }
   EXPECT_EQ(distances, 4U * 199U);
   EXPECT_LE(close, 2U) << "requests of one client closer than a gap: bursts longer than one";
+}
+
+// The io generator's bursts measured (docs/SIMULATION.md "Traces"): geometric burst lengths of
+// mean `burst` and exponential gaps of mean `gap` between bursts. Within a burst requests
+// follow each other by 1..64 cycles; with gap = 10^6 a gap of at most 64 cycles has probability
+// 6.4e-5, so the bursts are read back by splitting each client's request times where they are
+// more than 64 cycles apart. 4 clients x 2,000 requests with burst = 4: about 2,000 bursts;
+// the mean length (variance 12 for p = 1/4) has a deviation of 0.08, the mean gap (plus
+// 1..64 cycles) one of 22,400 cycles: each within 5 deviations.
+TEST(Simulator, IoTraceBurstsHaveTheDocumentedMeanLengthAndGap) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const Trace trace =
+      generateIoTrace(fabric.network, parseIoTraceSpec("io:storage=2,clients=4,requests=2000,burst=4,gap=1000000", 5));
+  std::map<std::uint32_t, std::vector<std::uint64_t>> requests;  // per client, from its request messages
+  for (const TraceMessage& m : trace.messages) {
+    if (m.source < 4) requests[m.source].push_back(m.cycle);
+  }
+  ASSERT_EQ(requests.size(), 4U);
+  std::vector<double> lengths, gaps;
+  for (auto& [client, times] : requests) {
+    ASSERT_EQ(times.size(), 2000U) << client;
+    std::sort(times.begin(), times.end());
+    std::size_t length = 1;
+    for (std::size_t i = 1; i < times.size(); ++i) {
+      const std::uint64_t distance = times[i] - times[i - 1];
+      if (distance <= 64) {
+        ++length;
+        continue;
+      }
+      lengths.push_back(double(length));
+      gaps.push_back(double(distance));
+      length = 1;
+    }  // (each client's last burst may be cut short by `requests`: left out)
+  }
+  ASSERT_GT(lengths.size(), 1500U);
+  const double meanLength = std::accumulate(lengths.begin(), lengths.end(), 0.0) / double(lengths.size());
+  const double meanGap = std::accumulate(gaps.begin(), gaps.end(), 0.0) / double(gaps.size());
+  EXPECT_NEAR(meanLength, 4.0, 5 * std::sqrt(12.0 / double(lengths.size())));
+  EXPECT_NEAR(meanGap, 1e6 + 32.5, 5 * 1e6 / std::sqrt(double(gaps.size())));
 }
 
 // The io generator's messages (docs/SIMULATION.md "Traces"): each request goes from one of the

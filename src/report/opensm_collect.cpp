@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/hash.h"
 #include "io/fabric_files.h"
 #include "io/output.h"
 
@@ -27,14 +28,6 @@ namespace routelab {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::uint64_t fnv1a64(std::uint64_t hash, const std::string& text) {
-  for (const char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
 
 /// The environment of this process with `overrides` ("NAME=value") replacing or adding.
 std::vector<std::string> environmentWith(const std::vector<std::string>& overrides) {
@@ -168,11 +161,11 @@ std::string defaultOpenSmCache(const std::string& xdgCacheHome, const std::strin
 
 std::string openSmCacheKey(const std::string& netText, const std::string& opensmVersion,
                            const std::string& workerText) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  std::uint64_t hash = kFnv1a64Offset;
   // Each part with its length first, so that no two different triples hash the same text.
   for (const std::string* part : {&netText, &opensmVersion, &workerText}) {
-    hash = fnv1a64(hash, std::to_string(part->size()) + ":");
-    hash = fnv1a64(hash, *part);
+    hash = fnv1a64(std::to_string(part->size()) + ":", hash);
+    hash = fnv1a64(*part, hash);
   }
   return fmt::format("{:016x}", hash);
 }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/errors.h"
+#include "core/hash.h"
 #include "io/output.h"
 #include "sweep/point_kinds.h"
 
@@ -119,15 +120,6 @@ void expandGrid(const toml::table& grid, const std::string& source, std::size_t 
 
 }  // namespace
 
-std::string fnv1a64Hex(const std::string& text) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return fmt::format("{:016x}", hash);
-}
-
 Sweep parseSweep(const std::string& text, const std::string& source, std::size_t maxPoints) {
   toml::table root;
   try {
@@ -155,7 +147,7 @@ Sweep parseSweep(const std::string& text, const std::string& source, std::size_t
   if (sweep.points.empty()) throw ParseError(source, 1, "the sweep has no [[grid]] table");
   nlohmann::json canonical = {{"name", sweep.name}, {"points", nlohmann::json::array()}};
   for (const SweepPoint& point : sweep.points) canonical["points"].push_back(point.key);
-  sweep.identity = fnv1a64Hex(canonical.dump());
+  sweep.identity = fmt::format("{:016x}", fnv1a64(canonical.dump()));
   return sweep;
 }
 

@@ -47,7 +47,4 @@ Sweep parseSweep(const std::string& text, const std::string& source, std::size_t
 /// Read and parse a sweep file (IoError when it cannot be read).
 Sweep readSweepFile(const std::string& path);
 
-/// FNV-1a 64 of `text` as 16 lowercase hex digits.
-std::string fnv1a64Hex(const std::string& text);
-
 }  // namespace routelab

@@ -290,7 +290,9 @@ void Engine<Policy>::deliver(std::uint32_t packetId) {
     sourceFlits_[packet.source] += flits_;
   }
   if (!window_.warmupDone) {
-    warmupSum_ += now_ - packet.injected;
+    const std::uint64_t latency = now_ - packet.injected;
+    warmupSum_ += latency;
+    warmupSquares_ += latency * latency;
     ++warmupCount_;
   }
   const Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,

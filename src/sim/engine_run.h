@@ -300,12 +300,13 @@ typename Engine<Policy>::Totals Engine<Policy>::sumTotals(std::span<Engine* cons
 
 template <class Policy>
 void Engine<Policy>::updateWarmup(std::span<Engine* const> engines, Control& control) {
-  std::uint64_t sum = 0, count = 0;
+  LatencyMoments window;
   for (Engine* engine : engines) {
-    sum += std::exchange(engine->warmupSum_, 0);
-    count += std::exchange(engine->warmupCount_, 0);
+    window.sum += std::exchange(engine->warmupSum_, 0);
+    window.squares += std::exchange(engine->warmupSquares_, 0);
+    window.count += std::exchange(engine->warmupCount_, 0);
   }
-  if (!control.warmup.check(Cycle(control.now), sum, count)) return;
+  if (!control.warmup.check(Cycle(control.now), window)) return;
   for (Engine* engine : engines) engine->window_.endWarmup(Cycle(control.now), engine->config_);
 }
 

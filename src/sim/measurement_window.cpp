@@ -1,6 +1,7 @@
 // The phases of a run in cycles (sim/measurement_window.h).
 #include "sim/measurement_window.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace routelab::sim {
@@ -42,15 +43,23 @@ Cycles MeasurementWindow::measuredCycles(Cycle now) const {
   return warmupDone && last > start ? last - start : Cycles(0);
 }
 
-bool WarmupDetector::check(Cycle now, std::uint64_t sum, std::uint64_t count) {
-  const double average = count == 0 ? 0.0 : double(sum) / double(count);
+bool WarmupDetector::check(Cycle now, const LatencyMoments& window) {
   const int windows = static_cast<int>(now.value / kWindow.count);
-  if (count > 0 && previous_ > 0 && std::abs(average - previous_) <= kTolerance * previous_) {
-    ++stable_;
+  if (window.count < 2) {
+    ++stable_;  // too few deliveries to show a drift
   } else {
-    stable_ = 0;
+    const double n = double(window.count);
+    const double average = double(window.sum) / n;
+    // Sample variance from the moments (clamped: rounding may leave a tiny negative).
+    const double variance = std::max(0.0, (double(window.squares) - n * average * average) / (n - 1));
+    const double errorOfMean = variance / n;
+    const bool steady =
+        previous_ >= 0 && std::abs(average - previous_) <=
+                              std::max(kTolerance * previous_, kNoise * std::sqrt(previousVariance_ + errorOfMean));
+    stable_ = steady ? stable_ + 1 : 0;
+    previous_ = average;
+    previousVariance_ = errorOfMean;
   }
-  previous_ = average;
   check_ = check_ + kWindow;
   const bool settled = windows >= kMinWindows && stable_ >= 2;
   if (!settled && windows < kMaxWindows) return false;

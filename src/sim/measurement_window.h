@@ -38,27 +38,39 @@ struct MeasurementWindow {
   Cycles measuredCycles(Cycle now) const;
 };
 
+/// The latencies of the packets delivered in a window, in cycles: their sum, sum of squares
+/// and count (integers: the blocks of a partitioned run add up to the same totals).
+struct LatencyMoments {
+  std::uint64_t sum = 0, squares = 0, count = 0;
+};
+
 /// The automatic warm-up (SimConfig::warmupCycles 0; docs/SIMULATION.md "Warm-up"): every
-/// kWindow cycles, the average latency of the packets delivered since the previous check. The
-/// warm-up ends at the first check, after at least kMinWindows windows, whose average and the
-/// one before each stayed within kTolerance of their predecessor — or at kMaxWindows windows,
-/// capped: the latency never settled (the network is saturated).
+/// kWindow cycles, the average latency of the packets delivered since the previous check.
+/// A window is steady when its average differs from the last average measured (a window with
+/// at least 2 deliveries) by at most kTolerance of it, or by at most kNoise standard errors of
+/// the difference (sqrt(s1^2 / n1 + s2^2 / n2), sample variances s^2): a change the sampling
+/// noise of a few packets explains is no drift. A window with fewer than 2 deliveries shows no
+/// drift either (it is steady and measures nothing). The warm-up ends at the first check,
+/// after at least kMinWindows windows, whose window and the one before were steady — or at
+/// kMaxWindows windows, capped: the latency never settled (the network is saturated).
 class WarmupDetector {
  public:
   static constexpr Cycles kWindow{1000};
   static constexpr int kMinWindows = 3, kMaxWindows = 10;
   static constexpr double kTolerance = 0.05;
+  static constexpr double kNoise = 3;
   /// The cycle of the next check.
   Cycle nextCheck() const { return check_; }
   /// The check at cycle `now` (at least nextCheck()) with the latencies delivered since the
-  /// last one (their sum and count). True: the warm-up ends at `now`.
-  bool check(Cycle now, std::uint64_t sum, std::uint64_t count);
+  /// last one. True: the warm-up ends at `now`.
+  bool check(Cycle now, const LatencyMoments& window);
   /// The warm-up ended at its cap, its latency unsettled.
   bool capped() const { return capped_; }
 
  private:
   Cycle check_ = Cycle() + kWindow;
-  double previous_ = -1;
+  double previous_ = -1;         ///< the last measured average (-1: none yet)
+  double previousVariance_ = 0;  ///< its squared standard error, s^2 / n
   int stable_ = 0;
   bool capped_ = false;
 };

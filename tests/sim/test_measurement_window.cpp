@@ -65,44 +65,101 @@ TEST(MeasurementWindow, ARunEndsDrainedOrAtTheDrainsLimit) {
   EXPECT_FALSE(MeasurementWindow::atStart(config, false).over(Cycle(1U << 30), config, true, true));  // warming up
 }
 
-/// The detector's rule written out: the check of window w (cycle w x kWindow) compares its
-/// average with the previous window's; the warm-up ends at the first w >= kMinWindows whose
-/// last two comparisons were within the tolerance (a window without deliveries never is),
-/// or at kMaxWindows. Returns the cycle it ends and whether it was capped.
-std::pair<std::uint64_t, bool> expectedEnd(const std::vector<double>& averages) {
+/// The detector's rule written out, from the latencies themselves (two-pass variances): the
+/// check of window w (cycle w x kWindow) is steady when the window has fewer than 2
+/// deliveries, or when its mean is within 5 % of the last mean measured (a window with 2 or
+/// more) or within 3 standard errors of their difference; the warm-up ends at the first
+/// w >= kMinWindows whose last two checks were steady, or at kMaxWindows. Returns the cycle it
+/// ends and whether it was capped.
+std::pair<std::uint64_t, bool> expectedEnd(const std::vector<std::vector<std::uint64_t>>& windows) {
   int stable = 0;
-  for (std::size_t i = 0; i < averages.size(); ++i) {
+  bool measured = false;
+  double lastMean = 0, lastErrorSquared = 0;
+  for (std::size_t i = 0; i < windows.size(); ++i) {
     const int w = static_cast<int>(i) + 1;
-    const bool within = i > 0 && averages[i] > 0 && averages[i - 1] > 0 &&
-                        std::abs(averages[i] - averages[i - 1]) <= 0.05 * averages[i - 1];
-    stable = within ? stable + 1 : 0;
+    const std::vector<std::uint64_t>& latencies = windows[i];
+    bool steady = true;
+    if (latencies.size() >= 2) {
+      const double n = double(latencies.size());
+      double mean = 0, squares = 0;
+      for (const std::uint64_t x : latencies) mean += double(x) / n;
+      for (const std::uint64_t x : latencies) squares += (double(x) - mean) * (double(x) - mean);
+      const double errorSquared = squares / (n - 1) / n;
+      steady = measured && (std::abs(mean - lastMean) <= 0.05 * lastMean ||
+                            std::abs(mean - lastMean) <= 3 * std::sqrt(lastErrorSquared + errorSquared));
+      measured = true;
+      lastMean = mean;
+      lastErrorSquared = errorSquared;
+    }
+    stable = steady ? stable + 1 : 0;
     if (w >= 3 && stable >= 2) return {(WarmupDetector::kWindow * w).count, false};
     if (w >= 10) return {(WarmupDetector::kWindow * w).count, true};
   }
   return {0, false};
 }
 
+// Windows of 100 equal latencies (no noise: the 5 % rule alone decides).
+std::vector<std::vector<std::uint64_t>> equalWindows(const std::vector<std::uint64_t>& averages) {
+  std::vector<std::vector<std::uint64_t>> windows;
+  for (const std::uint64_t a : averages) windows.emplace_back(a == 0 ? 0 : 100, a);
+  return windows;
+}
+
+// Windows of `n` latencies mean +- spread, alternating (sample standard deviation about spread).
+std::vector<std::uint64_t> noisy(std::uint64_t mean, std::uint64_t spread, std::size_t n) {
+  std::vector<std::uint64_t> latencies;
+  for (std::size_t i = 0; i < n; ++i) latencies.push_back(i % 2 == 0 ? mean - spread : mean + spread);
+  return latencies;
+}
+
 TEST(WarmupDetector, EndsWhereTheRuleSaysSettledOrCapped) {
-  const std::vector<std::vector<double>> cases = {
-      {20, 20, 20, 20},                                              // steady: the third check
-      {10, 40, 41, 42, 42},                                          // settles after a jump
-      {10, 0, 10, 10.4, 10.8, 10},                                   // a window without deliveries resets
-      {10, 11, 12.1, 13.3, 14.6, 16.1, 17.7, 19.5, 21.4, 23.6, 26},  // 10 % a window: capped
-      {50, 52, 54, 56, 58, 60, 62, 64, 66, 68, 70},                  // within 5 % every window: settled at 3
-      {200, 210, 220.5, 300, 300, 300}};                             // exactly 5 % twice: "at most", settled at 3
-  for (const std::vector<double>& averages : cases) {
+  const std::vector<std::vector<std::vector<std::uint64_t>>> cases = {
+      equalWindows({20, 20, 20, 20}),                                         // steady: the third check
+      equalWindows({100, 400, 410, 420, 420}),                                // settles after a jump
+      equalWindows({100, 120, 100, 100, 100}),                                // a jump resets
+      equalWindows({100, 0, 100, 104, 108, 100}),                             // a window without deliveries: steady
+      equalWindows({100, 110, 121, 133, 146, 161, 177, 195, 214, 236, 260}),  // 10 % a window: capped
+      equalWindows({500, 520, 540, 560, 580, 600, 620, 640, 660, 680, 700}),  // within 5 % every window: 3
+      equalWindows({200, 210, 220, 300, 300, 300}),                           // 5 % and 4.8 %: settled at 3
+      // 10 packets of mean 100 +- 60 per window (standard error of their difference 28.3): a 20 %
+      // change is noise, not drift; a 100 % one is drift.
+      {noisy(100, 60, 10), noisy(120, 60, 10), noisy(100, 60, 10), noisy(120, 60, 10)},
+      {noisy(100, 60, 10), noisy(200, 60, 10), noisy(100, 60, 10), noisy(200, 60, 10), noisy(100, 60, 10),
+       noisy(200, 60, 10), noisy(100, 60, 10), noisy(200, 60, 10), noisy(100, 60, 10), noisy(200, 60, 10)},
+      // 1,000 packets a window: the same 20 % steps are drift (standard error 2.7).
+      {noisy(100, 60, 1000), noisy(120, 60, 1000), noisy(100, 60, 1000), noisy(120, 60, 1000), noisy(100, 60, 1000),
+       noisy(120, 60, 1000), noisy(100, 60, 1000), noisy(120, 60, 1000), noisy(100, 60, 1000), noisy(120, 60, 1000)},
+      // One delivery a window: nothing to measure a drift by.
+      {{100}, {900}, {100}},
+  };
+  for (const auto& windows : cases) {
     WarmupDetector detector;
     std::uint64_t ended = 0;
-    for (std::size_t i = 0; i < averages.size() && ended == 0; ++i) {
+    for (std::size_t i = 0; i < windows.size() && ended == 0; ++i) {
       const Cycle now = detector.nextCheck();
       EXPECT_EQ(now, Cycle() + WarmupDetector::kWindow * (i + 1));
-      const std::uint64_t count = averages[i] > 0 ? 100 : 0;
-      if (detector.check(now, static_cast<std::uint64_t>(averages[i] * 100), count)) ended = now.value;
+      sim::LatencyMoments moments;
+      for (const std::uint64_t x : windows[i]) {
+        moments.sum += x;
+        moments.squares += x * x;
+        ++moments.count;
+      }
+      if (detector.check(now, moments)) ended = now.value;
     }
-    const auto [cycle, capped] = expectedEnd(averages);
-    EXPECT_EQ(ended, cycle) << averages.front() << ", " << averages.size() << " windows";
-    EXPECT_EQ(detector.capped(), capped) << averages.front();
+    const auto [cycle, capped] = expectedEnd(windows);
+    EXPECT_EQ(ended, cycle) << windows.front().size() << " packets, " << windows.size() << " windows";
+    EXPECT_EQ(detector.capped(), capped) << windows.front().size() << " packets, " << windows.size() << " windows";
   }
+  // The cases' expected ends, stated: the rule above is not only compared with itself.
+  EXPECT_EQ(expectedEnd(equalWindows({20, 20, 20, 20})), std::make_pair(std::uint64_t{3000}, false));
+  EXPECT_EQ(expectedEnd(equalWindows({100, 0, 100, 104, 108, 100})), std::make_pair(std::uint64_t{3000}, false));
+  EXPECT_EQ(expectedEnd(equalWindows({100, 110, 121, 133, 146, 161, 177, 195, 214, 236, 260})),
+            std::make_pair(std::uint64_t{10000}, true));
+  EXPECT_EQ(expectedEnd({noisy(100, 60, 10), noisy(120, 60, 10), noisy(100, 60, 10)}),
+            std::make_pair(std::uint64_t{3000}, false));
+  std::vector<std::vector<std::uint64_t>> drift;
+  for (int i = 0; i < 10; ++i) drift.push_back(noisy(i % 2 == 0 ? 100 : 120, 60, 1000));
+  EXPECT_EQ(expectedEnd(drift), std::make_pair(std::uint64_t{10000}, true));
 }
 
 }  // namespace

@@ -685,6 +685,17 @@ TEST(Simulator, LazyCreditsSurviveAJumpOfBillionsOfCycles) {
   }
 }
 
+// Per client (the first `clients` terminals of an io trace), the times of its requests, sorted.
+static std::map<std::uint32_t, std::vector<std::uint64_t>> requestTimesByClient(const Trace& trace,
+                                                                                std::uint32_t clients) {
+  std::map<std::uint32_t, std::vector<std::uint64_t>> requests;
+  for (const TraceMessage& m : trace.messages) {
+    if (m.source < clients) requests[m.source].push_back(m.cycle);
+  }
+  for (auto& [client, times] : requests) std::sort(times.begin(), times.end());
+  return requests;
+}
+
 // The io generator's bursts (docs/SIMULATION.md): geometric length >= 1 of mean `burst`,
 // each burst after an exponential gap of mean `gap`. With burst = 1 every request of a client
 // follows its previous one by a gap draw plus 1..64 cycles: with a mean gap of 10^6 cycles,
@@ -694,15 +705,11 @@ TEST(Simulator, IoTraceBurstsOfOneAreEachAfterAGap) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   const Trace trace =
       generateIoTrace(fabric.network, parseIoTraceSpec("io:storage=2,clients=4,requests=200,burst=1,gap=1000000", 3));
-  std::map<std::uint32_t, std::vector<std::uint64_t>> requests;  // per client, from its request messages
-  for (const TraceMessage& m : trace.messages) {
-    if (m.source < 4) requests[m.source].push_back(m.cycle);
-  }
+  std::map<std::uint32_t, std::vector<std::uint64_t>> requests = requestTimesByClient(trace, 4);
   ASSERT_EQ(requests.size(), 4U);
   std::size_t close = 0, distances = 0;
   for (auto& [client, times] : requests) {
     ASSERT_EQ(times.size(), 200U) << client;
-    std::sort(times.begin(), times.end());
     for (std::size_t i = 1; i < times.size(); ++i, ++distances) close += times[i] - times[i - 1] <= 64;
   }
   EXPECT_EQ(distances, 4U * 199U);
@@ -720,15 +727,11 @@ TEST(Simulator, IoTraceBurstsHaveTheDocumentedMeanLengthAndGap) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
   const Trace trace =
       generateIoTrace(fabric.network, parseIoTraceSpec("io:storage=2,clients=4,requests=2000,burst=4,gap=1000000", 5));
-  std::map<std::uint32_t, std::vector<std::uint64_t>> requests;  // per client, from its request messages
-  for (const TraceMessage& m : trace.messages) {
-    if (m.source < 4) requests[m.source].push_back(m.cycle);
-  }
+  std::map<std::uint32_t, std::vector<std::uint64_t>> requests = requestTimesByClient(trace, 4);
   ASSERT_EQ(requests.size(), 4U);
   std::vector<double> lengths, gaps;
   for (auto& [client, times] : requests) {
     ASSERT_EQ(times.size(), 2000U) << client;
-    std::sort(times.begin(), times.end());
     std::size_t length = 1;
     for (std::size_t i = 1; i < times.size(); ++i) {
       const std::uint64_t distance = times[i] - times[i - 1];

@@ -500,9 +500,9 @@ class Engine {
   std::uint64_t lastMove_ = 0;
   // Set between windows, the same in every engine.
   MeasurementWindow window_;
-  // Latencies delivered since the last warm-up check: their sum, sum of squares (each below
-  // the 10,000-cycle cap of the warm-up: no overflow) and count.
-  std::uint64_t warmupSum_ = 0, warmupSquares_ = 0, warmupCount_ = 0;
+  // Latencies delivered since the last warm-up check (each below the 10,000-cycle cap of the
+  // warm-up: their squares' sum cannot overflow).
+  LatencyMoments warmupLatencies_;
   // ---- statistics ----
   std::uint64_t generated_ = 0, injected_ = 0, delivered_ = 0, released_ = 0;
   std::uint64_t measuredGenerated_ = 0, measuredDelivered_ = 0, windowFlitsDelivered_ = 0;

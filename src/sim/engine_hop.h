@@ -289,12 +289,7 @@ void Engine<Policy>::deliver(std::uint32_t packetId) {
     windowFlitsDelivered_ += flits_;
     sourceFlits_[packet.source] += flits_;
   }
-  if (!window_.warmupDone) {
-    const std::uint64_t latency = now_ - packet.injected;
-    warmupSum_ += latency;
-    warmupSquares_ += latency * latency;
-    ++warmupCount_;
-  }
+  if (!window_.warmupDone) warmupLatencies_.add(now_ - packet.injected);
   const Held arrived{packet.source, packet.sequence, packet.generated, packet.injected,
                      now_,          packet.hops,     packet.measured,  false};
   delivery_.deliver(

@@ -301,11 +301,7 @@ typename Engine<Policy>::Totals Engine<Policy>::sumTotals(std::span<Engine* cons
 template <class Policy>
 void Engine<Policy>::updateWarmup(std::span<Engine* const> engines, Control& control) {
   LatencyMoments window;
-  for (Engine* engine : engines) {
-    window.sum += std::exchange(engine->warmupSum_, 0);
-    window.squares += std::exchange(engine->warmupSquares_, 0);
-    window.count += std::exchange(engine->warmupCount_, 0);
-  }
+  for (Engine* engine : engines) window.add(std::exchange(engine->warmupLatencies_, LatencyMoments{}));
   if (!control.warmup.check(Cycle(control.now), window)) return;
   for (Engine* engine : engines) engine->window_.endWarmup(Cycle(control.now), engine->config_);
 }

@@ -42,6 +42,16 @@ struct MeasurementWindow {
 /// and count (integers: the blocks of a partitioned run add up to the same totals).
 struct LatencyMoments {
   std::uint64_t sum = 0, squares = 0, count = 0;
+  void add(std::uint64_t latency) {
+    sum += latency;
+    squares += latency * latency;
+    ++count;
+  }
+  void add(const LatencyMoments& other) {
+    sum += other.sum;
+    squares += other.squares;
+    count += other.count;
+  }
 };
 
 /// The automatic warm-up (SimConfig::warmupCycles 0; docs/SIMULATION.md "Warm-up"): every

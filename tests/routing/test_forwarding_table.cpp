@@ -326,6 +326,33 @@ TEST(ForwardingTable, AVariedTableIsNotCompacted) {
   expectEntries(table, model);
 }
 
+TEST(ForwardingTable, CompactsOnlyWhenTheCompactFormTakesAtMostHalfTheMemory) {
+  // compact()'s contract: the compact form (a 2-byte chunk number per chunk and each distinct
+  // chunk's kChunkEntries bytes) must take at most half of the one byte per entry. 16 rows x
+  // 256 addresses: 4,096 bytes, 64 chunks; with D distinct chunks the compact form takes
+  // 128 + 64 D bytes, at most 2,048 exactly when D <= 30.
+  constexpr std::uint32_t kRows = 16, kColumns = 256, kChunks = kColumns / ForwardingTable::kChunkEntries;
+  static_assert(kRows * kChunks * 2 + 30 * ForwardingTable::kChunkEntries == kRows * kColumns / 2);
+  for (const std::uint32_t distinct : {30U, 31U}) {
+    ForwardingTable table(kRows, kColumns);
+    std::vector<std::vector<PortNumber>> model(kRows * kColumns);
+    for (std::uint32_t s = 0; s < kRows; ++s) {
+      for (Address a = 0; a < kColumns; ++a) {
+        const std::uint32_t chunk = s * kChunks + a / ForwardingTable::kChunkEntries;
+        const std::uint32_t id = chunk < distinct ? chunk : 0;  // the first `distinct` chunks differ
+        const std::uint32_t offset = a % ForwardingTable::kChunkEntries;
+        const auto p = static_cast<PortNumber>(offset == 0 ? 1 + id % 60 : offset == 1 ? 1 + id / 60 : 1);
+        table.set(s, a, p);
+        model[s * kColumns + a] = {p};
+      }
+    }
+    const bool fits = distinct == 30;
+    EXPECT_EQ(table.compact(), fits) << distinct;
+    EXPECT_EQ(table.compacted(), fits) << distinct;
+    expectEntries(table, model);
+  }
+}
+
 TEST(ForwardingTable, CompactsUpToTwoToTheSixteenDistinctChunksAndNoMore) {
   // compact()'s contract: at most 65,536 distinct chunks (numbered by std::uint16_t). A table
   // of 160 rows x 1,024 chunks whose first `distinct` chunks differ (the chunk's number in base

@@ -1,6 +1,7 @@
 // Verifier (verify/verify.h) and the dependency graph of a routing (cdg/from_routing.h):
 // hand-made routings with known defects, exhaustive agreement with per-pair walks, the
 // Duato check of escape routings, SL tables.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -72,24 +73,39 @@ RoutingResult ringShortest(const Network& net) {
 
 using DependencySet = std::set<std::pair<std::uint32_t, std::uint32_t>>;
 
-/// Brute force: the dependencies of every in-scope pair's walk, per layer.
-std::vector<DependencySet> walkDependencies(const Network& net, const RoutingResult& r, bool switchTraffic) {
-  std::vector<DependencySet> layers(r.layerCount());
+/// Brute force: the dependencies of every in-scope pair's walk, per layer, and the number of
+/// routes walked and delivered. A source walks to the addresses it uses for each of its paths to a
+/// destination (RoutingResult::addressFor, the one documented way from a pair to addresses):
+/// with source classes (S-mod-k) only its class's offsets, otherwise every address of the block.
+struct WalkedDependencies {
+  std::vector<DependencySet> layers;
+  std::uint64_t routes = 0, delivered = 0;
+};
+
+WalkedDependencies walkDependencies(const Network& net, const RoutingResult& r, bool switchTraffic) {
+  WalkedDependencies walked;
+  walked.layers.resize(r.layerCount());
   std::vector<ChannelId> path;
   for (NodeId source : r.addresses.owners()) {
     if (net.isSwitch(source) && !switchTraffic) continue;
     const std::uint32_t si = r.addresses.sourceIndex(source);
-    for (Address a = 0; a < r.addresses.count(); ++a) {
-      const NodeId destination = r.addresses.owner(a);
-      if (destination == source || (net.isSwitch(destination) && !switchTraffic) || !r.sends(si, a)) continue;
-      const LayerId layer = r.layer(si, a);
-      if (r.walk(net, source, a, layer, path) != PathStatus::Delivered) continue;
-      for (std::size_t k = 0; k + 1 < path.size(); ++k) {
-        layers[layer.index()].emplace(path[k].value, path[k + 1].value);
+    for (NodeId destination : r.addresses.owners()) {
+      if (destination == source || (net.isSwitch(destination) && !switchTraffic)) continue;
+      std::set<Address> used;
+      for (std::uint32_t p = 0; p < r.pathCount(destination); ++p) used.insert(r.addressFor(source, destination, p));
+      for (Address a : used) {
+        if (!r.sends(si, a)) continue;
+        ++walked.routes;
+        const LayerId layer = r.layer(si, a);
+        if (r.walk(net, source, a, layer, path) != PathStatus::Delivered) continue;
+        ++walked.delivered;
+        for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+          walked.layers[layer.index()].emplace(path[k].value, path[k + 1].value);
+        }
       }
     }
   }
-  return layers;
+  return walked;
 }
 
 DependencySet held(const ChannelDependencyGraph& graph, std::size_t layer) {
@@ -201,23 +217,41 @@ TEST(Verify, SwitchTrafficNeedsSwitchAddresses) {
 }
 
 // The per-destination traversal yields exactly the dependencies of the per-pair walks.
+// The dependency graph and its route count against every pair's walk: irregular engines, and
+// on the fat tree destination-based and source-dependent (S-mod-k: each source uses only its
+// class's addresses) tables, with one address per terminal and with LMC 2.
 TEST(Verify, DependenciesEqualThoseOfEveryPairWalk) {
-  for (const char* spec : {"random:switches=12,seed=2", "random:switches=16,seed=1", "kary-ntree:k=2,n=3"}) {
-    const Fabric fabric = loadFabric(spec);
-    for (const char* engine : {"minhop", "updown", "lash", "d-mroots:layers=3"}) {
+  struct Case {
+    const char* spec;
+    std::vector<const char*> engines;
+  };
+  const Case cases[] = {
+      {"random:switches=12,seed=2", {"minhop", "updown", "lash", "d-mroots:layers=3"}},
+      {"random:switches=16,seed=1", {"minhop", "updown", "lash", "d-mroots:layers=3"}},
+      {"kary-ntree:k=2,n=3", {"minhop", "updown", "lash", "d-mroots:layers=3", "dmodk", "smodk"}},
+  };
+  for (const Case& c : cases) {
+    const Fabric fabric = loadFabric(c.spec);
+    for (const char* engine : c.engines) {
       for (bool switchTraffic : {false, true}) {
-        RoutingContext context;
-        context.routeSwitches = switchTraffic;
-        const RoutingResult r = runEngine(engine, fabric.network, context);
-        TrafficScope scope;
-        scope.switchTraffic = switchTraffic;
-        const RoutingDependencies deps = buildRoutingDependencies(fabric.network, r, scope);
-        const auto expected = walkDependencies(fabric.network, r, switchTraffic);
-        ASSERT_EQ(deps.graph.layerCount(), expected.size());
-        for (std::size_t layer = 0; layer < expected.size(); ++layer) {
-          EXPECT_EQ(held(deps.graph, layer), expected[layer]) << spec << " " << engine << " layer " << layer;
+        for (std::uint32_t addresses : {1U, 4U}) {
+          const std::string what =
+              fmt::format("{} {} switch traffic {} addresses {}", c.spec, engine, switchTraffic, addresses);
+          RoutingContext context;
+          context.routeSwitches = switchTraffic;
+          context.addressesPerTerminal = addresses;
+          const RoutingResult r = runEngine(engine, fabric.network, context);
+          TrafficScope scope;
+          scope.switchTraffic = switchTraffic;
+          const RoutingDependencies deps = buildRoutingDependencies(fabric.network, r, scope);
+          const WalkedDependencies expected = walkDependencies(fabric.network, r, switchTraffic);
+          ASSERT_EQ(deps.graph.layerCount(), expected.layers.size()) << what;
+          for (std::size_t layer = 0; layer < expected.layers.size(); ++layer) {
+            EXPECT_EQ(held(deps.graph, layer), expected.layers[layer]) << what << " layer " << layer;
+          }
+          EXPECT_EQ(deps.routes, expected.routes) << what;
+          EXPECT_EQ(deps.delivered, expected.delivered) << what;
         }
-        EXPECT_EQ(deps.delivered, deps.routes) << spec << " " << engine;
       }
     }
   }
@@ -230,7 +264,7 @@ TEST(Verify, MinhopOnRandomFabricHasAWitnessMadeOfRealDependencies) {
   EXPECT_TRUE(v.connected);
   EXPECT_FALSE(v.deadlockFree);
   ASSERT_FALSE(v.cycle.empty());
-  const auto walked = walkDependencies(fabric.network, r, false)[0];
+  const auto walked = walkDependencies(fabric.network, r, false).layers[0];
   for (std::size_t i = 0; i < v.cycle.size(); ++i) {
     const auto& next = v.cycle[(i + 1) % v.cycle.size()];
     EXPECT_TRUE(walked.count({v.cycle[i].value, next.value})) << v.cycleText;

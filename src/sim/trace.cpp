@@ -151,10 +151,10 @@ Trace generateIoTrace(const Network& network, const IoTraceSpec& spec) {
   const auto firstServer = static_cast<std::uint32_t>(terminals - spec.storage);
   for (std::uint32_t client = 0; client < spec.clients; ++client) {
     Rng rng(deriveSeed(spec.seed, client));
-    double clock = -std::log(1.0 - rng.uniform()) * spec.gap;
+    double clock = 0;
     std::uint32_t left = 0;
     for (std::uint32_t r = 0; r < spec.requests; ++r) {
-      if (left == 0) {  // a new burst after an exponential gap; geometric length of mean `burst`
+      if (left == 0) {  // a burst (the first too) after an exponential gap; geometric length of mean `burst`
         clock += -std::log(1.0 - rng.uniform()) * spec.gap;
         left = 1;
         while (rng.uniform() > 1.0 / spec.burst) ++left;

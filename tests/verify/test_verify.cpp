@@ -216,10 +216,10 @@ TEST(Verify, SwitchTrafficNeedsSwitchAddresses) {
   EXPECT_THROW(verifyRouting(net, clockwise(net, false), options), AnalysisError);
 }
 
-// The per-destination traversal yields exactly the dependencies of the per-pair walks.
-// The dependency graph and its route count against every pair's walk: irregular engines, and
-// on the fat tree destination-based and source-dependent (S-mod-k: each source uses only its
-// class's addresses) tables, with one address per terminal and with LMC 2.
+// The per-destination traversal yields exactly the dependencies, routes and deliveries of the
+// per-pair walks: irregular engines, and on the fat tree destination-based and source-dependent
+// (S-mod-k: each source uses only its class's addresses) tables, with one address per terminal
+// and with four (LMC 2).
 TEST(Verify, DependenciesEqualThoseOfEveryPairWalk) {
   struct Case {
     const char* spec;

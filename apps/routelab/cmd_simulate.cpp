@@ -61,8 +61,13 @@ void printText(const SimulateRequest& request, const nlohmann::json& config, con
   fmt::print("model       {} flits/packet, {} packets/VC queue, routing {} cycles, fly {} cycles{}\n", c.packetFlits,
              c.bufferPackets, c.routingDelay, c.flyTime,
              c.inOrder ? fmt::format(", in order (reorder {} packets)", c.reorderPackets) : "");
-  fmt::print("traffic     {}, {} injection, seed {}\n", config["traffic"].get<std::string>(), o.string("injection"),
-             c.seed);
+  if (config.contains("trace")) {
+    fmt::print("traffic     trace {}, compression {}, payload {} bytes, seed {}\n", config["trace"].get<std::string>(),
+               config["compression"].get<double>(), config["payload"].get<std::uint32_t>(), c.seed);
+  } else {
+    fmt::print("traffic     {}, {} injection, seed {}\n", config["traffic"].get<std::string>(), o.string("injection"),
+               c.seed);
+  }
   fmt::print("{:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>10} {:>8} {:>8} {:>6}  {}\n", "offered", "accepted",
              "lat avg", "lat p99", "total avg", "oo-order", "hops", "cycles", "src min", "src max", "jain", "");
   for (const SimResult& r : results) {

@@ -163,6 +163,11 @@ nlohmann::json simulateResultJson(const SimulateRequest& request, const Simulate
                       {"cycles", c.measureCycles},
                       {"warmup", c.warmupCycles == 0 ? nlohmann::json("auto") : nlohmann::json(c.warmupCycles)},
                       {"watchdog", c.watchdogCycles}};
+  if (outcome.trace) {  // the trace run's own configuration: which trace, and how it was read
+    j["trace"] = outcome.trace->name;
+    j["compression"] = outcome.trace->compression;
+    j["payload"] = outcome.trace->payloadBytes;
+  }
   const std::vector<SimResult>& results = outcome.results;
   if (results.size() == 1 && request.loads.empty()) {
     j.update(simResultJson(results.front()));

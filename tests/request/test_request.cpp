@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <limits>
 #include <sstream>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "request/simulate_request.h"
 #include "request/verify_request.h"
 #include "sim/simulator.h"
+#include "test_support.h"
 
 using namespace routelab;
 
@@ -311,6 +313,44 @@ TEST(RequestRun, AnalyzeAndSimulateRunFromTheRequest) {
   EXPECT_EQ(searchJson.at("saturation_load").get<double>(), knee.load);
   EXPECT_EQ(searchJson.at("saturation_throughput").get<double>(), expected.accepted);
   EXPECT_FALSE(searchJson.contains("load"));
+}
+
+// A trace run echoes which trace it ran and how it read it (docs/SIMULATION.md "Traces"): the
+// generator's spec with every key's effective value, or the file's path; the compression and
+// the payload given (both non-default here, so an option that does not reach the trace fails).
+TEST(RequestRun, ATraceRunEchoesItsTraceCompressionAndPayload) {
+  SimulateRequest generated = SimulateRequest::fromValues({{"fabric", "kary-ntree:k=2,n=2"},
+                                                           {"engine", "dmodk"},
+                                                           {"trace-generate", "io:storage=1,clients=3,requests=2"},
+                                                           {"compression", "2.5"},
+                                                           {"payload", "512"}});
+  const SimulateOutcome run = runSimulate(generated);
+  ASSERT_TRUE(run.trace.has_value());
+  EXPECT_EQ(run.trace->compression, 2.5);
+  EXPECT_EQ(run.trace->payloadBytes, 512U);
+  const nlohmann::json json = simulateResultJson(generated, run);
+  EXPECT_EQ(json.at("traffic"), "trace");
+  EXPECT_EQ(json.at("trace"), "io:storage=1,clients=3,requests=2,burst=8,gap=20000,service=200,writes=0.3");
+  EXPECT_EQ(json.at("compression").get<double>(), 2.5);
+  EXPECT_EQ(json.at("payload").get<std::uint32_t>(), 512U);
+  EXPECT_FALSE(json.contains("load"));
+
+  const std::string path = (test::scratchDir() / "echo-trace.csv").string();
+  std::ofstream(path) << "time,source,destination,bytes\n0,0,3,2048\n10,3,0,64\n";
+  SimulateRequest file =
+      SimulateRequest::fromValues({{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}, {"trace", path}});
+  const nlohmann::json fileJson = simulateResultJson(file, runSimulate(file));
+  EXPECT_EQ(fileJson.at("trace"), path);
+  EXPECT_EQ(fileJson.at("compression").get<double>(), 1.0);
+  EXPECT_EQ(fileJson.at("payload").get<std::uint32_t>(), 1024U);
+  EXPECT_EQ(fileJson.at("packets_delivered").get<std::uint64_t>(), 3U);  // 2 packets of 1 KiB, 1 of 64 bytes
+
+  // A generated-traffic run names no trace.
+  SimulateRequest bernoulli = SimulateRequest::fromValues(
+      {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}, {"cycles", "200"}, {"warmup", "100"}});
+  const nlohmann::json bernoulliJson = simulateResultJson(bernoulli, runSimulate(bernoulli));
+  EXPECT_FALSE(bernoulliJson.contains("trace"));
+  EXPECT_FALSE(bernoulliJson.contains("compression"));
 }
 
 // The compare request: its typed options are CompareOptions' defaults when nothing is given,

@@ -304,7 +304,8 @@ struct RoutingResult {
   /// send two sources of one leaf switch different ways to one address, so every terminal
   /// owns `sourceClasses` addresses per path and a source of class c uses offset
   /// `path * sourceClasses + c` of the destination's block (InfiniBand does the same with
-  /// LMC: the source picks the DLID). Defaults: one class, i.e. destination-based.
+  /// LMC: the source picks the DLID). Defaults: one class, i.e. destination-based. A switch
+  /// that sends (switch addresses routed) is of class 0.
   std::uint32_t sourceClasses = 1;
   std::vector<std::uint32_t> sourceClassOf;  ///< per source index; empty = class 0 for all
 

@@ -1,7 +1,8 @@
 // Pair paths hold 32-bit channel offsets (docs/RELIABILITY.md "Limits", pair paths): a fabric
 // whose paths need more than 2^32 channel entries is refused before the walk of every pair,
 // with the lower bound it computed — checked here against the bound recomputed by hand from
-// the XGFT's shape (2 channels per path plus the switch distance between the two leaves).
+// the XGFT's shape (2 channels per path plus the switch distance between the two leaves): the
+// cheap bound (2 or 4 channels per pair) where it alone exceeds the limit, else the exact one.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -34,5 +35,27 @@ TEST(PairPathBound, RefusedWithTheExactLowerBoundOfChannelEntries) {
   } catch (const AnalysisError& e) {
     EXPECT_EQ(std::string(e.what()),
               "pair paths of 27000 terminals exceed 2^32 channel entries (at least 4323726000 needed)");
+  }
+}
+
+TEST(PairPathBound, RefusedWithTheCheapBoundWhenItAloneExceedsTheLimit) {
+  // XGFT(3; 30,30,37; 1,1,1): 33,300 terminals, 30 per leaf. Already 2 channels for every pair on
+  // one leaf and 4 for every other ordered pair (n (n - 1) of them) exceed 2^32, so that cheap
+  // bound is the one reported (the exact one, 6 channels for pairs under different level-2
+  // switches, is not computed).
+  const Fabric fabric = loadFabric("xgft:h=3,m=30.30.37,w=1.1.1");
+  const std::uint64_t n = 33300, perLeaf = 30;
+  ASSERT_EQ(fabric.network.terminalCount(), n);
+  const std::uint64_t pairs = n * (n - 1), sameLeaf = n * (perLeaf - 1);
+  const std::uint64_t bound = 2 * sameLeaf + 4 * (pairs - sameLeaf);
+  ASSERT_EQ(bound, 4433495400U);
+  ASSERT_GT(bound, std::uint64_t{UINT32_MAX});
+  const RoutingResult routing = runEngine("dmodk", fabric.network);
+  try {
+    PairPaths::build(fabric.network, routing, 1);
+    FAIL() << "no error";
+  } catch (const AnalysisError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "pair paths of 33300 terminals exceed 2^32 channel entries (at least 4433495400 needed)");
   }
 }

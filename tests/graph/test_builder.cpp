@@ -83,6 +83,17 @@ TEST(Builder, RejectsInvalidCabling) {
               b.connect(s, 1, s, 1);
             }).find("to itself"),
             std::string::npos);
+  // A node id one past the last node added (and an invalid one) is unknown, not read.
+  EXPECT_EQ(buildError([](NetworkBuilder& b) {
+              auto s = b.addSwitch("s", 2);
+              b.connect(s, 1, NodeId(1), 1);
+            }),
+            "unknown node id 1");
+  EXPECT_EQ(buildError([](NetworkBuilder& b) {
+              auto s = b.addSwitch("s", 2);
+              b.connect(NodeId(), 1, s, 1);
+            }).find("unknown node id"),
+            0U);
   EXPECT_NE(buildError([](NetworkBuilder& b) { b.addSwitch("", 2); }).find("empty name"), std::string::npos);
   EXPECT_NE(buildError([](NetworkBuilder& b) { b.addSwitch("big", 255); }).find("at most 254"), std::string::npos);
 }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/errors.h"
@@ -367,15 +368,40 @@ TEST(RoundTrip, EveryFabricFormatAtItsLimits) {
   EXPECT_EQ(fromPorts.target(fromPorts.channelAt(fromPorts.switchNode(0), 254)), fromPorts.terminalNode(0));
 }
 
+// docs/FORMATS.md "Writer": names ibsim cannot take — containing '"', '#', '@' or control
+// characters, or longer than 64 bytes (ibsim's NODEIDLEN, 65 with the terminating NUL) — are
+// refused, naming the node; a name of exactly 64 bytes is written and reads back.
 TEST(NetWriter, RejectsNamesIbsimCannotTake) {
-  for (const char* name : {"a#b", "a@b", "quote\"d"}) {
+  auto fabricWithHost = [](const std::string& name) {
     NetworkBuilder builder;
     const NodeId host = builder.addTerminal(name, 1);
     const NodeId sw = builder.addSwitch("sw", 2);
     builder.connect(host, 1, sw, 1);
+    return builder.build();
+  };
+  auto errorOf = [&](const std::string& name) -> std::string {
     std::ostringstream out;
-    EXPECT_THROW(writeIbsimNet(builder.build(), out), TopologyError) << name;
+    try {
+      writeIbsimNet(fabricWithHost(name), out);
+    } catch (const TopologyError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  for (const std::string& name : {std::string("a#b"), std::string("a@b"), std::string("quote\"d"),
+                                  std::string("tab\there"), std::string("del\x7f")}) {
+    EXPECT_EQ(errorOf(name), "cannot write node '" + name +
+                                 "' to an ibsim net file: '\"', '#', '@' and control characters are reserved")
+        << name;
   }
+  // (The message quotes the name as it is: one with a NUL reads as cut there.)
+  EXPECT_EQ(errorOf(std::string("nul\0in", 6)), "cannot write node 'nul");
+  const std::string longest(64, 'h');
+  EXPECT_EQ(errorOf(longest), "no error");
+  const Network back = parseFabricText(netText(fabricWithHost(longest)), "longest.net");
+  EXPECT_EQ(back.name(back.terminalNode(0)), longest);
+  EXPECT_EQ(errorOf(longest + "h"),
+            "cannot write node '" + longest + "h' to an ibsim net file: names are limited to 64 bytes");
 }
 
 // ---- readers: accepted variants -----------------------------------------------------------
@@ -722,6 +748,19 @@ TEST(NetworkDifferences, FindsEveryKindOfDifference) {
   CompareOptions options;
   options.ignoreUnusedPorts = true;
   EXPECT_TRUE(networkDifferences(a, b, options).empty());
+  // ... but not a port cabled on one side that the other side's node lacks (compare.h), on
+  // either side: the port counts are named as well as the cable.
+  NetworkBuilder cabled;
+  const NodeId host = cabled.addTerminal("h", 1), other = cabled.addTerminal("g", 1);
+  const NodeId sw = cabled.addSwitch("s", 4);
+  cabled.connect(host, 1, sw, 2);
+  cabled.connect(other, 1, sw, 4);
+  const Network c = cabled.build();
+  for (const auto& [first, second, counts] :
+       {std::tuple{&a, &c, "node 's' has 2 ports vs 4"}, std::tuple{&c, &a, "node 's' has 4 ports vs 2"}}) {
+    const std::vector<std::string> found = networkDifferences(*first, *second, options);
+    EXPECT_NE(std::find(found.begin(), found.end(), counts), found.end()) << joined(found);
+  }
 }
 
 // Each remaining kind of difference alone, named as documented (topology/compare.h): a node

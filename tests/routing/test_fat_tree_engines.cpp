@@ -526,6 +526,33 @@ TEST(FatTreeEngines, LmcPathsShiftEveryUpwardDigit) {
   }
 }
 
+// routing_result.h: a source of class c uses offset path * sourceClasses + c; a switch that
+// sends (switch addresses routed) is of class 0, as every source is without source classes.
+// Terminals' classes are each engine's own (tested with its formula); here every switch's.
+TEST(FatTreeEngines, SwitchesThatSendAreOfClassZero) {
+  const std::vector<std::pair<Network, std::vector<std::string>>> cases = {
+      {makeXgft({{2, 3, 2}, {2, 2, 3}}), {"smodk"}},
+      {makeGft2(4, 4, 5), {"smodk", "opt", "opt-balanced", "opt-grid"}},
+  };
+  for (const auto& [net, engines] : cases) {
+    for (const std::string& engine : engines) {
+      RoutingContext context;
+      context.routeSwitches = true;
+      const RoutingResult r = runEngine(engine, net, context);
+      ASSERT_GT(r.sourceClasses, 1U) << engine << " on " << net.origin();
+      ASSERT_EQ(r.sourceClassOf.size(), r.addresses.owners().size()) << engine;
+      std::size_t switches = 0;
+      for (NodeId s : net.switches()) {
+        if (r.addresses.sourceIndex(s) == UINT32_MAX) continue;
+        ++switches;
+        EXPECT_EQ(r.sourceClassOf[r.addresses.sourceIndex(s)], 0U)
+            << engine << " on " << net.origin() << ", " << net.name(s);
+      }
+      EXPECT_EQ(switches, net.switchCount()) << engine;
+    }
+  }
+}
+
 TEST(FatTreeEngines, EveryEnginePassesTheChecksOnSmallFabrics) {
   std::vector<Network> fabrics;
   fabrics.push_back(makeKaryNtree(2, 3));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "../engines/fabrics.h"
 #include "../engines/routing_check.h"
@@ -43,6 +44,74 @@ std::string stat(const RoutingResult& result, const std::string& key) {
     if (k == key) return v;
   }
   return "";
+}
+
+/// The switch-to-switch channels of every ordered pair of switches (one terminal each)
+/// and the layer the routing gives it, read back from the tables; and per layer the
+/// channel dependencies (consecutive switch channels) of the pairs it holds.
+struct SwitchPairRoutes {
+  struct Route {
+    std::uint32_t source = 0, destination = 0;  // terminal indices
+    std::size_t layer = 0;
+    std::vector<ChannelId> channels;  // switch to switch only
+  };
+  std::vector<Route> routes;
+  std::vector<std::set<std::pair<std::uint32_t, std::uint32_t>>> dependencies;  // per layer
+};
+
+SwitchPairRoutes switchPairRoutes(const Network& net, const RoutingResult& result) {
+  SwitchPairRoutes out;
+  out.dependencies.resize(result.layerCount());
+  const auto terminals = net.terminals();
+  for (std::uint32_t s = 0; s < terminals.size(); ++s) {
+    for (std::uint32_t d = 0; d < terminals.size(); ++d) {
+      if (s == d) continue;
+      const Address a = result.addressFor(terminals[s], terminals[d]);
+      const LayerId layer = result.layer(result.addresses.sourceIndex(terminals[s]), a);
+      const Path path = result.path(net, terminals[s], a, layer);
+      EXPECT_EQ(path.status, PathStatus::Delivered);
+      SwitchPairRoutes::Route route{s, d, layer.index(), {path.channels.begin() + 1, path.channels.end() - 1}};
+      for (std::size_t i = 1; i < route.channels.size(); ++i) {
+        out.dependencies[route.layer].emplace(route.channels[i - 1].index(), route.channels[i].index());
+      }
+      out.routes.push_back(std::move(route));
+    }
+  }
+  return out;
+}
+
+/// Does `dependencies` plus `extra` hold a cycle? (Kahn's algorithm.)
+bool hasCycle(const std::set<std::pair<std::uint32_t, std::uint32_t>>& dependencies,
+              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& extra) {
+  std::map<std::uint32_t, std::vector<std::uint32_t>> next;
+  std::map<std::uint32_t, int> into;
+  auto add = [&](std::pair<std::uint32_t, std::uint32_t> e) {
+    next[e.first].push_back(e.second);
+    into[e.first] += 0;
+    ++into[e.second];
+  };
+  for (const auto& e : dependencies) add(e);
+  for (const auto& e : extra) add(e);
+  std::vector<std::uint32_t> ready;
+  for (const auto& [c, n] : into) {
+    if (n == 0) ready.push_back(c);
+  }
+  std::size_t removed = 0;
+  while (!ready.empty()) {
+    const std::uint32_t c = ready.back();
+    ready.pop_back();
+    ++removed;
+    for (std::uint32_t t : next[c]) {
+      if (--into[t] == 0) ready.push_back(t);
+    }
+  }
+  return removed < into.size();
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> dependenciesOf(const std::vector<ChannelId>& channels) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  for (std::size_t i = 1; i < channels.size(); ++i) out.emplace_back(channels[i - 1].index(), channels[i].index());
+  return out;
 }
 
 }  // namespace
@@ -288,6 +357,68 @@ TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
     }
   }
   // No budget and more than kMaxLayers needed: tests/engines/test_layer_limit.cpp.
+}
+
+TEST(Lash, LayersAreFirstFitInTheDocumentedPairOrder) {
+  // §5.1 steps 2-3: each switch pair's path goes to the first layer whose dependency graph
+  // stays acyclic, a new layer when none does; paths without dependencies go to layer 0.
+  // Recomputed here from the paths read back from the tables, with a plain cycle check, in
+  // the order each mode documents (docs/LAYERED.md): lash takes pairs source by source,
+  // lash:fit=suffix destination by destination, nearest sources first (ties by switch),
+  // so a path always follows its suffix pair (next switch -> destination).
+  const Network net = test::randomFabric(32, 64, 8);
+  std::map<std::uint32_t, std::uint32_t> terminalOfSwitch;
+  for (std::uint32_t t = 0; t < net.terminals().size(); ++t) {
+    terminalOfSwitch[net.target(net.injectionChannel(net.terminals()[t])).index()] = t;
+  }
+  for (const bool suffix : {false, true}) {
+    const std::string spec = suffix ? "lash:fit=suffix,max-layers=0" : "lash:max-layers=0";
+    SCOPED_TRACE(spec);
+    const RoutingResult result = runEngine(spec, net);
+    ASSERT_GE(result.layerCount(), 3u);
+    const SwitchPairRoutes pairs = switchPairRoutes(net, result);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> index;  // (source, destination) switch
+    auto switchOf = [&](std::uint32_t terminal) {
+      return net.target(net.injectionChannel(net.terminals()[terminal])).index();
+    };
+    for (std::size_t i = 0; i < pairs.routes.size(); ++i) {
+      index[{switchOf(pairs.routes[i].source), switchOf(pairs.routes[i].destination)}] = i;
+    }
+    std::vector<std::size_t> order;
+    for (const auto& [key, i] : index) order.push_back(i);  // source switch, then destination switch
+    if (suffix) {
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        const auto& a = pairs.routes[x];
+        const auto& b = pairs.routes[y];
+        const auto da = switchOf(a.destination), db = switchOf(b.destination);
+        return da != db ? da < db : a.channels.size() < b.channels.size();
+      });
+    }
+    std::vector<std::set<std::pair<std::uint32_t, std::uint32_t>>> layers;
+    std::size_t differing = 0;
+    for (const std::size_t i : order) {
+      const auto& route = pairs.routes[i];
+      const auto own = dependenciesOf(route.channels);
+      std::size_t layer = 0;
+      while (!own.empty()) {
+        if (layer == layers.size()) layers.emplace_back();
+        if (!hasCycle(layers[layer], own)) break;
+        ++layer;
+      }
+      if (!own.empty()) layers[layer].insert(own.begin(), own.end());
+      if (route.layer != layer && ++differing <= 5) {
+        ADD_FAILURE() << "terminal " << route.source << " -> " << route.destination << ": layer " << route.layer
+                      << ", first fit " << layer;
+      }
+      if (suffix && route.channels.size() >= 2) {
+        const auto next = terminalOfSwitch.at(net.target(route.channels[0]).index());
+        const auto& suffixRoute = pairs.routes[index.at({switchOf(next), switchOf(route.destination)})];
+        EXPECT_GE(route.layer, suffixRoute.layer) << "a layer that refused the suffix refuses the path";
+      }
+    }
+    EXPECT_EQ(differing, 0u);
+    EXPECT_EQ(layers.size(), result.layerCount());
+  }
 }
 
 TEST(Lash, AddressModes) {

@@ -255,11 +255,17 @@ void Options::set(const std::string& key, const std::string& value) {
   }
   checkRange(component_, option, value);
   values_[key] = value;
+  given_.insert(key);
 }
 
 bool Options::has(const std::string& key) const {
   specFor(key);
   return values_.count(key) != 0;
+}
+
+bool Options::given(const std::string& key) const {
+  specFor(key);
+  return given_.count(key) != 0;
 }
 
 namespace {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -93,7 +94,11 @@ class Options {
   /// declares an option both required and with a default (every constructor starts here).
   Options(std::string component, const OptionSchema& schema);
 
+  /// Has `key` a value (given, or a default)? Throws SpecError for a key the schema lacks.
   bool has(const std::string& key) const;
+  /// Was `key` named by the spec or set() (a default alone is not given)? For options that
+  /// apply only in some modes: a front end refuses them where they would do nothing.
+  bool given(const std::string& key) const;
   std::int64_t integer(const std::string& key) const;
   double real(const std::string& key) const;
   const std::string& string(const std::string& key) const;
@@ -125,6 +130,7 @@ class Options {
   std::string component_;
   OptionSchema schema_;
   std::map<std::string, std::string> values_;
+  std::set<std::string> given_;
   std::string positional_;
 };
 

@@ -91,6 +91,19 @@ SimulateRequest SimulateRequest::fromOptions(const Options& o) {
   if (!r.traceFile.empty() && !r.traceGenerate.empty()) {
     throw SpecError("--trace and --trace-generate exclude each other");
   }
+  // A trace is the traffic and is measured whole (docs/SIMULATION.md "Traces"): the keys that
+  // shape generated traffic would do nothing there, and the trace's keys nothing without one.
+  for (const char* key : {"traffic", "load", "injection", "message-packets", "cycles", "warmup"}) {
+    if (r.usesTrace() && o.given(key)) {
+      throw SpecError(
+          fmt::format("--{} does not apply to a trace run (the trace is the traffic, measured whole)", key));
+    }
+  }
+  for (const char* key : {"compression", "payload"}) {
+    if (!r.usesTrace() && o.given(key)) {
+      throw SpecError(fmt::format("--{} applies only to a trace run (--trace or --trace-generate)", key));
+    }
+  }
   if (o.has("loads")) r.loads = parseLoads(o.string("loads"));
   r.config.threads = r.threads.value_or(1) < 0 ? 1 : static_cast<std::uint32_t>(r.threads.value_or(1));
   return r;
@@ -164,6 +177,7 @@ nlohmann::json simulateResultJson(const SimulateRequest& request, const Simulate
                       {"warmup", c.warmupCycles == 0 ? nlohmann::json("auto") : nlohmann::json(c.warmupCycles)},
                       {"watchdog", c.watchdogCycles}};
   if (outcome.trace) {  // the trace run's own configuration: which trace, and how it was read
+    for (const char* generatedOnly : {"injection", "message_packets", "warmup"}) j.erase(generatedOnly);
     j["trace"] = outcome.trace->name;
     j["compression"] = outcome.trace->compression;
     j["payload"] = outcome.trace->payloadBytes;

@@ -85,6 +85,19 @@ TEST(Options, TypedAccessAndDefaults) {
   EXPECT_EQ(o.effective(), "thing:k=16,ratio=0.5,levels=3.4.5,verbose=true,name=x");
 }
 
+// given(): named by the spec or set(), never by a default alone, even one equal to the value.
+TEST(Options, GivenIsTrueOnlyForKeysTheSpecNamesOrSetSets) {
+  Options o("thing", kSchema, parseComponent("thing:k=16,ratio=0.5"));
+  EXPECT_TRUE(o.given("k"));
+  EXPECT_TRUE(o.given("ratio"));  // the default's value, but named
+  EXPECT_FALSE(o.given("name"));
+  EXPECT_TRUE(o.has("name"));  // a default: a value, not given
+  o.set("name", "y");
+  EXPECT_TRUE(o.given("name"));
+  EXPECT_FALSE(Options("thing", kSchema).given("ratio"));
+  EXPECT_THROW((void)o.given("nosuch"), SpecError);
+}
+
 TEST(Options, EffectiveModifierReparsesAfterAPlus) {
   // A '+' modifier is written `name[=positional][,k=v...]`; effective() writes base
   // components (`name:k=v`), which after a '+' would not parse back.

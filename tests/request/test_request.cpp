@@ -214,6 +214,9 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   if (row.key == "engines") value = "dmodk;lash:layers=2";
   if (row.key == "opensm-dir") value = "opensm-engines";
   if (row.key == "warmup" || row.key == "cycles" || row.key == "watchdog") value = "12345";
+  if (operation == "simulate" && (row.key == "compression" || row.key == "payload")) {
+    values.emplace_back("trace", "trace.csv");  // a trace's keys, refused without one
+  }
   EXPECT_FALSE(value.empty()) << operation << " " << row.key << ": no non-default value";
   values.emplace_back(row.key, value);
   return values;
@@ -226,6 +229,11 @@ TEST(RequestSchema, EveryOptionReachesTheTypedRequest) {
   for (const OptionSpec& row : simulateSchema()) {
     const KeyValues values = nonDefault("simulate", row);
     EXPECT_NE(typed(SimulateRequest::fromValues(values)), simulateDefault) << "simulate: " << row.key;
+    if (row.required) continue;
+    // Against the same request without the key (the options it needs, e.g. a trace, stay).
+    const KeyValues without(values.begin(), values.end() - 1);
+    EXPECT_NE(typed(SimulateRequest::fromValues(values)), typed(SimulateRequest::fromValues(without)))
+        << "simulate: " << row.key;
   }
   const std::string analyzeDefault = typed(AnalyzeRequest::fromValues(required("analyze")));
   for (const OptionSpec& row : analyzeSchema()) {
@@ -333,7 +341,9 @@ TEST(RequestRun, ATraceRunEchoesItsTraceCompressionAndPayload) {
   EXPECT_EQ(json.at("trace"), "io:storage=1,clients=3,requests=2,burst=8,gap=20000,service=200,writes=0.3");
   EXPECT_EQ(json.at("compression").get<double>(), 2.5);
   EXPECT_EQ(json.at("payload").get<std::uint32_t>(), 512U);
-  EXPECT_FALSE(json.contains("load"));
+  for (const char* generatedOnly : {"load", "injection", "message_packets", "warmup"}) {
+    EXPECT_FALSE(json.contains(generatedOnly)) << generatedOnly;
+  }
 
   const std::string path = (test::scratchDir() / "echo-trace.csv").string();
   std::ofstream(path) << "time,source,destination,bytes\n0,0,3,2048\n10,3,0,64\n";
@@ -351,6 +361,10 @@ TEST(RequestRun, ATraceRunEchoesItsTraceCompressionAndPayload) {
   const nlohmann::json bernoulliJson = simulateResultJson(bernoulli, runSimulate(bernoulli));
   EXPECT_FALSE(bernoulliJson.contains("trace"));
   EXPECT_FALSE(bernoulliJson.contains("compression"));
+  EXPECT_FALSE(bernoulliJson.contains("payload"));
+  EXPECT_EQ(bernoulliJson.at("injection"), "bernoulli");
+  EXPECT_EQ(bernoulliJson.at("warmup").get<std::uint64_t>(), 100U);
+  EXPECT_EQ(bernoulliJson.at("message_packets").get<std::uint32_t>(), 1U);
 }
 
 // The compare request: its typed options are CompareOptions' defaults when nothing is given,
@@ -423,6 +437,39 @@ TEST(RequestRun, SimulateRunModesExcludeEachOther) {
             "--trace and --trace-generate exclude each other");
   EXPECT_EQ(refusal({{"saturation", "true"}}), "accepted");
   EXPECT_EQ(refusal({{"trace", "t.csv"}}), "accepted");  // read when the request runs
+}
+
+// A trace is the traffic, measured whole (docs/SIMULATION.md "Traces"): each key that shapes
+// generated traffic is refused beside a trace, by name, even at its default value, and accepted
+// without one; the trace's own keys are refused without a trace.
+TEST(RequestRun, KeysThatWouldDoNothingInTheRunModeAreRefused) {
+  const auto refusal = [](const KeyValues& extra) {
+    KeyValues values = {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}};
+    values.insert(values.end(), extra.begin(), extra.end());
+    try {
+      SimulateRequest::fromValues(values);
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const KeyValues generatedOnly = {{"traffic", "uniform"},   {"load", "0.1"},   {"injection", "poisson"},
+                                   {"message-packets", "2"}, {"cycles", "500"}, {"warmup", "100"}};
+  for (const auto& [key, value] : generatedOnly) {
+    SCOPED_TRACE(key);
+    const std::string message =
+        "--" + key + " does not apply to a trace run (the trace is the traffic, measured whole)";
+    EXPECT_EQ(refusal({{"trace", "t.csv"}, {key, value}}), message);
+    EXPECT_EQ(refusal({{"trace-generate", "io:storage=1,clients=2"}, {key, value}}), message);
+    EXPECT_EQ(refusal({{key, value}}), "accepted");
+  }
+  for (const auto& [key, value] : KeyValues{{"compression", "2"}, {"payload", "1024"}}) {
+    SCOPED_TRACE(key);
+    EXPECT_EQ(refusal({{key, value}}), "--" + key + " applies only to a trace run (--trace or --trace-generate)");
+    EXPECT_EQ(refusal({{key, value}, {"saturation", "true"}}),
+              "--" + key + " applies only to a trace run (--trace or --trace-generate)");
+    EXPECT_EQ(refusal({{key, value}, {"trace", "t.csv"}}), "accepted");
+  }
 }
 
 // `loads` (docs/SIMULATION.md): a list of loads, each in (0, 1], or FROM:TO:STEP with

@@ -189,6 +189,28 @@ TEST_F(OpenSmCollectWorker, FailingWorkerLeavesNothing) {
   EXPECT_TRUE(cacheEntries().empty());
 }
 
+// An executable whose interpreter is missing passes the PATH and worker checks but cannot be
+// started: the error names the program that could not run, and the cache is left empty.
+TEST_F(OpenSmCollectWorker, AProgramThatCannotStartIsNamed) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
+  const auto message = [&] {
+    try {
+      collectOpenSmEngines(fabric.network, options_);
+    } catch (const IoError& e) {
+      return std::string(e.what());
+    }
+    return std::string("collected");
+  };
+  const std::string opensm = (dir_ / "bin" / "opensm").string();
+  writeExecutable(opensm, "#!/nonexistent/interpreter\n");
+  EXPECT_EQ(message(), "cannot run '" + opensm + "': No such file or directory");
+  writeExecutable(opensm, "#!/bin/sh\necho 'OpenSM 9.8.7'\n");
+  writeExecutable(options_.worker, "#!/nonexistent/interpreter\n");
+  EXPECT_EQ(message(), "cannot run '" + options_.worker + "': No such file or directory");
+  EXPECT_EQ(runs(), 0u);
+  EXPECT_TRUE(!fs::exists(options_.cache) || cacheEntries().empty());
+}
+
 TEST_F(OpenSmCollectWorker, MissingToolOrWorkerIsAnError) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
   fs::remove(dir_ / "bin" / "ibsim");

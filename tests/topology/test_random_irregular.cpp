@@ -194,6 +194,28 @@ TEST(RandomIrregular, SingleSwitch) {
   EXPECT_EQ(net.name(net.switchNode(0)), "rnd-sw0");
 }
 
+// gen_ibsim_net.py's link limits, each at the limit (built) and one past (refused with the
+// whole message, whose numbers are recomputed here).
+TEST(RandomIrregular, EachLinkLimitHoldsAtTheLimitAndIsRefusedOnePast) {
+  const auto message = [](const RandomIrregularParams& p) {
+    try {
+      makeRandomIrregular(p);
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("built");
+  };
+  EXPECT_EQ(message(params(16, 15, 1, 16)), "built");  // a spanning tree: S - 1 links
+  EXPECT_EQ(message(params(16, 14, 1, 16)),
+            "random: need at least S-1 links for connectivity ('links' = 14 < 'switches' - 1 = 15)");
+  EXPECT_EQ(message(params(5, 10, 1, 16)), "built");  // the complete graph: 5 choose 2
+  EXPECT_EQ(message(params(5, 11, 1, 16)),
+            "random: too many links for a simple graph ('links' = 11 > 'switches' (5) choose 2 = 10)");
+  EXPECT_EQ(message(params(16, 25, 1, 4)),
+            "random: radix too small ('radix' = 4 with 'terminals' = 1 leaves 3 switch ports per switch; 25 links "
+            "need 50 switch ports in total, 48 available)");
+}
+
 TEST(RandomIrregular, ImpossibleParametersAreSpecErrorsNamingTheOptions) {
   const auto message = [](const RandomIrregularParams& p) {
     try {

@@ -1,5 +1,6 @@
 // Writers of ibsim net files and Graphviz DOT (formats: docs/FORMATS.md).
 #include "io/fabric_files.h"
+#include "io/fabric_files_internal.h"
 
 #include <ostream>
 #include <string>
@@ -19,16 +20,21 @@ constexpr std::uint64_t kIbsimSwitchGuidBase = 0x200000;
 /// ibsim's NODEIDLEN is 65 bytes with the terminating NUL; NodeDescription is 64 bytes.
 constexpr std::size_t kMaxIbsimName = 64;
 
+/// The name is quoted escaped (detail::excerpt): a control byte, a NUL included, cannot cut or
+/// garble the message.
 void checkIbsimName(const std::string& name) {
   if (name.size() > kMaxIbsimName) {
     throw TopologyError(
-        fmt::format("cannot write node '{}' to an ibsim net file: names are limited to {} bytes", name, kMaxIbsimName));
+        fmt::format("cannot write node '{}' to an ibsim net file: names are limited to {} bytes (this one has {})",
+                    detail::excerpt(name, kMaxIbsimName), kMaxIbsimName, name.size()));
   }
-  for (char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '#' || c == '@' || u < 0x20 || u == 0x7f) {
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto u = static_cast<unsigned char>(name[i]);
+    if (u == '"' || u == '#' || u == '@' || u < 0x20 || u == 0x7f) {
       throw TopologyError(fmt::format(
-          "cannot write node '{}' to an ibsim net file: '\"', '#', '@' and control characters are reserved", name));
+          "cannot write node '{}' to an ibsim net file: '\"', '#', '@' and control characters are reserved (byte {} "
+          "is '{}')",
+          detail::excerpt(name, kMaxIbsimName), i + 1, detail::excerpt(name.substr(i, 1))));
     }
   }
 }

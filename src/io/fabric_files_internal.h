@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "graph/network.h"
 
@@ -14,5 +15,9 @@ Network parseNetText(const std::string& text, const std::string& file, bool ibne
 Network parsePortListText(const std::string& text, const std::string& file);
 /// routelab JSON; io/network_json.cpp.
 Network parseNetworkJson(const std::string& text, const std::string& file);
+/// Text quoted in messages: at most `limit` bytes of `s` ("..." after a cut), each control
+/// byte and each byte from 0x7f as \xNN, so a message reads whole whatever the input held;
+/// io/fabric_text.cpp.
+std::string excerpt(std::string_view s, std::size_t limit = 60);
 
 }  // namespace routelab::detail

@@ -41,16 +41,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-/// Text shown in messages: at most 60 characters, control characters escaped.
-std::string excerpt(std::string_view s) {
-  std::string out;
-  for (char c : s.substr(0, 60)) {
-    const auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u >= 0x7f) ? fmt::format("\\x{:02x}", u) : std::string(1, c);
-  }
-  if (s.size() > 60) out += "...";
-  return out;
-}
+using detail::excerpt;
 
 /// Splits into lines (line i of the result is line i+1 of the file); '\r' before '\n' is dropped.
 std::vector<std::string_view> splitLines(const std::string& text) {
@@ -445,6 +436,20 @@ Network buildNetNetwork(const std::vector<RawNode>& nodes, const std::unordered_
 }
 
 }  // namespace
+
+namespace detail {
+
+std::string excerpt(std::string_view s, std::size_t limit) {
+  std::string out;
+  for (char c : s.substr(0, limit)) {
+    const auto u = static_cast<unsigned char>(c);
+    out += (u < 0x20 || u >= 0x7f) ? fmt::format("\\x{:02x}", u) : std::string(1, c);
+  }
+  if (s.size() > limit) out += "...";
+  return out;
+}
+
+}  // namespace detail
 
 namespace detail {
 

@@ -388,20 +388,20 @@ TEST(NetWriter, RejectsNamesIbsimCannotTake) {
     }
     return "no error";
   };
-  for (const std::string& name : {std::string("a#b"), std::string("a@b"), std::string("quote\"d"),
-                                  std::string("tab\there"), std::string("del\x7f")}) {
-    EXPECT_EQ(errorOf(name), "cannot write node '" + name +
-                                 "' to an ibsim net file: '\"', '#', '@' and control characters are reserved")
-        << name;
-  }
-  // (The message quotes the name as it is: one with a NUL reads as cut there.)
-  EXPECT_EQ(errorOf(std::string("nul\0in", 6)), "cannot write node 'nul");
+  const std::string reserved = "' to an ibsim net file: '\"', '#', '@' and control characters are reserved (byte ";
+  EXPECT_EQ(errorOf("a#b"), "cannot write node 'a#b" + reserved + "2 is '#')");
+  EXPECT_EQ(errorOf("a@b"), "cannot write node 'a@b" + reserved + "2 is '@')");
+  EXPECT_EQ(errorOf("quote\"d"), "cannot write node 'quote\"d" + reserved + "6 is '\"')");
+  // Control bytes are quoted escaped, so the message reads whole: a NUL does not cut it.
+  EXPECT_EQ(errorOf("tab\there"), "cannot write node 'tab\\x09here" + reserved + "4 is '\\x09')");
+  EXPECT_EQ(errorOf("del\x7f"), "cannot write node 'del\\x7f" + reserved + "4 is '\\x7f')");
+  EXPECT_EQ(errorOf(std::string("nul\0in", 6)), "cannot write node 'nul\\x00in" + reserved + "4 is '\\x00')");
   const std::string longest(64, 'h');
   EXPECT_EQ(errorOf(longest), "no error");
   const Network back = parseFabricText(netText(fabricWithHost(longest)), "longest.net");
   EXPECT_EQ(back.name(back.terminalNode(0)), longest);
-  EXPECT_EQ(errorOf(longest + "h"),
-            "cannot write node '" + longest + "h' to an ibsim net file: names are limited to 64 bytes");
+  EXPECT_EQ(errorOf(longest + "h"), "cannot write node '" + longest +
+                                        "...' to an ibsim net file: names are limited to 64 bytes (this one has 65)");
 }
 
 // ---- readers: accepted variants -----------------------------------------------------------

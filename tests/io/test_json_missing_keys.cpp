@@ -42,3 +42,19 @@ TEST(JsonMissingKeys, AnAbsentRequiredKeyIsNamedAtLineOne) {
     EXPECT_NE(where.message.find("\"" + key + "\""), std::string::npos) << where.message;
   }
 }
+
+// A document read as routelab JSON (FabricFormat::Json, `json:PATH`) that is valid JSON but
+// not an object is refused at line 1, the document's start, with what it must be.
+TEST(JsonMissingKeys, ADocumentThatIsNotAnObjectIsRefusedAtLineOne) {
+  for (const std::string text : {"[1, 2]", "42", "\"routelab-network\"", "null"}) {
+    try {
+      parseFabricText(text, "f.json", FabricFormat::Json);
+      ADD_FAILURE() << text << " was read";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.line(), 1u) << text;
+      EXPECT_NE(std::string(e.what()).find("the JSON document must be an object with \"format\": \"routelab-network\""),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}

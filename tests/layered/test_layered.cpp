@@ -486,6 +486,30 @@ TEST(Engines, DisconnectedFabricsNameAnUnreachablePair) {
   }
 }
 
+// A switch cabled to nothing (a spare in the rack) is not part of the fabric: it cannot be
+// UpDown's root, and MROOTS never picks it, though it is the "farthest" switch from any root.
+TEST(Engines, ASwitchCabledToNothingIsNoRoot) {
+  NetworkBuilder builder;
+  const NodeId a = builder.addSwitch("sw0", 4), b = builder.addSwitch("sw1", 4);
+  builder.addSwitch("spare", 4);
+  builder.connect(a, 3, b, 3);
+  builder.connect(builder.addTerminal("h0"), 1, a, 1);
+  builder.connect(builder.addTerminal("h1"), 1, b, 1);
+  const Network net = builder.build();
+  try {
+    runEngine("updown:root=spare", net);
+    ADD_FAILURE() << "a switch cabled to nothing was taken as the root";
+  } catch (const RoutingError& e) {
+    EXPECT_EQ(std::string(e.what()), "option 'root': switch 'spare' is not connected to the terminals");
+  }
+  const RoutingResult mroots = runEngine("mroots:layers=3", net);
+  const std::string roots = stat(mroots, "roots");
+  EXPECT_FALSE(roots.empty());
+  EXPECT_EQ(roots.find("spare"), std::string::npos) << roots;
+  const auto check = test::checkRouting(net, mroots);
+  EXPECT_TRUE(check.connected && check.deadlockFree) << check.problem;
+}
+
 TEST(Engines, UpDownRootOption) {
   const Network net = ring(6);
   const RoutingResult result = runEngine("updown:root=sw3", net);

@@ -183,3 +183,35 @@ TEST(RoutingChecks, ResultsDoNotDependOnTheThreadCount) {
   ASSERT_EQ(a.stages.size(), b.stages.size());
   for (std::size_t i = 0; i < a.stages.size(); ++i) EXPECT_EQ(a.stages[i].maxPaths, b.stages[i].maxPaths);
 }
+
+// A terminal whose cable is gone (a Network built through the library API; the fabric
+// loaders refuse such files) sends from nowhere: the checks skip it as a source and report
+// every pair to it undelivered, without walking from a switch it does not reach. With the
+// cable, the same routing passes and names no failure.
+TEST(RoutingChecks, ATerminalWithoutACableIsNoSourceAndItsPairsAreUndelivered) {
+  auto fabric = [](bool cableH2) {
+    NetworkBuilder builder;
+    const NodeId s = builder.addSwitch("sw0", 4);
+    for (std::uint32_t h = 0; h < 3; ++h) {
+      const NodeId host = builder.addTerminal("h" + std::to_string(h), 1);
+      if (h < 2 || cableH2) builder.connect(host, 1, s, static_cast<PortNumber>(h + 1));
+    }
+    return builder.build();
+  };
+  const Network whole = fabric(true);
+  const Network cut = fabric(false);
+  RoutingResult r;
+  r.engine = "by hand";
+  r.addresses = AddressMap::build(whole, 1, false);
+  r.tables.emplace_back(1, r.addresses.count());
+  for (Address a = 0; a < 3; ++a) r.tables[0].set(0, a, static_cast<PortNumber>(a + 1));
+  const RoutingCheckReport full = checkRouting(whole, r);
+  EXPECT_TRUE(full.passed());
+  EXPECT_EQ(full.failures, std::vector<std::string>{});  // a passing routing names no failure
+  EXPECT_EQ(full.terminalPairsDelivered, 6u);
+  const RoutingCheckReport report = checkRouting(cut, r);
+  EXPECT_FALSE(report.passed());
+  EXPECT_EQ(report.terminalPairs, 6u);
+  EXPECT_EQ(report.terminalPairsDelivered, 2u);  // h0 <-> h1
+  EXPECT_FALSE(report.failures.empty());
+}

@@ -222,6 +222,18 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
   return values;
 }
 
+/// The SpecError's message of a simulate request on kary-ntree:k=2,n=2 with dmodk and
+/// `extra`, or "accepted".
+std::string simulateRefusal(const KeyValues& extra) {
+  KeyValues values = {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}};
+  values.insert(values.end(), extra.begin(), extra.end());
+  try {
+    SimulateRequest::fromValues(values);
+  } catch (const SpecError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
 }  // namespace
 
 TEST(RequestSchema, EveryOptionReachesTheTypedRequest) {
@@ -419,56 +431,37 @@ TEST(RequestRun, CompareRunsFromTheRequest) {
 // The simulate request's run modes exclude each other, each pair refused with its message; a
 // trace file and a generated trace are refused together by name.
 TEST(RequestRun, SimulateRunModesExcludeEachOther) {
-  const auto refusal = [](const KeyValues& extra) {
-    KeyValues values = {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}};
-    values.insert(values.end(), extra.begin(), extra.end());
-    try {
-      SimulateRequest::fromValues(values);
-    } catch (const SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   const std::string modes = "--loads, --saturation and --trace/--trace-generate exclude each other";
-  EXPECT_EQ(refusal({{"loads", "0.1:0.2:0.1"}, {"saturation", "true"}}), modes);
-  EXPECT_EQ(refusal({{"loads", "0.1:0.2:0.1"}, {"trace", "t.csv"}}), modes);
-  EXPECT_EQ(refusal({{"saturation", "true"}, {"trace-generate", "io:storage=1,clients=2"}}), modes);
-  EXPECT_EQ(refusal({{"trace", "t.csv"}, {"trace-generate", "io:storage=1,clients=2"}}),
+  EXPECT_EQ(simulateRefusal({{"loads", "0.1:0.2:0.1"}, {"saturation", "true"}}), modes);
+  EXPECT_EQ(simulateRefusal({{"loads", "0.1:0.2:0.1"}, {"trace", "t.csv"}}), modes);
+  EXPECT_EQ(simulateRefusal({{"saturation", "true"}, {"trace-generate", "io:storage=1,clients=2"}}), modes);
+  EXPECT_EQ(simulateRefusal({{"trace", "t.csv"}, {"trace-generate", "io:storage=1,clients=2"}}),
             "--trace and --trace-generate exclude each other");
-  EXPECT_EQ(refusal({{"saturation", "true"}}), "accepted");
-  EXPECT_EQ(refusal({{"trace", "t.csv"}}), "accepted");  // read when the request runs
+  EXPECT_EQ(simulateRefusal({{"saturation", "true"}}), "accepted");
+  EXPECT_EQ(simulateRefusal({{"trace", "t.csv"}}), "accepted");  // read when the request runs
 }
 
 // A trace is the traffic, measured whole (docs/SIMULATION.md "Traces"): each key that shapes
 // generated traffic is refused beside a trace, by name, even at its default value, and accepted
 // without one; the trace's own keys are refused without a trace.
 TEST(RequestRun, KeysThatWouldDoNothingInTheRunModeAreRefused) {
-  const auto refusal = [](const KeyValues& extra) {
-    KeyValues values = {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}};
-    values.insert(values.end(), extra.begin(), extra.end());
-    try {
-      SimulateRequest::fromValues(values);
-    } catch (const SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   const KeyValues generatedOnly = {{"traffic", "uniform"},   {"load", "0.1"},   {"injection", "poisson"},
                                    {"message-packets", "2"}, {"cycles", "500"}, {"warmup", "100"}};
   for (const auto& [key, value] : generatedOnly) {
     SCOPED_TRACE(key);
     const std::string message =
         "--" + key + " does not apply to a trace run (the trace is the traffic, measured whole)";
-    EXPECT_EQ(refusal({{"trace", "t.csv"}, {key, value}}), message);
-    EXPECT_EQ(refusal({{"trace-generate", "io:storage=1,clients=2"}, {key, value}}), message);
-    EXPECT_EQ(refusal({{key, value}}), "accepted");
+    EXPECT_EQ(simulateRefusal({{"trace", "t.csv"}, {key, value}}), message);
+    EXPECT_EQ(simulateRefusal({{"trace-generate", "io:storage=1,clients=2"}, {key, value}}), message);
+    EXPECT_EQ(simulateRefusal({{key, value}}), "accepted");
   }
   for (const auto& [key, value] : KeyValues{{"compression", "2"}, {"payload", "1024"}}) {
     SCOPED_TRACE(key);
-    EXPECT_EQ(refusal({{key, value}}), "--" + key + " applies only to a trace run (--trace or --trace-generate)");
-    EXPECT_EQ(refusal({{key, value}, {"saturation", "true"}}),
+    EXPECT_EQ(simulateRefusal({{key, value}}),
               "--" + key + " applies only to a trace run (--trace or --trace-generate)");
-    EXPECT_EQ(refusal({{key, value}, {"trace", "t.csv"}}), "accepted");
+    EXPECT_EQ(simulateRefusal({{key, value}, {"saturation", "true"}}),
+              "--" + key + " applies only to a trace run (--trace or --trace-generate)");
+    EXPECT_EQ(simulateRefusal({{key, value}, {"trace", "t.csv"}}), "accepted");
   }
 }
 

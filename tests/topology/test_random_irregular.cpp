@@ -32,6 +32,16 @@ RandomIrregularParams params(std::uint32_t switches, std::uint32_t links, std::i
   return p;
 }
 
+/// The SpecError's message of makeRandomIrregular(p), or "built".
+std::string message(const RandomIrregularParams& p) {
+  try {
+    makeRandomIrregular(p);
+  } catch (const SpecError& e) {
+    return e.what();
+  }
+  return "built";
+}
+
 Network fromSpec(const std::string& text) {
   const ComponentSpec spec = parseComponent(text);
   const auto& row = topologyRegistry().find(spec.name);
@@ -197,14 +207,6 @@ TEST(RandomIrregular, SingleSwitch) {
 // gen_ibsim_net.py's link limits, each at the limit (built) and one past (refused with the
 // whole message, whose numbers are recomputed here).
 TEST(RandomIrregular, EachLinkLimitHoldsAtTheLimitAndIsRefusedOnePast) {
-  const auto message = [](const RandomIrregularParams& p) {
-    try {
-      makeRandomIrregular(p);
-    } catch (const SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("built");
-  };
   EXPECT_EQ(message(params(16, 15, 1, 16)), "built");  // a spanning tree: S - 1 links
   EXPECT_EQ(message(params(16, 14, 1, 16)),
             "random: need at least S-1 links for connectivity ('links' = 14 < 'switches' - 1 = 15)");
@@ -217,14 +219,6 @@ TEST(RandomIrregular, EachLinkLimitHoldsAtTheLimitAndIsRefusedOnePast) {
 }
 
 TEST(RandomIrregular, ImpossibleParametersAreSpecErrorsNamingTheOptions) {
-  const auto message = [](const RandomIrregularParams& p) {
-    try {
-      makeRandomIrregular(p);
-    } catch (const SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   EXPECT_NE(message(params(16, 14, 1, 16)).find("need at least S-1 links"), std::string::npos);
   EXPECT_NE(message(params(16, 14, 1, 16)).find("'links'"), std::string::npos);
   EXPECT_NE(message(params(5, 11, 1, 16)).find("too many links for a simple graph"), std::string::npos);

@@ -9,6 +9,7 @@
 // send the result back; rank 0 stores it as it arrives. Workers need no access to the sweep
 // file or the results file. With one rank the points run on threads, as in bin/routelab.
 // Results equal those of bin/routelab: a point's result depends on its configuration only.
+#include <fmt/format.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -157,6 +158,10 @@ routelab::RunSummary runOverRanks(const std::vector<const routelab::SweepPoint*>
   }
   std::size_t budget = options.maxPoints > 0 ? options.maxPoints : points.size();
   routelab::RunSummary summary;
+  const int threads = pointThreads(options.threadsPerPoint);
+  summary.workers =
+      fmt::format("{} worker rank{} (a point each){}, {} thread{} per point", c.size - 1, c.size == 2 ? "" : "s",
+                  collective.empty() ? "" : " and every rank on a sampled point", threads, threads == 1 ? "" : "s");
   distributePoints(single, options, budget, onResult, summary);
   for (const routelab::SweepPoint* point : collective) {
     if ((options.stop && options.stop->load()) || budget == 0) break;

@@ -129,6 +129,7 @@ int runSweep(const SweepArgs& args, const PointsRunner& runner) {
   fmt::print("sweep       {} (identity {})\nresults     {}\n", sweep.name, sweep.identity, resultsPath);
   fmt::print("points      {} in all: {} stored before, {} computed now ({} failed), {} left\n", sweep.points.size(),
              before, summary.computed, summary.failed, left);
+  if (!summary.workers.empty()) fmt::print("workers     {}\n", summary.workers);
   if (left > 0) {
     fmt::print("resume      rerun the same command: finished points are not computed again\n");
     if (gInterrupted.load()) {

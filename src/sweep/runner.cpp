@@ -1,6 +1,8 @@
 // routelab/sweep/runner.cpp — a small pool of worker threads over the pending points.
 #include "sweep/runner.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -81,14 +83,22 @@ void workerLoop(SharedState& state, const std::vector<const SweepPoint*>& points
 
 }  // namespace
 
+Parallelism parallelismFor(const RunOptions& options, std::size_t points, unsigned cores) {
+  cores = std::max(1U, cores);
+  Parallelism p;
+  p.jobs = static_cast<unsigned>(
+      std::clamp<std::size_t>(options.jobs ? options.jobs : cores, 1, std::max<std::size_t>(points, 1)));
+  p.threadsPerPoint =
+      options.threadsPerPoint > 0 ? options.threadsPerPoint : static_cast<int>(std::max(1U, cores / p.jobs));
+  return p;
+}
+
 RunSummary runPoints(const std::vector<const SweepPoint*>& points, const RunOptions& options,
                      const std::function<void(const PointResult&)>& onResult) {
   const std::size_t limit = options.maxPoints > 0 ? std::min(options.maxPoints, points.size()) : points.size();
-  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-  const unsigned jobs = static_cast<unsigned>(
-      std::clamp<std::size_t>(options.jobs ? options.jobs : cores, 1, std::max<std::size_t>(limit, 1)));
-  const int threads =
-      options.threadsPerPoint > 0 ? options.threadsPerPoint : static_cast<int>(std::max(1U, cores / jobs));
+  const Parallelism parallelism = parallelismFor(options, limit, std::thread::hardware_concurrency());
+  const unsigned jobs = parallelism.jobs;
+  const int threads = parallelism.threadsPerPoint;
   SharedState state;
   state.running = jobs;
   std::vector<std::jthread> workers;
@@ -96,6 +106,8 @@ RunSummary runPoints(const std::vector<const SweepPoint*>& points, const RunOpti
     workers.emplace_back([&] { workerLoop(state, points, limit, options, threads); });
   }
   RunSummary summary;
+  summary.workers = fmt::format("{} point{} at a time, {} thread{} per point", jobs, jobs == 1 ? "" : "s", threads,
+                                threads == 1 ? "" : "s");
   std::exception_ptr consumerFailure;
   for (;;) {
     std::unique_lock lock(state.mutex);

@@ -30,7 +30,17 @@ struct RunSummary {
   std::size_t computed = 0;  ///< points finished in this run (failed ones included)
   std::size_t failed = 0;
   bool stopped = false;  ///< points were left (maxPoints or stop)
+  std::string workers;   ///< who computed them, as run: "2 points at a time, 1 thread per point"
 };
+
+/// The points computed at once and the threads inside each, as RunOptions asks for `points`
+/// points on `cores` cores: jobs (0 = every core) between 1 and the points; threads per point
+/// as given, or (0) the cores left to each job, at least 1.
+struct Parallelism {
+  unsigned jobs = 1;
+  int threadsPerPoint = 1;
+};
+Parallelism parallelismFor(const RunOptions& options, std::size_t points, unsigned cores);
 
 /// Evaluate one point, timing it; errors of the point become a failed result.
 /// `split`: the samples of a sampled point over processes (same result; analysis/sampling.h).

@@ -250,6 +250,47 @@ engine = "opt"
   EXPECT_EQ(runInto(sweep, path), 0U);  // a failed point is finished too
 }
 
+// docs/SWEEPS.md: --jobs (0: every core) points at once, never more than there are points;
+// --threads inside each point, 0 meaning the cores left to each job. Recomputed by hand for
+// an 8-core and a 2-core machine.
+TEST(Runner, JobsAndThreadsPerPointAreTheOnesAskedForOrTheCoresSharedOut) {
+  const auto of = [](unsigned jobs, int threads, std::size_t points, unsigned cores) {
+    RunOptions options;
+    options.jobs = jobs;
+    options.threadsPerPoint = threads;
+    const Parallelism p = parallelismFor(options, points, cores);
+    return std::pair<unsigned, int>{p.jobs, p.threadsPerPoint};
+  };
+  using Expected = std::pair<unsigned, int>;
+  EXPECT_EQ(of(0, 0, 100, 8), (Expected{8, 1}));  // every core, a thread each
+  EXPECT_EQ(of(2, 0, 100, 8), (Expected{2, 4}));  // the cores shared out
+  EXPECT_EQ(of(3, 0, 100, 8), (Expected{3, 2}));
+  EXPECT_EQ(of(1, 1, 100, 8), (Expected{1, 1}));  // one thread asked for is one thread
+  EXPECT_EQ(of(1, 2, 100, 8), (Expected{1, 2}));
+  EXPECT_EQ(of(1, 16, 100, 8), (Expected{1, 16}));
+  EXPECT_EQ(of(4, 0, 2, 8), (Expected{2, 4}));    // no more jobs than points
+  EXPECT_EQ(of(0, 0, 0, 8), (Expected{1, 8}));    // nothing to compute: one job
+  EXPECT_EQ(of(3, 0, 100, 2), (Expected{3, 1}));  // more jobs than cores: a thread each
+  EXPECT_EQ(of(0, 0, 100, 0), (Expected{1, 1}));  // the core count unknown: one
+  // The runner reports what it used.
+  const Sweep sweep = parseSweep(kSmallSweep, "small.toml");
+  ResultStore store = ResultStore::openForSweep(temporaryPath("workers.sqlite"), sweep);
+  RunOptions options;
+  options.jobs = 1;
+  options.threadsPerPoint = 1;
+  options.maxPoints = 1;
+  const RunSummary summary =
+      runPoints(pendingPoints(sweep, {}), options, [&](const PointResult& r) { store.insert(r); });
+  EXPECT_EQ(summary.workers, "1 point at a time, 1 thread per point");
+  options.jobs = 2;
+  options.threadsPerPoint = 3;
+  options.maxPoints = 2;
+  EXPECT_EQ(
+      runPoints(pendingPoints(sweep, store.finishedKeys()), options, [&](const PointResult& r) { store.insert(r); })
+          .workers,
+      "2 points at a time, 3 threads per point");
+}
+
 TEST(Report, CsvQuotesSpecsAndJsonCarriesTheConfiguration) {
   PointResult r;
   r.index = 3;

@@ -83,4 +83,40 @@ class Rng {
   std::uint64_t state_[4]{};
 };
 
+/// Exact uniform integers in [0, bound) for a 32-bit bound > 0, two draws per 64-bit output
+/// of an Rng: the low half of each output first, then the high half (Lemire 2019, "Fast
+/// random integer generation in an interval", 32-bit variant with rejection). For a bound
+/// 2^k the draw is the top k bits of the half (nothing is rejected). Holds a reference to the
+/// Rng, which must outlive it; a half left over is lost with the object.
+class Bounded32 {
+ public:
+  explicit Bounded32(Rng& rng) : rng_(rng) {}
+  std::uint32_t below(std::uint32_t bound) {
+    std::uint64_t product = static_cast<std::uint64_t>(next()) * bound;
+    auto low = static_cast<std::uint32_t>(product);
+    if (low < bound) {
+      const std::uint32_t threshold = (0U - bound) % bound;
+      while (low < threshold) {
+        product = static_cast<std::uint64_t>(next()) * bound;
+        low = static_cast<std::uint32_t>(product);
+      }
+    }
+    return static_cast<std::uint32_t>(product >> 32);
+  }
+
+ private:
+  std::uint32_t next() {
+    if (buffered_) {
+      buffered_ = false;
+      return static_cast<std::uint32_t>(buffer_ >> 32);
+    }
+    buffer_ = rng_();
+    buffered_ = true;
+    return static_cast<std::uint32_t>(buffer_);
+  }
+  Rng& rng_;
+  std::uint64_t buffer_ = 0;
+  bool buffered_ = false;
+};
+
 }  // namespace routelab

@@ -393,39 +393,6 @@ void resetIdentity(std::span<std::uint32_t> scratch) {
   for (; i < n; ++i) scratch[i] = static_cast<std::uint32_t>(i);
 }
 
-/// Exact uniform integers below a 32-bit bound, two per 64-bit Rng output (Lemire 2019,
-/// "Fast random integer generation in an interval", 32-bit variant with rejection).
-class Bounded32 {
- public:
-  explicit Bounded32(Rng& rng) : rng_(rng) {}
-  std::uint32_t below(std::uint32_t bound) {
-    std::uint64_t product = static_cast<std::uint64_t>(next()) * bound;
-    auto low = static_cast<std::uint32_t>(product);
-    if (low < bound) {
-      const std::uint32_t threshold = (0U - bound) % bound;
-      while (low < threshold) {
-        product = static_cast<std::uint64_t>(next()) * bound;
-        low = static_cast<std::uint32_t>(product);
-      }
-    }
-    return static_cast<std::uint32_t>(product >> 32);
-  }
-
- private:
-  std::uint32_t next() {
-    if (buffered_) {
-      buffered_ = false;
-      return static_cast<std::uint32_t>(buffer_ >> 32);
-    }
-    buffer_ = rng_();
-    buffered_ = true;
-    return static_cast<std::uint32_t>(buffer_);
-  }
-  Rng& rng_;
-  std::uint64_t buffer_ = 0;
-  bool buffered_ = false;
-};
-
 }  // namespace
 
 void sampleBisect(Rng& rng, std::span<std::uint32_t> scratch, std::vector<SourceDestination>& out) {

@@ -44,6 +44,21 @@ TEST(SpecGrammar, StrRoundTrips) {
   EXPECT_EQ(parseSpec("random:switches=8+d,ka:").str(), "random:switches=8+d,ka:=true");
 }
 
+// The base ends at the first '+' whether or not a ':' follows: a base without options keeps
+// its modifiers even when a modifier's value holds a colon (+remove-links names a cable by
+// both ends as "a[1]:b[2]", docs/TOPOLOGIES.md).
+TEST(SpecGrammar, ABaseWithoutOptionsEndsAtTheFirstPlus) {
+  const std::string text = "ring+remove-links=a[1]:b[2].c[3]+fail-links=1,seed=2";
+  const Spec spec = parseSpec(text);
+  EXPECT_EQ(spec.base.name, "ring");
+  EXPECT_TRUE(spec.base.options.empty());
+  ASSERT_EQ(spec.modifiers.size(), 2u);
+  EXPECT_EQ(spec.modifiers[0].name, "remove-links");
+  EXPECT_EQ(spec.modifiers[0].positional, "a[1]:b[2].c[3]");
+  EXPECT_EQ(spec.modifiers[1].name, "fail-links");
+  EXPECT_EQ(spec.str(), text);
+}
+
 TEST(SpecGrammar, Malformed) {
   EXPECT_THROW(parseSpec(""), SpecError);
   EXPECT_THROW(parseSpec("kary-ntree:k=4,,n=3"), SpecError);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <span>
 #include <sstream>
@@ -262,6 +263,27 @@ TEST(ReportCompare, RenderedFiguresAppearInTheirSections) {
        {"id=\"figures\"", "id=\"latency\"", "id=\"stages\"", "id=\"fig-metrics\"", "id=\"fig-latency\"",
         "id=\"fig-throughput\"", "id=\"fig-stages-dmodk\"", "id=\"fig-stages-ftree-adaptive\""}) {
     EXPECT_NE(page.find(id), std::string::npos) << id;
+  }
+  // Each figure inside its own section: the static metrics under "Figures", the simulation's
+  // curves under "Latency and throughput", each engine's stage heat map under "stages".
+  const auto section = [&](const std::string& id) {
+    const std::size_t start = page.find("<section id=\"" + id + "\">");
+    EXPECT_NE(start, std::string::npos) << id;
+    if (start == std::string::npos) return std::string();
+    return page.substr(start, page.find("</section>", start) - start);
+  };
+  const std::map<std::string, std::vector<std::string>> expected = {
+      {"figures", {"fig-metrics"}},
+      {"latency", {"fig-latency", "fig-throughput"}},
+      {"stages", {"fig-stages-dmodk", "fig-stages-ftree-adaptive"}}};
+  for (const auto& [id, inside] : expected) {
+    const std::string text = section(id);
+    for (const auto& [otherId, others] : expected) {
+      for (const std::string& figure : others) {
+        EXPECT_EQ(text.find("id=\"" + figure + "\"") != std::string::npos, otherId == id)
+            << "figure " << figure << " in section " << id;
+      }
+    }
   }
 }
 

@@ -131,6 +131,21 @@ TEST(WorstFastPath, EqualsStoredPathsOnManyFabricsAndThreadCounts) {
   }
 }
 
+// Which table index a layer names is bookkeeping: with an unused table put first (every
+// layer's index one higher) the routing is the same, and so is its WORST — the fast path's
+// per-(address, table) trees included, whose keys must stay distinct from "no tree yet".
+TEST(WorstFastPath, AnUnusedFirstTableChangesNothing) {
+  for (const Row& row : rows()) {
+    const Fabric fabric = loadFabric(row.fabric);
+    const RoutingResult routing = route(row, fabric.network);
+    RoutingResult shifted = routing;
+    shifted.tables.insert(shifted.tables.begin(), routing.tables.back());
+    for (std::uint16_t& table : shifted.tableOfLayer) ++table;
+    const WorstCase reference = worstCasePermutationLoad(PairPaths::build(fabric.network, routing, 1), 1);
+    expectSameWorst(worstCasePermutationLoad(fabric.network, shifted, 1), reference, name(row) + " tables shifted");
+  }
+}
+
 // The 64-bit pair keys used beyond 65535 terminals, on fabrics the reference can store.
 TEST(WorstFastPath, WidePairKeysEqualStoredPaths) {
   for (const Row& row : rows()) {

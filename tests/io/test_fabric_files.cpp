@@ -1,5 +1,6 @@
 // Fabric file formats: every OpenSM/ibsim fixture imports equal to its generator, round
 // trips through net and JSON, and malformed input gives file:line errors.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
@@ -255,6 +256,41 @@ TEST_P(RoundTrip, JsonKeepsEverythingIncludingXgftLabels) {
   else
     EXPECT_EQ(back.xgft(), nullptr);
   EXPECT_EQ(jsonText(back), text);
+}
+
+// A labelled JSON fabric must hold every (level, index) its XGFT parameters name
+// (docs/FORMATS.md "routelab JSON"): without one node, at any level, the reader names the
+// label no node has.
+TEST(JsonXgftLabels, ALabelNoNodeHoldsIsNamedAtAnyLevel) {
+  const Network generated = generate("kary-ntree:k=2,n=3");  // levels: 8 terminals, 4 + 4 + 4 switches
+  const nlohmann::json whole = nlohmann::json::parse(jsonText(generated));
+  for (const auto& [level, index] : std::vector<std::pair<int, int>>{{0, 0}, {0, 7}, {1, 2}, {2, 3}, {3, 0}}) {
+    nlohmann::json document = whole;
+    std::string removed;
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const nlohmann::json& node : document["nodes"]) {
+      if (node["xgft"]["level"] == level && node["xgft"]["index"] == index) {
+        removed = node["name"];
+        continue;
+      }
+      nodes.push_back(node);
+    }
+    ASSERT_FALSE(removed.empty()) << level << " " << index;
+    nlohmann::json cables = nlohmann::json::array();
+    for (const nlohmann::json& cable : document["cables"]) {
+      if (cable["a"] != removed && cable["b"] != removed) cables.push_back(cable);
+    }
+    document["nodes"] = nodes;
+    document["cables"] = cables;
+    document.erase("counts");
+    const std::string expected = fmt::format("no node has level {} index {}", level, index);
+    try {
+      parseFabricText(document.dump(1), "labels.json");
+      ADD_FAILURE() << "read without " << removed;
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST_P(RoundTrip, RecognitionFindsTheGeneratorsLabels) {

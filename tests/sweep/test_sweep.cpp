@@ -1,4 +1,5 @@
 // Sweeps: the sweep file, the results file, resuming and the exports (src/sweep/).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -355,6 +356,66 @@ TEST(SimulateKind, PointsAreSimulationsDeterministicAndPlottedAgainstTheLoad) {
   const std::string script = gnuplotScript(plots[0], "o.png", "o.svg");
   EXPECT_NE(script.find("set xlabel 'load'"), std::string::npos);
   EXPECT_NE(script.find(".\"\\n\"."), std::string::npos);  // the long title is broken into lines
+}
+
+// gnuplotScript: a title longer than ~110 characters is set as quoted pieces joined by
+// ."\n". , each piece ending after its last ", " within 110 characters (or at 110 when there
+// is none); read back, the pieces are the title, whole and in order.
+TEST(Report, ALongPlotTitleIsBrokenAfterCommasAndReadsBackWhole) {
+  PlotSpec plot;
+  plot.name = "t";
+  plot.yLabel = "ABB";
+  plot.xLabels = {"kary-ntree:k=4,n=3"};
+  plot.series = {{"dmodk", {{0, 0.5, 0.4, 0.6}}}};
+  std::string commas;
+  for (int i = 0; commas.size() < 300; ++i) commas += fmt::format("{}key{} = value {}", i ? ", " : "", i, i);
+  const std::string unbroken(250, 'x');
+  for (const std::string& title : {commas, unbroken, std::string("short, 'quoted' title")}) {
+    plot.title = title;
+    const std::string script = gnuplotScript(plot, "o.png", "o.svg");
+    const std::size_t at = script.find("set title ");
+    ASSERT_NE(at, std::string::npos);
+    const std::string line = script.substr(at + 10, script.find(" noenhanced\n", at) - at - 10);
+    // Unquote 'piece'.\"\\n\".'piece'... (gnuplot doubles a quote inside single quotes).
+    std::vector<std::string> pieces;
+    std::size_t i = 0;
+    while (i < line.size()) {
+      ASSERT_EQ(line[i], '\'') << line;
+      std::string piece;
+      for (++i; i < line.size(); ++i) {
+        if (line[i] == '\'' && i + 1 < line.size() && line[i + 1] == '\'') {
+          piece += '\'';
+          ++i;
+        } else if (line[i] == '\'') {
+          break;
+        } else {
+          piece += line[i];
+        }
+      }
+      pieces.push_back(piece);
+      ++i;
+      if (i < line.size()) {
+        ASSERT_EQ(line.substr(i, 6), ".\"\\n\".") << line;
+        i += 6;
+      }
+    }
+    std::string joined;
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+      EXPECT_LE(pieces[p].size(), 112u) << p << ": " << pieces[p];  // up to 110, then the ", "
+      if (p + 1 < pieces.size() && title == commas) {
+        EXPECT_TRUE(pieces[p].ends_with(", ")) << pieces[p];
+      }
+      joined += pieces[p];
+    }
+    EXPECT_EQ(joined, title);
+    if (title == unbroken) {
+      EXPECT_EQ(pieces.size(), 3u) << line;  // 110 + 110 + 30
+    } else if (title == commas) {
+      EXPECT_GE(pieces.size(), 3u) << line;
+    } else {
+      EXPECT_EQ(pieces.size(), 1u) << line;
+    }
+  }
 }
 
 TEST(Report, PlotsAverageSeedsPerEngineAndFabric) {

@@ -301,6 +301,35 @@ TEST(Verify, EscapeLayerWithCyclicRoutingFailsDuato) {
   EXPECT_EQ(*bad.cycleLayer, static_cast<std::size_t>(r.escapeLayer));
 }
 
+// The escape layer may be any layer, the first included (RoutingResult::escapeLayer: "or
+// -1"): the escape engine's routing with its two layers swapped (escape layer 0, the adaptive
+// layer 1) is the same routing and passes by Duato's method on layer 0; without an escape
+// layer the adaptive layer's cycle fails it (Lysne Theorem 2 checks every layer).
+TEST(Verify, AnEscapeLayerAtIndexZeroIsTheEscapeLayer) {
+  const Fabric fabric = loadFabric("random:switches=16,seed=1");
+  RoutingResult r = runEngine("escape", fabric.network);  // layers 0 adaptive, 1 escape
+  ASSERT_EQ(r.escapeLayer, 1);
+  ASSERT_EQ(r.layerCount(), 2u);
+  const VerifyResult original = verifyRouting(fabric.network, r);
+  ASSERT_TRUE(original.passed());
+  std::swap(r.tableOfLayer[0], r.tableOfLayer[1]);
+  for (std::uint8_t& layer : r.layerOf) layer = layer == 0 ? 1 : layer == 1 ? 0 : layer;
+  for (std::uint16_t& mask : r.allowedLayers)
+    mask = static_cast<std::uint16_t>((mask & ~3U) | (mask & 1U) << 1 | (mask & 2U) >> 1);
+  r.escapeLayer = 0;
+  const VerifyResult swapped = verifyRouting(fabric.network, r);
+  EXPECT_TRUE(swapped.passed()) << swapped.cycleText;
+  EXPECT_NE(swapped.method.find("Duato: extended dependency graph of escape layer 0"), std::string::npos)
+      << swapped.method;
+  ASSERT_EQ(swapped.dependencies.size(), 2u);
+  EXPECT_EQ(swapped.dependencies[0], original.dependencies[1]);
+  EXPECT_EQ(swapped.dependencies[1], original.dependencies[0]);
+  r.escapeLayer = -1;
+  const VerifyResult noEscape = verifyRouting(fabric.network, r);
+  EXPECT_FALSE(noEscape.deadlockFree);
+  EXPECT_EQ(noEscape.cyclicLayers, (std::vector<std::size_t>{1}));
+}
+
 // Duato (Lysne Theorem 4) has two conditions: the escape layer's extended dependency graph is
 // acyclic AND the escape layer delivers from every switch a packet can reach. Break only the
 // second: the escape layer's entry for one destination is cleared at one switch that the

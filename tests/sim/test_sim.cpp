@@ -950,6 +950,28 @@ TEST(Simulator, ChoicesIntoTheWrongTerminalAreSkippedOrRefused) {
     EXPECT_NE(text.find(fmt::format("(port {})", wrong)), std::string::npos) << text;
     EXPECT_NE(text.find(network.name(leaf)), std::string::npos) << text;
   }
+  // The same refusal whichever of the leaf's other terminals the one port leads to, for a
+  // destination with terminals on both sides of its port (the leaf's third): the check reads
+  // the terminal behind the port the table names, not a neighbour's.
+  const NodeId third = network.terminalNode(2);
+  ASSERT_EQ(network.target(network.injectionChannel(third)), leaf);
+  const Address toThird = routing.addressFor(network.terminalNode(0), third);
+  const PortNumber thirdPort = table.port(leafIndex, toThird);
+  for (PortNumber port = 1; port <= network.portCount(leaf); ++port) {
+    const ChannelId channel = network.channelAt(leaf, port);
+    if (!channel.valid() || !network.isTerminal(network.target(channel)) || port == thirdPort) continue;
+    RoutingResult broken = route("dmodk", network);
+    broken.tables[broken.tableOfLayer[0]].setCandidates(leafIndex, toThird, std::array<PortNumber, 1>{port});
+    try {
+      simulate(network, broken, config);
+      ADD_FAILURE() << "a routing from " << network.name(leaf) << " port " << unsigned(port) << " into "
+                    << network.name(network.target(channel)) << " was simulated";
+    } catch (const SimulationError& e) {
+      const std::string text = e.what();
+      EXPECT_NE(text.find("does not deliver terminal"), std::string::npos) << text;
+      EXPECT_NE(text.find(fmt::format("(port {})", port)), std::string::npos) << text;
+    }
+  }
   const std::array<PortNumber, 2> bothWrong{wrong, static_cast<PortNumber>(network.portCount(leaf) + 1)};
   table.setCandidates(leafIndex, a, bothWrong);
   try {

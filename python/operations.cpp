@@ -4,6 +4,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -104,21 +106,51 @@ nlohmann::json requestJson(const std::string& operation, const py::kwargs& kwarg
   return out;
 }
 
+/// `message` with the keys of `operation`'s schema spelled as Python does: "--trace-generate"
+/// (the CLI's flag, as the requests name options to each other) is "trace_generate", and a
+/// message's leading "operation: packet-flits" is "operation: packet_flits". Other words
+/// after "--" stay as they are.
+std::string pythonSpelling(const std::string& operation, const std::string& message) {
+  const OptionSchema& rows = requestSchema(operation);
+  const auto isKey = [&](const std::string& word) {
+    return std::any_of(rows.begin(), rows.end(), [&](const OptionSpec& r) { return r.key == word; });
+  };
+  std::string out;
+  for (std::size_t i = 0; i < message.size();) {
+    if (message.compare(i, 2, "--") == 0) {
+      std::size_t end = i + 2;
+      while (end < message.size() &&
+             (std::islower(static_cast<unsigned char>(message[end])) != 0 ||
+              std::isdigit(static_cast<unsigned char>(message[end])) != 0 || message[end] == '-')) {
+        ++end;
+      }
+      const std::string word = message.substr(i + 2, end - i - 2);
+      if (isKey(word)) {
+        out += snakeKey(word);
+        i = end;
+        continue;
+      }
+    }
+    out += message[i++];
+  }
+  for (const OptionSpec& row : rows) {
+    const std::string dashed = operation + ": " + row.key + " ";
+    if (row.key.find('-') != std::string::npos && out.rfind(dashed, 0) == 0) {
+      out = operation + ": " + snakeKey(row.key) + out.substr(dashed.size() - 1);
+    }
+  }
+  return out;
+}
+
 /// Runs `parse` (a request's fromJson) with the library's messages spelling keys as Python
-/// does ("simulate: packet_flits must lie in [1, 4096] (got 0)").
+/// does ("simulate: packet_flits must lie in [1, 4096] (got 0)", "cycles does not apply to a
+/// trace run ...").
 template <class Parse>
 auto inPythonSpelling(const std::string& operation, Parse&& parse) -> decltype(parse()) {
   try {
     return parse();
   } catch (const SpecError& e) {
-    std::string message = e.what();
-    for (const OptionSpec& row : requestSchema(operation)) {
-      const std::string dashed = operation + ": " + row.key + " ";
-      if (row.key.find('-') != std::string::npos && message.rfind(dashed, 0) == 0) {
-        message = operation + ": " + snakeKey(row.key) + message.substr(dashed.size() - 1);
-      }
-    }
-    throw SpecError(message);
+    throw SpecError(pythonSpelling(operation, e.what()));
   }
 }
 
@@ -207,8 +239,9 @@ py::array_t<double> doubles(const std::vector<double>& values) {
 py::dict analyze(const PyFabric& f, const PyRouting& r, const py::kwargs& kwargs) {
   const AnalyzeRequest request = inPythonSpelling(
       "analyze", [&] { return AnalyzeRequest::fromJson(requestJson("analyze", kwargs, fixedKeys(f, r))); });
-  const AnalyzeOutcome outcome =
-      interruptible([&](const std::atomic<bool>&) { return runAnalyze(request, *f.fabric, *r.routing); });
+  const AnalyzeOutcome outcome = inPythonSpelling("analyze", [&] {
+    return interruptible([&](const std::atomic<bool>&) { return runAnalyze(request, *f.fabric, *r.routing); });
+  });
   py::dict d = toPython(analyzeResultJson(request, outcome)).cast<py::dict>();
   if (outcome.loads) d["loads"] = doubles(outcome.loads->load);
   if (outcome.stages) {

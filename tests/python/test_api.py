@@ -241,6 +241,16 @@ def test_errors(tree, tmp_path):
         rl.simulate(tree, routing, loads=[0.1], packet_flits=0)
     with pytest.raises(ValueError, match="unknown option 'packet_flit'"):
         rl.simulate(tree, routing, loads=[0.1], packet_flit=8)
+    # The requests' refusals name other options as Python spells them, not as CLI flags.
+    trace = "io:storage=1,clients=3"
+    with pytest.raises(ValueError, match=r"^loads, saturation and trace/trace_generate exclude each other$"):
+        rl.simulate(tree, routing, trace_generate=trace)
+    with pytest.raises(ValueError, match=r"^message_packets does not apply to a trace run \(the trace is the traffic"):
+        rl.simulate(tree, routing, loads=None, trace_generate=trace, message_packets=2)
+    with pytest.raises(ValueError, match=r"^payload applies only to a trace run \(trace or trace_generate\)$"):
+        rl.simulate(tree, routing, loads=[0.1], payload=512)
+    with pytest.raises(ValueError, match=r"^metric pattern needs pattern SPEC"):
+        rl.analyze(tree, routing, metric="pattern")
     with pytest.raises(ValueError, match=r"load must lie in \(0, 1\]"):
         rl.simulate(tree, routing, loads=[1.5])
     with pytest.raises(ValueError):

@@ -159,7 +159,7 @@ Command sweepCommand(PointsRunner runner, bool mpi) {
                 ->check(unsignedDecimal())
                 ->default_str("0");
             command.add_option("--threads", args->threads, "threads inside a point (0 = cores / jobs)")
-                ->check(CLI::NonNegativeNumber)
+                ->check(unsignedDecimal(0, 4096))  // the range of the requests' own threads rows
                 ->default_str("0");
             command.add_option("--max-points", args->maxPoints, "compute at most N points, then stop (resumable)")
                 ->check(unsignedDecimal(1));

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "test_support.h"
 
@@ -126,6 +128,17 @@ TEST(CliSweep, AnotherSweepIsRefusedAndBadFilesNameTheLine) {
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("bad.toml:4: 'engine' must be a string"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/bad.sqlite"));  // nothing created for a bad sweep
+  // --jobs and --threads: unsigned, the threads in the requests' range [0, 4096]; a usage
+  // error naming the option and the value, nothing created.
+  for (const auto& [option, said] : std::vector<std::pair<std::string, std::string>>{
+           {"--threads -1", "--threads: '-1' is not an unsigned decimal integer"},
+           {"--threads 4097", "--threads: '4097' is out of range 0..4096"},
+           {"--jobs -2", "--jobs: '-2' is not an unsigned decimal integer"}}) {
+    r = runRoutelab("sweep " + file + " --results " + dir + "/options.sqlite " + option);
+    EXPECT_EQ(r.exitCode, 2) << option;
+    EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/options.sqlite")) << option;
+  }
   r = runRoutelab("results " + dir + "/absent.sqlite");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;

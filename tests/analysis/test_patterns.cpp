@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/errors.h"
+#include "core/random.h"
 #include "graph/builder.h"
 #include "topology/xgft.h"
 #include "traffic/pattern.h"
@@ -249,31 +250,10 @@ namespace {
 void previousSampleBisect(Rng& rng, std::size_t n, std::vector<SourceDestination>& out) {
   std::vector<std::uint32_t> scratch(n);
   for (std::size_t i = 0; i < n; ++i) scratch[i] = static_cast<std::uint32_t>(i);
-  std::uint64_t buffer = 0;
-  bool buffered = false;
-  auto next = [&]() -> std::uint32_t {
-    if (buffered) {
-      buffered = false;
-      return static_cast<std::uint32_t>(buffer >> 32);
-    }
-    buffer = rng();
-    buffered = true;
-    return static_cast<std::uint32_t>(buffer);
-  };
-  auto below = [&](std::uint32_t bound) {
-    std::uint64_t product = static_cast<std::uint64_t>(next()) * bound;
-    auto low = static_cast<std::uint32_t>(product);
-    if (low < bound) {
-      const std::uint32_t threshold = (0U - bound) % bound;
-      while (low < threshold) {
-        product = static_cast<std::uint64_t>(next()) * bound;
-        low = static_cast<std::uint32_t>(product);
-      }
-    }
-    return static_cast<std::uint32_t>(product >> 32);
-  };
+  Bounded32 draw(rng);  // the bounded draw, tested alone in tests/core/test_random.cpp
   const std::size_t half = n / 2;
-  for (std::size_t i = 0; i < half; ++i) std::swap(scratch[i], scratch[i + below(static_cast<std::uint32_t>(n - i))]);
+  for (std::size_t i = 0; i < half; ++i)
+    std::swap(scratch[i], scratch[i + draw.below(static_cast<std::uint32_t>(n - i))]);
   out.resize(half);
   for (std::size_t i = 0; i < half; ++i) out[i].source = scratch[i];
   std::vector<bool> sender(n, false);

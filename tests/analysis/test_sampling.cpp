@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <map>
 #include <numeric>
 
@@ -120,6 +121,43 @@ TEST(Sampling, ConstantLoadStopsAtOneThousandWithZeroWidth) {
   EXPECT_EQ(result.mean, 1.0);
   EXPECT_EQ(result.ci99HalfWidth, 0.0);
   EXPECT_TRUE(result.converged);
+}
+
+// The fractional summary (best and even split) against its definition, recomputed here in
+// long double: the mean of 1/upper, the 99% half-width z * s / sqrt(n) with s the sample
+// standard deviation (two passes: the deviations from the mean, squared), the mean ML, the
+// mean of 1/lower and the largest (upper - lower) / upper. Samples 1e-9 apart around 4/3 (a
+// best split's loads converge to such values): a one-pass sum of squares minus n * mean^2
+// loses every digit of s there.
+TEST(Sampling, FractionalSamplesAreSummarisedByTheirDefinition) {
+  std::vector<double> upper, lower;
+  for (int i = 0; i < 400; ++i) {
+    upper.push_back(4.0 / 3 + 1e-9 * ((i * 37) % 11 - 5));
+    lower.push_back(upper.back() * (1 - 1e-3 * (i % 7)));
+  }
+  SampledBandwidth result;
+  summariseSplitSamples(upper, lower, result);
+  const auto n = static_cast<long double>(upper.size());
+  long double sum = 0, sumLoad = 0, sumBound = 0, gap = 0;
+  for (std::size_t i = 0; i < upper.size(); ++i) {
+    sum += 1.0L / upper[i];
+    sumLoad += upper[i];
+    sumBound += 1.0L / lower[i];
+    gap = std::max(gap, (static_cast<long double>(upper[i]) - lower[i]) / upper[i]);
+  }
+  const long double mean = sum / n;
+  long double squares = 0;
+  for (const double u : upper) squares += (1.0L / u - mean) * (1.0L / u - mean);
+  const long double half = 2.5758293035489004L * std::sqrt(squares / (n - 1) / n);
+  ASSERT_GT(half, 1e-12L);
+  EXPECT_EQ(result.samples, upper.size());
+  // (The tool sums in double: 1e-12 for the sums of 400 samples.)
+  EXPECT_NEAR(result.mean, static_cast<double>(mean), 1e-12);
+  EXPECT_NEAR(result.ci99HalfWidth, static_cast<double>(half), 1e-4 * static_cast<double>(half));
+  EXPECT_NEAR(result.meanMaxLoad, static_cast<double>(sumLoad / n), 1e-12);
+  EXPECT_NEAR(result.bandwidthUpperBound, static_cast<double>(sumBound / n), 1e-12);
+  EXPECT_NEAR(result.maxRelativeGap, static_cast<double>(gap), 1e-12);
+  EXPECT_FALSE(result.exact);
 }
 
 TEST(Sampling, IdenticalForEveryThreadCount) {

@@ -185,6 +185,31 @@ TEST(LoadModels, MpLashPathsOnTheTwoAryTwoTree) {
   EXPECT_EQ(best.lowerBound, 1.0);  // the injection channel, shared by both route slots
 }
 
+// A source allowed two layers with tables of their own has two routes (MROOTS, Lysne et al.
+// 2006 §4.2: every source may use every layer), whichever table comes first; one layer, or
+// one layer per pair (d-mroots), is one route. The even split shows the second route: some
+// pair's traffic is halved on a channel.
+TEST(LoadModels, TwoLayersWithTheirOwnTablesAreTwoRoutes) {
+  const Fabric fabric = loadFabric("random:switches=8,terminals=2,seed=3");
+  const Network& net = fabric.network;
+  RoutingContext context;
+  context.seed = 1;
+  EXPECT_TRUE(isSinglePath(net, runEngine("mroots:layers=1", net, context)));
+  EXPECT_TRUE(isSinglePath(net, runEngine("d-mroots:layers=2", net, context)));
+  const RoutingResult routing = runEngine("mroots:layers=2", net, context);
+  ASSERT_EQ(routing.tableOfLayer, (std::vector<std::uint16_t>{0, 1}));
+  EXPECT_FALSE(isSinglePath(net, routing));
+  bool halved = false;
+  for (std::uint32_t s = 0; s < net.terminalCount() && !halved; ++s) {
+    for (std::uint32_t d = 0; d < net.terminalCount() && !halved; ++d) {
+      if (s == d) continue;
+      const LinkLoads even = patternLoads(net, routing, byHand(net, {{s, d}}), LoadModel::EvenSplit);
+      halved = std::any_of(even.load.begin(), even.load.end(), [](double load) { return load == 0.5; });
+    }
+  }
+  EXPECT_TRUE(halved) << "no pair's two layers route it differently";
+}
+
 TEST(LoadModels, SinglePathRoutingsGiveTheFirstPathNumbersUnderEveryModel) {
   const Network net = makeGft2(4, 2, 4);
   const RoutingResult routing = runEngine("dmodk", net);

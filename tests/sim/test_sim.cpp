@@ -1071,6 +1071,11 @@ TEST(PairTable, DenseMapAndConvertedTablesCountAlike) {
     }
   }
   EXPECT_FALSE(converting.dense());  // some pair passed 40 sequence numbers
+  // The map forms hold one entry per pair that has sent (a dense table: none in a map).
+  const auto sent = static_cast<std::size_t>(std::count_if(next.begin(), next.end(), [](auto n) { return n > 0; }));
+  EXPECT_EQ(dense.mapPairs(), 0U);
+  EXPECT_EQ(map.mapPairs(), sent);
+  EXPECT_EQ(converting.mapPairs(), sent);
   for (std::uint32_t source = 0; source < kTerminals; ++source) {
     for (std::uint32_t destination = 0; destination < kTerminals; ++destination) {
       const std::size_t pair = std::size_t{source} * kTerminals + destination;

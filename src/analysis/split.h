@@ -99,6 +99,10 @@ struct SplitWorstCase {
   double lower = 0;   ///< best-split: certified lower bound (even-split: == value)
   ChannelId channel;  ///< the channel reaching `value` (smallest id among equals)
   std::vector<SourceDestination> witness;
+  /// Even split: the channels whose matching was solved. They are taken in decreasing order of
+  /// their matching bound, ties by increasing id, until a bound falls below the best value found
+  /// so far; a channel whose bound does not beat that value and whose id is larger than its
+  /// channel's is skipped (thread-independent).
   std::size_t channelsSolved = 0;
 };
 SplitWorstCase worstUnderModel(const Network& network, const RoutingResult& routing, LoadModel model, int threads = 0,

@@ -129,6 +129,42 @@ TEST(LoadModels, EvenSplitWorstByHandAndBruteForce) {
   EXPECT_GE(best.lower, 1.0);
 }
 
+// Even-split WORST solves the channels in decreasing order of their matching bound, ties by
+// increasing id, and skips a channel whose bound does not beat the answer unless its id is
+// smaller than the answer's: the answer is the smallest id among the channels reaching the
+// maximum (recomputed here by brute force per channel over all 720 permutations), and on
+// T(3+2, 2), where every leaf up channel and top down channel is bounded by the 3/2 the first
+// of them reaches, one channel is solved and the others are pruned.
+TEST(LoadModels, EvenSplitWorstTakesTheSmallestChannelAndPrunesItsTies) {
+  const Fabric fabric = loadFabric("gft2:n=3,m=2,r=2");
+  const Network& net = fabric.network;
+  for (const char* engine : {"ftree-adaptive", "mp-lash"}) {
+    RoutingContext context;
+    context.seed = 1;
+    const RoutingResult routing = runEngine(engine, net, context);
+    std::vector<double> worst(net.channelCount(), 0);
+    std::vector<std::uint32_t> image(net.terminalCount());
+    std::iota(image.begin(), image.end(), 0U);
+    do {
+      std::vector<SourceDestination> pairs;
+      for (std::uint32_t s = 0; s < image.size(); ++s) {
+        if (image[s] != s) pairs.push_back({s, image[s]});
+      }
+      if (pairs.empty()) continue;
+      const LinkLoads loads = patternLoads(net, routing, byHand(net, pairs), LoadModel::EvenSplit);
+      for (std::size_t c = 0; c < worst.size(); ++c) worst[c] = std::max(worst[c], loads.load[c]);
+    } while (std::next_permutation(image.begin(), image.end()));
+    const double top = *std::max_element(worst.begin(), worst.end());
+    const auto first = static_cast<std::size_t>(std::find(worst.begin(), worst.end(), top) - worst.begin());
+    ASSERT_EQ(top, 1.5) << engine;
+    ASSERT_GT(std::count(worst.begin(), worst.end(), top), 1) << engine << ": the case needs ties";
+    const SplitWorstCase result = worstUnderModel(net, routing, LoadModel::EvenSplit, 1);
+    EXPECT_EQ(result.value, top) << engine;
+    EXPECT_EQ(result.channel.index(), first) << engine;
+    EXPECT_EQ(result.channelsSolved, 1U) << engine;
+  }
+}
+
 TEST(LoadModels, LmcPathsAreSplitEvenlyAtTheSource) {
   // D-mod-k with LMC 1 on T(2+2, 3): path p of (s, d) climbs to top (d + p) mod 2. Pairs
   // 0 -> 2 and 1 -> 4 both take top 0 on path 0 (first-path ML 2 on leaf0 -> top0); split

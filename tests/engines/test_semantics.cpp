@@ -176,6 +176,42 @@ Network twoSwitches() {
 
 }  // namespace
 
+// Per-pair addressing (LASH §5.1 step 2.1; MP-LASH, A-LASH): a destination owns one address
+// per active switch (one with terminals), and a source sends to the one of its own switch —
+// its source class is its switch's position among the active switches. The first terminal
+// here hangs off the last switch of a line of three, so its class is 2, not 0: every pair's
+// address must be one its source sends on, and its path delivered.
+TEST(Semantics, PerPairAddressesFollowTheSourcesSwitchWhateverTheTerminalOrder) {
+  NetworkBuilder b;
+  const NodeId s0 = b.addSwitch("s0", 8), s1 = b.addSwitch("s1", 8), s2 = b.addSwitch("s2", 8);
+  b.connect(s0, 7, s1, 7);
+  b.connect(s1, 8, s2, 8);
+  const NodeId first = b.addTerminal("t-on-s2");
+  b.connect(first, 1, s2, 1);
+  for (const auto& [name, leaf] : {std::pair{"t-on-s0", s0}, std::pair{"t-on-s1", s1}, std::pair{"u-on-s2", s2}}) {
+    b.connect(b.addTerminal(name), 1, leaf, 2);
+  }
+  const Network net = b.build();
+  ASSERT_EQ(net.terminalNode(0), first);
+  for (const char* spec : {"lash:addressing=pair", "mp-lash", "a-lash"}) {
+    SCOPED_TRACE(spec);
+    const RoutingResult routing = runEngine(spec, net);
+    ASSERT_EQ(routing.sourceClasses, 3U);
+    for (const NodeId source : net.terminals()) {
+      const std::uint32_t leaf = net.switchIndex(net.target(net.injectionChannel(source)));
+      const std::uint32_t sourceIndex = routing.addresses.sourceIndex(source);
+      EXPECT_EQ(routing.sourceClassOf[sourceIndex], leaf) << net.name(source);  // switches 0, 1, 2 all active
+      for (const NodeId destination : net.terminals()) {
+        if (destination == source) continue;
+        const Address a = routing.addressFor(source, destination);
+        ASSERT_TRUE(routing.sends(sourceIndex, a)) << net.name(source) << " -> " << net.name(destination);
+        EXPECT_EQ(routing.path(net, source, a, routing.layer(sourceIndex, a)).status, PathStatus::Delivered)
+            << net.name(source) << " -> " << net.name(destination);
+      }
+    }
+  }
+}
+
 TEST(Semantics, EscapeChoicesOfferEveryLayerEscapeLast) {
   const Network net = twoSwitches();
   RoutingResult r = twoSwitchRouting(net, 3);

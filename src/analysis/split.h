@@ -83,12 +83,18 @@ SampledBandwidth sampleSplitBandwidth(const Network& network, const RoutingResul
                                       LoadModel model, const SamplingOptions& options,
                                       const BestSplitOptions& bestSplit = {});
 
+/// The even-split WORST's (channel, pair) share entries at most (16 bytes each while walked,
+/// 16 more in the per-channel lists): 512 MiB.
+inline constexpr std::size_t kMaxSplitWorstEntries = std::size_t{1} << 24;
+
 /// WORST-style metric under a split model.
 ///  even-split: exactly max over permutations P of ML under even split = max over channels of
 ///  the maximum-weight matching of the pairs crossing the channel, weighted by their even-
 ///  split share (Hungarian algorithm per channel, pruned by row/column maxima); `witness`
-///  is that matching. Stores every pair's split: refused (AnalysisError) beyond 2^27
-///  (channel, pair) entries.
+///  is that matching. Stores every pair's split: refused (LimitError) beyond `maxEntries`
+///  (channel, pair) entries: before the walk when 2 n (n - 1), the fewest n terminals can
+///  have, exceeds it (kMaxSplitWorstEntries admits at most 2,896 terminals), else as soon as
+///  the pairs walked hold more.
 ///  best-split: bounds. upper = min(first-path WORST, even-split WORST, and for routings
 ///  with an escape layer the even-split WORST without hop-by-hop escape choices) — each is a
 ///  split allowed for every permutation; lower = the best-split lower bound of the witness
@@ -106,6 +112,6 @@ struct SplitWorstCase {
   std::size_t channelsSolved = 0;
 };
 SplitWorstCase worstUnderModel(const Network& network, const RoutingResult& routing, LoadModel model, int threads = 0,
-                               const BestSplitOptions& bestSplit = {});
+                               const BestSplitOptions& bestSplit = {}, std::size_t maxEntries = kMaxSplitWorstEntries);
 
 }  // namespace routelab

@@ -2,7 +2,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <memory>
 #include <tuple>
 
@@ -10,6 +12,7 @@
 #include "analysis/split.h"
 #include "analysis/worst.h"
 #include "core/errors.h"
+#include "core/limits.h"
 #include "core/parallel.h"
 
 namespace routelab {
@@ -36,11 +39,24 @@ struct ChannelShares {
 
 /// The even split of every ordered terminal pair over its route graph (the all-pairs loop of
 /// routing/semantics.h; errors by source order), transposed to per-channel share lists.
-/// Throws AnalysisError beyond 2^24 (channel, pair) entries.
+/// Throws LimitError beyond `maxEntries` (channel, pair) entries: before the walk when the
+/// lower bound of two per ordered pair (its terminals' own channels) exceeds it, else as soon
+/// as the sources walked exceed it (then the sources not yet started are skipped; the error
+/// does not depend on the thread count: it is raised exactly when the sources that deliver
+/// hold more than `maxEntries`, whichever are walked first).
 ChannelShares collectEvenShares(const Network& network, const RoutingResult& routing, int threads,
-                                bool escapeEverywhere) {
+                                bool escapeEverywhere, std::size_t maxEntries) {
   const std::size_t n = network.terminalCount();
-  constexpr std::size_t kMaxEntries = std::size_t{1} << 24;
+  const std::size_t lowerBound = 2 * n * (n == 0 ? 0 : n - 1);
+  if (lowerBound > maxEntries) {
+    throw LimitError(
+        fmt::format("even-split WORST keeps every pair's split: at least {} (channel, pair) entries "
+                    "for {} terminals (two per ordered pair) exceed the limit of {}; use "
+                    "--load-model first-path or a smaller fabric",
+                    lowerBound, n, maxEntries));
+  }
+  std::atomic<std::size_t> walked{0};
+  std::atomic<bool> beyondLimit{false};
   // Per source: every (channel, destination, share) of its pairs' even splits.
   std::vector<std::vector<std::tuple<std::uint32_t, std::uint16_t, double>>> perSource(n);
   struct Worker {
@@ -51,28 +67,36 @@ ChannelShares collectEvenShares(const Network& network, const RoutingResult& rou
     std::vector<double> load, flow;
   };
   std::vector<std::unique_ptr<Worker>> perWorker(pairWalkWorkers(threads));
-  forEachSource(n, threads, [&](unsigned w, std::size_t s) {
-    if (!perWorker[w]) perWorker[w] = std::make_unique<Worker>(network, routing, escapeEverywhere);
-    Worker& worker = *perWorker[w];
-    for (std::size_t d = 0; d < n; ++d) {
-      if (s == d) continue;
-      worker.builder.build(static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), worker.graph);
-      addEvenSplit(worker.graph, worker.load, worker.flow);
-      for (const std::uint32_t c : worker.graph.edgeChannel) {
-        if (worker.load[c] == 0) continue;
-        perSource[s].emplace_back(c, static_cast<std::uint16_t>(d), worker.load[c]);
-        worker.load[c] = 0;
+  // The limit's error comes first: a pair's routing error may lie in a source skipped.
+  std::exception_ptr walkError;
+  try {
+    forEachSource(n, threads, [&](unsigned w, std::size_t s) {
+      if (beyondLimit.load(std::memory_order_relaxed)) return;
+      if (!perWorker[w]) perWorker[w] = std::make_unique<Worker>(network, routing, escapeEverywhere);
+      Worker& worker = *perWorker[w];
+      for (std::size_t d = 0; d < n; ++d) {
+        if (s == d) continue;
+        worker.builder.build(static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(d), worker.graph);
+        addEvenSplit(worker.graph, worker.load, worker.flow);
+        for (const std::uint32_t c : worker.graph.edgeChannel) {
+          if (worker.load[c] == 0) continue;
+          perSource[s].emplace_back(c, static_cast<std::uint16_t>(d), worker.load[c]);
+          worker.load[c] = 0;
+        }
       }
-    }
-  });
-  std::size_t total = 0;
-  for (const auto& list : perSource) total += list.size();
-  if (total > kMaxEntries) {
-    throw AnalysisError(
-        fmt::format("even-split WORST keeps every pair's split: {} (channel, pair) entries exceed the "
-                    "limit of {}; use --load-model first-path or a smaller fabric",
-                    total, kMaxEntries));
+      if (walked.fetch_add(perSource[s].size()) + perSource[s].size() > maxEntries) beyondLimit = true;
+    });
+  } catch (...) {
+    walkError = std::current_exception();
   }
+  if (beyondLimit) {
+    throw LimitError(
+        fmt::format("even-split WORST keeps every pair's split: more than {} (channel, pair) entries; "
+                    "use --load-model first-path or a smaller fabric",
+                    maxEntries));
+  }
+  if (walkError) std::rethrow_exception(walkError);
+  const std::size_t total = walked;
   ChannelShares result;
   result.start.assign(network.channelCount() + 1, 0);
   for (const auto& list : perSource) {
@@ -114,12 +138,12 @@ std::vector<double> matchingBounds(const ChannelShares& all, std::size_t termina
 
 /// Exact even-split WORST: the maximum over channels of the maximum-weight matching of the
 /// channel's share matrix, channels visited by decreasing bound and cut off by it.
-SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routing, int threads,
+SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routing, int threads, std::size_t maxEntries,
                               bool escapeEverywhere = true) {
   const std::size_t n = network.terminalCount();
   if (n > 65535) throw AnalysisError(fmt::format("split WORST supports up to 65535 terminals, the fabric has {}", n));
   const std::size_t channelCount = network.channelCount();
-  const ChannelShares all = collectEvenShares(network, routing, threads, escapeEverywhere);
+  const ChannelShares all = collectEvenShares(network, routing, threads, escapeEverywhere, maxEntries);
   const std::vector<std::uint32_t>& start = all.start;
   const std::vector<ChannelShare>& shares = all.shares;
   const std::vector<double> bound = matchingBounds(all, n);
@@ -179,7 +203,7 @@ SplitWorstCase evenSplitWorst(const Network& network, const RoutingResult& routi
 }  // namespace
 
 SplitWorstCase worstUnderModel(const Network& network, const RoutingResult& routing, LoadModel model, int threads,
-                               const BestSplitOptions& bestSplit) {
+                               const BestSplitOptions& bestSplit, std::size_t maxEntries) {
   SplitWorstCase result;
   result.model = model;
   if (model == LoadModel::FirstPath || isSinglePath(network, routing)) {
@@ -190,7 +214,7 @@ SplitWorstCase worstUnderModel(const Network& network, const RoutingResult& rout
     result.channelsSolved = worst.channelsSolved;
     return result;
   }
-  SplitWorstCase even = evenSplitWorst(network, routing, threads);
+  SplitWorstCase even = evenSplitWorst(network, routing, threads, maxEntries);
   if (model == LoadModel::EvenSplit) return even;
   // Best split: upper = min(first-path WORST, even-split WORST); lower = the best-split
   // lower bounds of both witness permutations.
@@ -207,7 +231,7 @@ SplitWorstCase worstUnderModel(const Network& network, const RoutingResult& rout
   }
   SplitWorstCase noEscape;
   if (routing.escapeLayer >= 0) {
-    noEscape = evenSplitWorst(network, routing, threads, false);
+    noEscape = evenSplitWorst(network, routing, threads, maxEntries, false);
     result.channelsSolved += noEscape.channelsSolved;
     if (noEscape.value < result.value) {
       result.value = noEscape.value;

@@ -20,6 +20,7 @@
 #include "analysis/split.h"
 #include "analysis/worst.h"
 #include "core/errors.h"
+#include "core/limits.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "graph/algorithms.h"
@@ -712,6 +713,61 @@ TEST(LoadModels, BestSplitReachesAFractionalOptimumThatNoStartingSplitHas) {
   EXPECT_NEAR(best.load[downTop0.index()], 1 + best.load[upTop0.index()], 1e-9);
   EXPECT_NEAR(best.load[downTop1.index()], best.load[upTop1.index()], 1e-9);
   EXPECT_NEAR(std::max(best.load[downTop0.index()], best.load[downTop1.index()]), best.upper, 1e-9);
+}
+
+// Even-split WORST keeps every (channel, pair) share entry (analysis/split.h,
+// docs/RELIABILITY.md "Limits"): refused with a LimitError before the walk when 2 n (n - 1)
+// — each ordered pair loads at least its terminals' own two channels — exceeds the limit, and
+// otherwise exactly when the entries exceed it, whatever the thread count. The entries are
+// counted here from each pair's own even-split loads (the channels it loads). The best split
+// runs the even split and is refused alike.
+TEST(LoadModels, EvenSplitWorstHoldsAtItsEntryLimitAndIsRefusedOnePast) {
+  const Fabric fabric = loadFabric("gft2:n=3,m=2,r=2");
+  const Network& net = fabric.network;
+  RoutingContext context;
+  context.seed = 1;
+  const RoutingResult routing = runEngine("ftree-adaptive", net, context);
+  ASSERT_FALSE(isSinglePath(net, routing));
+  const std::size_t n = net.terminalCount();
+  std::size_t entries = 0;
+  for (std::uint32_t s = 0; s < n; ++s) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if (s == d) continue;
+      const LinkLoads loads = patternLoads(net, routing, byHand(net, {{s, d}}), LoadModel::EvenSplit);
+      entries +=
+          static_cast<std::size_t>(std::count_if(loads.load.begin(), loads.load.end(), [](double l) { return l > 0; }));
+    }
+  }
+  ASSERT_GT(entries, 2 * n * (n - 1));
+  const SplitWorstCase reference = worstUnderModel(net, routing, LoadModel::EvenSplit, 1);
+  auto refusal = [&](LoadModel model, int threads, std::size_t limit) -> std::string {
+    try {
+      worstUnderModel(net, routing, model, threads, {}, limit);
+    } catch (const LimitError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  for (const int threads : {1, 3}) {
+    const SplitWorstCase atLimit = worstUnderModel(net, routing, LoadModel::EvenSplit, threads, {}, entries);
+    EXPECT_EQ(atLimit.value, reference.value);
+    EXPECT_EQ(atLimit.witness, reference.witness);
+    for (const LoadModel model : {LoadModel::EvenSplit, LoadModel::BestSplit}) {
+      EXPECT_EQ(refusal(model, threads, entries - 1),
+                fmt::format("even-split WORST keeps every pair's split: more than {} (channel, pair) entries; use "
+                            "--load-model first-path or a smaller fabric",
+                            entries - 1));
+    }
+    EXPECT_EQ(refusal(LoadModel::EvenSplit, threads, 2 * n * (n - 1) - 1),
+              "even-split WORST keeps every pair's split: at least 60 (channel, pair) entries for 6 terminals (two "
+              "per ordered pair) exceed the limit of 59; use --load-model first-path or a smaller fabric");
+    EXPECT_EQ(refusal(LoadModel::EvenSplit, threads, 2 * n * (n - 1)),
+              "even-split WORST keeps every pair's split: more than 60 (channel, pair) entries; use --load-model "
+              "first-path or a smaller fabric");
+  }
+  // The default admits at most 2,896 terminals.
+  EXPECT_LE(2U * 2896 * 2895, kMaxSplitWorstEntries);
+  EXPECT_GT(2U * 2897 * 2896, kMaxSplitWorstEntries);
 }
 
 // A pair's routes are those of its injection layers (routing/semantics.h), whatever the

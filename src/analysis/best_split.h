@@ -22,7 +22,9 @@ namespace routelab {
 
 inline constexpr double kLoadTolerance = 1e-9;  ///< two rounded loads closer than this are equal
 
-/// Rounds a load to the 1e-9 grid (nearest), and a lower bound down to it.
+/// Rounds a load to the 1e-9 grid (nearest), and a lower bound down to it — except a bound
+/// less than 10^-3 grid units (10^-12) below a grid point, the float error of the solver's
+/// sums, which rounds to that point.
 double roundLoad(double load);
 double roundLowerBound(double bound);
 

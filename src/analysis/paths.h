@@ -69,7 +69,8 @@ class PairPaths {
   /// When the routing has one layer and addresses follow base(d) + a per-source offset, the
   /// core path depends only on (s's first switch, address), so the table holds one record per
   /// (first switch, address) — 250 KB for D-mod-k on T(25+25, 50) instead of 6 MB per pair,
-  /// which keeps a sample's random lookups in cache. Otherwise one record per pair.
+  /// which keeps a sample's random lookups in cache. Otherwise one record per pair. None
+  /// (coreStride() 0) when no path has a switch-to-switch channel.
   static constexpr std::uint16_t kNoCompactChannel = 0xFFFF;
   bool hasCompactCore() const { return !compactCore_.empty(); }
   std::size_t coreStride() const { return coreStride_; }

@@ -715,6 +715,38 @@ TEST(LoadModels, BestSplitReachesAFractionalOptimumThatNoStartingSplitHas) {
   EXPECT_NEAR(std::max(best.load[downTop0.index()], best.load[downTop1.index()]), best.upper, 1e-9);
 }
 
+// The smoothing of the best-split solver follows the remaining relative gap (upper - lower) /
+// upper (analysis/best_split.cpp; docs/ANALYSIS.md, best-split), so a tolerance far below the
+// default is still certified, in a few more iterations per decade, on the fractional case
+// above (optimum 2).
+TEST(LoadModels, BestSplitCertifiesATightToleranceInAFewIterationsPerDecade) {
+  const Fabric fabric = loadFabric("gft2:n=4,m=2,r=3");
+  const Network& net = fabric.network;
+  RoutingContext context;
+  context.seed = 1;
+  RoutingResult routing = runEngine("ftree-adaptive", net, context);
+  const std::uint32_t leaf2 = net.switchIndex(net.findNode("gft-leaf2").value());
+  for (ForwardingTable& table : routing.tables) table.set(leaf2, routing.addresses.base(net.terminalNode(7)), 5);
+  const std::vector<SourceDestination> pairs{{0, 4}, {1, 5}, {2, 6}, {8, 7}};
+  // Tolerance and the iterations allowed: twice today's (6, 9, 13 and 18 iterations). A
+  // smoothing that does not follow the relative gap still certifies, but takes more than
+  // twice as long (43 iterations at 1e-5 with the absolute gap (upper - lower) x upper).
+  for (const auto& [tolerance, iterations] :
+       std::vector<std::pair<double, std::uint32_t>>{{1e-2, 12}, {1e-3, 18}, {1e-4, 26}, {1e-5, 36}}) {
+    BestSplitOptions options;
+    options.tolerance = tolerance;
+    options.maxIterations = 4000;
+    RouteGraphBuilder builder(net, routing);
+    SplitWorkspace workspace;
+    const BestSplitLoad best = bestSplitMaxLoad(builder, net.channelCount(), pairs, options, workspace);
+    EXPECT_GE(best.upper, 2.0 - 1e-9) << tolerance;
+    EXPECT_LE(best.upper, 2.0 * (1 + tolerance) + 1e-9) << tolerance;
+    EXPECT_LE(best.lower, 2.0 + 1e-9) << tolerance;
+    EXPECT_GE(best.lower * (1 + tolerance) + 1e-9, best.upper) << tolerance;
+    EXPECT_LE(best.iterations, iterations) << tolerance;
+  }
+}
+
 // Even-split WORST keeps every (channel, pair) share entry (analysis/split.h,
 // docs/RELIABILITY.md "Limits"): refused with a LimitError before the walk when 2 n (n - 1)
 // — each ordered pair loads at least its terminals' own two channels — exceeds the limit, and
@@ -768,6 +800,70 @@ TEST(LoadModels, EvenSplitWorstHoldsAtItsEntryLimitAndIsRefusedOnePast) {
   // The default admits at most 2,896 terminals.
   EXPECT_LE(2U * 2896 * 2895, kMaxSplitWorstEntries);
   EXPECT_GT(2U * 2897 * 2896, kMaxSplitWorstEntries);
+}
+
+// The escape layer may be any layer, the first included (RoutingResult::escapeLayer): the
+// escape engine's routing with its two layers swapped (escape layer 0, the adaptive layer 1)
+// is the same routing, so its even-split and best-split loads and its even-split WORST are
+// those of the original — the route graph takes the escape transitions of layer 0 as of layer 1.
+TEST(LoadModels, AnEscapeLayerAtIndexZeroSplitsAsTheSameRoutingWithItLast) {
+  const Fabric fabric = loadFabric("random:switches=16,seed=1");
+  const Network& net = fabric.network;
+  const RoutingResult original = runEngine("escape", net);  // layers 0 adaptive, 1 escape
+  ASSERT_EQ(original.escapeLayer, 1);
+  ASSERT_EQ(original.layerCount(), 2u);
+  RoutingResult swapped = original;
+  std::swap(swapped.tableOfLayer[0], swapped.tableOfLayer[1]);
+  for (std::uint8_t& layer : swapped.layerOf) layer = layer == 0 ? 1 : layer == 1 ? 0 : layer;
+  for (std::uint16_t& mask : swapped.allowedLayers)
+    mask = static_cast<std::uint16_t>((mask & ~3U) | (mask & 1U) << 1 | (mask & 2U) >> 1);
+  swapped.escapeLayer = 0;
+  const std::size_t n = net.terminalCount();
+  std::vector<SourceDestination> shift;
+  for (std::uint32_t s = 0; s < n; ++s) shift.push_back({s, static_cast<std::uint32_t>((s + 1) % n)});
+  for (const LoadModel model : {LoadModel::EvenSplit, LoadModel::BestSplit}) {
+    const LinkLoads before = patternLoads(net, original, byHand(net, shift), model);
+    const LinkLoads after = patternLoads(net, swapped, byHand(net, shift), model);
+    EXPECT_EQ(after.load, before.load) << loadModelName(model);
+    EXPECT_EQ(after.maxLoad, before.maxLoad) << loadModelName(model);
+  }
+  const SplitWorstCase before = worstUnderModel(net, original, LoadModel::EvenSplit, 1);
+  const SplitWorstCase after = worstUnderModel(net, swapped, LoadModel::EvenSplit, 1);
+  EXPECT_EQ(after.value, before.value);
+  EXPECT_EQ(after.witness, before.witness);
+}
+
+// Lower bounds round down to the 1e-9 grid, except within 10^-3 grid units below a grid
+// point (analysis/best_split.h: the solver's float error), loads to the nearest grid point.
+TEST(LoadModels, LowerBoundsRoundDownToTheGridUnlessWithinFloatErrorBelowAPoint) {
+  EXPECT_EQ(roundLowerBound(1.5), 1.5);
+  EXPECT_EQ(roundLowerBound(1.5 + 0.4e-9), 1.5);
+  EXPECT_EQ(roundLowerBound(1.5 + 1e-9), 1500000001 / 1e9);
+  EXPECT_EQ(roundLowerBound(1.5 - 0.5e-12), 1.5);
+  EXPECT_EQ(roundLowerBound(1.5 - 2e-12), 1499999999 / 1e9);
+  EXPECT_EQ(roundLoad(1.5 + 0.4e-9), 1.5);
+  EXPECT_EQ(roundLoad(1.5 + 0.6e-9), 1500000001 / 1e9);
+  EXPECT_EQ(roundLoad(1.5 - 0.6e-9), 1499999999 / 1e9);
+}
+
+// The mandatory bound (analysis/best_split.cpp): a channel on every route of a pair — its
+// injection channel, and its destination's channel when every route ends on it — carries the
+// pair whatever the split. Three terminals sending to terminal 5 load terminal 5's channel
+// with 3 in every split, and no channel can carry more: the bound certifies the optimum
+// before any iteration. With the escape engine's two layers, the routes reach terminal 5
+// from either layer: two route-graph edges, one channel.
+TEST(LoadModels, BestSplitIsCertifiedByTheDestinationsChannelWithoutIterating) {
+  const Fabric fabric = loadFabric("random:switches=16,seed=1");
+  const Network& net = fabric.network;
+  const RoutingResult routing = runEngine("escape", net);
+  ASSERT_FALSE(isSinglePath(net, routing));
+  const std::vector<SourceDestination> pairs{{0, 5}, {1, 5}, {2, 5}};
+  RouteGraphBuilder builder(net, routing);
+  SplitWorkspace workspace;
+  const BestSplitLoad best = bestSplitMaxLoad(builder, net.channelCount(), pairs, BestSplitOptions{}, workspace);
+  EXPECT_EQ(best.upper, 3.0);
+  EXPECT_EQ(best.lower, 3.0);
+  EXPECT_EQ(best.iterations, 0U);
 }
 
 // A pair's routes are those of its injection layers (routing/semantics.h), whatever the

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "analysis/loads.h"
@@ -118,6 +119,98 @@ TEST(HopcroftKarp, AgreesWithBruteForceOnRandomGraphs) {
   }
 }
 
+// Larger graphs, where Hopcroft–Karp needs several phases after its greedy start (each phase
+// must lay out the layers afresh): the size equals that of Kuhn's augmenting-path algorithm
+// (one search per left vertex, obviously correct), on sparse and dense graphs of up to 80
+// vertices a side whose edge order makes the greedy start poor (low-numbered right vertices
+// first, so early left vertices take the ones later ones need).
+TEST(HopcroftKarp, AgreesWithKuhnsAlgorithmOnGraphsThatNeedSeveralPhases) {
+  HopcroftKarp matcher;
+  std::size_t phasesNeeded = 0;
+  for (std::uint64_t trial = 0; trial < 300; ++trial) {
+    Rng rng(deriveSeed(17, trial));
+    const std::size_t left = 10 + rng.below(71), right = 10 + rng.below(71);
+    const std::uint64_t degree = 1 + rng.below(4);
+    std::vector<std::vector<std::uint32_t>> adjacency(left);
+    std::vector<std::uint32_t> offsets{0}, targets;
+    for (std::size_t u = 0; u < left; ++u) {
+      for (std::uint64_t k = 0; k < degree; ++k) adjacency[u].push_back(static_cast<std::uint32_t>(rng.below(right)));
+      std::sort(adjacency[u].begin(), adjacency[u].end());
+      adjacency[u].erase(std::unique(adjacency[u].begin(), adjacency[u].end()), adjacency[u].end());
+      targets.insert(targets.end(), adjacency[u].begin(), adjacency[u].end());
+      offsets.push_back(static_cast<std::uint32_t>(targets.size()));
+    }
+    // Kuhn: for each left vertex, a depth-first search for an augmenting path.
+    std::vector<int> rightPartner(right, -1);
+    std::vector<char> visited;
+    std::function<bool(std::size_t)> augment = [&](std::size_t u) {
+      for (const std::uint32_t v : adjacency[u]) {
+        if (visited[v]) continue;
+        visited[v] = 1;
+        if (rightPartner[v] < 0 || augment(static_cast<std::size_t>(rightPartner[v]))) {
+          rightPartner[v] = static_cast<int>(u);
+          return true;
+        }
+      }
+      return false;
+    };
+    std::size_t expected = 0, greedy = 0;
+    for (std::size_t u = 0; u < left; ++u) {
+      visited.assign(right, 0);
+      expected += augment(u) ? 1 : 0;
+    }
+    std::vector<char> taken(right, 0);
+    for (std::size_t u = 0; u < left; ++u) {
+      const auto free =
+          std::find_if(adjacency[u].begin(), adjacency[u].end(), [&](std::uint32_t v) { return !taken[v]; });
+      if (free != adjacency[u].end()) greedy += taken[*free] = 1;
+    }
+    phasesNeeded += expected > greedy + 1 ? 1 : 0;
+    const std::size_t size = matcher.solve(offsets, targets, right);
+    ASSERT_EQ(size, expected) << "trial " << trial << ": " << left << " x " << right << ", degree " << degree;
+    std::vector<int> seen(right, 0);
+    for (std::size_t u = 0; u < left; ++u) {
+      const std::int32_t v = matcher.matchOfLeft()[u];
+      if (v == kUnmatched) continue;
+      EXPECT_NE(std::find(adjacency[u].begin(), adjacency[u].end(), static_cast<std::uint32_t>(v)), adjacency[u].end());
+      EXPECT_EQ(seen[static_cast<std::size_t>(v)]++, 0);
+    }
+  }
+  EXPECT_GT(phasesNeeded, 50U) << "too few graphs where the greedy start leaves two or more augmentations";
+}
+
+// A graph without left vertices — offsets empty, or the single offset {0} — has the empty
+// matching, also on a solver that has just solved a larger graph (its arrays are reused).
+TEST(HopcroftKarp, AGraphWithoutLeftVerticesHasTheEmptyMatching) {
+  HopcroftKarp matcher;
+  const std::vector<std::uint32_t> offsets{0, 1, 2}, targets{0, 1};
+  ASSERT_EQ(matcher.solve(offsets, targets, 2), 2U);
+  for (const std::vector<std::uint32_t>& none : {std::vector<std::uint32_t>{}, std::vector<std::uint32_t>{0}}) {
+    EXPECT_EQ(matcher.solve(none, {}, 3), 0U) << none.size() << " offsets";
+    EXPECT_TRUE(matcher.matchOfLeft().empty()) << none.size() << " offsets";
+  }
+}
+
+// WORST = 1 (T(2+2, 2) under D-mod-k: every top-to-leaf channel carries one destination):
+// the reported channel is the smallest id among those reaching 1 (worst.h), the same from
+// stored paths and from the fast path — whichever terminal or switch channel that is.
+TEST(Worst, AWorstOfOneReportsTheSmallestChannelReachingIt) {
+  const Network net = makeGft2(2, 2, 2);
+  const RoutingResult routing = handDmodk(net, 2, 2);
+  const PairPaths paths = PairPaths::build(net, routing, 1);
+  std::uint32_t smallest = UINT32_MAX;
+  for (std::uint32_t s = 0; s < paths.terminals(); ++s) {
+    for (std::uint32_t d = 0; d < paths.terminals(); ++d) {
+      if (s == d) continue;
+      for (const std::uint32_t c : paths.path(s, d)) smallest = std::min(smallest, c);
+    }
+  }
+  for (const WorstCase& worst : {worstCasePermutationLoad(paths, 1), worstCasePermutationLoad(net, routing, 1)}) {
+    EXPECT_EQ(worst.value, 1U);
+    EXPECT_EQ(worst.channel.value, smallest);
+  }
+}
+
 TEST(Worst, AgreesWithBruteForceOverAllPermutations) {
   struct Case {
     Network network;
@@ -202,6 +295,10 @@ TEST(Worst, SingleSwitchFabricHasWorstOne) {
   const WorstCase walked = worstCasePermutationLoad(net, routing, 1);
   EXPECT_EQ(walked.value, 1u);
   expectValidWitness(net, routing, paths, walked);
+  // No path has a switch-to-switch part, so there is no compact core to copy (paths.h).
+  EXPECT_FALSE(paths.hasCompactCore());
+  EXPECT_EQ(paths.coreStride(), 0u);
+  EXPECT_EQ(paths.memoryBytes(), paths.totalHops() * 4 + (16 + 1) * 4);
 }
 
 TEST(Worst, UndeliveredPairIsAnAnalysisError) {

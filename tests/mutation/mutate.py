@@ -2,7 +2,8 @@
 """routelab's mutation harness: plant one realistic bug at a time, rebuild, run the tests.
 
     tests/mutation/mutate.py [--mutants FILE] [--only ID[,ID...]] [--subset N --rotation K]
-                             [--generate N [--seed S] [--max-rebuild K]] [--suite selected|ctest]
+                             [--generate N [--seed S] [--max-rebuild K] [--under DIR]]
+                             [--suite selected|ctest]
                              [--work DIR] [--tests REGEX] [--labels] [--jobs J] [--timeout S]
                              [--budget S] [--require-killed] [--json FILE] [--list] [--check]
 
@@ -16,6 +17,8 @@ Two kinds of mutants:
                 && and ||, + and -, * and /, += and -=), an integer constant n by n + 1, true
                 by false, an if/while condition c by !(c). tests/mutation/generated.toml
                 records the triage of generated survivors (equivalent ones are not run again).
+                --under DIR: a focused draw, only in files under DIR and only points not
+                triaged yet (to hunt one module's untested behaviour; not a sample).
 The harness copies the repository (tracked files of HEAD plus the working tree's changes) to a
 scratch directory once, configures one build there, builds it and runs the test binaries once
 unmutated (a baseline: they must pass; their times order the runs), then for every mutant:
@@ -456,14 +459,21 @@ def triaged(site: dict, triage: list[dict]) -> dict | None:
 
 
 def generate_mutants(count: int, seed: int, source: Path, build: Path, max_rebuild: int,
-                     triage: list[dict]) -> tuple[list[dict], int]:
+                     triage: list[dict], under: list[str] | None = None) -> tuple[list[dict], int]:
     """`count` sites drawn with `seed` among those of src/ (files whose change recompiles at most
-    max_rebuild objects, when max_rebuild > 0). Returns the mutants and the number of sites."""
+    max_rebuild objects, when max_rebuild > 0). With `under` (path prefixes), a focused draw:
+    only files under them, and only sites generated.toml has not triaged (new points of one
+    module, to find its untested behaviour; not a sample of the whole population). Returns
+    the mutants and the number of sites."""
     files = sorted(str(p.relative_to(source)) for p in (source / "src").rglob("*") if p.suffix in (".cpp", ".h"))
+    if under:
+        files = [f for f in files if any(f.startswith(prefix) for prefix in under)]
     if max_rebuild > 0:
         objects = objects_per_source(build, source)
         files = [f for f in files if objects.get(f, 0 if f.endswith(".h") else 1) <= max_rebuild]
     sites = [s for f in files for s in mutation_sites(f, (source / f).read_text())]
+    if under:
+        sites = [s for s in sites if triaged(s, triage) is None]
     chosen = random.Random(seed).sample(sites, min(count, len(sites)))
     mutants = []
     for k, s in enumerate(chosen, 1):
@@ -489,6 +499,18 @@ def self_test() -> int:
     problems = []
     if found != expected:
         problems.append(f"sites: {found}\n  expected {expected}")
+    # A focused draw (--under): only files under the prefix, and no triaged point.
+    focus = "src/analysis/matching.cpp"
+    points = mutation_sites(focus, (ROOT / focus).read_text())
+    first = points[0]
+    entry = {"file": first["file"], "line": first["line_text"], "original": first["original"],
+             "replacement": first["replacement"], "occurrence": first.get("occurrence"), "equivalent": "test"}
+    drawn, count = generate_mutants(len(points), 1, ROOT, ROOT / "build", 0, [entry], [focus])
+    untriaged = sum(1 for point in points if triaged(point, [entry]) is None)  # same text on other lines too
+    if count != untriaged or untriaged == len(points) or {m["file"] for m in drawn} != {focus} or \
+            any(triaged(m, [entry]) for m in drawn):
+        problems.append(f"--under {focus}: {count} of {len(points)} points ({untriaged} untriaged), "
+                        f"files {sorted({m['file'] for m in drawn})}")
     deps = module_deps()
     binaries = test_binaries(deps)
     reached = [b.target for b in reached_binaries("src/sim/engine.cpp", binaries, deps)]
@@ -642,6 +664,9 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=None, help="the generated sample's seed (default: a new one, printed)")
     parser.add_argument("--max-rebuild", type=int, default=0,
                         help="draw generated mutants only in files compiled into at most K objects (0: anywhere)")
+    parser.add_argument("--under", action="append", default=[],
+                        help="a focused draw: generated points only in files under this path (repeatable), "
+                        "leaving out those generated.toml has triaged")
     parser.add_argument("--triage", type=Path, default=ROOT / "tests/mutation/generated.toml")
     parser.add_argument("--suite", choices=("selected", "ctest"), default="selected",
                         help="selected: the test binaries the mutated module reaches, fail-fast; ctest: the whole suite")
@@ -723,10 +748,11 @@ def main() -> int:
     if args.generate > 0:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
         args.seed = seed
-        generated, sites = generate_mutants(args.generate, seed, source, build, args.max_rebuild, load_triage(args.triage))
+        generated, sites = generate_mutants(args.generate, seed, source, build, args.max_rebuild, load_triage(args.triage),
+                                            args.under)
         print(f"generated mutants: seed {seed}, {len(generated)} of {sites} points of src/"
               f"{f' (files compiled into at most {args.max_rebuild} objects)' if args.max_rebuild else ''} "
-              f"(rerun: --generate {args.generate} --seed {seed}"
+              f"(rerun: --generate {args.generate} --seed {seed}{''.join(f' --under {u}' for u in args.under)}"
               f"{f' --max-rebuild {args.max_rebuild}' if args.max_rebuild else ''})", file=sys.stderr)
     # Header mutants last: one may rebuild most of the tree, and the budget then stops the
     # window after the cheap ones instead of before them.

@@ -572,6 +572,13 @@ const BrokenInput kBroken[] = {
      "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"switch\", "
      "\"ports\": 2},\n  {\"name\": \"b\", \"ports\": 2}\n ],\n \"cables\": []}\n",
      4, "nodes[1]: missing \"kind\""},
+    // Escapes inside strings (a quote, a backslash before the closing quote) end nothing: the
+    // element's line is still found.
+    {"json missing field after escaped names",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\\\"1\\\\\", \"kind\": "
+     "\"switch\", \"ports\": 2},\n  {\"name\": \"b\\\\\", \"kind\": \"switch\", \"ports\": 2},\n  {\"name\": \"c\", "
+     "\"ports\": 2}\n ],\n \"cables\": []}\n",
+     5, "nodes[2]: missing \"kind\""},
     {"json unknown cable end",
      "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [{\"name\": \"a\", \"kind\": \"switch\", "
      "\"ports\": 2}],\n \"cables\": [\n  {\"a\": \"a\", \"a_port\": 1, \"b\": \"zz\", \"b_port\": 1}\n ]}\n",

@@ -79,6 +79,20 @@ TEST(GzipInput, AMemberCutShortIsTruncatedDataNamedWithItsPath) {
   }
 }
 
+// The reader inflates into 64 KiB pieces: a member of exactly one piece whose trailer is cut
+// fills the piece and leaves zlib no input to go on with (its Z_BUF_ERROR, without a message),
+// which is truncated data too — also with the data's end-of-block cut.
+TEST(GzipInput, AMemberFillingTheDecodersPieceAndCutShortIsTruncatedData) {
+  std::string text;
+  for (std::size_t line = 0; text.size() < (1U << 16); ++line) text += "line " + std::to_string(line) + "\n";
+  text.resize(1U << 16);
+  const std::string whole = gzipped(text);
+  for (std::size_t cut = 1; cut <= 12; ++cut) {
+    const std::string path = fileOf("piece.gz", whole.substr(0, whole.size() - cut));
+    EXPECT_EQ(errorOf(path), "'" + path + "': corrupt gzip data (truncated)") << cut << " bytes cut";
+  }
+}
+
 TEST(GzipInput, CorruptDataIsRefusedWithZlibsReason) {
   std::string bytes = gzipped("abcdefghijklmnopqrstuvwxyz\n");
   bytes[3] = static_cast<char>(0xe0);  // reserved header flag bits set

@@ -271,6 +271,36 @@ TEST(FabricLids, IbnetdiscoverWithoutLidsOrWithCollisions) {
   EXPECT_EQ(parseIbnetdiscoverLids(text, "k4n2").byPortGuid.size(), 24u);
 }
 
+// ibnetdiscover's `switchguid=`/`caguid=` lines are optional (docs/FORMATS.md): without them
+// a node's GUID is the one in its `S-`/`H-` id, and the LIDs are keyed as with them.
+TEST(FabricLids, IbnetdiscoverLidsWithoutTheGuidLinesAreKeyedByTheHeadersIds) {
+  const std::string text = readFileText(test::fixturesDir() + "/k4n2/ibnetdiscover.txt");
+  std::string bare;
+  std::istringstream in(text);
+  std::size_t dropped = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("switchguid=") || line.starts_with("caguid=")) {
+      ++dropped;
+      continue;
+    }
+    bare += line + "\n";
+  }
+  ASSERT_EQ(dropped, 24u);  // 8 switches, 16 CAs
+  const LidMap with = parseIbnetdiscoverLids(text, "with"), without = parseIbnetdiscoverLids(bare, "without");
+  ASSERT_EQ(with.byPortGuid.size(), 24u);
+  ASSERT_EQ(without.byPortGuid.size(), with.byPortGuid.size());
+  for (const auto& [guid, entry] : with.byPortGuid) {
+    ASSERT_TRUE(without.byPortGuid.contains(guid)) << std::hex << guid;
+    EXPECT_EQ(without.byPortGuid.at(guid).lid, entry.lid) << std::hex << guid;
+    EXPECT_EQ(without.byPortGuid.at(guid).lmc, entry.lmc) << std::hex << guid;
+  }
+  ASSERT_EQ(without.byNodePort.size(), with.byNodePort.size());
+  for (const auto& [guid, ports] : with.byNodePort) {
+    ASSERT_TRUE(without.byNodePort.contains(guid)) << std::hex << guid;
+    for (const auto& [port, entry] : ports) EXPECT_EQ(without.byNodePort.at(guid).at(port).lid, entry.lid);
+  }
+}
+
 // A routing with one table per layer keeps its layers: an SL table may name SLs up to its
 // last layer (read), not one more (refused with the SL and both counts).
 TEST(FabricLids, AnSlTableCannotAddLayersToARoutingWithATablePerLayer) {

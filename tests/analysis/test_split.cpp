@@ -678,6 +678,26 @@ TEST(LoadModels, BestSplitCertifiesTheOptimumAboveTheMandatoryBound) {
   EXPECT_EQ(loads.lowerBound, best.lower);
 }
 
+namespace {
+
+/// The fractional best-split case (below): T(4+2, 3) with the adaptive fat-tree routing, leaf
+/// 2's entry for terminal 7 narrowed to its up port to top 0, and its four pairs.
+struct FractionalCase {
+  FractionalCase() : fabric(loadFabric("gft2:n=4,m=2,r=3")) {
+    const Network& net = fabric.network;
+    RoutingContext context;
+    context.seed = 1;
+    routing = runEngine("ftree-adaptive", net, context);
+    const std::uint32_t leaf2 = net.switchIndex(net.findNode("gft-leaf2").value());
+    for (ForwardingTable& table : routing.tables) table.set(leaf2, routing.addresses.base(net.terminalNode(7)), 5);
+  }
+  Fabric fabric;
+  RoutingResult routing;
+  std::vector<SourceDestination> pairs{{0, 4}, {1, 5}, {2, 6}, {8, 7}};
+};
+
+}  // namespace
+
 // The optimum can be a split that no starting point has and only fractional Frank–Wolfe steps
 // reach (docs/ANALYSIS.md, best-split). T(4+2, 3) with the adaptive fat-tree routing, leaf 2's
 // entry for terminal 7 narrowed to its up port to top 0 (leaf port n + 1 + j leads to top j):
@@ -687,14 +707,10 @@ TEST(LoadModels, BestSplitCertifiesTheOptimumAboveTheMandatoryBound) {
 // top 1 -> leaf 1 carry 1 + a and 3 - a: the optimum is 2 at a = 1, the even split
 // (a = 3/2) gives 5/2, and one pair's route for every pair gives 3 or 4.
 TEST(LoadModels, BestSplitReachesAFractionalOptimumThatNoStartingSplitHas) {
-  const Fabric fabric = loadFabric("gft2:n=4,m=2,r=3");
-  const Network& net = fabric.network;
-  RoutingContext context;
-  context.seed = 1;
-  RoutingResult routing = runEngine("ftree-adaptive", net, context);
-  const std::uint32_t leaf2 = net.switchIndex(net.findNode("gft-leaf2").value());
-  for (ForwardingTable& table : routing.tables) table.set(leaf2, routing.addresses.base(net.terminalNode(7)), 5);
-  const std::vector<SourceDestination> pairs{{0, 4}, {1, 5}, {2, 6}, {8, 7}};
+  const FractionalCase fractional;
+  const Network& net = fractional.fabric.network;
+  const RoutingResult& routing = fractional.routing;
+  const std::vector<SourceDestination>& pairs = fractional.pairs;
   EXPECT_NEAR(patternLoads(net, routing, byHand(net, pairs), LoadModel::EvenSplit).maxLoad, 2.5, 1e-9);
   BestSplitOptions options;
   options.keepLoads = true;
@@ -720,14 +736,10 @@ TEST(LoadModels, BestSplitReachesAFractionalOptimumThatNoStartingSplitHas) {
 // default is still certified, in a few more iterations per decade, on the fractional case
 // above (optimum 2).
 TEST(LoadModels, BestSplitCertifiesATightToleranceInAFewIterationsPerDecade) {
-  const Fabric fabric = loadFabric("gft2:n=4,m=2,r=3");
-  const Network& net = fabric.network;
-  RoutingContext context;
-  context.seed = 1;
-  RoutingResult routing = runEngine("ftree-adaptive", net, context);
-  const std::uint32_t leaf2 = net.switchIndex(net.findNode("gft-leaf2").value());
-  for (ForwardingTable& table : routing.tables) table.set(leaf2, routing.addresses.base(net.terminalNode(7)), 5);
-  const std::vector<SourceDestination> pairs{{0, 4}, {1, 5}, {2, 6}, {8, 7}};
+  const FractionalCase fractional;
+  const Network& net = fractional.fabric.network;
+  const RoutingResult& routing = fractional.routing;
+  const std::vector<SourceDestination>& pairs = fractional.pairs;
   // Tolerance and the iterations allowed: twice today's (6, 9, 13 and 18 iterations). A
   // smoothing that does not follow the relative gap still certifies, but takes more than
   // twice as long (43 iterations at 1e-5 with the absolute gap (upper - lower) x upper).

@@ -79,6 +79,17 @@ TEST(GzipInput, AMemberCutShortIsTruncatedDataNamedWithItsPath) {
   }
 }
 
+// The reader inflates into 64 KiB pieces: a member of many pieces (1 MB of text, compressed
+// to less than one piece) reads whole, alone and as two members.
+TEST(GzipInput, AHighlyCompressedMemberOfManyPiecesReadsWhole) {
+  std::string text;
+  for (std::size_t line = 0; text.size() < 1000000; ++line) text += std::string(79, "ab"[line % 2]) + "\n";
+  const std::string whole = gzipped(text);
+  ASSERT_LT(whole.size(), 1U << 16);
+  EXPECT_EQ(readFileText(fileOf("many.gz", whole)), text);
+  EXPECT_EQ(readFileText(fileOf("many2.gz", whole + whole)), text + text);
+}
+
 // The reader inflates into 64 KiB pieces: a member of exactly one piece whose trailer is cut
 // fills the piece and leaves zlib no input to go on with (its Z_BUF_ERROR, without a message),
 // which is truncated data too — also with the data's end-of-block cut.

@@ -651,6 +651,21 @@ TEST(LoadModels, EvenSplitSamplesEqualThePatternLoadsOfTheSamePatterns) {
   EXPECT_NEAR(sampled.mean, sum / static_cast<double>(sampled.samples), 1e-9);
 }
 
+namespace {
+
+/// A fat-tree spec with the adaptive fat-tree routing (seed 1): a multi-path routing.
+struct AdaptiveFatTree {
+  explicit AdaptiveFatTree(const std::string& spec) : fabric(loadFabric(spec)) {
+    RoutingContext context;
+    context.seed = 1;
+    routing = runEngine("ftree-adaptive", fabric.network, context);
+  }
+  Fabric fabric;
+  RoutingResult routing;
+};
+
+}  // namespace
+
 // The duality certificate (docs/ANALYSIS.md, best-split): on T(3+2, 2) with the adaptive
 // fat-tree routing, leaf 0's three terminals send to leaf 1's. Every route crosses one of
 // leaf 0's two up channels, so some channel carries >= 3/2 in every split, and the even split
@@ -659,11 +674,9 @@ TEST(LoadModels, EvenSplitSamplesEqualThePatternLoadsOfTheSamePatterns) {
 // the gradient lengths, and the solver stops with upper <= (1 + tolerance) x lower before
 // its iteration limit.
 TEST(LoadModels, BestSplitCertifiesTheOptimumAboveTheMandatoryBound) {
-  const Fabric fabric = loadFabric("gft2:n=3,m=2,r=2");
-  const Network& net = fabric.network;
-  RoutingContext context;
-  context.seed = 1;
-  const RoutingResult routing = runEngine("ftree-adaptive", net, context);
+  const AdaptiveFatTree tree("gft2:n=3,m=2,r=2");
+  const Network& net = tree.fabric.network;
+  const RoutingResult& routing = tree.routing;
   ASSERT_FALSE(isSinglePath(net, routing));
   const std::vector<SourceDestination> pairs{{0, 3}, {1, 4}, {2, 5}};
   BestSplitOptions options;
@@ -682,17 +695,12 @@ namespace {
 
 /// The fractional best-split case (below): T(4+2, 3) with the adaptive fat-tree routing, leaf
 /// 2's entry for terminal 7 narrowed to its up port to top 0, and its four pairs.
-struct FractionalCase {
-  FractionalCase() : fabric(loadFabric("gft2:n=4,m=2,r=3")) {
+struct FractionalCase : AdaptiveFatTree {
+  FractionalCase() : AdaptiveFatTree("gft2:n=4,m=2,r=3") {
     const Network& net = fabric.network;
-    RoutingContext context;
-    context.seed = 1;
-    routing = runEngine("ftree-adaptive", net, context);
     const std::uint32_t leaf2 = net.switchIndex(net.findNode("gft-leaf2").value());
     for (ForwardingTable& table : routing.tables) table.set(leaf2, routing.addresses.base(net.terminalNode(7)), 5);
   }
-  Fabric fabric;
-  RoutingResult routing;
   std::vector<SourceDestination> pairs{{0, 4}, {1, 5}, {2, 6}, {8, 7}};
 };
 
@@ -766,11 +774,9 @@ TEST(LoadModels, BestSplitCertifiesATightToleranceInAFewIterationsPerDecade) {
 // counted here from each pair's own even-split loads (the channels it loads). The best split
 // runs the even split and is refused alike.
 TEST(LoadModels, EvenSplitWorstHoldsAtItsEntryLimitAndIsRefusedOnePast) {
-  const Fabric fabric = loadFabric("gft2:n=3,m=2,r=2");
-  const Network& net = fabric.network;
-  RoutingContext context;
-  context.seed = 1;
-  const RoutingResult routing = runEngine("ftree-adaptive", net, context);
+  const AdaptiveFatTree tree("gft2:n=3,m=2,r=2");
+  const Network& net = tree.fabric.network;
+  const RoutingResult& routing = tree.routing;
   ASSERT_FALSE(isSinglePath(net, routing));
   const std::size_t n = net.terminalCount();
   std::size_t entries = 0;

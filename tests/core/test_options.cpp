@@ -21,6 +21,22 @@ TEST(SpecGrammar, BaseWithOptionsAndModifiers) {
   EXPECT_EQ(spec.str(), "kary-ntree:k=4,n=3+fail-links=2,seed=7+fail-switches=1");
 }
 
+// Blanks (spaces and tabs) around names, keys, values and separators are not part of them
+// (README.md, "Spec grammar"): a spec typed with spaces reads as the one without.
+TEST(SpecGrammar, BlanksAroundNamesKeysAndValuesAreNotPartOfThem) {
+  const Spec spec = parseSpec(" \tkary-ntree : k = 4 ,\t n=3\t + fail-links = 2 , \tseed = 7 ");
+  EXPECT_EQ(spec.base.name, "kary-ntree");
+  ASSERT_EQ(spec.base.options.size(), 2u);
+  EXPECT_EQ(spec.base.options[0], (std::pair<std::string, std::string>{"k", "4"}));
+  EXPECT_EQ(spec.base.options[1], (std::pair<std::string, std::string>{"n", "3"}));
+  ASSERT_EQ(spec.modifiers.size(), 1u);
+  EXPECT_EQ(spec.modifiers[0].name, "fail-links");
+  EXPECT_EQ(spec.modifiers[0].positional, "2");
+  ASSERT_EQ(spec.modifiers[0].options.size(), 1u);
+  EXPECT_EQ(spec.modifiers[0].options[0], (std::pair<std::string, std::string>{"seed", "7"}));
+  EXPECT_EQ(spec.str(), "kary-ntree:k=4,n=3+fail-links=2,seed=7");
+}
+
 TEST(SpecGrammar, PathComponentsKeepTheirBody) {
   const Spec spec = parseSpec("file:/tmp/a,b=c.net+fail-links=1", {"file"});
   EXPECT_EQ(spec.base.name, "file");
@@ -163,6 +179,7 @@ TEST(Options, RangesAndChoicesAreCheckedAtTheLimitAndOnePast) {
       {"flits", OptionType::Integer, "8", "flits per packet", false, "1", "4096"},
       {"load", OptionType::Real, "0.1", "offered load", false, "0", "1", true},
       {"mode", OptionType::String, "a", "mode", false, "", "", false, {"a", "b"}},
+      {"share", OptionType::Real, "0.5", "a share", false, "0", "1"},
   };
   Options o("simulate", schema);
   o.set("flits", "1");
@@ -182,6 +199,11 @@ TEST(Options, RangesAndChoicesAreCheckedAtTheLimitAndOnePast) {
   EXPECT_EQ(message("load", "0.000001"), "no error");
   EXPECT_EQ(message("load", "0"), "simulate: load must lie in (0, 1] (got 0)");
   EXPECT_EQ(message("load", "1.0001"), "simulate: load must lie in (0, 1] (got 1.0001)");
+  // A real range closed at its minimum takes the minimum itself.
+  EXPECT_EQ(message("share", "0"), "no error");
+  EXPECT_EQ(message("share", "1"), "no error");
+  EXPECT_EQ(message("share", "-0.0001"), "simulate: share must lie in [0, 1] (got -0.0001)");
+  EXPECT_EQ(message("share", "1.0001"), "simulate: share must lie in [0, 1] (got 1.0001)");
   EXPECT_EQ(message("mode", "b"), "no error");
   EXPECT_EQ(message("mode", "c"), "simulate: mode must be one of a, b (got 'c')");
   // A refused value leaves the previous one.
@@ -189,4 +211,5 @@ TEST(Options, RangesAndChoicesAreCheckedAtTheLimitAndOnePast) {
   EXPECT_EQ(schema[0].rangeText(), "[1, 4096]");
   EXPECT_EQ(schema[1].rangeText(), "(0, 1]");
   EXPECT_EQ(schema[2].rangeText(), "");
+  EXPECT_EQ(schema[3].rangeText(), "[0, 1]");
 }

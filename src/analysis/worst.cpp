@@ -632,10 +632,11 @@ constexpr std::uint64_t kBytesPerGatheredPair = 3 * sizeof(PairKey) + 4;
 
 /// Solves the channels of `used` (sorted by decreasing bound) in bound order, as the
 /// reference, into `result` (whose value is the terminal channels' 1); returns the best key.
+/// A batch's gathered pairs stay within half of `budgetBytes` (one channel's, within all of it).
 template <class PairKey>
 std::uint64_t solveInBoundOrder(const SourceClasses& classes, const ClassWalker& walker, const ChannelEnds& ends,
                                 std::span<const std::uint32_t> used, std::span<const std::uint32_t> bound, int workers,
-                                WorstCase& result) {
+                                std::uint64_t budgetBytes, WorstCase& result) {
   const std::size_t n = classes.classOf.size();
   const std::uint32_t terminalValue = result.value;
   std::uint64_t best = key(terminalValue, UINT32_MAX - 1);
@@ -647,11 +648,11 @@ std::uint64_t solveInBoundOrder(const SourceClasses& classes, const ClassWalker&
     std::size_t end = next + 1;
     const std::size_t last = std::min(used.size(), next + batchSize);
     while (end < last &&
-           saturatingBytes(pairs + ends.pairs[used[end]], kBytesPerGatheredPair<PairKey>) <= kMemoryBudgetBytes / 2) {
+           saturatingBytes(pairs + ends.pairs[used[end]], kBytesPerGatheredPair<PairKey>) <= budgetBytes / 2) {
       pairs += ends.pairs[used[end++]];
     }
     checkMemory(fmt::format("worst-case load: pairs of {} channels gathered for matching", end - next), pairs, "pairs",
-                kBytesPerGatheredPair<PairKey>);
+                kBytesPerGatheredPair<PairKey>, budgetBytes);
     const std::span<const std::uint32_t> batch = used.subspan(next, end - next);
     const auto gathered = gatherPairs<PairKey>(classes, walker, ends.pairs.size(), batch, workers);
     for (std::size_t i = 0; i < batch.size() && open(batch[i]); ++i) {  // keys decrease along `used`
@@ -670,8 +671,10 @@ std::uint64_t solveInBoundOrder(const SourceClasses& classes, const ClassWalker&
 }
 
 /// The steps of the contract in worst.h, each a call; `widePairKeys` keys pairs in 64 bits
-/// whatever the size (a test hook: worstCasePermutationLoadWithWidePairKeys).
-WorstCase worstFromSourceClasses(const Network& network, const RoutingResult& routing, int threads, bool widePairKeys) {
+/// whatever the size, `budgetBytes` is the budget of the fast path's own memory (test hooks:
+/// worstCasePermutationLoadWithWidePairKeys, worstCasePermutationLoadWithMemoryBudget).
+WorstCase worstFromSourceClasses(const Network& network, const RoutingResult& routing, int threads, bool widePairKeys,
+                                 std::uint64_t budgetBytes = kMemoryBudgetBytes) {
   const std::size_t n = network.terminalCount();
   auto reference = [&] { return worstCasePermutationLoad(PairPaths::build(network, routing, threads), threads); };
   if (n < 2) return reference();
@@ -679,9 +682,11 @@ WorstCase worstFromSourceClasses(const Network& network, const RoutingResult& ro
   const std::size_t channels = network.channelCount();
   const int workers = workerThreads(threads);
   // The fast path's own structures (not the reference's pair paths), before allocating them.
-  checkMemory(fmt::format("worst-case load: source classes of {} terminals", n), n, "terminals", kBytesPerTerminal);
+  checkMemory(fmt::format("worst-case load: source classes of {} terminals", n), n, "terminals", kBytesPerTerminal,
+              budgetBytes);
   checkMemory(fmt::format("worst-case load: channel counts of {} channels ({} threads)", channels, workers), channels,
-              "channels", kSharedBytesPerChannel + kThreadBytesPerChannel * static_cast<std::uint64_t>(workers));
+              "channels", kSharedBytesPerChannel + kThreadBytesPerChannel * static_cast<std::uint64_t>(workers),
+              budgetBytes);
   const bool referenceFits = n <= 65535;
   const std::optional<SourceClasses> classes = sourceClasses(network, routing);
   if (!classes) {
@@ -713,8 +718,8 @@ WorstCase worstFromSourceClasses(const Network& network, const RoutingResult& ro
   const std::uint32_t terminalValue = result.value;
   const std::uint64_t best =
       referenceFits && !widePairKeys
-          ? solveInBoundOrder<std::uint32_t>(*classes, walker, ends, used, bound, workers, result)
-          : solveInBoundOrder<std::uint64_t>(*classes, walker, ends, used, bound, workers, result);
+          ? solveInBoundOrder<std::uint32_t>(*classes, walker, ends, used, bound, workers, budgetBytes, result)
+          : solveInBoundOrder<std::uint64_t>(*classes, walker, ends, used, bound, workers, budgetBytes, result);
   result.channelsSolved = static_cast<std::size_t>(std::count_if(
       used.begin(), used.end(), [&](std::uint32_t c) { return bound[c] > terminalValue && key(bound[c], c) >= best; }));
   return result;
@@ -728,6 +733,11 @@ WorstCase worstCasePermutationLoad(const Network& network, const RoutingResult& 
 
 WorstCase worstCasePermutationLoadWithWidePairKeys(const Network& network, const RoutingResult& routing, int threads) {
   return worstFromSourceClasses(network, routing, threads, true);
+}
+
+WorstCase worstCasePermutationLoadWithMemoryBudget(const Network& network, const RoutingResult& routing, int threads,
+                                                   std::uint64_t memoryBudgetBytes) {
+  return worstFromSourceClasses(network, routing, threads, false, memoryBudgetBytes);
 }
 
 }  // namespace routelab

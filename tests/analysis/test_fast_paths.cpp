@@ -14,6 +14,7 @@
 #include "analysis/sampling.h"
 #include "analysis/worst.h"
 #include "core/errors.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
@@ -157,6 +158,45 @@ TEST(WorstFastPath, WidePairKeysEqualStoredPaths) {
                       name(row) + " wide keys, threads " + std::to_string(threads));
     }
   }
+}
+
+// The fast path's own memory is the documented sizes (docs/RELIABILITY.md, "Limits": 72 bytes
+// per terminal, 28 per channel plus 24 per channel and thread), each taken at exactly its
+// budget and refused one byte below, against a lowered budget (a 4-ary 3-tree's structures
+// are a few KiB): the refusal names the count and the bytes each.
+TEST(WorstFastPath, OwnMemoryIsTheDocumentedSizesTakenAtExactlyTheBudget) {
+  const Row row{"kary-ntree:k=4,n=3", "dmodk"};
+  const Fabric fabric = loadFabric(row.fabric);
+  const RoutingResult routing = route(row, fabric.network);
+  const std::uint64_t terminals = fabric.network.terminalCount();
+  const std::uint64_t channels = fabric.network.channelCount();
+  auto outcome = [&](int threads, std::uint64_t budget) -> std::string {
+    try {
+      const WorstCase fast = worstCasePermutationLoadWithMemoryBudget(fabric.network, routing, threads, budget);
+      expectSameWorst(fast, worstCasePermutationLoad(fabric.network, routing, threads), "lowered budget");
+    } catch (const LimitError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string terminalsRefused = "worst-case load: source classes of " + std::to_string(terminals) +
+                                       " terminals: " + std::to_string(terminals) + " terminals x 72 bytes";
+  for (const int threads : {1, 3}) {
+    const std::uint64_t perChannel = 28 + 24 * static_cast<std::uint64_t>(threads);
+    const std::string channelsRefused =
+        "worst-case load: channel counts of " + std::to_string(channels) + " channels (" + std::to_string(threads) +
+        " threads): " + std::to_string(channels) + " channels x " + std::to_string(perChannel) + " bytes";
+    ASSERT_GT(channels * perChannel, terminals * 72);  // the terminals' check binds first
+    EXPECT_EQ(outcome(threads, terminals * 72 - 1).rfind(terminalsRefused, 0), 0u) << threads;
+    EXPECT_EQ(outcome(threads, terminals * 72).rfind(channelsRefused, 0), 0u) << threads;
+    EXPECT_EQ(outcome(threads, channels * perChannel - 1).rfind(channelsRefused, 0), 0u) << threads;
+    // At exactly the channels' size both fit; what may refuse next is one channel's pairs.
+    const std::string atTheBudget = outcome(threads, channels * perChannel);
+    EXPECT_TRUE(atTheBudget == "no error" ||
+                atTheBudget.rfind("worst-case load: pairs of 1 channels gathered for matching", 0) == 0)
+        << atTheBudget;
+  }
+  EXPECT_EQ(outcome(2, kMemoryBudgetBytes), "no error");
 }
 
 // Beyond the reference's 65535 terminals (pairs keyed in 64 bits): XGFT(3; 128,16,32;

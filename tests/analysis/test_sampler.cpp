@@ -2,6 +2,7 @@
 // over processes give the one-process result bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <barrier>
 #include <functional>
 #include <memory>
@@ -100,6 +101,39 @@ TEST(Sampler, EverySourceSplitOverProcessesGivesTheOneProcessResultBitForBit) {
       for (const SampledBandwidth& part : splitRun(*source, SampledPattern::FullPermutation, options, parts)) {
         expectSame(part, whole, name + " over " + std::to_string(parts));
       }
+    }
+  }
+}
+
+// The evaluators' contract (sampling.h, SampleLoad): a source that computes its load exactly
+// reports upper == lower and no solver iterations; the first-path ones (stored paths, table
+// walks) an integer ML equal to a recount of the pattern's stored paths, at least 1.
+TEST(Sampler, ExactSourcesReportTheirLoadWithoutSolverIterations) {
+  const Fabric fabric = loadFabric("random:switches=16");
+  const RoutingResult routing = runEngine("mp-lash", fabric.network);
+  const PairPaths paths = PairPaths::build(fabric.network, routing, 1);
+  const auto n = static_cast<std::uint32_t>(paths.terminals());
+  std::vector<std::pair<std::string, std::unique_ptr<LoadSource>>> sources;
+  sources.emplace_back("stored paths", storedPathSource(paths));
+  sources.emplace_back("table walks", tableWalkSource(fabric.network, routing));
+  sources.emplace_back("even split", evenSplitSource(fabric.network, routing));
+  for (const auto& [name, source] : sources) {
+    const std::unique_ptr<LoadSource::Evaluator> evaluator = source->evaluator();
+    for (std::uint32_t shift = 0; shift < 6; ++shift) {  // shift 0: the empty pattern
+      std::vector<SourceDestination> pairs;
+      for (std::uint32_t s = 0; shift != 0 && s < n; ++s) pairs.push_back({s, (s + shift) % n});
+      const SampleLoad load = evaluator->maxLoad(pairs);
+      const std::string what = name + ", shift " + std::to_string(shift);
+      EXPECT_EQ(load.upper, load.lower) << what;
+      EXPECT_EQ(load.iterations, 0U) << what;
+      EXPECT_GE(load.upper, 1.0) << what;
+      if (!source->integral()) continue;
+      std::vector<std::uint32_t> count(paths.channelCount(), 0);
+      std::uint32_t recount = 1;
+      for (const auto& [s, d] : pairs) {
+        for (const std::uint32_t c : paths.path(s, d)) recount = std::max(recount, ++count[c]);
+      }
+      EXPECT_EQ(load.upper, recount) << what;
     }
   }
 }

@@ -163,6 +163,32 @@ TEST(LoadModels, EvenSplitWorstTakesTheSmallestChannelAndPrunesItsTies) {
   }
 }
 
+// Even-split WORST is the maximum over every channel of every permutation's load (recomputed
+// by brute force per channel over all 720 permutations), its channel the smallest id reaching
+// it, on small irregular fabrics with multipath and layered routings. Under MROOTS on the
+// first fabric the first channel solved (the largest matching bound) is not the answer: a
+// channel of larger id beats it and must still be solved.
+TEST(LoadModels, EvenSplitWorstIsTheBruteForceMaximumOnSmallIrregularFabrics) {
+  for (const char* fabricSpec :
+       {"random:switches=6,links=9,terminals=1,seed=5", "random:switches=6,links=8,terminals=1,seed=6"}) {
+    const Fabric fabric = loadFabric(fabricSpec);
+    const Network& net = fabric.network;
+    for (const char* engine : {"mp-lash", "escape", "a-lash", "mroots"}) {
+      RoutingContext context;
+      context.seed = 1;
+      const RoutingResult routing = runEngine(engine, net, context);
+      const std::vector<double> worst = bruteForceEvenChannelWorst(net, routing);
+      const double top = *std::max_element(worst.begin(), worst.end());
+      const auto first = static_cast<std::size_t>(
+          std::find_if(worst.begin(), worst.end(), [&](double w) { return std::abs(w - top) <= 1e-9; }) -
+          worst.begin());
+      const SplitWorstCase result = worstUnderModel(net, routing, LoadModel::EvenSplit, 1);
+      EXPECT_NEAR(result.value, top, 1e-9) << fabricSpec << " " << engine;
+      EXPECT_EQ(result.channel.index(), first) << fabricSpec << " " << engine;
+    }
+  }
+}
+
 TEST(LoadModels, LmcPathsAreSplitEvenlyAtTheSource) {
   // D-mod-k with LMC 1 on T(2+2, 3): path p of (s, d) climbs to top (d + p) mod 2. Pairs
   // 0 -> 2 and 1 -> 4 both take top 0 on path 0 (first-path ML 2 on leaf0 -> top0); split

@@ -24,6 +24,7 @@
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "graph/algorithms.h"
+#include "graph/builder.h"
 #include "hand_routing.h"
 #include "topology/xgft.h"
 #include "traffic/pattern.h"
@@ -186,6 +187,54 @@ TEST(LoadModels, EvenSplitWorstIsTheBruteForceMaximumOnSmallIrregularFabrics) {
       EXPECT_NEAR(result.value, top, 1e-9) << fabricSpec << " " << engine;
       EXPECT_EQ(result.channel.index(), first) << fabricSpec << " " << engine;
     }
+  }
+}
+
+/// The same fabric with its nodes listed switches first (names, ports and GUIDs kept, so
+/// switch and terminal indices are unchanged): real ibnetdiscover files list switches first.
+Network switchesFirst(const Network& net) {
+  NetworkBuilder builder;
+  std::vector<NodeId> image(net.nodeCount());
+  for (const NodeId sw : net.switches())
+    image[sw.index()] = builder.addSwitch(net.name(sw), net.portCount(sw), net.guid(sw));
+  for (const NodeId t : net.terminals()) {
+    image[t.index()] = builder.addTerminal(net.name(t), net.portCount(t), net.guid(t));
+  }
+  for (std::size_t c = 0; c < net.channelCount(); c += 2) {
+    const ChannelId channel(static_cast<std::uint32_t>(c));
+    builder.connect(image[net.source(channel).index()], net.sourcePort(channel), image[net.target(channel).index()],
+                    net.targetPort(channel));
+  }
+  return builder.build();
+}
+
+// The route graph keeps one state per (node, table); with a switch as node 0 and a second
+// table (an escape layer, MROOTS' trees) states of node 0 in every table must stay apart from
+// each other and from node 1's. Every channel's even-split worst over all 720 permutations is
+// the same, channel for channel, as on the terminals-first fabric, and so is WORST.
+TEST(LoadModels, EvenSplitLoadsDoNotDependOnWhetherSwitchesAreListedFirst) {
+  const Fabric fabric = loadFabric("random:switches=6,links=9,terminals=1,seed=5");
+  const Network& net = fabric.network;
+  const Network reordered = switchesFirst(net);
+  ASSERT_TRUE(reordered.isSwitch(NodeId(0)));
+  ASSERT_TRUE(net.isTerminal(NodeId(0)));
+  for (const char* engine : {"escape", "mroots"}) {
+    RoutingContext context;
+    context.seed = 1;
+    const RoutingResult routing = runEngine(engine, net, context);
+    const RoutingResult routingReordered = runEngine(engine, reordered, context);
+    ASSERT_GT(routing.tables.size(), 1U) << engine;
+    const std::vector<double> worst = bruteForceEvenChannelWorst(net, routing);
+    const std::vector<double> worstReordered = bruteForceEvenChannelWorst(reordered, routingReordered);
+    for (std::size_t c = 0; c < net.channelCount(); ++c) {
+      const ChannelId channel(static_cast<std::uint32_t>(c));
+      const ChannelId image =
+          reordered.channelAt(reordered.findNode(net.name(net.source(channel))).value(), net.sourcePort(channel));
+      EXPECT_NEAR(worstReordered[image.index()], worst[c], 1e-12) << engine << " " << net.describeChannel(channel);
+    }
+    const SplitWorstCase result = worstUnderModel(net, routing, LoadModel::EvenSplit, 1);
+    const SplitWorstCase resultReordered = worstUnderModel(reordered, routingReordered, LoadModel::EvenSplit, 1);
+    EXPECT_NEAR(resultReordered.value, result.value, 1e-12) << engine;
   }
 }
 

@@ -171,6 +171,16 @@ TEST(PatternRegistry, HotSpot) {
     senders.insert(p.source);
   }
   EXPECT_EQ(senders.size(), 5u);
+  // The target's range is [0, N - 1] (-1: drawn): both ends are the named terminal, for
+  // every seed, and the pattern is not random.
+  for (const std::uint32_t target : {0u, 19u}) {
+    for (const std::uint64_t seed : {1u, 2u, 3u}) {
+      const TrafficPattern end = makePattern("hot-spot:target=" + std::to_string(target), net, seed);
+      EXPECT_FALSE(end.random) << target;
+      ASSERT_EQ(end.pairs.size(), 19u) << target;
+      for (const auto& p : end.pairs) EXPECT_EQ(p.destination, target) << "seed " << seed;
+    }
+  }
 }
 
 TEST(PatternRegistry, ImpossiblePatternsAreRejected) {

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -471,6 +474,57 @@ TEST(MultiRound, EveryRequestGrantedInConflictFreeRoundsAboveTheLoadBound) {
   EXPECT_EQ(bound.switchCuts, 2u);
   EXPECT_EQ(bound.level, 1u);
   EXPECT_GE(scheduleInRounds(slimFabric, makeSchedulerConfig("level-wise"), shiftPairs(16, 4), 1).rounds, 2u);
+}
+
+// The static bound recomputed from its definition (experiment.h): a request crosses the
+// level-k cut when its source and destination lie in different level-k subtrees; the bound at
+// level k is the most circuits leaving or entering one subtree over the W_(k+1) links it has,
+// rounded up; the level is the lowest reaching the largest. Random request lists (sources and
+// destinations repeated), each also reversed: the bound cannot depend on the requests' order.
+TEST(StaticLoadBound, IsTheLargestCutCountedFromItsDefinition) {
+  for (const auto& [l, m, w] : {std::array<std::uint32_t, 3>{2, 4, 2}, {3, 4, 4}, {3, 4, 2}}) {
+    const Network net = makeFatTreeFt(l, m, w);
+    const CircuitFabric fabric(net);
+    const std::uint32_t n = static_cast<std::uint32_t>(net.terminalCount());
+    std::mt19937_64 rng(l * 100 + m * 10 + w);
+    for (int trial = 0; trial < 20; ++trial) {
+      std::vector<SourceDestination> requests;
+      const std::size_t count = 1 + rng() % (2 * n);
+      while (requests.size() < count) {
+        const auto s = static_cast<std::uint32_t>(rng() % n), d = static_cast<std::uint32_t>(rng() % n);
+        if (s != d) requests.push_back({s, d});
+      }
+      std::vector<std::size_t> needed(fabric.levels(), 0);
+      for (std::size_t k = 0; k < fabric.levels(); ++k) {
+        std::map<std::uint32_t, std::size_t> out, in;
+        for (const auto& [s, d] : requests) {
+          if (fabric.group(k, s) == fabric.group(k, d)) continue;
+          ++out[fabric.group(k, s)];
+          ++in[fabric.group(k, d)];
+        }
+        std::size_t most = 0;
+        for (const auto& [group, circuits] : out) most = std::max(most, circuits);
+        for (const auto& [group, circuits] : in) most = std::max(most, circuits);
+        needed[k] = (most + fabric.weight(k + 1) - 1) / fabric.weight(k + 1);
+      }
+      const std::size_t largest = *std::max_element(needed.begin(), needed.end());
+      const auto level = static_cast<std::size_t>(std::find(needed.begin(), needed.end(), largest) - needed.begin());
+      for (const bool reversed : {false, true}) {
+        if (reversed) std::reverse(requests.begin(), requests.end());
+        const LoadBound bound = staticLoadBound(fabric, requests);
+        const std::string what = fmt::format("FT({}, {}, {}) trial {} reversed {}", l, m, w, trial, reversed);
+        EXPECT_EQ(bound.terminalLinks, needed[0]) << what;
+        EXPECT_EQ(bound.switchCuts, *std::max_element(needed.begin() + 1, needed.end())) << what;
+        EXPECT_EQ(bound.lowerBound(), largest) << what;
+        EXPECT_EQ(bound.level, level) << what;
+      }
+    }
+  }
+  // One request is one circuit on its source's terminal link.
+  const CircuitFabric fabric(makeFatTreeFt(2, 4, 2));
+  const std::vector<SourceDestination> one{{0, 15}};
+  EXPECT_EQ(staticLoadBound(fabric, one).terminalLinks, 1U);
+  EXPECT_EQ(staticLoadBound(fabric, one).lowerBound(), 1U);
 }
 
 TEST(Export, GrantedPermutationAsARoutingResultWalksTheCircuits) {

@@ -798,6 +798,20 @@ TEST(Simulator, IoTraceSpecDefaultsAreTheDocumentedValuesAndEveryKeyReachesItsFi
   }
   const IoTraceSpec given = parseIoTraceSpec("io:storage=2,clients=3,requests=4,burst=5,gap=6,service=7,writes=0.5", 1);
   expectFields(given, 2, 3, 4, 5, 6, 7, 0.5);
+  // writes is a share: 0 and 1 are accepted, anything outside [0, 1] is refused by name.
+  EXPECT_EQ(parseIoTraceSpec("io:writes=0", 1).writes, 0.0);
+  EXPECT_EQ(parseIoTraceSpec("io:writes=1", 1).writes, 1.0);
+  for (const char* spec :
+       {"io:writes=-0.01", "io:writes=1.01", "io:writes=-1", "io:writes=2", "io:burst=0.99", "io:gap=0", "io:gap=-1"}) {
+    try {
+      parseIoTraceSpec(spec, 1);
+      ADD_FAILURE() << spec << " was accepted";
+    } catch (const SpecError& error) {
+      EXPECT_NE(std::string(error.what()).find("needs burst >= 1, gap > 0 and writes in [0, 1]"), std::string::npos)
+          << spec << ": " << error.what();
+    }
+  }
+  EXPECT_EQ(parseIoTraceSpec("io:burst=1", 1).burst, 1.0);
 }
 
 TEST(Simulator, IoTraceRequestsAreAnsweredAsDocumented) {

@@ -4,8 +4,8 @@
 // channel(), vc() and ring(); only this type knows the layout.
 //
 // Layout: one record per channel, recordLines() cache lines long: its ChannelState in the first
-// line, then per VC a block (a power of two of at most 64 bytes, else whole lines) with the
-// VcState, the VC's two packet-id rings (`slots` input then `slots` output entries) and
+// line, then per VC a block (a power of two of at most 64 bytes, else the fewest whole lines)
+// with the VcState, the VC's two packet-id rings (`slots` input then `slots` output entries) and
 // `creditWords` 32-bit words (the cycles of lazy credits on their way: sim/credit_flow.h,
 // which finds them 2 x slots words after the VcState). What one event reads of a channel lies
 // in one or two neighbouring lines. Records of more than 4 MiB in all are on huge pages

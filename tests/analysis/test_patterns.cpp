@@ -46,6 +46,10 @@ TEST(PatternDefinitions, CheckersFollowNienaberDefinitions) {
   // Def. 2: N/2 pairs, every node either sender or receiver.
   EXPECT_TRUE(isBisect(std::vector<SourceDestination>{{0, 2}, {1, 3}}, 4));
   EXPECT_FALSE(isBisect(std::vector<SourceDestination>{{0, 1}, {1, 0}}, 4));  // 0 and 1 both send and receive
+  EXPECT_FALSE(isBisect(std::vector<SourceDestination>{{0, 2}}, 4));          // N/2 pairs needed
+  EXPECT_FALSE(isBisect(std::vector<SourceDestination>{{0, 2}, {1, 3}, {4, 5}}, 6 + 1));  // N odd
+  EXPECT_FALSE(isBisect(std::vector<SourceDestination>{{0, 2}, {1, 2}}, 4));              // not a permutation
+  EXPECT_FALSE(isBisect(std::vector<SourceDestination>{{0, 2}, {1, 1}}, 4));              // s = d
   // Def. 3: N pairs.
   EXPECT_TRUE(isFullPermutation(std::vector<SourceDestination>{{0, 1}, {1, 2}, {2, 0}}, 3));
   EXPECT_FALSE(isFullPermutation(std::vector<SourceDestination>{{0, 1}, {1, 0}}, 3));

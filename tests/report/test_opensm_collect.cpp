@@ -116,10 +116,12 @@ class OpenSmCollectWorker : public ::testing::Test {
     writeExecutable(dir_ / "worker",
                     "#!/bin/bash\nset -e\necho \"$*\" >> " + d + "/runs\n" +  //
                         "[ ! -e " + d +
-                        "/fail ] || { echo 'worker: OpenSM did not bring the subnet up' >&2; exit 1; }\n" +
+                        "/fail ] || { printf 'worker: step %s\\n' 0 1 2 3 >&2; echo 'worker: OpenSM did not bring the "
+                        "subnet up' >&2; "
+                        "exit 1; }\n" +
                         "out=${@: -1}; net=${@: -2:1}; mkdir -p \"$out\"\n" +
                         "cp \"${net#net:}\" \"$out/fabric.ibnetdiscover\"\necho '-R minhop,no_fallback' > "
-                        "\"$out/minhop.options\"\necho 'worker: done'\n");
+                        "\"$out/minhop.options\"\necho 'worker: routed minhop'\necho\necho 'worker: done'\n");
     options_.worker = (dir_ / "worker").string();
     options_.routelab = "/bin/true";
     options_.cache = (dir_ / "cache").string();
@@ -149,7 +151,7 @@ TEST_F(OpenSmCollectWorker, RunsOnceThenReuses) {
       collectOpenSmEngines(fabric.network, options_, [&](const std::string& line) { progress.push_back(line); });
   EXPECT_FALSE(first.reused);
   EXPECT_EQ(first.opensmVersion, "OpenSM 9.8.7");
-  EXPECT_EQ(first.summary, "worker: done");
+  EXPECT_EQ(first.summary, "worker: done") << "the worker's last line that is not blank, alone";
   EXPECT_EQ(first.directory, (fs::path(options_.cache) / first.key).string());
   EXPECT_EQ(runs(), 1u);
   ASSERT_EQ(progress.size(), 1u);
@@ -184,7 +186,11 @@ TEST_F(OpenSmCollectWorker, FailingWorkerLeavesNothing) {
     collectOpenSmEngines(fabric.network, options_);
     FAIL() << "no error from a failing worker";
   } catch (const IoError& e) {
-    EXPECT_NE(std::string(e.what()).find("OpenSM did not bring the subnet up"), std::string::npos) << e.what();
+    // The reason is the worker's last 4 lines of errors, oldest first.
+    EXPECT_NE(std::string(e.what()).find(
+                  ": worker: step 1; worker: step 2; worker: step 3; worker: OpenSM did not bring the subnet up"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_TRUE(cacheEntries().empty());
 }

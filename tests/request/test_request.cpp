@@ -496,3 +496,19 @@ TEST(RequestRun, SimulateLoadsHoldEachBoundAtItsLimit) {
     EXPECT_EQ(refusal(text), "--loads '" + text + "': " + bounds) << text;
   }
 }
+
+// --threads of one simulation: the documented default is 1 (the schema row's help; the row
+// has no default value because --loads reads its absence as "every core"); a given count,
+// 0 ("every core") included, reaches the simulator's configuration as given.
+TEST(RequestSchema, SimulateThreadsDefaultToOneAndAGivenCountPassesThrough) {
+  const SimulateRequest plain = SimulateRequest::fromValues(required("simulate"));
+  EXPECT_FALSE(plain.threads.has_value());
+  EXPECT_EQ(plain.config.threads, 1U);
+  for (const int threads : {0, 1, 3, 4096}) {
+    KeyValues values = required("simulate");
+    values.emplace_back("threads", std::to_string(threads));
+    const SimulateRequest given = SimulateRequest::fromValues(values);
+    EXPECT_EQ(given.threads, threads);
+    EXPECT_EQ(given.config.threads, static_cast<std::uint32_t>(threads));
+  }
+}

@@ -84,5 +84,32 @@ TEST(ChannelStore, ConstructsOnlyTheOwnedChannels) {
   EXPECT_EQ(store.channel(2).linkWake, sim::kNeverCycle) << "owned: fresh state";
 }
 
+// The record's size from the layout's statement (channel_store.h): a VC's block is the power
+// of two holding its VcState, rings and credit words when that is at most 64 bytes, else the
+// fewest whole lines holding them; the record is the fewest lines holding the ChannelState and
+// every VC's block. Taken over ring and credit sizes that put a block exactly on 64, 128 and
+// 192 bytes and one word past.
+TEST(ChannelStore, RecordsAreTheFewestLinesHoldingEveryBlock) {
+  std::size_t exactLines = 0;
+  for (std::uint32_t slots = 1; slots <= 40; ++slots) {
+    for (std::uint32_t creditWords = 0; creditWords <= 3; ++creditWords) {
+      const std::size_t need = sizeof(VcState) + (2 * std::size_t{slots} + creditWords) * 4;
+      std::size_t block = 1;
+      while (block < need) block *= 2;
+      if (need > 64) block = (need / 64 + (need % 64 != 0)) * 64;
+      exactLines += need > 64 && need % 64 == 0;
+      for (const std::uint32_t vcs : {1U, 3U, 4U}) {
+        ChannelStore store;
+        store.layOut(7, vcs, slots, creditWords);
+        const std::size_t bytes = sizeof(ChannelState) + vcs * block;
+        EXPECT_EQ(store.recordLines(), bytes / 64 + (bytes % 64 != 0))
+            << "slots " << slots << " credit words " << creditWords << " vcs " << vcs;
+        EXPECT_EQ(store.bytes(), 7 * store.recordLines() * std::size_t{64});
+      }
+    }
+  }
+  EXPECT_GE(exactLines, 2U) << "the case needs blocks of exactly whole lines";
+}
+
 }  // namespace
 }  // namespace routelab

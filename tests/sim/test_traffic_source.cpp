@@ -120,6 +120,19 @@ TEST(TrafficSource, HotSpotTakesItsFractionAndTheRestIsUniform) {
   EXPECT_THROW(sim::DestinationSource("uniform-hot-spot:fraction=1.5", net, 1), SpecError);
   EXPECT_THROW(sim::DestinationSource("uniform-hot-spot:fraction=0.5,target=8", net, 1), SpecError);
   EXPECT_NO_THROW(sim::DestinationSource("uniform-hot-spot:fraction=1,target=7", net, 1));
+  // Each end of each range: fraction 0 and 1, target 0 and N - 1 are accepted as given; one
+  // step past is refused. At fraction 1 every other source sends only to the target.
+  EXPECT_EQ(sim::DestinationSource("uniform-hot-spot:fraction=0,target=0", net, 1).effectiveSpec(),
+            "uniform-hot-spot:fraction=0,target=0");
+  EXPECT_THROW(sim::DestinationSource("uniform-hot-spot:fraction=-0.01", net, 1), SpecError);
+  EXPECT_THROW(sim::DestinationSource("uniform-hot-spot:fraction=1.01", net, 1), SpecError);
+  EXPECT_THROW(sim::DestinationSource("uniform-hot-spot:fraction=0.5,target=-1", net, 1), SpecError);
+  const sim::DestinationSource all("uniform-hot-spot:fraction=1,target=0", net, 1);
+  EXPECT_EQ(all.effectiveSpec(), "uniform-hot-spot:fraction=1,target=0");
+  Rng rng(3);
+  for (std::uint32_t source = 1; source < 8; ++source) {
+    for (int i = 0; i < 100; ++i) EXPECT_EQ(all.draw(source, rng), 0U) << source;
+  }
 }
 
 TEST(TrafficSource, PatternsSendOnlyToTheirDestinations) {

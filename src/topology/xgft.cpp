@@ -143,6 +143,10 @@ Network makeKaryNtree(std::uint32_t k, std::uint32_t n) {
   if (k < 2) throw SpecError(fmt::format("kary-ntree: k must be at least 2, got {}", k));
   if (n < 1) throw SpecError(fmt::format("kary-ntree: n must be at least 1, got {}", n));
   if (2 * std::uint64_t{k} > 254) throw SpecError(fmt::format("kary-ntree: k = {} needs {} ports (max 254)", k, 2 * k));
+  // k^n >= 2^n terminals: refused here, before n levels are laid out (n may be up to 2^31 - 1).
+  if (n >= 64 || (std::uint64_t{1} << n) > kMaxNodes) {
+    throw SpecError(fmt::format("kary-ntree:k={},n={}: too many nodes (limit 2^26)", k, n));
+  }
   XgftParams params;
   params.m.assign(n, k);
   params.w.assign(n, k);

@@ -47,6 +47,20 @@ TEST(KaryNtree, SixteenAryFourTree) {
   EXPECT_EQ(net.switchCount(), 4096u * 4);
 }
 
+// Beyond 2^26 nodes a k-ary n-tree is refused with the limit named — for any n the option
+// accepts (up to 2^31 - 1), before n levels are laid out: k^n >= 2^n terminals.
+TEST(KaryNtree, TooManyNodesAreRefusedForEveryStageCount) {
+  for (const std::uint32_t n : {26U, 27U, 64U, 2147483647U}) {
+    try {
+      makeKaryNtree(2, n);
+      ADD_FAILURE() << "n = " << n << " was built";
+    } catch (const SpecError& error) {
+      EXPECT_NE(std::string(error.what()).find("too many nodes (limit 2^26)"), std::string::npos) << error.what();
+    }
+  }
+  EXPECT_EQ(makeKaryNtree(2, 10).terminalCount(), 1024U);
+}
+
 TEST(Gft2, CountsAndPortsFollowNienaber) {
   const Network net = makeGft2(4, 3, 5);
   EXPECT_EQ(net.terminalCount(), 20u);

@@ -16,7 +16,7 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -80,10 +80,14 @@ struct Range {
 };
 
 std::optional<Range> rangeNamed(const std::string& message, const std::string& key) {
-  const std::regex pattern("option '" + key + "' must be in \\[(-?[0-9]+), (-?[0-9]+)\\]");
-  std::smatch match;
-  if (!std::regex_search(message, match, pattern)) return std::nullopt;
-  return Range{std::stoll(match[1]), std::stoll(match[2])};
+  const std::string prefix = "option '" + key + "' must be in [";
+  const std::size_t at = message.find(prefix);
+  if (at == std::string::npos) return std::nullopt;
+  std::istringstream in(message.substr(at + prefix.size()));
+  Range range;
+  char comma = 0, close = 0;
+  if (!(in >> range.low >> comma >> range.high >> close) || comma != ',' || close != ']') return std::nullopt;
+  return range;
 }
 
 }  // namespace

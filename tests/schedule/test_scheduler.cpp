@@ -521,7 +521,8 @@ TEST(StaticLoadBound, IsTheLargestCutCountedFromItsDefinition) {
     }
   }
   // One request is one circuit on its source's terminal link.
-  const CircuitFabric fabric(makeFatTreeFt(2, 4, 2));
+  const Network slim = makeFatTreeFt(2, 4, 2);  // a CircuitFabric refers to its network
+  const CircuitFabric fabric(slim);
   const std::vector<SourceDestination> one{{0, 15}};
   EXPECT_EQ(staticLoadBound(fabric, one).terminalLinks, 1U);
   EXPECT_EQ(staticLoadBound(fabric, one).lowerBound(), 1U);

@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/options.h"
+#include "test_support.h"
 
 using namespace routelab;
 
@@ -152,13 +153,8 @@ TEST(Options, EffectiveModifierReparsesAfterAPlus) {
 }
 
 TEST(Options, ErrorsNameComponentAndKey) {
-  auto message = [](const std::string& text) -> std::string {
-    try {
-      Options("thing", kSchema, parseComponent(text));
-    } catch (const SpecError& e) {
-      return e.what();
-    }
-    return "no error";
+  auto message = [](const std::string& text) {
+    return test::thrownMessage<SpecError>([&] { Options("thing", kSchema, parseComponent(text)); }, "no error");
   };
   EXPECT_NE(message("thing:k=1,q=2").find("unknown option 'q'"), std::string::npos);
   EXPECT_NE(message("thing:k=1,q=2").find("known: k, ratio"), std::string::npos);
@@ -185,13 +181,8 @@ TEST(Options, RangesAndChoicesAreCheckedAtTheLimitAndOnePast) {
   o.set("flits", "1");
   o.set("flits", "4096");
   EXPECT_EQ(o.integer("flits"), 4096);
-  auto message = [&](const std::string& key, const std::string& value) -> std::string {
-    try {
-      o.set(key, value);
-    } catch (const SpecError& e) {
-      return e.what();
-    }
-    return "no error";
+  auto message = [&](const std::string& key, const std::string& value) {
+    return test::thrownMessage<SpecError>([&] { o.set(key, value); }, "no error");
   };
   EXPECT_EQ(message("flits", "4097"), "simulate: flits must lie in [1, 4096] (got 4097)");
   EXPECT_EQ(message("flits", "0"), "simulate: flits must lie in [1, 4096] (got 0)");

@@ -402,12 +402,7 @@ TEST_F(OpenSmDirectory, RankedBesideOurEngines) {
 // refused by name.
 TEST(ReportCompare, SimulationBoundsAndAForeignRoutingAreRefusedWithTheirMessage) {
   const auto errorOf = [](const CompareOptions& options) {
-    try {
-      compareEngines(options);
-    } catch (const SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
+    return test::thrownMessage<SpecError>([&] { compareEngines(options); }, "accepted");
   };
   CompareOptions options = smallOptions();
   options.engines = {"dmodk"};

@@ -80,12 +80,7 @@ std::string answer(const std::string& operation, const std::string& key, const s
   KeyValues values = {{"fabric", "kary-ntree:k=2,n=2"}};
   if (operation != "schedule" && operation != "compare") values.emplace_back("engine", "dmodk");
   values.emplace_back(key, value);
-  try {
-    requestOptions(operation, values);
-  } catch (const SpecError& e) {
-    return e.what();
-  }
-  return "accepted";
+  return test::thrownMessage<SpecError>([&] { requestOptions(operation, values); }, "accepted");
 }
 
 }  // namespace

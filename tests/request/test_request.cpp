@@ -32,12 +32,7 @@ KeyValues required(const std::string& operation) {
 }
 
 std::string errorOf(const std::string& operation, const KeyValues& values) {
-  try {
-    requestOptions(operation, values);
-  } catch (const SpecError& e) {
-    return e.what();
-  }
-  return "accepted";
+  return test::thrownMessage<SpecError>([&] { requestOptions(operation, values); }, "accepted");
 }
 
 /// `text` plus or minus one unit of the row's type (integers exactly; reals by the
@@ -227,12 +222,7 @@ KeyValues nonDefault(const std::string& operation, const OptionSpec& row) {
 std::string simulateRefusal(const KeyValues& extra) {
   KeyValues values = {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}};
   values.insert(values.end(), extra.begin(), extra.end());
-  try {
-    SimulateRequest::fromValues(values);
-  } catch (const SpecError& e) {
-    return e.what();
-  }
-  return "accepted";
+  return test::thrownMessage<SpecError>([&] { SimulateRequest::fromValues(values); }, "accepted");
 }
 }  // namespace
 
@@ -473,12 +463,7 @@ TEST(RequestRun, SimulateLoadsHoldEachBoundAtItsLimit) {
     return SimulateRequest::fromValues({{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}, {"loads", text}}).loads;
   };
   const auto refusal = [&](const std::string& text) {
-    try {
-      loadsOf(text);
-    } catch (const SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
+    return test::thrownMessage<SpecError>([&] { loadsOf(text); }, "accepted");
   };
   EXPECT_EQ(loadsOf("0.25,1,0.5"), (std::vector<double>{0.25, 1.0, 0.5}));
   EXPECT_EQ(loadsOf("1e-9"), (std::vector<double>{1e-9}));

@@ -10,6 +10,7 @@
 #include "fabric/fabric.h"
 #include "graph/algorithms.h"
 #include "graph/builder.h"
+#include "test_support.h"
 
 using namespace routelab;
 
@@ -95,12 +96,8 @@ TEST(TemplateEngine, EveryLmcAddressAndSwitchAddressIsRouted) {
 
 TEST(TemplateEngine, BadOptionAndDisconnectedFabricAreRefusedByName) {
   const Network network = loadFabric("kary-ntree:k=2,n=2").network;
-  try {
-    runTemplate("prefer=middle", network);
-    FAIL() << "no exception";
-  } catch (const SpecError& e) {
-    EXPECT_STREQ(e.what(), "shortest-lowest-port: prefer=middle (expected lowest or highest)");
-  }
+  EXPECT_EQ(test::thrownMessage<SpecError>([&] { runTemplate("prefer=middle", network); }),
+            "shortest-lowest-port: prefer=middle (expected lowest or highest)");
   NetworkBuilder builder;
   const NodeId a = builder.addSwitch("a", 2), b = builder.addSwitch("b", 2);
   builder.connect(builder.addTerminal("ha"), 1, a, 1);

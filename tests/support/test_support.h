@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 namespace routelab::test {
 
@@ -26,5 +27,17 @@ struct CommandResult {
 CommandResult runRoutelab(const std::string& arguments);
 /// Run a /bin/sh command line (stdin from /dev/null), capturing stdout and stderr.
 CommandResult runCommand(const std::string& command);
+
+/// The message of the `Thrown` that `action()` throws, or `otherwise` when it returns normally.
+/// Any other exception propagates: a different kind of failure is the test's failure, not an answer.
+template <typename Thrown, typename Action>
+std::string thrownMessage(Action&& action, const std::string& otherwise = "") {
+  try {
+    std::forward<Action>(action)();
+  } catch (const Thrown& error) {
+    return error.what();
+  }
+  return otherwise;
+}
 
 }  // namespace routelab::test

@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "fabric/fabric.h"
 #include "graph/algorithms.h"
+#include "test_support.h"
 #include "topology/faults.h"
 
 using namespace routelab;
@@ -49,12 +50,7 @@ void expectSubsetOf(const Network& after, const Network& before) {
 }
 
 std::string errorOf(const std::string& spec) {
-  try {
-    loadFabric(spec);
-  } catch (const SpecError& e) {
-    return e.what();
-  }
-  return "no SpecError";
+  return test::thrownMessage<SpecError>([&] { loadFabric(spec); }, "no SpecError");
 }
 
 const char* kRandom16 = "random:switches=16";  // = the rnd16_s1 fixture

@@ -34,12 +34,7 @@ RandomIrregularParams params(std::uint32_t switches, std::uint32_t links, std::i
 
 /// The SpecError's message of makeRandomIrregular(p), or "built".
 std::string message(const RandomIrregularParams& p) {
-  try {
-    makeRandomIrregular(p);
-  } catch (const SpecError& e) {
-    return e.what();
-  }
-  return "built";
+  return test::thrownMessage<SpecError>([&] { makeRandomIrregular(p); }, "built");
 }
 
 Network fromSpec(const std::string& text) {

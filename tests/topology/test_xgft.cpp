@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "fabric/fabric.h"
 #include "graph/algorithms.h"
+#include "test_support.h"
 #include "topology/summary.h"
 #include "topology/xgft.h"
 
@@ -113,12 +114,7 @@ TEST(Xgft, RejectsImpossibleParameters) {
   EXPECT_THROW(makeXgft({{4096, 4096, 4096}, {1, 1, 1}}), SpecError);
   // Each refusal names its parameter, through the spec as a user types it too.
   const auto errorOf = [](const std::function<void()>& build) {
-    try {
-      build();
-    } catch (const SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("built");
+    return test::thrownMessage<SpecError>(build, "built");
   };
   EXPECT_EQ(errorOf([] { makeXgft({{2, 0}, {1, 1}}); }), "xgft: m_2 and w_2 must be at least 1");
   EXPECT_EQ(errorOf([] { makeXgft({{2, 2}, {0, 1}}); }), "xgft: m_1 and w_1 must be at least 1");

@@ -216,16 +216,31 @@ TEST_P(FixtureImport, DocumentedVariationsReadAsTheSameFabric) {
     }
     EXPECT_EQ(changed, 4) << file << ": every variation changes the text";
   }
-  // ibnetdiscover -p: one line per port, in any order.
+  // ibnetdiscover -p: one line per port, in any order; blank and comment lines skipped, CRLF
+  // line ends and leading blanks taken (docs/FORMATS.md "ibnetdiscover -p output").
   const std::string path = fixturePath(GetParam(), "ibnetdiscover-p.txt");
-  std::istringstream in(readFileText(path));
+  const std::string text = readFileText(path);
+  std::istringstream in(text);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   std::string reversed;
   for (auto it = lines.rbegin(); it != lines.rend(); ++it) reversed += *it + "\n";
-  const std::filesystem::path variant = test::scratchDir() / (std::string(GetParam().directory) + "-p-reversed");
-  std::ofstream(variant) << reversed;
-  EXPECT_EQ(joined(networkDifferences(readFabricFile(variant.string()), readFabricFile(path), strict())), "");
+  const std::vector<std::pair<std::string, std::string>> variations = {
+      {"reversed", reversed},
+      {"blank and comment lines",
+       "# ibnetdiscover -p of the fabric\n\n" +
+           eachLine(text,
+                    [](const std::string& l) { return l + "\n\n# a comment line\n  # another, indented\n \t "; })},
+      {"crlf", eachLine(text, [](const std::string& l) { return l + "\r"; })},
+      {"leading blanks", eachLine(text, [](const std::string& l) { return l.empty() ? l : " \t " + l; })}};
+  const Network canonical = readFabricFile(path);
+  for (const auto& [name, variation] : variations) {
+    ASSERT_NE(variation, text) << name;
+    const std::filesystem::path variant = test::scratchDir() / (std::string(GetParam().directory) + "-p-variant");
+    std::ofstream(variant, std::ios::binary) << variation;
+    EXPECT_EQ(joined(networkDifferences(readFabricFile(variant.string()), canonical, strict())), "")
+        << GetParam().directory << "/ibnetdiscover-p.txt " << name;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(OpenSmFixtures, FixtureImport, ::testing::ValuesIn(kFixtures),
@@ -554,6 +569,9 @@ const BrokenInput kBroken[] = {
     {"duplicate node id", "Switch 4 \"s\"\n\nSwitch 4 \"s\"\n", 3, "defined twice"},
     {"port cabled to itself", "Switch 4 \"s\"\n[1] \"s\"[1]\n", 2, "itself"},
     {"port line outside a record", "# x\n\n[1] \"s\"[1]\n", 3, "outside a node record"},
+    // A blank line ends a record (docs/FORMATS.md): a port line after it belongs to no record.
+    {"port line after the blank line ending a record",
+     "Switch 4 \"s\"\n[1] \"h\"[1]\n\n[2] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n", 4, "outside a node record"},
     {"garbage after remote port", "Switch 4 \"s\"\n[1] \"h\"[1] garbage\n", 2, "unexpected text"},
     {"garbage after node id", "Switch 4 \"s\" junk\n", 1, "unexpected text"},
     {"unknown line", "Switch 4 \"s\"\n\nthis is not a fabric\n", 3, "unexpected line"},
@@ -612,6 +630,11 @@ const BrokenInput kBroken[] = {
      "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"switch\", "
      "\"ports\": -1}\n ],\n \"cables\": []}\n",
      3, "\"ports\" must be a non-negative integer"},
+    // JSON's -0 is the number 0 (a signed integer to the parser): read as 0, refused by its range.
+    {"json ports -0",
+     "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"switch\", "
+     "\"ports\": -0}\n ],\n \"cables\": []}\n",
+     3, "\"ports\" = 0 is out of range 1..254"},
     {"json bad guid",
      "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"switch\", "
      "\"ports\": 2, \"guid\": \"0xZZ\"}\n ],\n \"cables\": []}\n",

@@ -731,6 +731,30 @@ TEST(JsonReader, RejectsInconsistentXgftLabels) {
   }
 }
 
+// A node's "guid" in each spelling docs/FORMATS.md allows: a hex string (0x or 0X), a decimal
+// string (for GUIDs beyond the 2^53 that JSON numbers keep exactly in many tools) and an
+// integer, each the same GUID; a string that is not a whole number is refused by name.
+TEST(JsonReader, GuidsAreReadInEveryDocumentedSpelling) {
+  const std::string text = jsonText(loadFabric("kary-ntree:k=2,n=2").network);
+  auto withGuid = [&](const nlohmann::json& guid) {
+    nlohmann::json root = nlohmann::json::parse(text);
+    root["nodes"][0]["guid"] = guid;
+    return root.dump();
+  };
+  for (const nlohmann::json& spelling :
+       {nlohmann::json("0x1000"), nlohmann::json("0X1000"), nlohmann::json("4096"), nlohmann::json(4096)}) {
+    EXPECT_EQ(parseFabricText(withGuid(spelling), "guid.json").guid(NodeId{0}), 4096U) << spelling.dump();
+  }
+  EXPECT_EQ(parseFabricText(withGuid("18446744073709551615"), "guid.json").guid(NodeId{0}), UINT64_MAX);
+  for (const char* bad : {"0x", "", "0x10g", "12a", "-1", "0b101"}) {
+    EXPECT_NE(test::thrownMessage<ParseError>([&] {
+                parseFabricText(withGuid(bad), "guid.json");
+              }).find(fmt::format("bad \"guid\" '{}'", bad)),
+              std::string::npos)
+        << bad;
+  }
+}
+
 // The XGFT header's height limit (docs/FORMATS.md): "m" and "w" of 254 levels pass the
 // header's check (the file then fails on its nodes, which are a 2-level tree's), 255 levels
 // are refused by it, as are lists of different lengths.

@@ -765,12 +765,7 @@ TEST(JsonReader, XgftHeaderHeightAtTheLimitAndOnePast) {
     EXPECT_TRUE(root.contains("xgft"));
     root["xgft"]["m"] = std::vector<int>(m, 1);
     root["xgft"]["w"] = std::vector<int>(w, 1);
-    try {
-      parseFabricText(root.dump(), "height.json");
-    } catch (const ParseError& error) {
-      return std::string(error.what());
-    }
-    return std::string("accepted");
+    return test::thrownMessage<ParseError>([&] { parseFabricText(root.dump(), "height.json"); }, "accepted");
   };
   const std::string limit = "must have the same length (the height, at most 254)";
   EXPECT_EQ(headerMessage(254, 254).find(limit), std::string::npos) << headerMessage(254, 254);

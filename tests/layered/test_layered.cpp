@@ -13,6 +13,7 @@
 #include "engines/irregular/switch_view.h"
 #include "engines/irregular/updown.h"
 #include "engines/registry.h"
+#include "test_support.h"
 #include "graph/builder.h"
 #include "topology/xgft.h"
 
@@ -473,16 +474,46 @@ TEST(ALash, AddressesPerFirstLinkAndTheorem3LayerSets) {
   EXPECT_TRUE(check.connected && check.loopFree && check.deadlockFree) << check.problem;
 }
 
+// The refusal names the first switch of the first two components (in switch order) by a
+// terminal on it, or by its own name when it carries none, and counts the ordered endpoint
+// pairs (terminals; with switch traffic, switches too) in different components:
+// sum over components of e * (total - e).
 TEST(Engines, DisconnectedFabricsNameAnUnreachablePair) {
-  const Network net = graphFabric(4, {{0, 1}, {2, 3}});
-  for (const char* engine : {"minhop", "updown", "lash", "mp-lash", "a-lash", "escape", "mroots"}) {
-    try {
-      runEngine(engine, net);
-      ADD_FAILURE() << engine << " routed a disconnected fabric";
-    } catch (const RoutingError& e) {
-      EXPECT_NE(std::string(e.what()).find("no path from terminal 'h0' to terminal 'h2'"), std::string::npos)
-          << e.what();
-    }
+  const std::vector<const char*> engines = {"minhop", "updown", "lash", "mp-lash", "a-lash", "escape", "mroots"};
+  auto refusal = [](const char* engine, const Network& net, bool routeSwitches) {
+    RoutingContext context;
+    context.routeSwitches = routeSwitches;
+    return test::thrownMessage<RoutingError>([&] { runEngine(engine, net, context); }, "routed");
+  };
+  auto endsWith = [](const std::string& text, const std::string& end) {
+    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+  };
+  // Components {sw0, sw1, sw2} and {sw3}, a terminal on each switch: 3 x 1 + 1 x 3 = 6 terminal
+  // pairs; with the switches as endpoints 6 x 2 + 2 x 6 = 24.
+  const Network uneven = graphFabric(4, {{0, 1}, {1, 2}});
+  // sw0 alone with h0; sw1 (no terminal) cabled to sw2 (h2). Terminal pairs 1 x 1 + 1 x 1 = 2;
+  // with switches 2 x 3 + 3 x 2 = 12, and sw1 is the second component's first switch.
+  NetworkBuilder builder;
+  const NodeId s0 = builder.addSwitch("sw0", 4), s1 = builder.addSwitch("sw1", 4), s2 = builder.addSwitch("sw2", 4);
+  builder.connect(builder.addTerminal("h0"), 1, s0, 1);
+  builder.connect(builder.addTerminal("h2"), 1, s2, 1);
+  builder.connect(s1, 2, s2, 2);
+  const Network bare = builder.build();
+  for (const char* engine : engines) {
+    SCOPED_TRACE(engine);
+    std::string message = refusal(engine, uneven, false);
+    EXPECT_TRUE(endsWith(message, "no path from terminal 'h0' to terminal 'h3' (6 ordered endpoint pairs unreachable)"))
+        << message;
+    message = refusal(engine, bare, false);
+    EXPECT_TRUE(endsWith(message, "no path from terminal 'h0' to terminal 'h2' (2 ordered endpoint pairs unreachable)"))
+        << message;
+    if (std::string(engine) == "minhop") continue;  // routes terminals only
+    message = refusal(engine, uneven, true);
+    EXPECT_TRUE(endsWith(message, "no path from terminal 'h0' to terminal 'h3' (24 ordered endpoint pairs unreachable)"))
+        << message;
+    message = refusal(engine, bare, true);
+    EXPECT_TRUE(endsWith(message, "no path from terminal 'h0' to switch 'sw1' (12 ordered endpoint pairs unreachable)"))
+        << message;
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "sim/measurement_window.h"
@@ -63,6 +64,26 @@ TEST(MeasurementWindow, ARunEndsDrainedOrAtTheDrainsLimit) {
   EXPECT_TRUE(window.over(Cycle(110), config, true, false));
   config.warmupCycles = 0;
   EXPECT_FALSE(MeasurementWindow::atStart(config, false).over(Cycle(1U << 30), config, true, true));  // warming up
+}
+
+TEST(LatencyMoments, AreTheSumSumOfSquaresAndCountOfTheLatencies) {
+  sim::LatencyMoments none;
+  EXPECT_EQ(none.sum, 0u);
+  EXPECT_EQ(none.squares, 0u);
+  EXPECT_EQ(none.count, 0u);
+  sim::LatencyMoments first, second;
+  for (const std::uint64_t x : {3, 4, 5}) first.add(x);
+  EXPECT_EQ(first.sum, 12u);
+  EXPECT_EQ(first.squares, 50u);
+  EXPECT_EQ(first.count, 3u);
+  second.add(7);
+  second.add(first);  // the blocks of a partitioned run: the latencies 3, 4, 5, 7
+  EXPECT_EQ(second.sum, 19u);
+  EXPECT_EQ(second.squares, 99u);
+  EXPECT_EQ(second.count, 4u);
+  // The first merge into an empty one copies it.
+  none.add(first);
+  EXPECT_EQ(std::make_tuple(none.sum, none.squares, none.count), std::make_tuple(12u, 50u, 3u));
 }
 
 /// The detector's rule written out, from the latencies themselves (two-pass variances): the
@@ -139,11 +160,7 @@ TEST(WarmupDetector, EndsWhereTheRuleSaysSettledOrCapped) {
       const Cycle now = detector.nextCheck();
       EXPECT_EQ(now, Cycle() + WarmupDetector::kWindow * (i + 1));
       sim::LatencyMoments moments;
-      for (const std::uint64_t x : windows[i]) {
-        moments.sum += x;
-        moments.squares += x * x;
-        ++moments.count;
-      }
+      for (const std::uint64_t x : windows[i]) moments.add(x);
       if (detector.check(now, moments)) ended = now.value;
     }
     const auto [cycle, capped] = expectedEnd(windows);

@@ -154,7 +154,6 @@ Network makeKaryNtree(std::uint32_t k, std::uint32_t n) {
   validate(params);
   std::uint64_t terminals = 1;
   for (std::uint32_t i = 0; i < n; ++i) terminals *= k;
-  const std::uint64_t perStage = terminals / k;
   return buildXgft(
       params, "kary-ntree",
       [&](std::size_t level, std::uint64_t index) {
@@ -164,7 +163,6 @@ Network makeKaryNtree(std::uint32_t k, std::uint32_t n) {
       },
       [&](std::size_t level) { return static_cast<PortNumber>(level == 0 ? 1 : 2 * k); },
       fmt::format("kary-ntree:k={},n={}", k, n));
-  (void)perStage;
 }
 
 Network makeGft2(std::uint32_t n, std::uint32_t m, std::uint32_t r) {

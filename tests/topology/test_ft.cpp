@@ -97,6 +97,23 @@ TEST(FatTreeFt, CountsFollowDingSection2AndTheGeneralisationToMNotW) {
   }
 }
 
+// A switch's label digits are written one character each (0-9, a-z) while every digit fits,
+// i.e. m and w at most 36; beyond, in decimal separated by dots.
+TEST(FatTreeFt, LabelDigitsAreCompactUpToRadix36) {
+  auto has = [](const Network& net, const std::string& name) { return net.findNode(name).has_value(); };
+  const Network children36 = makeFatTreeFt(2, 36, 2), children37 = makeFatTreeFt(2, 37, 2);
+  EXPECT_TRUE(has(children36, "ft-sw0-z"));
+  EXPECT_TRUE(has(children37, "ft-sw0-36"));
+  EXPECT_FALSE(has(children37, "ft-sw0-z"));
+  const Network parents36 = makeFatTreeFt(2, 2, 36), parents37 = makeFatTreeFt(2, 2, 37);
+  EXPECT_TRUE(has(parents36, "ft-sw1-z"));
+  EXPECT_TRUE(has(parents37, "ft-sw1-36"));
+  const Network deep = makeFatTreeFt(3, 37, 2);
+  EXPECT_TRUE(has(deep, "ft-sw0-36.36"));
+  EXPECT_TRUE(has(deep, "ft-sw1-36.1"));  // children digit, then parent digit
+  EXPECT_TRUE(has(deep, "ft-sw2-1.1"));
+}
+
 TEST(FatTreeFt, LabelsAndPortsOfDingFigures) {
   // Fig. 8: FT(4,4,4), node 3 on SW(0,000), node 95 on SW(0,113).
   const Network net = makeFatTreeFt(4, 4, 4);

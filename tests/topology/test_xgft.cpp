@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "fabric/fabric.h"
 #include "graph/algorithms.h"
+#include "graph/builder.h"
 #include "test_support.h"
 #include "topology/summary.h"
 #include "topology/xgft.h"
@@ -104,6 +105,44 @@ TEST(Xgft, SummaryOfFatTrees) {
   EXPECT_EQ(*s.bisectionWidth, 32u);  // full bisection: N/2
   const NetworkSummary slim = summarize(makeGft2(8, 4, 6));
   EXPECT_EQ(*slim.bisectionWidth, 3u * 4u);  // r/2 leaves x m up links
+}
+
+// The diameter is the most channels between two connected terminals: on an XGFT 2l for the
+// highest level l whose m_l > 1 (terminals differing there meet at level l), elsewhere by
+// search; 0 when no two terminals are connected.
+TEST(Xgft, SummaryDiameterIsTheLongestConnectedTerminalPair) {
+  auto xgft = [](std::vector<std::uint32_t> m, std::vector<std::uint32_t> w) {
+    XgftParams params;
+    params.m = std::move(m);
+    params.w = std::move(w);
+    return summarize(makeXgft(params));
+  };
+  EXPECT_EQ(xgft({4, 1}, {1, 2}).diameter, 2u);  // one leaf switch holds every terminal
+  EXPECT_EQ(xgft({1, 4}, {1, 2}).diameter, 4u);  // one terminal per leaf: up to the top and down
+  EXPECT_EQ(xgft({2, 2, 1}, {1, 2, 2}).diameter, 4u);
+  EXPECT_EQ(xgft({2, 2, 2}, {1, 2, 2}).diameter, 6u);
+  // A chain h0 - sw0 - sw1 - sw2 - h2 (4 channels) and an island sw3 with two terminals (2):
+  // the diameter counts connected pairs only.
+  NetworkBuilder builder;
+  std::vector<NodeId> sw;
+  for (int i = 0; i < 4; ++i) sw.push_back(builder.addSwitch("sw" + std::to_string(i), 4));
+  builder.connect(sw[0], 2, sw[1], 2);
+  builder.connect(sw[1], 3, sw[2], 3);
+  builder.connect(builder.addTerminal("h0"), 1, sw[0], 1);
+  builder.connect(builder.addTerminal("h2"), 1, sw[2], 1);
+  builder.connect(builder.addTerminal("h3a"), 1, sw[3], 1);
+  builder.connect(builder.addTerminal("h3b"), 1, sw[3], 2);
+  const NetworkSummary split = summarize(builder.build());
+  EXPECT_EQ(split.diameter, 4u);
+  EXPECT_EQ(split.components, 2u);
+  EXPECT_FALSE(split.connected);
+  // Switches alone: no terminal pair, diameter 0.
+  NetworkBuilder bare;
+  bare.connect(bare.addSwitch("a", 2), 1, bare.addSwitch("b", 2), 1);
+  const NetworkSummary none = summarize(bare.build());
+  EXPECT_EQ(none.diameter, 0u);
+  EXPECT_EQ(none.terminals, 0u);
+  EXPECT_TRUE(none.connected);
 }
 
 TEST(Xgft, RejectsImpossibleParameters) {

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "engines/fattree/fat_tree.h"
 #include "routing/interval_routing.h"
+#include "test_support.h"
 #include "topology/xgft.h"
 
 using namespace routelab;
@@ -70,6 +71,23 @@ TEST(IntervalRouting, IrAgreesOnGeneralXgftsAndFirNeedsNonPowerOfTwoFields) {
   expectAgreement(makeXgft({{2, 3, 2}, {2, 2, 3}}), false);
   expectAgreement(makeKaryNtree(3, 3), true);  // 2-bit components, addresses not dense
   EXPECT_THROW(buildFirConfiguration(makeGft2(4, 3, 5)), UnsupportedTopology);
+}
+
+// docs/ROUTING.md: FIR supported up to k = 32 (the RRR register holds 2k label bits of 64).
+TEST(IntervalRouting, FirAtItsRadixLimitAndOnePast) {
+  const Network at = makeKaryNtree(32, 2);
+  const IntervalConfiguration fir = buildFirConfiguration(at);
+  EXPECT_EQ(fir.bitsPerDigit, 5u);
+  EXPECT_EQ(fir.addressBits, 10u);
+  EXPECT_EQ(fir.destinations, 1024u);
+  expectAgreement(at, true);
+  EXPECT_EQ(test::thrownMessage<UnsupportedTopology>([] { buildFirConfiguration(makeKaryNtree(33, 2)); }),
+            "FIR registers: 33-ary 2-tree needs 12 address bits and 66 RRR bits; at most 63 and 64 are supported");
+  // Not a k-ary n-tree: a different arity at one level, or fewer parents.
+  EXPECT_THROW(buildFirConfiguration(makeXgft({{4, 2}, {1, 4}})), UnsupportedTopology);
+  EXPECT_THROW(buildFirConfiguration(makeXgft({{4, 4}, {1, 2}})), UnsupportedTopology);
+  EXPECT_THROW(buildFirConfiguration(makeXgft({{4, 4}, {1, 5}})), UnsupportedTopology);
+  EXPECT_NO_THROW(buildFirConfiguration(makeXgft({{4, 4}, {1, 4}})));
 }
 
 TEST(IntervalRouting, FigureOneNodeOneToNodeFour) {

@@ -416,6 +416,26 @@ TEST(Report, ALongPlotTitleIsBrokenAfterCommasAndReadsBackWhole) {
       EXPECT_EQ(pieces.size(), 1u) << line;
     }
   }
+  // At the limit: 110 characters (with commas) stay one piece, 111 are broken after the last
+  // ", " within the first 110.
+  auto titlePieces = [&](const std::string& title) {
+    plot.title = title;
+    const std::string script = gnuplotScript(plot, "o.png", "o.svg");
+    const std::size_t at = script.find("set title ");
+    const std::string line = script.substr(at, script.find('\n', at) - at);
+    std::size_t pieces = 1;
+    for (std::size_t i = line.find(".\"\\n\"."); i != std::string::npos; i = line.find(".\"\\n\".", i + 1)) ++pieces;
+    return pieces;
+  };
+  std::string limit = "a, b, ";
+  limit += std::string(110 - limit.size(), 'c');
+  ASSERT_EQ(limit.size(), 110u);
+  EXPECT_EQ(titlePieces(limit), 1u);
+  EXPECT_EQ(titlePieces(limit + "d"), 2u);
+  // The x axis spans the categories 0..n-1 with half a category either side.
+  plot.xLabels = {"a", "b", "c"};
+  EXPECT_NE(gnuplotScript(plot, "o.png", "o.svg").find("set xrange [-0.5:2.5]\nset xtics ('a' 0, 'b' 1, 'c' 2)"),
+            std::string::npos);
 }
 
 TEST(Report, PlotsAverageSeedsPerEngineAndFabric) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <span>
 #include <sstream>
 #include <thread>
@@ -137,6 +138,17 @@ TEST(SweepFile, BadFilesNameFileLineAndWhat) {
   expectParseError("name = \"x\"\n[[grid]\n", "bad.toml:2", "");
   expectParseError("name = \"x\"\n", "bad.toml:1", "no [[grid]]");
   expectParseError("grids = 3\n", "bad.toml:1", "unknown or mistyped top-level key 'grids'");
+  expectParseError("name = 5\n" + head + "engine = \"dmodk\"\n", "bad.toml:1",
+                   "unknown or mistyped top-level key 'name'");
+}
+
+// The top level: `name` names the sweep (else the file's stem), `description` is free text.
+TEST(SweepFile, NameOrTheFileStemAndADescriptionThatNamesNothing) {
+  const std::string grid = "[[grid]]\nkind = \"analyze\"\nfabric = \"gft2:n=2,m=2,r=4\"\nengine = \"dmodk\"\n";
+  EXPECT_EQ(parseSweep("description = \"about\"\n" + grid, "dir/stem.toml").name, "stem");
+  EXPECT_EQ(parseSweep("name = \"given\"\ndescription = \"about\"\n" + grid, "dir/stem.toml").name, "given");
+  EXPECT_EQ(parseSweep("description = \"about\"\nname = \"given\"\n" + grid, "dir/stem.toml").name, "given");
+  expectParseError("description = 3\n" + grid, "bad.toml:1", "unknown or mistyped top-level key 'description'");
 }
 
 // docs/RELIABILITY.md "Limits", sweep points: a sweep of exactly its most points is read and one
@@ -232,6 +244,16 @@ TEST(Runner, InterruptedAndResumedEqualsUninterruptedAtAnyJobCount) {
   EXPECT_EQ(results[0].result["value"], 2);
   for (const PointResult& r : results) EXPECT_TRUE(r.ok) << r.result.dump();
   EXPECT_GT(results[2].result["samples"].get<int>(), 0);
+  // Each stored row reads back as its point: position, key, worker and a time.
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    EXPECT_EQ(results[i].index, i);
+    EXPECT_EQ(results[i].key, sweep.points[i].key);
+    EXPECT_FALSE(results[i].worker.empty()) << i;
+    EXPECT_GE(results[i].seconds, 0.0) << i;
+  }
+  std::set<std::string> keys;
+  for (const SweepPoint& point : sweep.points) keys.insert(point.key);
+  EXPECT_EQ(ResultStore::openExisting(whole).finishedKeys(), keys);
 }
 
 TEST(Runner, AFailingPointIsStoredAsAnErrorAndTheOthersRun) {

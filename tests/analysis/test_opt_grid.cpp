@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "engines/fattree/fat_tree.h"
 #include "engines/registry.h"
+#include "test_support.h"
 #include "topology/xgft.h"
 
 using namespace routelab;
@@ -60,6 +61,24 @@ TEST(OptGrid, PairGoesThroughSourceGroupTimesBPlusDestinationGroup) {
   EXPECT_EQ(worstCasePermutationLoad(paths, 1).value, 3u);  // max(ceil(6/2), ceil(6/3))
   EXPECT_THROW(runEngine("opt-grid:source-groups=3,destination-groups=3", net), SpecError);  // 9 > m
   EXPECT_THROW(runEngine("opt-grid:source-groups=2", net), SpecError);
+}
+
+// Given groups fit when a x b <= m (top switches) and a, b <= n (nodes per leaf): at each of
+// the three limits accepted, one past it refused with the numbers.
+TEST(OptGrid, GivenGroupsAtEachLimitAndOnePast) {
+  const Network net = makeGft2(2, 8, 4);  // T(2+8, 4): n = 2, m = 8
+  EXPECT_NO_THROW(runEngine("opt-grid:source-groups=2,destination-groups=2", net));
+  EXPECT_NO_THROW(runEngine("opt-grid:source-groups=1,destination-groups=2", net));
+  auto refusal = [&](const std::string& spec) { return test::thrownMessage<SpecError>([&] { runEngine(spec, net); }); };
+  EXPECT_EQ(refusal("opt-grid:source-groups=3,destination-groups=2"),
+            "opt-grid: 3 x 2 groups need at most m = 8 top switches and at most n = 2 nodes per group side");
+  EXPECT_EQ(refusal("opt-grid:source-groups=2,destination-groups=3"),
+            "opt-grid: 2 x 3 groups need at most m = 8 top switches and at most n = 2 nodes per group side");
+  const Network wide = makeGft2(6, 6, 3);  // n = 6, m = 6: 2 x 3 = m accepted, 7 x 1 and 1 x 7 refused
+  EXPECT_NO_THROW(runEngine("opt-grid:source-groups=6,destination-groups=1", wide));
+  EXPECT_NO_THROW(runEngine("opt-grid:source-groups=1,destination-groups=6", wide));
+  EXPECT_THROW(runEngine("opt-grid:source-groups=7,destination-groups=1", wide), SpecError);
+  EXPECT_THROW(runEngine("opt-grid:source-groups=1,destination-groups=7", wide), SpecError);
 }
 
 TEST(OptGrid, WorstWithinFigTwoOptOnTableOneRows) {

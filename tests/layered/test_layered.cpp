@@ -13,6 +13,7 @@
 #include "engines/irregular/switch_view.h"
 #include "engines/irregular/updown.h"
 #include "engines/registry.h"
+#include "graph/algorithms.h"
 #include "graph/builder.h"
 #include "test_support.h"
 #include "topology/xgft.h"
@@ -312,6 +313,38 @@ TEST(LashFamily, DefaultMaxLayersIsEightAsInfiniBandOffers) {
   EXPECT_THROW(runEngine("mp-lash:max-layers=17", net), SpecError);
   EXPECT_THROW(runEngine("lash:max-layers=17", net), SpecError);
   EXPECT_NO_THROW(runEngine("lash:max-layers=16", test::randomFabric(8, 12, 1)));
+}
+
+// minimalHops(d): at every switch s != d, exactly the switch-to-switch channels that bring a
+// packet one hop closer to d, in port order; none at d. Recomputed from the network's own
+// channels and a breadth-first search from d.
+TEST(SwitchView, MinimalHopsAreEveryChannelOneHopCloser) {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const Network net = test::randomFabric(12, 24, seed);
+    const SwitchView view(net, false);
+    HopSets hops;
+    for (std::uint32_t d = 0; d < view.switchCount(); ++d) {
+      minimalHops(view, d, hops);
+      const std::vector<std::uint32_t> distance = hopDistances(net, net.switchNode(d));
+      ASSERT_EQ(hops.start.size(), view.switchCount() + 1);
+      EXPECT_EQ(hops.start.front(), 0u);
+      EXPECT_EQ(hops.start.back(), hops.channels.size());
+      for (std::uint32_t s = 0; s < view.switchCount(); ++s) {
+        std::vector<ChannelId> expected;
+        if (s != d) {
+          for (ChannelId c : net.outChannels(net.switchNode(s))) {
+            const NodeId next = net.target(c);
+            if (net.isSwitch(next) && distance[next.index()] + 1 == distance[net.switchNode(s).index()]) {
+              expected.push_back(c);
+            }
+          }
+        }
+        const auto at = hops.at(s);
+        EXPECT_EQ(std::vector<ChannelId>(at.begin(), at.end()), expected)
+            << "seed " << seed << ", " << s << " -> " << d;
+      }
+    }
+  }
 }
 
 TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {

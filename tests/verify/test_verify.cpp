@@ -184,6 +184,28 @@ TEST(Verify, LoopsAndDeadPortsAreCaught) {
   bool sawLoop = false;
   for (const auto& f : v.failures) sawLoop |= f.status == "loop";
   EXPECT_TRUE(sawLoop);
+  // Every failure in full: who, to whom, the LIDs (terminal i has LID i + 1), and where the walk
+  // of the preferred ports stopped: at the dead port's switch, or for a loop at a switch on the
+  // cycle (RoutingResult::path; here every switch is on it), saying so.
+  std::set<std::string> failures;
+  for (const auto& f : v.failures) {
+    std::string where = f.where;
+    if (f.status == "loop") {
+      const std::string suffix = " (preferred ports cycle)";
+      ASSERT_TRUE(where.ends_with(suffix)) << where;
+      where = where.substr(0, where.size() - suffix.size());
+      EXPECT_TRUE(where == "s0" || where == "s1" || where == "s2") << where;
+      where = "the cycle";
+    }
+    failures.insert(fmt::format("{} ({}) -> {} ({}) layer {}: {} at {}", f.source, f.sourceLid, f.destination,
+                                f.destinationLid, f.layer, f.status, where));
+  }
+  EXPECT_EQ(failures, (std::set<std::string>{
+                          "t1 (2) -> t0 (1) layer 0: loop at the cycle",
+                          "t2 (3) -> t0 (1) layer 0: loop at the cycle",
+                          "t0 (1) -> t1 (2) layer 0: dead port at s0",
+                          "t2 (3) -> t1 (2) layer 0: dead port at s0",
+                      }));
 }
 
 TEST(Verify, UnroutedSwitchPairsAreReportedApart) {

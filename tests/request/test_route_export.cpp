@@ -146,6 +146,12 @@ TEST(RouteExport, RefusalsNameTheKindAndTheAllowedOnesAndWriteNothing) {
       {{"fabric", "kary-ntree:k=2,n=3"}, {"engine", "ftree-deterministic"}, {"lmc", "1"}, {"no-checks", "true"}}));
   EXPECT_EQ(refusal(lmc, {{"lft", lft}, {"fir", other}}),
             "export fir: the registers route one address per terminal (lmc 0, no switch addresses)");
+  const RouteOutcome switches = runRoute(RouteRequest::fromValues({{"fabric", "kary-ntree:k=2,n=3"},
+                                                                   {"engine", "ftree-adaptive"},
+                                                                   {"switch-addresses", "true"},
+                                                                   {"no-checks", "true"}}));
+  EXPECT_EQ(refusal(switches, {{"ir", other}}),
+            "export ir: the registers route one address per terminal (lmc 0, no switch addresses)");
   const RouteOutcome escape = routed("random:switches=32,seed=3", "escape");
   EXPECT_NE(refusal(escape, {{"lft", lft}, {"sl", other}}).find("escape routing changes layer inside the fabric"),
             std::string::npos);

@@ -518,9 +518,6 @@ TEST(Engines, DisconnectedFabricsNameAnUnreachablePair) {
     context.routeSwitches = routeSwitches;
     return test::thrownMessage<RoutingError>([&] { runEngine(engine, net, context); }, "routed");
   };
-  auto endsWith = [](const std::string& text, const std::string& end) {
-    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-  };
   // Components {sw0, sw1, sw2} and {sw3}, a terminal on each switch: 3 x 1 + 1 x 3 = 6 terminal
   // pairs; with the switches as endpoints 6 x 2 + 2 x 6 = 24.
   const Network uneven = graphFabric(4, {{0, 1}, {1, 2}});
@@ -535,17 +532,17 @@ TEST(Engines, DisconnectedFabricsNameAnUnreachablePair) {
   for (const char* engine : engines) {
     SCOPED_TRACE(engine);
     std::string message = refusal(engine, uneven, false);
-    EXPECT_TRUE(endsWith(message, "no path from terminal 'h0' to terminal 'h3' (6 ordered endpoint pairs unreachable)"))
+    EXPECT_TRUE(message.ends_with("no path from terminal 'h0' to terminal 'h3' (6 ordered endpoint pairs unreachable)"))
         << message;
     message = refusal(engine, bare, false);
-    EXPECT_TRUE(endsWith(message, "no path from terminal 'h0' to terminal 'h2' (2 ordered endpoint pairs unreachable)"))
+    EXPECT_TRUE(message.ends_with("no path from terminal 'h0' to terminal 'h2' (2 ordered endpoint pairs unreachable)"))
         << message;
     message = refusal(engine, uneven, true);
     EXPECT_TRUE(
-        endsWith(message, "no path from terminal 'h0' to terminal 'h3' (24 ordered endpoint pairs unreachable)"))
+        message.ends_with("no path from terminal 'h0' to terminal 'h3' (24 ordered endpoint pairs unreachable)"))
         << message;
     message = refusal(engine, bare, true);
-    EXPECT_TRUE(endsWith(message, "no path from terminal 'h0' to switch 'sw1' (12 ordered endpoint pairs unreachable)"))
+    EXPECT_TRUE(message.ends_with("no path from terminal 'h0' to switch 'sw1' (12 ordered endpoint pairs unreachable)"))
         << message;
   }
 }

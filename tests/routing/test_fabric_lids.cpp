@@ -183,6 +183,11 @@ TEST(FabricLids, Guid2LidErrorsNameTheLine) {
   const LidMap ok = parseGuid2Lid("# cache\n0x10 0x4 0x7\n\n0x11 0x8 0x8\n", "g2l");
   EXPECT_EQ(ok.byPortGuid.at(0x10).lmc, 2);
   EXPECT_EQ(ok.byPortGuid.at(0x11).lid, 8u);
+  // LMC at its limit: a block of 128 LIDs is LMC 7; 256 would be LMC 8, refused as such.
+  EXPECT_EQ(parseGuid2Lid("0x10 0x80 0xff\n", "g2l").byPortGuid.at(0x10).lmc, 7);
+  EXPECT_NE(message("0x10 0x100 0x1ff\n").find("g2l:1: LMC 8 is out of range 0..7"), std::string::npos)
+      << message("0x10 0x100 0x1ff\n");
+  EXPECT_NE(message("0x10 0x100 0x2ff\n").find("g2l:1: LIDs 0x100..0x2ff are not an aligned block"), std::string::npos);
 }
 
 TEST(FabricLids, RefusesRoutingsTheLidsCannotCarry) {

@@ -77,6 +77,11 @@ TEST(GzipInput, AMemberCutShortIsTruncatedDataNamedWithItsPath) {
     EXPECT_EQ(errorOf(path), "'" + path + "': corrupt gzip data (truncated)") << bytes.size() << " bytes";
     EXPECT_NE(test::runCommand("gzip -dc '" + path + "'").exitCode, 0) << "gzip agrees: " << bytes.size() << " bytes";
   }
+  // The shortest file the magic names: its two bytes alone are a truncated member; one byte of
+  // it is text.
+  const std::string magic = fileOf("magic.gz", second.substr(0, 2));
+  EXPECT_EQ(errorOf(magic), "'" + magic + "': corrupt gzip data (truncated)");
+  EXPECT_EQ(readFileText(fileOf("one.gz", second.substr(0, 1))), second.substr(0, 1));
 }
 
 // The reader inflates into 64 KiB pieces: a member of many pieces (1 MB of text, compressed

@@ -136,6 +136,32 @@ CompareOptions smallOptions() {
   return options;
 }
 
+// The sampled bandwidths need an even number of terminals (a bisection): 2 terminals have
+// them (every pair has its own links: 1), 3 terminals have none (samples 0), and the other
+// metrics are there either way.
+TEST(ReportCompare, SampledBandwidthsOnTheSmallestEvenFabricAndNoneOnAnOddOne) {
+  CompareOptions options;
+  options.engines = {"dmodk"};
+  options.simulate = false;
+  options.spec = "kary-ntree:k=2,n=1";
+  const Comparison two = compareEngines(options);
+  ASSERT_EQ(two.terminals, 2u);
+  const ModelMetrics* even = two.engines.front().rankingModel();
+  ASSERT_NE(even, nullptr);
+  EXPECT_DOUBLE_EQ(even->abb.mean, 1.0);
+  EXPECT_GT(even->abb.samples, 0u);
+  EXPECT_DOUBLE_EQ(even->afpb.mean, 1.0);
+  options.spec = "xgft:h=1,m=3,w=1";
+  const Comparison three = compareEngines(options);
+  ASSERT_EQ(three.terminals, 3u);
+  const ModelMetrics* odd = three.engines.front().rankingModel();
+  ASSERT_NE(odd, nullptr);
+  EXPECT_EQ(odd->abb.samples, 0u);
+  EXPECT_EQ(odd->afpb.samples, 0u);
+  EXPECT_EQ(odd->adb.samples, 0u);
+  EXPECT_EQ(odd->worst, 1u);
+}
+
 TEST(ReportCompare, EveryEngineRankedOrRefusedWithEveryFigure) {
   std::vector<std::string> progress;
   CompareOptions options = smallOptions();

@@ -141,25 +141,34 @@ CompareOptions smallOptions() {
 // metrics are there either way.
 TEST(ReportCompare, SampledBandwidthsOnTheSmallestEvenFabricAndNoneOnAnOddOne) {
   CompareOptions options;
-  options.engines = {"dmodk"};
+  options.engines = {"ftree-adaptive"};  // two paths between the leaves: the split models too
   options.simulate = false;
-  options.spec = "kary-ntree:k=2,n=1";
+  options.spec = "xgft:h=2,m=1.2,w=1.2";  // 2 terminals, each on its own leaf
   const Comparison two = compareEngines(options);
   ASSERT_EQ(two.terminals, 2u);
-  const ModelMetrics* even = two.engines.front().rankingModel();
-  ASSERT_NE(even, nullptr);
-  EXPECT_DOUBLE_EQ(even->abb.mean, 1.0);
-  EXPECT_GT(even->abb.samples, 0u);
-  EXPECT_DOUBLE_EQ(even->afpb.mean, 1.0);
-  options.spec = "xgft:h=1,m=3,w=1";
+  const std::vector<ModelMetrics>& even = two.engines.front().models;
+  ASSERT_EQ(even.size(), 3u);  // first-path, even-split, best-split on a fabric this small
+  for (const ModelMetrics& m : even) {
+    SCOPED_TRACE(loadModelName(m.model));
+    EXPECT_DOUBLE_EQ(m.abb.mean, 1.0);
+    EXPECT_GT(m.abb.samples, 0u);
+    if (m.model != LoadModel::BestSplit) {
+      EXPECT_DOUBLE_EQ(m.afpb.mean, 1.0);
+    }
+  }
+  options.spec = "xgft:h=2,m=1.3,w=1.2";  // 3 terminals, each on its own leaf
   const Comparison three = compareEngines(options);
   ASSERT_EQ(three.terminals, 3u);
-  const ModelMetrics* odd = three.engines.front().rankingModel();
-  ASSERT_NE(odd, nullptr);
-  EXPECT_EQ(odd->abb.samples, 0u);
-  EXPECT_EQ(odd->afpb.samples, 0u);
-  EXPECT_EQ(odd->adb.samples, 0u);
-  EXPECT_EQ(odd->worst, 1u);
+  const EngineComparison& odd = three.engines.front();
+  ASSERT_EQ(odd.models.size(), 3u);
+  for (const ModelMetrics& m : odd.models) {
+    SCOPED_TRACE(loadModelName(m.model));
+    EXPECT_EQ(m.abb.samples + m.afpb.samples + m.adb.samples, 0u);
+    EXPECT_EQ(m.worst, 1u);
+  }
+  EXPECT_NE(std::find(odd.notes.begin(), odd.notes.end(),
+                      "ABB/AFPB/ADB need an even number of terminals (this fabric has 3)"),
+            odd.notes.end());
 }
 
 TEST(ReportCompare, EveryEngineRankedOrRefusedWithEveryFigure) {

@@ -61,6 +61,18 @@ TEST(MissingLid, EveryPairFromAndToTheHostFails) {
   EXPECT_EQ(v.sources, hosts);
   ASSERT_FALSE(v.failures.empty());
   EXPECT_EQ(v.failures[0].status, "no address");
+  // Each reported failure: a pair with the host at one end, whose LID is "no LID" (0), in layer
+  // 0 (the pair is walked in no layer), and no walk to say where it stopped.
+  const std::string host = fabric.network.name(fabric.network.terminalNode(1));
+  for (const VerifyFailure& f : v.failures) {
+    SCOPED_TRACE(f.source + " -> " + f.destination);
+    EXPECT_EQ(f.status, "no address");
+    EXPECT_EQ(f.layer, 0u);
+    ASSERT_TRUE(f.source == host || f.destination == host);
+    EXPECT_EQ(f.source == host ? f.sourceLid : f.destinationLid, 0u);
+    EXPECT_NE(f.source == host ? f.destinationLid : f.sourceLid, 0u);
+    EXPECT_EQ(f.where, "");
+  }
 
   const RoutingCheckReport report = checkRouting(fabric.network, routing);
   EXPECT_FALSE(report.passed());

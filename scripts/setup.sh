@@ -114,5 +114,10 @@ if [ "${ROUTELAB_SKIP_MUTATION:-0}" != 1 ]; then
     --generate "${ROUTELAB_GENERATED_MUTANTS:-4}" "${seed[@]}" --max-rebuild 8 \
     --budget "${ROUTELAB_MUTATION_BUDGET:-1200}" --timeout 120 --require-killed || status=1
 fi
-if [ $status -eq 0 ]; then echo "setup: all tests passed (build/, build-asan/, build-tsan/, fuzzers, mutants)"; else echo "setup: TESTS FAILED" >&2; fi
+ran="build/"
+[ "${ROUTELAB_SKIP_ASAN:-0}" != 1 ] && ran+=", build-asan/"
+[ "${ROUTELAB_SKIP_TSAN:-0}" != 1 ] && ran+=", build-tsan/"
+[ "${ROUTELAB_SKIP_FUZZ:-0}" != 1 ] && ran+=", fuzzers"
+[ "${ROUTELAB_SKIP_MUTATION:-0}" != 1 ] && ran+=", mutants"
+if [ $status -eq 0 ]; then echo "setup: all tests passed ($ran)"; else echo "setup: TESTS FAILED ($ran)" >&2; fi
 exit $status

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "engines/fattree/fat_tree.h"
 #include "engines/registry.h"
+#include "test_stats.h"
 #include "test_support.h"
 #include "topology/xgft.h"
 
@@ -60,21 +61,18 @@ TEST(OptGrid, PairGoesThroughSourceGroupTimesBPlusDestinationGroup) {
   }
   EXPECT_EQ(worstCasePermutationLoad(paths, 1).value, 3u);  // max(ceil(6/2), ceil(6/3))
   // The statistics `route` prints: the groups, the tops they use and the bound they reach.
-  const std::vector<std::pair<std::string, std::string>> expected = {
-      {"source_groups", "2"}, {"destination_groups", "3"}, {"tops_used", "6"}, {"worst_bound", "3"}};
-  for (const auto& entry : expected) {
-    EXPECT_NE(std::find(routing.stats.begin(), routing.stats.end(), entry), routing.stats.end()) << entry.first;
-  }
+  EXPECT_EQ(test::statOf(routing.stats, "source_groups"), "2");
+  EXPECT_EQ(test::statOf(routing.stats, "destination_groups"), "3");
+  EXPECT_EQ(test::statOf(routing.stats, "tops_used"), "6");
+  EXPECT_EQ(test::statOf(routing.stats, "worst_bound"), "3");
   // Groups that do not divide n: 4 x 1 on n = 6, source groups of 2, 1, 2, 1 positions and one
   // destination group of 6: bound max(ceil(6/4), 6) = 6. WORST stays within it (here 4: only
   // two other leaves send, and a source group spans 2 positions of each).
   const RoutingResult uneven = runEngine("opt-grid:source-groups=4,destination-groups=1", net);
-  const std::pair<std::string, std::string> bound{"worst_bound", "6"};
-  EXPECT_NE(std::find(uneven.stats.begin(), uneven.stats.end(), bound), uneven.stats.end());
+  EXPECT_EQ(test::statOf(uneven.stats, "worst_bound"), "6");
   EXPECT_EQ(worstCasePermutationLoad(PairPaths::build(net, uneven, 1), 1).value, 4u);
   const RoutingResult fine = runEngine("opt-grid:source-groups=4,destination-groups=4", makeGft2(6, 16, 3));
-  const std::pair<std::string, std::string> fineBound{"worst_bound", "2"};  // ceil(6/4) on both sides
-  EXPECT_NE(std::find(fine.stats.begin(), fine.stats.end(), fineBound), fine.stats.end());
+  EXPECT_EQ(test::statOf(fine.stats, "worst_bound"), "2");                                   // ceil(6/4) on both sides
   EXPECT_THROW(runEngine("opt-grid:source-groups=3,destination-groups=3", net), SpecError);  // 9 > m
   EXPECT_THROW(runEngine("opt-grid:source-groups=2", net), SpecError);
 }

@@ -15,6 +15,7 @@
 #include "engines/registry.h"
 #include "graph/algorithms.h"
 #include "graph/builder.h"
+#include "test_stats.h"
 #include "test_support.h"
 #include "topology/xgft.h"
 
@@ -41,12 +42,7 @@ Network ring(std::uint32_t n) {
   return graphFabric(n, cables);
 }
 
-std::string stat(const RoutingResult& result, const std::string& key) {
-  for (const auto& [k, v] : result.stats) {
-    if (k == key) return v;
-  }
-  return "";
-}
+std::string stat(const RoutingResult& result, const std::string& key) { return test::statOf(result.stats, key); }
 
 /// The switch-to-switch channels of every ordered pair of switches (one terminal each)
 /// and the layer the routing gives it, read back from the tables; and per layer the

@@ -392,6 +392,41 @@ TEST(ReportHtml, EscapesText) {
   EXPECT_EQ(htmlEscape("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
 }
 
+// The report's recommendation: the choice as its lead, every other sentence of
+// recommendationParts one list item in order (escaped), except the "Deploy: " sentence, whose
+// commands follow the list one per line instead.
+TEST(ReportHtml, RecommendationListsEveryReasonOnceAndTheDeployCommandsApart) {
+  Comparison c;
+  c.engines = {analysedEngine("dmodk", 0.45, 4, 1), analysedEngine("minhop", 0.45, 4, 1, false)};
+  c.engines[0].deployment.deploy = {"opensm -R file -U <lfts>", "opensm --lmc 0"};
+  EngineComparison refused;
+  refused.name = "opt";
+  refused.refused = true;
+  c.engines.push_back(refused);
+  rankEngines(c.engines);
+  c.verdict = decide(c);
+  const std::vector<std::string> parts = recommendationParts(c);
+  ASSERT_GE(parts.size(), 4u);
+  std::vector<std::string> expected;
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (parts[i].rfind("Deploy: ", 0) != 0) expected.push_back("<li>" + htmlEscape(parts[i]) + "</li>");
+  }
+  ASSERT_EQ(expected.size() + 2, parts.size()) << "one Deploy sentence among the parts";
+  const std::string page = html(c);
+  EXPECT_NE(page.find("<p class=\"lead\">" + htmlEscape(parts.front()) + "</p>"), std::string::npos);
+  const std::size_t open = page.find("<ul class=\"why\">");
+  ASSERT_NE(open, std::string::npos);
+  const std::size_t close = page.find("</ul>", open);
+  std::vector<std::string> items;
+  for (std::size_t at = page.find("<li>", open); at < close; at = page.find("<li>", at + 1)) {
+    items.push_back(page.substr(at, page.find("</li>", at) + 5 - at));
+  }
+  EXPECT_EQ(items, expected);
+  EXPECT_NE(page.find("<p>Deploy it:</p><pre>opensm -R file -U &lt;lfts&gt;\nopensm --lmc 0\n</pre>", close),
+            std::string::npos)
+      << page.substr(close, 400);
+}
+
 /// A directory laid out as --opensm-dir expects, from the committed k4n3 fixtures.
 class OpenSmDirectory : public ::testing::Test {
  protected:

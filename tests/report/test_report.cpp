@@ -215,13 +215,19 @@ TEST(ReportCompare, EveryEngineRankedOrRefusedWithEveryFigure) {
   EXPECT_EQ(page.find("@import"), std::string::npos);
 }
 
-/// The cells of every row of the table with the given id, tags stripped.
-std::vector<std::vector<std::string>> tableRows(const std::string& page, const std::string& id) {
+/// The cells of every body row of the first table after `anchor` (a row's own attributes and
+/// the cells' tags stripped).
+std::vector<std::vector<std::string>> rowsAfter(const std::string& page, const std::string& anchor) {
   std::vector<std::vector<std::string>> rows;
-  const std::size_t table = page.find("<table id=\"" + id + "\"");
+  const std::size_t table = page.find(anchor);
   const std::size_t body = page.find("<tbody>", table), end = page.find("</tbody>", table);
   if (table == std::string::npos || body == std::string::npos || end == std::string::npos) return rows;
-  for (std::size_t at = page.find("<tr>", body); at < end; at = page.find("<tr>", at + 1)) {
+  auto nextRow = [&](std::size_t from) {
+    std::size_t at = page.find("<tr", from);
+    while (at < end && page[at + 3] != '>' && page[at + 3] != ' ') at = page.find("<tr", at + 1);
+    return at;
+  };
+  for (std::size_t at = nextRow(body); at < end; at = nextRow(at + 1)) {
     std::vector<std::string> cells;
     const std::size_t rowEnd = page.find("</tr>", at);
     for (std::size_t cell = page.find("<td", at); cell < rowEnd; cell = page.find("<td", cell + 1)) {
@@ -231,6 +237,11 @@ std::vector<std::vector<std::string>> tableRows(const std::string& page, const s
     rows.push_back(cells);
   }
   return rows;
+}
+
+/// The cells of every body row of the table with the given id.
+std::vector<std::vector<std::string>> tableRows(const std::string& page, const std::string& id) {
+  return rowsAfter(page, "<table id=\"" + id + "\"");
 }
 
 /// Every number of the evidence table, recomputed from compare.json's pattern records: the
@@ -425,6 +436,84 @@ TEST(ReportHtml, RecommendationListsEveryReasonOnceAndTheDeployCommandsApart) {
   EXPECT_NE(page.find("<p>Deploy it:</p><pre>opensm -R file -U &lt;lfts&gt;\nopensm --lmc 0\n</pre>", close),
             std::string::npos)
       << page.substr(close, 400);
+}
+
+// The deployment and load-model tables, cell by cell, against the fields they show: a routing
+// that fails verification says so whatever it would need, one not deployable lists every need,
+// refused and not-run routings have no deployment row; WORST as one number or a certified
+// range, a bandwidth "-" without samples and its upper bound only where it lies above the mean.
+TEST(ReportHtml, DeploymentAndModelTablesShowEveryFieldOfEachRouting) {
+  Comparison c;
+  c.engines = {analysedEngine("dmodk", 0.45, 4, 1), analysedEngine("ftree-adaptive", 1.0, 2, 1),
+               analysedEngine("minhop", 0.45, 4, 1, false)};
+  DeploymentProfile& dmodk = c.engines[0].deployment;
+  dmodk.deploy = {"opensm -R file -U <lfts>"};
+  dmodk.entriesPerSwitch = 28;
+  ModelMetrics& first = c.engines[0].models[0];
+  first.abb.ci99 = 0.0123;
+  first.adb = {0.25, 0.01, 500, true, 0.3};
+  first.afpb = {0.5, 0.02, 700, true, 0.5};
+  first.shiftMaxLoad = 3;
+  first.shiftMeanBandwidth = 1.0 / 3;
+  EngineComparison& adaptive = c.engines[1];
+  adaptive.notDeployable = {"needs adaptive switches", "needs 9 VLs"};
+  DeploymentProfile& spread = adaptive.deployment;
+  spread.switchModel = SwitchModel::Adaptive;
+  spread.kind = "adaptive";
+  spread.tables = 2;
+  spread.addressesPerTerminal = 4;
+  spread.lmc = 2;
+  spread.vls = 9;
+  spread.perPairSl = true;
+  spread.entriesPerSwitch = 32;
+  spread.inOrder = false;
+  adaptive.meanHops = 3.5;
+  ModelMetrics& even = adaptive.models[0];
+  even.model = LoadModel::EvenSplit;
+  even.worstLower = 1.5;
+  c.engines[2].notDeployable = {"needs 3 VLs"};
+  c.engines[2].deployment.deploy = {"opensm -R minhop", "opensm --lmc 0"};
+  EngineComparison refused, notRun;
+  refused.name = "opt";
+  refused.refused = true;
+  notRun.name = "lash";
+  notRun.notRun = true;
+  notRun.notes = {"not run at this size"};
+  notRun.connected = notRun.loopFree = notRun.deadlockFree = true;
+  c.engines.push_back(refused);
+  c.engines.push_back(notRun);
+  rankEngines(c.engines);
+  c.verdict = decide(c);
+  const std::string page = html(c);
+  using Row = std::vector<std::string>;
+  std::map<std::string, Row> deployment;  // by engine: the table's order is the ranking's
+  for (const Row& row : rowsAfter(page, "<table id=\"deployment-table\"")) deployment[row.at(0)] = row;
+  EXPECT_EQ(deployment,
+            (std::map<std::string, Row>{
+                {"dmodk",
+                 {"dmodk", "yes", "deterministic", "LFT", "1", "0", "1", "28", "1", "no", "yes",
+                  "<details><summary>1 command</summary><pre>opensm -R file -U &lt;lfts&gt;\n</pre></details>"}},
+                {"ftree-adaptive",
+                 {"ftree-adaptive", "no: needs adaptive switches; needs 9 VLs", "adaptive", "adaptive", "9", "2", "4",
+                  "32", "2", "yes", "no", "no subnet manager configures it: needs adaptive switches"}},
+                {"minhop",
+                 {"minhop", "no: fails verification", "deterministic", "LFT", "1", "0", "1", "0", "1", "no", "yes",
+                  "<details><summary>2 commands</summary><pre>opensm -R minhop\nopensm --lmc 0\n</pre></details>"}}}));
+  EXPECT_NE(page.find("<tr class=\"ok\"><td class=\"l\">dmodk</td>"), std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"refused\"><td class=\"l\">ftree-adaptive</td>"), std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"refused\"><td class=\"l\">minhop</td>"), std::string::npos);
+  std::map<std::string, Row> models;
+  for (const Row& row : rowsAfter(page, "<section id=\"models\">")) models[row.at(0)] = row;
+  EXPECT_EQ(models,
+            (std::map<std::string, Row>{
+                {"dmodk",
+                 {"dmodk", "first-path", "4", "0.4500 ± 0.0123 (1000 samples)", "0.5000 ± 0.0200 (700 samples)",
+                  "0.2500 ± 0.0100 (500 samples) ≤ 0.3000", "3", "0.3333", "4.000"}},
+                {"ftree-adaptive",
+                 {"ftree-adaptive", "even-split", "1.500..2.000", "1.0000 ± 0.0000 (1000 samples)", "-", "-", "0",
+                  "0.0000", "3.500"}},
+                {"minhop",
+                 {"minhop", "first-path", "4", "0.4500 ± 0.0000 (1000 samples)", "-", "-", "0", "0.0000", "4.000"}}}));
 }
 
 /// A directory laid out as --opensm-dir expects, from the committed k4n3 fixtures.

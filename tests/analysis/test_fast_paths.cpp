@@ -19,6 +19,8 @@
 #include "engines/registry.h"
 #include "fabric/fabric.h"
 #include "hand_routing.h"
+#include "io/fabric_files.h"
+#include "io/lft_dump.h"
 #include "traffic/pattern.h"
 
 using namespace routelab;
@@ -244,6 +246,60 @@ TEST(WorstFastPath, EqualsStoredPathsOnRandomSourceDependentRoutings) {
         }
       }
     }
+  }
+}
+
+// A source class is the terminals that enter at one switch with one routing row; a pair
+// inside a class is usually delivered at that switch. Not to a dual-rail host whose base LID
+// is its port on another switch: there the pairs from its classmates cross switch-to-switch
+// channels, and the worst channel's matching needs them. sw-a holds the dual-rail host D (port
+// 1; port 2 on sw-b, LID 3, D's base), S1 and S2; sw-b holds T. Channel sw-a -> sw-b carries
+// S1 -> D, S2 -> D, S1 -> T, S2 -> T and D -> T: WORST 2 (S1 -> D with S2 -> T), where the
+// pairs to D alone would leave 1.
+TEST(WorstFastPath, PairsInsideASourceClassThatLeaveItsSwitchAreCounted) {
+  const std::string ports =
+      "SW     1  1 0x0000000000200000 4x SDR - CA     4  1 0x0000000000100001 ( 'sw-a' - 'hca' )\n"
+      "SW     1  2 0x0000000000200000 4x SDR - CA     5  1 0x0000000000100011 ( 'sw-a' - 'hca' )\n"
+      "SW     1  3 0x0000000000200000 4x SDR - CA     6  1 0x0000000000100021 ( 'sw-a' - 'hca' )\n"
+      "SW     1  4 0x0000000000200000 4x SDR - SW     2  4 0x0000000000200001 ( 'sw-a' - 'sw-b' )\n"
+      "SW     2  1 0x0000000000200001 4x SDR - CA     3  2 0x0000000000100002 ( 'sw-b' - 'hca' )\n"
+      "SW     2  2 0x0000000000200001 4x SDR - CA     7  1 0x0000000000100031 ( 'sw-b' - 'hca' )\n"
+      "SW     2  4 0x0000000000200001 4x SDR - SW     1  4 0x0000000000200000 ( 'sw-b' - 'sw-a' )\n"
+      "CA     4  1 0x0000000000100001 4x SDR - SW     1  1 0x0000000000200000 ( 'hca' - 'sw-a' )\n"
+      "CA     3  2 0x0000000000100002 4x SDR - SW     2  1 0x0000000000200001 ( 'hca' - 'sw-b' )\n"
+      "CA     5  1 0x0000000000100011 4x SDR - SW     1  2 0x0000000000200000 ( 'hca' - 'sw-a' )\n"
+      "CA     6  1 0x0000000000100021 4x SDR - SW     1  3 0x0000000000200000 ( 'hca' - 'sw-a' )\n"
+      "CA     7  1 0x0000000000100031 4x SDR - SW     2  2 0x0000000000200001 ( 'hca' - 'sw-b' )\n";
+  const Network net = parseFabricText(ports, "dual-rail.txt");
+  ASSERT_EQ(net.terminalCount(), 4u);
+  // LIDs: sw-a 1, sw-b 2, D 3 (port 2, on sw-b: its base) and 4 (port 1), S1 5, S2 6, T 7.
+  const std::string dump =
+      "Unicast lids [0-7] of switch Lid 1 guid 0x0000000000200000 ('sw-a'):\n"
+      "0x0001 000 # Switch portguid 0x0000000000200000: 'sw-a'\n"
+      "0x0002 004 # Switch portguid 0x0000000000200001: 'sw-b'\n"
+      "0x0003 004 # Channel Adapter portguid 0x0000000000100002: 'hca'\n"
+      "0x0004 001 # Channel Adapter portguid 0x0000000000100001: 'hca'\n"
+      "0x0005 002 # Channel Adapter portguid 0x0000000000100011: 'hca'\n"
+      "0x0006 003 # Channel Adapter portguid 0x0000000000100021: 'hca'\n"
+      "0x0007 004 # Channel Adapter portguid 0x0000000000100031: 'hca'\n"
+      "7 lids dumped\n"
+      "Unicast lids [0-7] of switch Lid 2 guid 0x0000000000200001 ('sw-b'):\n"
+      "0x0001 004 # Switch portguid 0x0000000000200000: 'sw-a'\n"
+      "0x0002 000 # Switch portguid 0x0000000000200001: 'sw-b'\n"
+      "0x0003 001 # Channel Adapter portguid 0x0000000000100002: 'hca'\n"
+      "0x0004 004 # Channel Adapter portguid 0x0000000000100001: 'hca'\n"
+      "0x0005 004 # Channel Adapter portguid 0x0000000000100011: 'hca'\n"
+      "0x0006 004 # Channel Adapter portguid 0x0000000000100021: 'hca'\n"
+      "0x0007 002 # Channel Adapter portguid 0x0000000000100031: 'hca'\n"
+      "7 lids dumped\n";
+  const RoutingResult routing = parseLftDump(dump, "dual-rail.dump", net);
+  const WorstCase reference = worstCasePermutationLoad(PairPaths::build(net, routing, 1), 1);
+  EXPECT_EQ(reference.value, 2u);
+  const NodeId swA = *net.findNode("sw-a");
+  EXPECT_EQ(reference.channel, net.channelAt(swA, 4));
+  for (const int threads : {1, 2}) {
+    expectSameWorst(worstCasePermutationLoad(net, routing, threads), reference,
+                    "dual-rail threads " + std::to_string(threads));
   }
 }
 

@@ -153,6 +153,16 @@ TEST(TerminalDiameter, LongestConnectedTerminalPair) {
   NetworkBuilder bare;
   bare.connect(bare.addSwitch("S1", 1), 1, bare.addSwitch("S2", 1), 1);
   EXPECT_EQ(terminalDiameter(bare.build()), kUnreachable);
+
+  //   h ---- S            one terminal: no pair, diameter 0
+  //   a -- S1   S2 -- b   two islands of one terminal each: no connected pair, 0
+  NetworkBuilder lone;
+  lone.connect(lone.addTerminal("h"), 1, lone.addSwitch("S", 2), 1);
+  EXPECT_EQ(terminalDiameter(lone.build()), 0u);
+  NetworkBuilder islands;
+  islands.connect(islands.addTerminal("a"), 1, islands.addSwitch("S1", 2), 1);
+  islands.connect(islands.addTerminal("b"), 1, islands.addSwitch("S2", 2), 1);
+  EXPECT_EQ(terminalDiameter(islands.build()), 0u);
 }
 
 TEST(GraphAlgorithms, AgreeWithBruteForceOnAFatTree) {

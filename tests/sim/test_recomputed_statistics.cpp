@@ -213,8 +213,8 @@ TEST_P(RecomputedStatistics, EveryNumberEqualsTheRecordsOfTheSameRun) {
 
 // Cases below and past saturation, automatic and explicit warm-ups (explicit ones not on a
 // 1000-cycle boundary, windows not a multiple of the link time), several packets per
-// message, Poisson sources, in-order delivery (release after delivery), two threads, and a
-// drain too short for the last measured packets.
+// message, Poisson sources, in-order delivery (release after delivery) on single and adaptive
+// paths, two threads, and a drain too short for the last measured packets.
 INSTANTIATE_TEST_SUITE_P(
     Sim, RecomputedStatistics,
     ::testing::Values(
@@ -226,6 +226,10 @@ INSTANTIATE_TEST_SUITE_P(
                   Injection::Bernoulli, 1, 0, 3000, 0, 2},
         StatsCase{"random_in_order", "random:switches=6,links=9,terminals=2,seed=2", "lash", 0.2, Injection::Poisson, 2,
                   0, 2000, 0, 1, true},
+        // Adaptive paths with reorder buffers: packets arrive out of order and wait (a reorder
+        // delay above 0; single-path routings never wait).
+        StatsCase{"tree_adaptive_in_order", "kary-ntree:k=4,n=2", "ftree-adaptive", 0.5, Injection::Bernoulli, 1, 0,
+                  2000, 0, 1, true},
         StatsCase{"ring_past_saturation", "ring:6", "updown", 0.9},
         StatsCase{"ring_past_saturation_explicit", "ring:6", "updown", 0.7, Injection::Poisson, 1, 777, 1500},
         StatsCase{"tree_short_drain", "kary-ntree:k=2,n=3", "dmodk", 0.5, Injection::Bernoulli, 1, 500, 1000, 3},
@@ -278,6 +282,16 @@ TEST(RecomputedStatisticsCases, CoverBothSaturationReasonsAndAnUnsaturatedRun) {
   const SimResult quiet = simulate(tree.network, runEngine("dmodk", tree.network, context), sparse);
   EXPECT_TRUE(quiet.warmupSettled);
   EXPECT_FALSE(quiet.saturated);
+  // Reorder buffers behind adaptive paths hold packets: the reorder delay the cases compare
+  // is not always 0.
+  const Fabric adaptiveTree = loadFabric("kary-ntree:k=4,n=2");
+  SimConfig ordered;
+  ordered.load = 0.5;
+  ordered.inOrder = true;
+  ordered.measureCycles = 2000;
+  const SimResult reordered =
+      simulate(adaptiveTree.network, runEngine("ftree-adaptive", adaptiveTree.network, context), ordered);
+  EXPECT_GT(reordered.reorderDelayAvg, 0.01);
 }
 
 }  // namespace

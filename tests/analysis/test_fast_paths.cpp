@@ -52,6 +52,7 @@ const std::vector<Row>& rows() {
       {"kary-ntree:k=4,n=3", "mroots"},
       {"kary-ntree:k=4,n=3", "d-mroots"},
       {"kary-ntree:k=8,n=2", "dmodk"},
+      {"random:switches=24,links=26,terminals=2,seed=4", "minhop"},  // sparse: long paths
       {"kary-ntree:k=4,n=3+fail-links=3", "lash"},
       {"kary-ntree:k=4,n=3+fail-links=2,seed=5", "updown"},
       {"kary-ntree:k=4,n=3+fail-switches=1", "minhop"},

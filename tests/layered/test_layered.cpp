@@ -9,6 +9,7 @@
 #include "../engines/fabrics.h"
 #include "../engines/routing_check.h"
 #include "core/errors.h"
+#include "core/random.h"
 #include "engines/irregular/layering.h"
 #include "engines/irregular/switch_view.h"
 #include "engines/irregular/updown.h"
@@ -387,6 +388,57 @@ TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
     }
   }
   // No budget and more than kMaxLayers needed: tests/engines/test_layer_limit.cpp.
+}
+
+TEST(Layering, BudgetWithAHintEqualsFirstFitRerunOneLayerBelow) {
+  // With a hint a route may go to a later layer than the first that fits, so a cut of the
+  // capped run could lose routes the first maxLayers - 1 layers hold: assignLayersWithin
+  // re-runs first-fit, hint included, capped at maxLayers - 1 (layering.h). (LASH's suffix
+  // hints never tell the two apart — a path holds its suffix's dependencies, so it fits no
+  // layer its suffix did not — hence hints to arbitrary earlier routes here.)
+  const Network net = test::randomFabric(64, 112, 2);
+  const SwitchView view(net, false);
+  RoutePool pool;
+  HopSets hops;
+  for (std::uint32_t d = 0; d < view.switchCount(); ++d) {
+    minimalHops(view, d, hops);
+    for (std::uint32_t s = 0; s < view.switchCount(); ++s) {
+      if (s == d) continue;
+      std::vector<ChannelId> path;
+      for (std::uint32_t x = s; x != d; x = view.targetSwitch(path.back())) path.push_back(hops.at(x)[0]);
+      pool.addPath(path);
+    }
+  }
+  std::vector<std::uint32_t> hint(pool.size(), UINT32_MAX);
+  Rng rng(7);
+  for (std::uint32_t route = 1; route < pool.size(); ++route)
+    hint[route] = static_cast<std::uint32_t>(rng.below(route));
+  const BudgetedLayers unlimited = assignLayersWithin(net, pool, 0, "test", hint);
+  ASSERT_GE(unlimited.needed, 4u);
+  bool cutDiffers = false;  // a cut of the wider run differs from the re-run somewhere
+  for (std::size_t maxLayers = 1; maxLayers <= unlimited.needed; ++maxLayers) {
+    SCOPED_TRACE(maxLayers);
+    const BudgetedLayers budgeted = assignLayersWithin(net, pool, maxLayers, "test", hint);
+    EXPECT_EQ(budgeted.updownLayer, maxLayers < unlimited.needed);
+    EXPECT_LE(budgeted.layers(), maxLayers);
+    if (!budgeted.updownLayer) {
+      EXPECT_EQ(budgeted.assignment.layerOf, unlimited.assignment.layerOf);
+      continue;
+    }
+    std::vector<std::uint8_t> rerun(pool.size(), RoutingResult::kNoLayer);
+    if (maxLayers > 1) {
+      ChannelDependencyGraph cdg(net, 1);
+      rerun = assignLayers(cdg, pool, maxLayers - 1, hint).layerOf;
+      ChannelDependencyGraph wider(net, 1);
+      const std::vector<std::uint8_t> capped = assignLayers(wider, pool, maxLayers, hint).layerOf;
+      for (std::uint32_t route = 0; route < pool.size(); ++route) {
+        const std::uint8_t cut = capped[route] < maxLayers - 1 ? capped[route] : RoutingResult::kNoLayer;
+        cutDiffers = cutDiffers || (maxLayers == 2 && cut != rerun[route]);
+      }
+    }
+    EXPECT_EQ(budgeted.assignment.layerOf, rerun);
+  }
+  EXPECT_TRUE(cutDiffers) << "at 2 layers the cut and the re-run agree: the fixture cannot tell them apart";
 }
 
 TEST(Lash, LayersAreFirstFitInTheDocumentedPairOrder) {

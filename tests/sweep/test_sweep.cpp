@@ -460,6 +460,29 @@ TEST(Report, ALongPlotTitleIsBrokenAfterCommasAndReadsBackWhole) {
             std::string::npos);
 }
 
+// The y axis of an analyze sweep's plot names what its metric is: a plot of pattern loads
+// labelled as bandwidths would misread every point.
+TEST(Report, EachAnalyzeMetricNamesItsAxis) {
+  const std::vector<std::pair<std::string, std::string>> labels = {
+      {"worst", "WORST (max channel load over all permutations)"},
+      {"abb", "abb (mean bandwidth 1/ML, 99% CI)"},
+      {"afpb", "afpb (mean bandwidth 1/ML, 99% CI)"},
+      {"adb", "adb (mean bandwidth 1/ML, 99% CI)"},
+      {"pattern", "ML (max channel load of the pattern)"},
+      {"stages", "most paths per channel"}};
+  for (const auto& [metric, label] : labels) {
+    PointResult r;
+    r.key =
+        nlohmann::json{{"kind", "analyze"}, {"metric", metric}, {"fabric", "f"}, {"engine", "e"}, {"seed", 1}}.dump();
+    r.result = {{"value", 1.0}};
+    const auto plots = standardPlots({r});
+    ASSERT_EQ(plots.size(), 1U) << metric;
+    EXPECT_EQ(plots[0].yLabel, label) << metric;
+    EXPECT_NE(gnuplotScript(plots[0], "o.png", "o.svg").find("set ylabel '" + label + "'"), std::string::npos)
+        << metric;
+  }
+}
+
 TEST(Report, PlotsAverageSeedsPerEngineAndFabric) {
   std::vector<PointResult> results;
   const auto add = [&](const std::string& fabric, const std::string& engine, int seed, double value, double ci) {

@@ -344,10 +344,11 @@ TEST(SwitchView, MinimalHopsAreEveryChannelOneHopCloser) {
   }
 }
 
-TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
-  // assignLayersWithin cuts first-fit capped at maxLayers down to maxLayers - 1 layers
-  // instead of re-running it capped there (layering.h); the two must agree route by route.
-  const Network net = test::randomFabric(64, 112, 2);
+namespace {
+
+/// One route per ordered switch pair, destination by destination: the path through each
+/// switch's first minimal hop (a pool for first-fit layering).
+RoutePool firstMinimalPaths(const Network& net) {
   const SwitchView view(net, false);
   RoutePool pool;
   HopSets hops;
@@ -360,6 +361,16 @@ TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
       pool.addPath(path);
     }
   }
+  return pool;
+}
+
+}  // namespace
+
+TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
+  // assignLayersWithin cuts first-fit capped at maxLayers down to maxLayers - 1 layers
+  // instead of re-running it capped there (layering.h); the two must agree route by route.
+  const Network net = test::randomFabric(64, 112, 2);
+  const RoutePool pool = firstMinimalPaths(net);
   const BudgetedLayers unlimited = assignLayersWithin(net, pool, 0, "test");
   ASSERT_GE(unlimited.needed, 4u);
   EXPECT_FALSE(unlimited.updownLayer);
@@ -397,18 +408,7 @@ TEST(Layering, BudgetWithAHintEqualsFirstFitRerunOneLayerBelow) {
   // hints never tell the two apart — a path holds its suffix's dependencies, so it fits no
   // layer its suffix did not — hence hints to arbitrary earlier routes here.)
   const Network net = test::randomFabric(64, 112, 2);
-  const SwitchView view(net, false);
-  RoutePool pool;
-  HopSets hops;
-  for (std::uint32_t d = 0; d < view.switchCount(); ++d) {
-    minimalHops(view, d, hops);
-    for (std::uint32_t s = 0; s < view.switchCount(); ++s) {
-      if (s == d) continue;
-      std::vector<ChannelId> path;
-      for (std::uint32_t x = s; x != d; x = view.targetSwitch(path.back())) path.push_back(hops.at(x)[0]);
-      pool.addPath(path);
-    }
-  }
+  const RoutePool pool = firstMinimalPaths(net);
   std::vector<std::uint32_t> hint(pool.size(), UINT32_MAX);
   Rng rng(7);
   for (std::uint32_t route = 1; route < pool.size(); ++route)

@@ -92,6 +92,13 @@ std::vector<std::string> splitEngines(const std::string& text) {
       throw SpecError(fmt::format("compare: engines '{}' has an empty engine spec (specs are separated by '{}')", text,
                                   kEngineListSeparator));
     }
+    // A ',' separates an engine's options, after its ':'; before it, it can only mean a list.
+    if (engine.substr(0, engine.find(':')).find(',') != std::string_view::npos) {
+      throw SpecError(
+          fmt::format("compare: engine spec '{}' names several engines: specs are separated by '{}' "
+                      "(a ',' separates one engine's options, after its ':')",
+                      engine, kEngineListSeparator));
+    }
     engines.emplace_back(engine);
   }
   return engines;

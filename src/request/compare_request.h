@@ -33,7 +33,8 @@ struct CompareRequest {
   Options options;         ///< validated against compareSchema(); what toJson() writes
   CompareOptions compare;  ///< the typed options compareEngines() runs (no routings, no progress)
 
-  /// The engine list split at kEngineListSeparator (SpecError for an empty spec in it);
+  /// The engine list split at kEngineListSeparator (SpecError for an empty spec in it, or a
+  /// ',' before a spec's ':', which can only be a list written with the wrong separator);
   /// `simulate` absent: the leaders are simulated on fabrics up to simulate-terminals, true:
   /// at any size, false: never.
   static CompareRequest fromOptions(const Options& options);

@@ -149,6 +149,13 @@ TEST_F(CliCompare, BadInputIsAnErrorAndWritesNothing) {
   EXPECT_NE(r.err.find("--opensm-dir"), std::string::npos) << r.err;
   r = runRoutelab("compare --max-samples 1");
   EXPECT_EQ(r.exitCode, 2);
+  // A list written with commas is named as one, with the separator to use.
+  r = runRoutelab("compare kary-ntree:k=2,n=2 --engines 'dmodk,minhop' --output '" + dir_.string() + "'");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("engine spec 'dmodk,minhop' names several engines: specs are separated by ';'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(report()));
 }
 
 // OpenSM's routings of the k4n3 fixture fabric, laid out as --opensm-dir expects, ranked

@@ -670,8 +670,9 @@ std::uint64_t solveInBoundOrder(const SourceClasses& classes, const ClassWalker&
   return best;
 }
 
-/// The steps of the contract in worst.h, each a call; `widePairKeys` keys pairs in 64 bits
-/// whatever the size, `budgetBytes` is the budget of the fast path's own memory (test hooks:
+/// The steps of the contract in worst.h, each a call. `widePairKeys` runs as beyond 65535
+/// terminals whatever the size (pairs keyed in 64 bits, an undelivered pair found without the
+/// reference); `budgetBytes` is the budget of the fast path's own memory (test hooks:
 /// worstCasePermutationLoadWithWidePairKeys, worstCasePermutationLoadWithMemoryBudget).
 WorstCase worstFromSourceClasses(const Network& network, const RoutingResult& routing, int threads, bool widePairKeys,
                                  std::uint64_t budgetBytes = kMemoryBudgetBytes) {
@@ -687,7 +688,7 @@ WorstCase worstFromSourceClasses(const Network& network, const RoutingResult& ro
   checkMemory(fmt::format("worst-case load: channel counts of {} channels ({} threads)", channels, workers), channels,
               "channels", kSharedBytesPerChannel + kThreadBytesPerChannel * static_cast<std::uint64_t>(workers),
               budgetBytes);
-  const bool referenceFits = n <= 65535;
+  const bool referenceFits = n <= 65535 && !widePairKeys;
   const std::optional<SourceClasses> classes = sourceClasses(network, routing);
   if (!classes) {
     if (referenceFits) return reference();
@@ -717,7 +718,7 @@ WorstCase worstFromSourceClasses(const Network& network, const RoutingResult& ro
   // Pairs are keyed s * N + d: 32 bits up to 65535 terminals, 64 bits beyond.
   const std::uint32_t terminalValue = result.value;
   const std::uint64_t best =
-      referenceFits && !widePairKeys
+      referenceFits
           ? solveInBoundOrder<std::uint32_t>(*classes, walker, ends, used, bound, workers, budgetBytes, result)
           : solveInBoundOrder<std::uint64_t>(*classes, walker, ends, used, bound, workers, budgetBytes, result);
   result.channelsSolved = static_cast<std::size_t>(std::count_if(

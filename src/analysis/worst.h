@@ -59,8 +59,9 @@ WorstCase worstCasePermutationLoad(const PairPaths& paths, int threads = 0);
 /// half the budget per batch, or one channel's). O(classes x N x hops) time.
 WorstCase worstCasePermutationLoad(const Network& network, const RoutingResult& routing, int threads = 0);
 
-/// For tests: the same, with the 64-bit pair keys used beyond 65535 terminals whatever the
-/// fabric's size (the result is the same).
+/// For tests: the same as beyond 65535 terminals whatever the fabric's size: 64-bit pair
+/// keys, and an undelivered pair found by the fast path's own search rather than by the
+/// reference (the result, or the error, is the same).
 WorstCase worstCasePermutationLoadWithWidePairKeys(const Network& network, const RoutingResult& routing,
                                                    int threads = 0);
 

@@ -18,6 +18,7 @@
 #include "core/random.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "graph/builder.h"
 #include "hand_routing.h"
 #include "io/fabric_files.h"
 #include "io/lft_dump.h"
@@ -202,6 +203,38 @@ TEST(WorstFastPath, OwnMemoryIsTheDocumentedSizesTakenAtExactlyTheBudget) {
   EXPECT_EQ(outcome(2, kMemoryBudgetBytes), "no error");
 }
 
+// The pairs gathered for matching cost 3 x 4 + 4 = 16 bytes each with 32-bit pair keys
+// (docs/RELIABILITY.md, "Limits"): two switches of 32 terminals joined by one cable, whose
+// channel in each direction carries the 32 x 32 pairs between them. Taken at exactly
+// 1024 x 16 bytes (the first channel alone may use the whole budget), refused one byte below,
+// naming the count and the bytes each; both budgets hold the terminals' and channels' sizes.
+TEST(WorstFastPath, GatheredPairsAreSixteenBytesEachTakenAtExactlyTheBudget) {
+  NetworkBuilder builder;
+  const NodeId left = builder.addSwitch("left", 33), right = builder.addSwitch("right", 33);
+  builder.connect(left, 33, right, 33);
+  for (PortNumber p = 1; p <= 32; ++p) {
+    builder.connect(builder.addTerminal("l" + std::to_string(p)), 1, left, p);
+    builder.connect(builder.addTerminal("r" + std::to_string(p)), 1, right, p);
+  }
+  const Network net = builder.build();
+  const RoutingResult routing = runEngine("minhop", net);
+  const std::uint64_t budget = 1024 * 16;
+  ASSERT_LT(net.terminalCount() * 72, budget);
+  ASSERT_LT(net.channelCount() * (28 + 24), budget);  // one thread
+  const WorstCase fast = worstCasePermutationLoadWithMemoryBudget(net, routing, 1, budget);
+  expectSameWorst(fast, worstCasePermutationLoad(PairPaths::build(net, routing, 1), 1), "at the budget");
+  EXPECT_EQ(fast.value, 32u);
+  try {
+    worstCasePermutationLoadWithMemoryBudget(net, routing, 1, budget - 1);
+    ADD_FAILURE() << "one byte below the budget was not refused";
+  } catch (const LimitError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  "worst-case load: pairs of 1 channels gathered for matching: 1024 pairs x 16 bytes", 0),
+              0u)
+        << e.what();
+  }
+}
+
 // Beyond the reference's 65535 terminals (pairs keyed in 64 bits): XGFT(3; 128,16,32;
 // 1,8,16) has 65,536 terminals on 512 leaves (about 10 s). The reference cannot be built, so
 // the answer is checked by what it claims: the witness is a partial permutation of `value`
@@ -317,7 +350,9 @@ TEST(WorstFastPath, UndeliveredPairsGiveTheReferenceError) {
     return std::string("no error");
   };
   // A missing entry at a leaf, a missing entry at the top, a dead-end port (delivery claimed
-  // at the wrong switch), and a loop between two switches.
+  // at the wrong switch), and a loop between two switches; the error is the reference's with
+  // the reference and without it (as beyond 65535 terminals: the first undelivered pair by
+  // source, then destination, found by the fast path's own search).
   const Address address = good.addresses.base(net.terminalNode(37));
   const NodeId leaf = net.target(net.injectionChannel(net.terminalNode(0)));
   const ChannelId up = net.channelAt(leaf, good.tables[0].port(net.switchIndex(leaf), address));
@@ -331,11 +366,17 @@ TEST(WorstFastPath, UndeliveredPairsGiveTheReferenceError) {
     const std::string expected = referenceError(broken[i]);
     ASSERT_NE(expected, "no error") << i;
     for (const int threads : {1, 2}) {
-      try {
-        worstCasePermutationLoad(net, broken[i], threads);
-        ADD_FAILURE() << "case " << i << ": no error";
-      } catch (const AnalysisError& error) {
-        EXPECT_EQ(std::string(error.what()), expected) << i;
+      for (const bool beyondTheReference : {false, true}) {  // the wide-keys hook runs without the reference
+        try {
+          if (beyondTheReference) {
+            worstCasePermutationLoadWithWidePairKeys(net, broken[i], threads);
+          } else {
+            worstCasePermutationLoad(net, broken[i], threads);
+          }
+          ADD_FAILURE() << "case " << i << ": no error";
+        } catch (const AnalysisError& error) {
+          EXPECT_EQ(std::string(error.what()), expected) << i << (beyondTheReference ? " beyond the reference" : "");
+        }
       }
     }
   }

@@ -366,6 +366,32 @@ RoutePool firstMinimalPaths(const Network& net) {
 
 }  // namespace
 
+TEST(RoutePool, EachAddReturnsTheIndexItsRouteIsReadBackBy) {
+  // layering.h: addPath and addGroup return the route's index; channels(route) gives the
+  // path's channels, or a group's dependencies as (from, to) channel pairs; isGroup tells which.
+  RoutePool pool;
+  const std::vector<ChannelId> first{ChannelId(4), ChannelId(9)};
+  const std::vector<std::pair<ChannelId, ChannelId>> group{{ChannelId(1), ChannelId(2)}, {ChannelId(3), ChannelId(7)}};
+  const std::vector<ChannelId> groupChannels{ChannelId(1), ChannelId(2), ChannelId(3), ChannelId(7)};
+  const std::vector<ChannelId> last{ChannelId(5)};
+  const std::vector<std::pair<ChannelId, ChannelId>> emptyGroup;
+  EXPECT_EQ(pool.addPath(first), 0u);
+  EXPECT_EQ(pool.addGroup(group), 1u);
+  EXPECT_EQ(pool.addGroup(emptyGroup), 2u);
+  EXPECT_EQ(pool.addPath(last), 3u);
+  ASSERT_EQ(pool.size(), 4u);
+  auto channelsOf = [&](std::uint32_t route) {
+    const auto span = pool.channels(route);
+    return std::vector<ChannelId>(span.begin(), span.end());
+  };
+  EXPECT_EQ(channelsOf(0), first);
+  EXPECT_EQ(channelsOf(1), groupChannels);
+  EXPECT_TRUE(channelsOf(2).empty());
+  EXPECT_EQ(channelsOf(3), last);
+  EXPECT_EQ(std::vector<bool>({pool.isGroup(0), pool.isGroup(1), pool.isGroup(2), pool.isGroup(3)}),
+            std::vector<bool>({false, true, true, false}));
+}
+
 TEST(Layering, BudgetWithoutHintEqualsFirstFitCappedOneLayerBelow) {
   // assignLayersWithin cuts first-fit capped at maxLayers down to maxLayers - 1 layers
   // instead of re-running it capped there (layering.h); the two must agree route by route.

@@ -98,11 +98,12 @@ void expectSameWorst(const WorstCase& fast, const WorstCase& reference, const st
 }
 
 /// A single-path routing with random top switches per (leaf, destination, source class) on
-/// T(n+m, r): routings without structure, several source classes per leaf.
+/// T(n+m, r): routings without structure, several source classes per leaf; terminal t is in
+/// class (7 t + classShift) mod classes.
 RoutingResult randomGft2Routing(const Network& network, std::uint32_t n, std::uint32_t m, std::uint32_t classes,
-                                std::uint64_t seed) {
+                                std::uint64_t seed, std::uint32_t classShift = 0) {
   return test::handRouting(
-      network, classes, [classes](std::uint32_t t) { return (t * 7) % classes; },
+      network, classes, [classes, classShift](std::uint32_t t) { return (t * 7 + classShift) % classes; },
       [n, m, seed](const Network& net, NodeId sw, std::uint32_t d, std::uint32_t cls) -> PortNumber {
         if (!test::isLeaf(net, sw)) return static_cast<PortNumber>(1 + d / n);
         if (test::indexInLevel(net, sw) == d / n) return static_cast<PortNumber>(1 + d % n);
@@ -376,6 +377,33 @@ TEST(WorstFastPath, UndeliveredPairsGiveTheReferenceError) {
           ADD_FAILURE() << "case " << i << ": no error";
         } catch (const AnalysisError& error) {
           EXPECT_EQ(std::string(error.what()), expected) << i << (beyondTheReference ? " beyond the reference" : "");
+        }
+      }
+    }
+  }
+}
+
+// The compact records shared by the sources of one switch and address offset: each source's
+// offset into them comes from its own class, terminal 0's included (here in class 1 or 2, so
+// its records do not start at the row's first address).
+TEST(SamplerFastPath, SourceClassRecordsEqualARecountWhateverTerminalZerosClass) {
+  for (const auto& [n, m, r] : {std::tuple{4u, 3u, 5u}, std::tuple{6u, 2u, 4u}}) {
+    const Network net = makeGft2(n, m, r);
+    for (const std::uint32_t classes : {2u, 3u}) {
+      const RoutingResult routing = randomGft2Routing(net, n, m, classes, 3, 1);
+      ASSERT_NE(routing.sourceClassOf.at(0), 0u);
+      const PairPaths paths = PairPaths::build(net, routing, 1);
+      if (classes == 2) {
+        ASSERT_TRUE(paths.compactBySwitch());  // (3 classes take 4 addresses: too many for it)
+      }
+      std::vector<std::uint32_t> scratch(paths.terminals());
+      std::vector<SourceDestination> pairs;
+      for (const SampledPattern kind : {SampledPattern::FullPermutation, SampledPattern::RandomPermutation}) {
+        for (std::uint64_t index = 0; index < 40; ++index) {
+          drawSampledPattern(kind, 5, index, scratch, pairs);
+          ASSERT_EQ(sampleMaxLoad(paths, kind, 5, index), recountMaxLoad(paths, pairs))
+              << "T(" << n << "+" << m << "," << r << ") classes " << classes << " " << sampledPatternName(kind)
+              << " sample " << index;
         }
       }
     }

@@ -332,8 +332,8 @@ TEST(Simulator, SaturatedSourceQueuesBeyondTheBudgetAreALimitError) {
 // leaf of terminals 0 and 1, which sends them up again) keeps its packets moving forever, so
 // neither the watchdog nor the end of a trace would stop the run: a packet that has crossed
 // more links than the fabric has channels stops it with a SimulationError naming the pair,
-// on one thread and on two; for a trace (which runs until every packet is delivered) as for
-// synthetic traffic.
+// at the first link past that count, on one thread and on two; for a trace (which runs until every packet is delivered)
+// as for synthetic traffic.
 TEST(Simulator, ARoutingLoopIsAnErrorNotAHang) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
   const Network& network = fabric.network;
@@ -366,6 +366,11 @@ TEST(Simulator, ARoutingLoopIsAnErrorNotAHang) {
         EXPECT_NE(std::string(error.what()).find("the routing loops: a packet from terminal"), std::string::npos)
             << error.what();
         EXPECT_NE(std::string(error.what()).find("to 'kt-h2'"), std::string::npos) << error.what();
+        // Stopped at the first link past the fabric's channels, not one before.
+        const std::string crossed = "has crossed " + std::to_string(network.channelCount() + 1) +
+                                    " links, more than the fabric's " + std::to_string(network.channelCount()) +
+                                    " channels";
+        EXPECT_NE(std::string(error.what()).find(crossed), std::string::npos) << error.what();
       }
     }
   }

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "core/errors.h"
@@ -767,6 +768,40 @@ TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking)
     // 90 of the title and the x label (figures.cpp).
     EXPECT_GE(f.height - 90, static_cast<int>(30 * e->stages.size())) << f.id;
   }
+}
+
+// Each simulated routing's curves take a colour gnuplot reads ('#rrggbb'), the first eight
+// distinct, with more routings than the palette's eight colours (`--simulate-leaders` and the
+// contrast routings can pass eight): ten routings, in both simulation figures.
+TEST(CompareFigures, EverySimulatedRoutingHasAPaletteColourTheFirstEightDistinct) {
+  Comparison c;
+  for (std::size_t r = 0; r < 10; ++r) {
+    EngineComparison e = routing("e" + std::to_string(r), r);
+    SimulatedPattern pattern;
+    pattern.traffic = "uniform";
+    pattern.saturationLoad = 0.5;
+    pattern.points = {{0.25, 0.25, 0.25, 20, false}, {0.5, 0.5, 0.49, 40, false}};
+    e.dynamic.patterns = {pattern};
+    c.engines.push_back(e);
+  }
+  std::size_t figuresRead = 0;
+  for (const FigureSpec& f : comparisonFigures(c)) {
+    if (f.id != "fig-latency" && f.id != "fig-throughput") continue;
+    ++figuresRead;
+    std::vector<std::string> colours;
+    for (std::size_t r = 0; r < 10; ++r) {
+      const std::size_t plot = f.script.find(fmt::format("$r{}p0 using ", r));
+      ASSERT_NE(plot, std::string::npos) << f.id << " routing " << r;
+      const std::size_t open = f.script.find("lc rgb '", plot) + 8;
+      const std::string colour = f.script.substr(open, f.script.find('\'', open) - open);
+      EXPECT_EQ(colour.size(), 7u) << f.id << " routing " << r << ": '" << colour << "'";
+      EXPECT_EQ(colour.find_first_not_of("0123456789abcdef", 1), std::string::npos) << colour;
+      EXPECT_EQ(colour.front(), '#') << colour;
+      colours.push_back(colour);
+    }
+    EXPECT_EQ(std::set<std::string>(colours.begin(), colours.begin() + 8).size(), 8u) << f.id;
+  }
+  EXPECT_EQ(figuresRead, 2u);
 }
 
 // The heat maps' colour scale is shared and ends at the largest count any channel carries,

@@ -37,11 +37,11 @@ struct AscendingUsage {
 
 struct LinkLoads {
   LoadModel model = LoadModel::FirstPath;
-  std::vector<double> load;  ///< per channel id
-  double maxLoad = 0;        ///< ML (best-split: of the best split found, an upper bound)
-  double lowerBound = 0;     ///< best-split: certified lower bound on ML; otherwise == maxLoad
-  ChannelId maxChannel;      ///< smallest channel id with load == ML (invalid if no pairs)
-  std::size_t channelsAtMax = 0;
+  std::vector<double> load;       ///< per channel id
+  double maxLoad = 0;             ///< ML (best-split: of the best split found, an upper bound)
+  double lowerBound = 0;          ///< best-split: certified lower bound on ML; otherwise == maxLoad
+  ChannelId maxChannel;           ///< smallest channel id with load == ML (invalid if no pairs)
+  std::size_t channelsAtMax = 0;  ///< channels with load == ML (0 if no pairs)
   std::size_t pairs = 0;
   std::vector<AscendingUsage> ascending;  ///< per level with up-going load (fat-trees only)
 };

@@ -91,6 +91,49 @@ TEST(LinkLoads, SplitModelDividesOverCandidates) {
             patternLoads(net, deterministic, all, LoadModel::FirstPath).load);
 }
 
+// ML's witnesses recounted from the per-channel loads: channelsAtMax is the number of channels
+// whose load equals ML, maxChannel the smallest of them, and a pattern without pairs has
+// neither. Ties at ML = 1 (a permutation without contention, and pairs split evenly over four
+// up ports, whose injection and delivery channels carry all of it) and at ML = 5.
+TEST(LinkLoads, ChannelsAtMaxAndMaxChannelAreRecountedFromTheLoads) {
+  const Network net = makeGft2(2, 4, 3);
+  const RoutingResult routing = adaptiveGft2(net, 2, 4);
+  TrafficPattern none;
+  none.terminals = net.terminalCount();
+  none.spec = "by-hand";
+  TrafficPattern crossing = none;
+  crossing.pairs = {{0, 2}, {1, 3}};
+  struct Case {
+    std::string name;
+    TrafficPattern pattern;
+    LoadModel model;
+    double maxLoad;
+  };
+  const std::vector<Case> cases = {
+      {"shift, first path", makePattern("shift:s=2", net, 1), LoadModel::FirstPath, 1.0},
+      {"crossing pairs, even split", crossing, LoadModel::EvenSplit, 1.0},
+      {"all-to-all, even split", makePattern("all-to-all", net, 1), LoadModel::EvenSplit, 5.0},
+      {"hot-spot, first path", makePattern("hot-spot:target=1", net, 1), LoadModel::FirstPath, 5.0},
+      {"no pairs", none, LoadModel::FirstPath, 0.0},
+  };
+  std::size_t casesWithTies = 0;
+  for (const Case& c : cases) {
+    const LinkLoads loads = patternLoads(net, routing, c.pattern, c.model);
+    EXPECT_EQ(loads.maxLoad, c.maxLoad) << c.name;
+    std::size_t atMax = 0;
+    ChannelId first;
+    for (std::size_t ch = 0; ch < loads.load.size(); ++ch) {
+      if (c.maxLoad == 0 || loads.load[ch] != c.maxLoad) continue;
+      if (atMax++ == 0) first = ChannelId::fromIndex(ch);
+    }
+    EXPECT_EQ(loads.channelsAtMax, atMax) << c.name;
+    EXPECT_EQ(loads.maxChannel, first) << c.name;
+    EXPECT_EQ(loads.maxChannel.valid(), c.maxLoad > 0) << c.name;
+    if (atMax > 1) ++casesWithTies;
+  }
+  EXPECT_GE(casesWithTies, 3u);
+}
+
 TEST(LinkLoads, PatternOfAnotherFabricIsRejected) {
   const Network small = makeGft2(2, 2, 3), big = makeGft2(2, 2, 4);
   EXPECT_THROW(patternLoads(small, test::handDmodk(small, 2, 2), makePattern("shift:s=1", big, 1)), AnalysisError);

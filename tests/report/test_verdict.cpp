@@ -743,6 +743,35 @@ TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking)
   for (const auto& point : uniform.points) below += point.load <= uniform.saturationLoad ? 1 : 0;
   EXPECT_EQ(dataBlock(figures[1].script, "r0p0").size(), below);
   EXPECT_EQ(dataBlock(figures[1].script, "k0p0").size(), 1u);  // the knee
+  // The knee's dot, for every simulated routing and pattern, recounted from the points' own
+  // flags (docs/COMPARE.md): the highest searched load (on [0.01, 1]) found unsaturated, or
+  // 0.01 when every searched load saturated. The points below 0.01 are the latency points.
+  std::size_t r = 0, knees = 0, allSaturated = 0;
+  for (const EngineComparison& e : c.engines) {
+    if (!e.dynamic.simulated()) continue;
+    for (std::size_t p = 0; p < e.dynamic.patterns.size(); ++p) {
+      const SimulatedPattern::Point* knee = nullptr;
+      const SimulatedPattern::Point* lowest = nullptr;
+      for (const auto& point : e.dynamic.patterns[p].points) {
+        if (point.load < 0.01) continue;
+        if (!point.saturated && (knee == nullptr || point.load > knee->load)) knee = &point;
+        if (lowest == nullptr || point.load < lowest->load) lowest = &point;
+      }
+      ASSERT_NE(lowest, nullptr) << e.name << " pattern " << p;
+      if (knee == nullptr) {
+        EXPECT_EQ(lowest->load, 0.01) << e.name << " pattern " << p;
+        knee = lowest;
+        ++allSaturated;
+      }
+      EXPECT_EQ(
+          dataBlock(figures[1].script, fmt::format("k{}p{}", r, p)),
+          std::vector<std::string>{fmt::format("{:.6g} {:.6g} {:.6g}", knee->offered, knee->accepted, knee->latency)})
+          << e.name << " pattern " << p;
+      ++knees;
+    }
+    ++r;
+  }
+  EXPECT_GT(knees, allSaturated);
   EXPECT_EQ(dataBlock(figures[2].script, "r0p0").size(), uniform.points.size());
   EXPECT_NE(figures[1].script.find("set xlabel 'accepted traffic (flits/terminal/cycle)'"), std::string::npos);
   EXPECT_NE(figures[1].script.find("set ylabel 'mean latency (cycles)'"), std::string::npos);

@@ -532,6 +532,49 @@ TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
   }
 }
 
+// The watchdog's wait-for graph follows each waiting packet's choices at its switch; a choice
+// that leads nowhere — a port without a cable, which a candidate list may hold
+// (routing/semantics.h, DeadPort) — adds no wait. Here every list of a 5-ring's minhop ends in
+// port 4 of its 3-port switch: the run deadlocks as minhop alone does, and the report names
+// the ring's channels only.
+TEST(Simulator, AChoiceWithoutACableIsNoWaitInTheDeadlockReport) {
+  const Fabric fabric = loadFabric(test::ringFabric(5, "deadport"));
+  RoutingResult routing = route("minhop", fabric.network);
+  ForwardingTable& table = routing.tables[0];
+  std::size_t lists = 0;
+  for (std::uint32_t s = 0; s < table.switchCount(); ++s) {
+    for (Address a = 0; a < table.addressCount(); ++a) {
+      const PortNumber port = table.port(s, a);
+      if (port == kNoRoute || port == 0) continue;
+      const std::array<PortNumber, 2> ports{port, 4};
+      table.setCandidates(s, a, ports);
+      ++lists;
+    }
+  }
+  ASSERT_EQ(lists, 5u * 5u);  // every switch to every terminal
+  routing.deterministic = false;
+  SimConfig config;
+  config.load = 1.0;
+  config.warmupCycles = 100;
+  config.measureCycles = 100000;
+  config.watchdogCycles = 2000;
+  config.routingDelay = 2;
+  config.bufferPackets = 1;
+  bool deadlocked = false;
+  for (std::uint64_t seed = 1; seed <= 3 && !deadlocked; ++seed) {
+    config.seed = seed;
+    config.arbitration = std::array{Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}[seed - 1];
+    const SimResult result = simulate(fabric.network, routing, config);
+    deadlocked = result.deadlock;
+    if (!deadlocked) continue;
+    ASSERT_GE(result.deadlockReport.channels.size(), 2u);
+    for (const std::string& channel : result.deadlockReport.channels) {
+      EXPECT_EQ(channel.find("h"), std::string::npos) << channel << ": a terminal's channel is never waited on";
+    }
+  }
+  EXPECT_TRUE(deadlocked);
+}
+
 TEST(Simulator, ChannelUtilizationIsOfferedLoadTimesTheStaticLoads) {
   // Uniform traffic: every source picks each other terminal with probability 1/(N-1), so a
   // channel carries load x (all-to-all load of the channel) / (N-1) flits per cycle.

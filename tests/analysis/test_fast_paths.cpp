@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/paths.h"
@@ -284,14 +286,11 @@ TEST(WorstFastPath, EqualsStoredPathsOnRandomSourceDependentRoutings) {
   }
 }
 
-// A source class is the terminals that enter at one switch with one routing row; a pair
-// inside a class is usually delivered at that switch. Not to a dual-rail host whose base LID
-// is its port on another switch: there the pairs from its classmates cross switch-to-switch
-// channels, and the worst channel's matching needs them. sw-a holds the dual-rail host D (port
-// 1; port 2 on sw-b, LID 3, D's base), S1 and S2; sw-b holds T. Channel sw-a -> sw-b carries
-// S1 -> D, S2 -> D, S1 -> T, S2 -> T and D -> T: WORST 2 (S1 -> D with S2 -> T), where the
-// pairs to D alone would leave 1.
-TEST(WorstFastPath, PairsInsideASourceClassThatLeaveItsSwitchAreCounted) {
+namespace {
+
+/// The dual-rail fabric of the test below and its OpenSM dump; without S2 (`withS2` false)
+/// sw-a's class is {D, S1}, D first.
+std::pair<Network, RoutingResult> dualRailFabric(bool withS2) {
   const std::string ports =
       "SW     1  1 0x0000000000200000 4x SDR - CA     4  1 0x0000000000100001 ( 'sw-a' - 'hca' )\n"
       "SW     1  2 0x0000000000200000 4x SDR - CA     5  1 0x0000000000100011 ( 'sw-a' - 'hca' )\n"
@@ -305,8 +304,14 @@ TEST(WorstFastPath, PairsInsideASourceClassThatLeaveItsSwitchAreCounted) {
       "CA     5  1 0x0000000000100011 4x SDR - SW     1  2 0x0000000000200000 ( 'hca' - 'sw-a' )\n"
       "CA     6  1 0x0000000000100021 4x SDR - SW     1  3 0x0000000000200000 ( 'hca' - 'sw-a' )\n"
       "CA     7  1 0x0000000000100031 4x SDR - SW     2  2 0x0000000000200001 ( 'hca' - 'sw-b' )\n";
-  const Network net = parseFabricText(ports, "dual-rail.txt");
-  ASSERT_EQ(net.terminalCount(), 4u);
+  auto without = [&](const std::string& text) {
+    std::string out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      if (withS2 || line.find("0x0000000000100021") == std::string::npos) out += line + "\n";
+    }
+    return out;
+  };
   // LIDs: sw-a 1, sw-b 2, D 3 (port 2, on sw-b: its base) and 4 (port 1), S1 5, S2 6, T 7.
   const std::string dump =
       "Unicast lids [0-7] of switch Lid 1 guid 0x0000000000200000 ('sw-a'):\n"
@@ -327,7 +332,23 @@ TEST(WorstFastPath, PairsInsideASourceClassThatLeaveItsSwitchAreCounted) {
       "0x0006 004 # Channel Adapter portguid 0x0000000000100021: 'hca'\n"
       "0x0007 002 # Channel Adapter portguid 0x0000000000100031: 'hca'\n"
       "7 lids dumped\n";
-  const RoutingResult routing = parseLftDump(dump, "dual-rail.dump", net);
+  const Network net = parseFabricText(without(ports), "dual-rail.txt");
+  RoutingResult routing = parseLftDump(without(dump), "dual-rail.dump", net);
+  return {net, std::move(routing)};
+}
+
+}  // namespace
+
+// A source class is the terminals that enter at one switch with one routing row; a pair
+// inside a class is usually delivered at that switch. Not to a dual-rail host whose base LID
+// is its port on another switch: there the pairs from its classmates cross switch-to-switch
+// channels, and the worst channel's matching needs them. sw-a holds the dual-rail host D (port
+// 1; port 2 on sw-b, LID 3, D's base), S1 and S2; sw-b holds T. Channel sw-a -> sw-b carries
+// S1 -> D, S2 -> D, S1 -> T, S2 -> T and D -> T: WORST 2 (S1 -> D with S2 -> T), where the
+// pairs to D alone would leave 1.
+TEST(WorstFastPath, PairsInsideASourceClassThatLeaveItsSwitchAreCounted) {
+  const auto [net, routing] = dualRailFabric(true);
+  ASSERT_EQ(net.terminalCount(), 4u);
   const WorstCase reference = worstCasePermutationLoad(PairPaths::build(net, routing, 1), 1);
   EXPECT_EQ(reference.value, 2u);
   const NodeId swA = *net.findNode("sw-a");
@@ -335,6 +356,21 @@ TEST(WorstFastPath, PairsInsideASourceClassThatLeaveItsSwitchAreCounted) {
   for (const int threads : {1, 2}) {
     expectSameWorst(worstCasePermutationLoad(net, routing, threads), reference,
                     "dual-rail threads " + std::to_string(threads));
+  }
+}
+
+// The same without S2: sw-a's class is {D, S1}, and the pairs into its first member D are
+// gathered too (S1 -> D crosses sw-a -> sw-b): WORST 2 with D -> T, where the pairs to T alone
+// would leave 1.
+TEST(WorstFastPath, PairsIntoTheFirstMemberOfATwoTerminalClassAreCounted) {
+  const auto [net, routing] = dualRailFabric(false);
+  ASSERT_EQ(net.terminalCount(), 3u);
+  const WorstCase reference = worstCasePermutationLoad(PairPaths::build(net, routing, 1), 1);
+  EXPECT_EQ(reference.value, 2u);
+  EXPECT_EQ(reference.channel, net.channelAt(*net.findNode("sw-a"), 4));
+  for (const int threads : {1, 2}) {
+    expectSameWorst(worstCasePermutationLoad(net, routing, threads), reference,
+                    "dual-rail without S2, threads " + std::to_string(threads));
   }
 }
 
@@ -358,11 +394,15 @@ TEST(WorstFastPath, UndeliveredPairsGiveTheReferenceError) {
   const NodeId leaf = net.target(net.injectionChannel(net.terminalNode(0)));
   const ChannelId up = net.channelAt(leaf, good.tables[0].port(net.switchIndex(leaf), address));
   const NodeId above = net.target(up);
-  std::vector<RoutingResult> broken(4, good);
+  std::vector<RoutingResult> broken(5, good);
   broken[0].tables[0].set(net.switchIndex(leaf), address, kNoRoute);
   broken[1].tables[0].set(net.switchIndex(above), address, kNoRoute);
   broken[2].tables[0].set(net.switchIndex(above), address, kSelfPort);
   broken[3].tables[0].set(net.switchIndex(above), address, net.targetPort(up));  // back down to the leaf
+  // ... and one only the last source class holds (the last leaf's entry for terminal 0): the
+  // search for the first undelivered source runs through every class.
+  const NodeId lastLeaf = net.target(net.injectionChannel(net.terminalNode(net.terminalCount() - 1)));
+  broken[4].tables[0].set(net.switchIndex(lastLeaf), good.addresses.base(net.terminalNode(0)), kNoRoute);
   for (std::size_t i = 0; i < broken.size(); ++i) {
     const std::string expected = referenceError(broken[i]);
     ASSERT_NE(expected, "no error") << i;

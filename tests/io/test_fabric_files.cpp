@@ -575,6 +575,8 @@ const BrokenInput kBroken[] = {
     {"garbage after remote port", "Switch 4 \"s\"\n[1] \"h\"[1] garbage\n", 2, "unexpected text"},
     {"garbage after node id", "Switch 4 \"s\" junk\n", 1, "unexpected text"},
     {"unknown line", "Switch 4 \"s\"\n\nthis is not a fabric\n", 3, "unexpected line"},
+    {"node id with a '#'", "Switch 4 \"s#1\"\n", 1, "bad node id \"s#1\": '#' and '@' are reserved by ibsim"},
+    {"node id with an '@'", "Hca 1 \"h@2\"\n", 1, "bad node id \"h@2\": '#' and '@' are reserved by ibsim"},
     {"router", "Rt 2 \"r\"\n", 1, "routers"},
     {"include", "include \"other.net\"\n", 1, "not supported"},
     {"bad guid line", "switchguid=zz\n", 1, "bad GUID"},
@@ -622,6 +624,11 @@ const BrokenInput kBroken[] = {
     {"json truncated", "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n", 3, "invalid JSON"},
     {"json version 2", "{\"format\": \"routelab-network\", \"version\": 2,\n \"nodes\": [], \"cables\": []}\n", 1,
      "unsupported \"version\" (this routelab reads version 1)"},
+    // The version's range (0..2^30, to keep the number readable) at its end and one past.
+    {"json version 2^30", "{\"format\": \"routelab-network\", \"version\": 1073741824,\n \"nodes\": []}\n", 1,
+     "unsupported \"version\" (this routelab reads version 1)"},
+    {"json version past 2^30", "{\"format\": \"routelab-network\", \"version\": 1073741825,\n \"nodes\": []}\n", 1,
+     "\"version\" = 1073741825 is out of range 0..1073741824"},
     {"json node kind",
      "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n  {\"name\": \"a\", \"kind\": \"router\", "
      "\"ports\": 2}\n ],\n \"cables\": []}\n",

@@ -799,6 +799,33 @@ TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking)
   }
 }
 
+// The metrics figure's data rows, one per analysed routing in the comparison's order: its
+// position, its name as a gnuplot string (a quote, a backslash or a line break in it become
+// an apostrophe, which cannot end the string), ABB with its interval, WORST, the shifts' load,
+// the VLs and the bar's colour.
+TEST(CompareFigures, TheMetricsRowsCarryEachRoutingsNameAndNumbers) {
+  Comparison c;
+  const std::vector<std::string> names = {"dmodk", "lash:max-layers=2", "say \"hi\"", "back\\slash", "two\nlines"};
+  const std::vector<std::string> drawn = {"dmodk", "lash:max-layers=2", "say 'hi'", "back'slash", "two'lines"};
+  for (std::size_t r = 0; r < names.size(); ++r) {
+    EngineComparison e = routing(names[r], r);
+    e.models[0].abb.mean = 0.5 + 0.01 * double(r);
+    e.models[0].worst = double(3 + r);
+    e.layersUsed = 1 + r;
+    c.engines.push_back(e);
+  }
+  const std::vector<FigureSpec> figures = comparisonFigures(c);
+  ASSERT_FALSE(figures.empty());
+  ASSERT_EQ(figures[0].id, "fig-metrics");
+  const std::vector<std::string> rows = dataBlock(figures[0].script, "metrics");
+  ASSERT_EQ(rows.size(), names.size());
+  for (std::size_t r = 0; r < names.size(); ++r) {
+    EXPECT_EQ(rows[r].substr(0, rows[r].rfind(' ')),
+              fmt::format("{} \"{}\" {:.6g} 0.01 {} 2 {}", r, drawn[r], 0.5 + 0.01 * double(r), 3 + r, 1 + r))
+        << rows[r];
+  }
+}
+
 // Each simulated routing's curves take a colour gnuplot reads ('#rrggbb'), the first eight
 // distinct, with more routings than the palette's eight colours (`--simulate-leaders` and the
 // contrast routings can pass eight): ten routings, in both simulation figures.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -323,6 +324,27 @@ TEST(RequestRun, AnalyzeAndSimulateRunFromTheRequest) {
   EXPECT_EQ(searchJson.at("saturation_load").get<double>(), knee.load);
   EXPECT_EQ(searchJson.at("saturation_throughput").get<double>(), expected.accepted);
   EXPECT_FALSE(searchJson.contains("load"));
+
+  // `loads`: one simulation per load, run in parallel, each finished one reported as progress
+  // (k of n, every k from 1 to n once, whatever order they finish in).
+  SimulateRequest points = SimulateRequest::fromValues({{"fabric", "kary-ntree:k=2,n=2"},
+                                                        {"engine", "dmodk"},
+                                                        {"cycles", "500"},
+                                                        {"packet-flits", "4"},
+                                                        {"loads", "0.1:0.4:0.1"},
+                                                        {"threads", "2"}});
+  ASSERT_EQ(points.loads.size(), 4u);
+  progress.clear();
+  const SimulateOutcome loads =
+      runSimulate(points, [&](std::size_t done, std::size_t all) { progress.emplace_back(done, all); });
+  ASSERT_EQ(loads.results.size(), 4u);
+  std::vector<std::size_t> reported;
+  for (const auto& [done, all] : progress) {
+    EXPECT_EQ(all, 4u);
+    reported.push_back(done);
+  }
+  std::sort(reported.begin(), reported.end());
+  EXPECT_EQ(reported, (std::vector<std::size_t>{1, 2, 3, 4}));
 }
 
 // A trace run echoes which trace it ran and how it read it (docs/SIMULATION.md "Traces"): the

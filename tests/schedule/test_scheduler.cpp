@@ -148,6 +148,44 @@ std::vector<SourceDestination> randomPermutation(std::size_t terminals, std::uin
 
 }  // namespace
 
+// The fabric's per-level figures (circuits.h) against a count of the network itself: the
+// nodes at each level k = 0..h (k = hops from the nearest terminal, by breadth-first search),
+// the top level included, and W_k the product of the up-port counts below k.
+TEST(CircuitFabricLevels, NodesAtEveryLevelAndTheWeightsEqualACountOfTheNetwork) {
+  for (const std::string spec : {"ft:l=3,m=4,w=4", "kary-ntree:k=2,n=3", "xgft:h=3,m=2.3.2,w=1.2.3"}) {
+    const Fabric loaded = loadFabric(spec);
+    const Network& net = loaded.network;
+    const CircuitFabric fabric(net);
+    std::vector<std::uint32_t> level(net.nodeCount(), UINT32_MAX);
+    std::vector<NodeId> frontier;
+    for (std::uint32_t t = 0; t < net.terminalCount(); ++t) {
+      level[net.terminalNode(t).index()] = 0;
+      frontier.push_back(net.terminalNode(t));
+    }
+    std::vector<std::uint64_t> counted(1, net.terminalCount());
+    for (std::uint32_t k = 1; !frontier.empty(); ++k) {
+      std::vector<NodeId> next;
+      for (NodeId node : frontier) {
+        for (ChannelId c : net.outChannels(node)) {
+          const NodeId to = net.target(c);
+          if (level[to.index()] != UINT32_MAX) continue;
+          level[to.index()] = k;
+          next.push_back(to);
+        }
+      }
+      if (!next.empty()) counted.push_back(next.size());
+      frontier = std::move(next);
+    }
+    ASSERT_EQ(counted.size(), fabric.levels() + 1) << spec;
+    std::uint64_t weight = 1;
+    for (std::size_t k = 0; k <= fabric.levels(); ++k) {
+      EXPECT_EQ(fabric.nodesAt(k), counted[k]) << spec << " level " << k;
+      EXPECT_EQ(fabric.weight(k), weight) << spec << " level " << k;
+      if (k < fabric.levels()) weight *= fabric.upPorts(k);
+    }
+  }
+}
+
 TEST(LevelWise, DingFigure4GlobalInformationResolvesTheDownConflict) {
   // FT(3,4): SW(0,0) and SW(0,1) both request SW(0,8) (nodes 0 -> 32 and 4 -> 33).
   const Network net = makeFatTreeFt(3, 4, 4);

@@ -1,5 +1,7 @@
 #include "fabric/fabric.h"
 
+#include <fmt/format.h>
+
 #include "core/errors.h"
 #include "io/fabric_files.h"
 #include "io/output.h"
@@ -27,6 +29,13 @@ Fabric loadFabric(const std::string& text) {
     }
     fabric.spec = name + ":" + spec.base.positional;
   } else {
+    // A path given without its format prefix: say how a fabric file is named.
+    if (!topologyRegistry().contains(name) && name.find_first_of("/.") != std::string::npos) {
+      throw SpecError(
+          fmt::format("unknown topology '{}': a fabric file is given as file:PATH (or net:PATH, "
+                      "ibnetdiscover:PATH, json:PATH), e.g. file:{}",
+                      name, name));
+    }
     const auto& row = topologyRegistry().find(name);
     const Options options(name, row.options, spec.base);
     fabric.network = row.factory(options);

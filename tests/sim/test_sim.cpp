@@ -483,6 +483,25 @@ TEST(Simulator, DeterministicRoutingDeliversInOrderAdaptiveDoesNot) {
   EXPECT_GT(adaptive.outOfOrder, 0U) << "adaptive routing at high load reorders some packets";
 }
 
+namespace {
+
+/// Saturating load on one-packet buffers, run `seed` of a deadlock hunt: each seed 1..3 with
+/// another arbitration (the fair ones make some waiting cycles rarer).
+SimConfig deadlockProneConfig(std::uint64_t seed) {
+  SimConfig config;
+  config.load = 1.0;
+  config.warmupCycles = 100;
+  config.measureCycles = 100000;
+  config.watchdogCycles = 2000;
+  config.routingDelay = 2;
+  config.bufferPackets = 1;
+  config.seed = seed;
+  config.arbitration = std::array{Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}[seed - 1];
+  return config;
+}
+
+}  // namespace
+
 TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
   for (const std::string& fabricSpec : {test::ringFabric(5, "ring"), std::string("random:switches=16,seed=1")}) {
     const Fabric fabric = loadFabric(fabricSpec);
@@ -493,20 +512,11 @@ TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
       // within a few seeds (each with another arbitration: the fair ones make some cycles
       // rarer — the 5-ring's minhop ran 100,000 cycles without one under round-robin, seeds
       // 1-6); a deadlock-free one never stops moving under any.
-      SimConfig config;
-      config.load = 1.0;
-      config.warmupCycles = 100;
-      config.measureCycles = 100000;
-      config.watchdogCycles = 2000;
-      config.routingDelay = 2;
-      config.flyTime = 1;
-      config.bufferPackets = 1;
-      config.drainAll = true;  // then every generated packet must arrive
       bool deadlocked = false;
       for (std::uint64_t seed = 1; seed <= 3 && !deadlocked; ++seed) {
-        config.seed = seed;
-        config.arbitration =
-            std::array{Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}[seed - 1];
+        SimConfig config = deadlockProneConfig(seed);
+        config.flyTime = 1;
+        config.drainAll = true;  // then every generated packet must arrive
         const SimResult result = simulate(fabric.network, routing, config);
         deadlocked = result.deadlock;
         if (result.deadlock) {
@@ -553,18 +563,9 @@ TEST(Simulator, AChoiceWithoutACableIsNoWaitInTheDeadlockReport) {
   }
   ASSERT_EQ(lists, 5u * 5u);  // every switch to every terminal
   routing.deterministic = false;
-  SimConfig config;
-  config.load = 1.0;
-  config.warmupCycles = 100;
-  config.measureCycles = 100000;
-  config.watchdogCycles = 2000;
-  config.routingDelay = 2;
-  config.bufferPackets = 1;
   bool deadlocked = false;
   for (std::uint64_t seed = 1; seed <= 3 && !deadlocked; ++seed) {
-    config.seed = seed;
-    config.arbitration = std::array{Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}[seed - 1];
-    const SimResult result = simulate(fabric.network, routing, config);
+    const SimResult result = simulate(fabric.network, routing, deadlockProneConfig(seed));
     deadlocked = result.deadlock;
     if (!deadlocked) continue;
     ASSERT_GE(result.deadlockReport.channels.size(), 2u);

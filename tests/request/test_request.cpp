@@ -89,6 +89,29 @@ TEST(RequestSchema, EveryRangeHoldsAtItsLimitAndRefusesOnePast) {
   EXPECT_GE(checked, 25);  // the simulator's and the analyzer's ranges are all there
 }
 
+TEST(RequestSchema, EachRequiredOptionIsRefusedAsMissingWhenLeftOut) {
+  for (const std::string& operation : requestOperations()) {
+    const KeyValues full = required(operation);
+    EXPECT_EQ(errorOf(operation, full), "accepted") << operation;
+    std::vector<std::string> requiredKeys;
+    for (const OptionSpec& row : requestSchema(operation)) {
+      if (!row.required) continue;
+      requiredKeys.push_back(row.key);
+      KeyValues without;
+      for (const auto& [key, value] : full) {
+        if (key != row.key) without.emplace_back(key, value);
+      }
+      EXPECT_EQ(errorOf(operation, without),
+                fmt::format("{}: missing required option '{}' ({})", operation, row.key, row.help));
+    }
+    // The rows declared required: compare alone runs on its built-in example fabric.
+    const std::vector<std::string> expected = operation == "compare"    ? std::vector<std::string>{}
+                                              : operation == "schedule" ? std::vector<std::string>{"fabric"}
+                                                                        : std::vector<std::string>{"fabric", "engine"};
+    EXPECT_EQ(requiredKeys, expected) << operation;
+  }
+}
+
 TEST(RequestSchema, ChoicesAreExactlyTheRowsChoices) {
   for (const std::string& operation : requestOperations()) {
     for (const OptionSpec& row : requestSchema(operation)) {

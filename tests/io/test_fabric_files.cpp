@@ -535,6 +535,29 @@ TEST(IbnetdiscoverReader, DuplicateDescriptionsFallBackToIds) {
   EXPECT_EQ(network.guid(network.terminalNode(1)), 0x30u);  // from the H- id (no caguid line)
 }
 
+// docs/FORMATS.md "GUIDs": in an ibnetdiscover file the GUID of the switchguid=/caguid= line
+// before a record wins over the GUID in its S-/H- id, and only for that record; a record
+// without such a line takes its id's GUID.
+TEST(IbnetdiscoverReader, TheGuidLineBeforeARecordWinsOverItsIdForThatRecordOnly) {
+  const std::string text =
+      "switchguid=0x20(20)\n"
+      "Switch\t2 \"S-0000000000000010\"\t\t# \"sw-a\" base port 0 lid 1 lmc 0\n"
+      "[1]\t\"H-0000000000000030\"[1](31)\t\t# \"h\" lid 2 4xHDR\n"
+      "[2]\t\"S-0000000000000040\"[1]\t\t# \"sw-b\" lid 3 4xHDR\n"
+      "\n"
+      "Switch\t1 \"S-0000000000000040\"\t\t# \"sw-b\" base port 0 lid 3 lmc 0\n"
+      "[1]\t\"S-0000000000000010\"[2]\t\t# \"sw-a\" lid 1 4xHDR\n"
+      "\n"
+      "caguid=0x50\n"
+      "Ca\t1 \"H-0000000000000030\"\t\t# \"h\"\n"
+      "[1](31)\t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"sw-a\" lid 1 4xHDR\n";
+  ASSERT_EQ(detectFabricFormat(text), FabricFormat::Ibnetdiscover);
+  const Network network = parseFabricText(text, "guid-lines.txt");
+  EXPECT_EQ(network.guid(*network.findNode("sw-a")), 0x20u);  // its switchguid= line, not S-...10
+  EXPECT_EQ(network.guid(*network.findNode("sw-b")), 0x40u);  // no line since the last record: its id
+  EXPECT_EQ(network.guid(*network.findNode("h")), 0x50u);     // its caguid= line, not H-...30
+}
+
 // ---- readers: malformed input -------------------------------------------------------------
 
 struct BrokenInput {

@@ -16,6 +16,7 @@
 #include "io/lft_dump.h"
 #include "io/output.h"
 #include "routing/checks.h"
+#include "test_stats.h"
 #include "test_support.h"
 #include "topology/xgft.h"
 
@@ -236,6 +237,42 @@ TEST(LftDump, RoundTripAtTheFormatsLimits) {
   beyond = dump;
   beyond.replace(beyond.find("0xbfff 254"), 10, "0xbfff 255");
   EXPECT_THROW(parseLftDump(beyond, "beyond.dump", net), ParseError);
+}
+
+// OpenSM writes an entry whose LID it cannot name as "unknown node and type": the entry is
+// skipped (no address to route) and counted in the routing's statistics, which otherwise do
+// not name the count (docs/ROUTING.md).
+TEST(LftDump, UnknownNodeEntriesAreSkippedAndCounted) {
+  NetworkBuilder builder;
+  const NodeId host = builder.addTerminal("h", 1, 0x10);
+  const NodeId other = builder.addTerminal("g", 1, 0x20);
+  const NodeId sw = builder.addSwitch("s", 4, 0x100);
+  builder.connect(host, 1, sw, 1);
+  builder.connect(other, 1, sw, 2);
+  const Network net = builder.build();
+  const std::string header = "Unicast lids [0-7] of switch Lid 1 guid 0x0000000000000100 ('s'):\n";
+  const std::string known =
+      "0x0001 000 # Switch portguid 0x0000000000000100: 's'\n"
+      "0x0002 001 # Channel Adapter portguid 0x0000000000000011: 'h'\n"
+      "0x0003 002 # Channel Adapter portguid 0x0000000000000021: 'g'\n";
+  const auto statsOf = [&](const std::string& entries) {
+    const RoutingResult r = parseLftDump(header + entries + "3 lids dumped\n", "u.dump", net);
+    std::string all;
+    for (const auto& [key, value] : r.stats) all += key + "=" + value + ";";
+    return all;
+  };
+  EXPECT_EQ(statsOf(known),
+            "lft_file=u.dump;switch_blocks=1;entries=3;terminals_without_lid=0;switches_without_block=0;");
+  EXPECT_EQ(statsOf(known + "0x0005 003 # unknown node and type\n"),
+            "lft_file=u.dump;switch_blocks=1;entries=3;terminals_without_lid=0;switches_without_block=0;"
+            "unknown_lid_entries=1;");
+  EXPECT_EQ(statsOf("0x0004 004 # unknown node and type\n" + known + "0x0006 003 # unknown node and type\n"),
+            "lft_file=u.dump;switch_blocks=1;entries=3;terminals_without_lid=0;switches_without_block=0;"
+            "unknown_lid_entries=2;");
+  // The skipped LIDs own no address: the routing has the three named ones.
+  const RoutingResult r = parseLftDump(header + known + "0x0005 003 # unknown node and type\n", "u.dump", net);
+  EXPECT_EQ(r.addresses.count(), 3U);
+  EXPECT_EQ(test::statOf(r.stats, "unknown_lid_entries"), "1");
 }
 
 TEST(LftDump, OurEnginesRoundTrip) {

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <optional>
 
 #include "core/errors.h"
@@ -35,7 +34,7 @@ Loadable loadableRouting(const Fabric& fabric, const RoutingResult& routing, boo
   if (routing.tables.size() != 1) {
     out.changed = mergeTablesByLmc(fabric.network, routing);
     out.notes.lmcTables = fmt::format("{} tables on LMC {} (LID offset t = table t; load the SL file with the LFT)",
-                                      routing.tables.size(), std::bit_width(routing.tables.size() - 1));
+                                      routing.tables.size(), lmcOfLargestBlock(out.changed->addresses));
   }
   // An imported LFT dump keeps the LIDs it was written with.
   if (!fabric.lids.empty() && !imported) {

@@ -2,6 +2,7 @@
 #include "routing/lmc_tables.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <bit>
 
 #include "core/errors.h"
@@ -69,7 +70,7 @@ RoutingResult mergeTablesByLmc(const Network& network, const RoutingResult& rout
   result.deterministic = routing.deterministic;
   result.minimal = routing.minimal;
   result.stats = routing.stats;
-  result.stats.emplace_back("lmc_tables", fmt::format("{} tables on LMC {}", tables, std::countr_zero(copies)));
+  result.stats.emplace_back("lmc_tables", fmt::format("{} tables on LMC {}", tables, lmcOfLargestBlock(merged.map)));
   result.sourceClasses = routing.sourceClasses;
   result.sourceClassOf = routing.sourceClassOf;
   result.tableOfLayer.assign(routing.layerCount(), 0);
@@ -97,6 +98,12 @@ RoutingResult mergeTablesByLmc(const Network& network, const RoutingResult& rout
   result.addresses = std::move(merged.map);
   validate(network, result);
   return result;
+}
+
+std::uint32_t lmcOfLargestBlock(const AddressMap& addresses) {
+  std::uint32_t largest = 1;
+  for (const NodeId owner : addresses.owners()) largest = std::max(largest, addresses.blockSize(owner));
+  return static_cast<std::uint32_t>(std::countr_zero(std::bit_ceil(largest)));
 }
 
 }  // namespace routelab

@@ -25,7 +25,9 @@
 //   * a single-table routing is returned unchanged.
 // Throws RoutingError for an escape routing (Duato: packets change layer inside the fabric,
 // which an LFT and a per-pair SL cannot express) and when 2^k x the largest block exceeds
-// 128 LIDs (InfiniBand's LMC is at most 7).
+// 128 LIDs (InfiniBand's LMC is at most 7). Its statistic `lmc_tables` reads "T tables on
+// LMC k", k the LMC its largest block needs (lmcOfLargestBlock): what the fabric must be
+// configured with, the tables' copies and the input's own LIDs per port together.
 #pragma once
 
 #include "graph/network.h"
@@ -34,5 +36,9 @@
 namespace routelab {
 
 RoutingResult mergeTablesByLmc(const Network& network, const RoutingResult& routing);
+
+/// The LMC a port needs for the largest address block of `addresses`: the smallest k with
+/// 2^k >= its size (0 for blocks of one).
+std::uint32_t lmcOfLargestBlock(const AddressMap& addresses);
 
 }  // namespace routelab

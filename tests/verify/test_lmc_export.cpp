@@ -2,6 +2,7 @@
 // routing/lmc_tables.h merges the tables by LMC, io writes the LFT dump and the SL table,
 // and the files read back verify as the routing itself did — same walks, same dependencies
 // per layer, same verdict.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -142,6 +143,33 @@ TEST(LmcExport, SingleTableRoutingsKeepTheirLidsAndGetTheirSlFile) {
   std::size_t lines = 0;
   for (char c : files.sl) lines += c == '\n' ? 1 : 0;
   EXPECT_EQ(lines, 1 + net.terminalCount() * (net.terminalCount() - 1));
+}
+
+// An InfiniBand port has at most 128 LIDs (LMC 7): a merged block of exactly 128 is taken,
+// the next size (256) refused with the owner, its addresses, the tables and the LIDs needed.
+TEST(LmcExport, AMergedBlockOfExactly128LidsIsLmc7AndTheNextSizeIsRefused) {
+  const Fabric fabric = loadFabric("random:switches=6,seed=1");
+  RoutingContext context;
+  context.addressesPerTerminal = 64;
+  const RoutingResult two = runEngine("d-mroots:layers=2", fabric.network, context);
+  ASSERT_EQ(two.tables.size(), 2u);
+  const RoutingResult merged = mergeTablesByLmc(fabric.network, two);
+  for (const NodeId t : fabric.network.terminals()) EXPECT_EQ(merged.addresses.blockSize(t), 128u);
+  bool named = false;
+  for (const auto& [key, value] : merged.stats) named = named || (key == "lmc_tables" && value == "2 tables on LMC 7");
+  EXPECT_TRUE(named);
+  const RoutingResult four = runEngine("d-mroots:layers=4", fabric.network, context);
+  ASSERT_EQ(four.tables.size(), 4u);
+  try {
+    mergeTablesByLmc(fabric.network, four);
+    ADD_FAILURE() << "256 LIDs per port were merged";
+  } catch (const RoutingError& e) {
+    const std::string expected = fmt::format(
+        "'{}' owns 64 addresses; with 4 tables merged by LMC it needs 256 LIDs, and an InfiniBand port has at most "
+        "128 (LMC 7)",
+        fabric.network.name(four.addresses.owners().front()));
+    EXPECT_EQ(std::string(e.what()), expected);
+  }
 }
 
 TEST(LmcExport, EscapeRoutingsAndOversizedBlocksAreRefused) {

@@ -524,8 +524,9 @@ void CircuitScheduler::run(std::span<const SourceDestination> requests, std::uin
   for (std::size_t r = 0; bad && r < requests.size(); ++r) {
     const SourceDestination& request = requests[r];
     if (request.source >= terminals || request.destination >= terminals) {
-      throw AnalysisError(fmt::format("circuit request {} ({} -> {}): terminal index out of range (the fabric has {})",
-                                      r, request.source, request.destination, terminals));
+      throw AnalysisError(
+          fmt::format("circuit request {} ({} -> {}): terminal index out of range (the fabric has {} terminals)", r,
+                      request.source, request.destination, terminals));
     }
     if (request.source == request.destination) {
       throw AnalysisError(fmt::format("circuit request {}: terminal {} to itself is not a circuit", r, request.source));

@@ -22,6 +22,7 @@
 #include "schedule/circuits.h"
 #include "schedule/experiment.h"
 #include "schedule/registry.h"
+#include "test_support.h"
 #include "topology/ft.h"
 #include "topology/xgft.h"
 #include "traffic/pattern.h"
@@ -407,6 +408,9 @@ TEST(Schedulers, WithoutReleaseLevelOrderAndRequestOrderDecideAlike) {
         ASSERT_EQ(level.status, request.status) << spec << " " << name;
         ASSERT_EQ(level.ancestor, request.ancestor) << spec << " " << name;
         for (std::size_t r = 0; r < requests.size(); ++r) {
+          // Every request's common ancestor level, refused ones included (scheduler.h).
+          ASSERT_EQ(level.ancestor[r], fabric.ancestorLevel(requests[r].source, requests[r].destination))
+              << spec << " " << name << " " << r << " " << int(level.status[r]);
           if (level.status[r] != CircuitStatus::Granted) continue;
           const auto a = level.portsOf(r), b = request.portsOf(r);
           ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << spec << " " << name << " " << r;
@@ -639,8 +643,16 @@ TEST(Schedulers, ClearErrors) {
   const Network net = makeFatTreeFt(2, 2, 2);
   const CircuitFabric fabric(net);
   const CircuitScheduler scheduler(fabric, makeSchedulerConfig("level-wise"));
-  EXPECT_THROW(scheduler.run(std::vector<SourceDestination>{{0, 4}}, 1), AnalysisError);
-  EXPECT_THROW(scheduler.run(std::vector<SourceDestination>{{1, 1}}, 1), AnalysisError);
+  ASSERT_EQ(fabric.terminals(), 4U);
+  // Terminal indices at the limit (the fabric's count) and one below; the request is named.
+  const auto refusal = [&](std::vector<SourceDestination> requests) {
+    return test::thrownMessage<AnalysisError>([&] { scheduler.run(requests, 1); }, "scheduled");
+  };
+  EXPECT_EQ(refusal({{0, 3}, {4, 0}}),
+            "circuit request 1 (4 -> 0): terminal index out of range (the fabric has 4 terminals)");
+  EXPECT_EQ(refusal({{0, 4}}), "circuit request 0 (0 -> 4): terminal index out of range (the fabric has 4 terminals)");
+  EXPECT_EQ(refusal({{3, 0}, {0, 3}}), "scheduled");
+  EXPECT_EQ(refusal({{0, 1}, {1, 1}}), "circuit request 1: terminal 1 to itself is not a circuit");
   EXPECT_THROW(makeSchedulerConfig("level-wise:policy=best"), SpecError);
   EXPECT_THROW(makeSchedulerConfig("level-wise:order=random"), SpecError);
   EXPECT_THROW(makeSchedulerConfig("local-greedy:policy=first"), SpecError);

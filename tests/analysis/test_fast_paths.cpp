@@ -55,6 +55,7 @@ const std::vector<Row>& rows() {
       {"kary-ntree:k=4,n=3", "mroots"},
       {"kary-ntree:k=4,n=3", "d-mroots"},
       {"kary-ntree:k=8,n=2", "dmodk"},
+      {"xgft:h=2,m=1.2,w=1.1", "dmodk"},  // two terminals, two leaves: each the other's only destination
       {"random:switches=24,links=26,terminals=2,seed=4", "minhop"},  // sparse: long paths
       {"kary-ntree:k=4,n=3+fail-links=3", "lash"},
       {"kary-ntree:k=4,n=3+fail-links=2,seed=5", "updown"},

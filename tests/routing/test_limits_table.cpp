@@ -147,6 +147,10 @@ TEST(LimitsTable, FabricNodesOnePastTwoToTheTwentySixAreRefused) {
   // XGFT(2; 2047, 32768; 1, 1): 2047 x 32768 terminals + 32768 leaves + 1 top = 2^26 + 1 nodes.
   EXPECT_EQ(limitMessage([] { loadFabric("xgft:h=2,m=2047.32768,w=1.1"); }),
             "XGFT(2; 2047,32768; 1,1): too many nodes (limit 2^26)");
+  // ft: 2^26 terminals alone are within the cap (ft:l=26,m=2), the switches then pass it;
+  // 2^27 terminals (l=27) pass it already. Each refused before anything is built.
+  EXPECT_EQ(limitMessage([] { loadFabric("ft:l=26,m=2,w=1"); }), "ft: l=26, m=2, w=1: too many nodes (limit 2^26)");
+  EXPECT_EQ(limitMessage([] { loadFabric("ft:l=27,m=2,w=1"); }), "ft: l=27, m=2: too many nodes (limit 2^26)");
   // random: switches x (terminals + 1) = 2^26 + 2 (one switch past 2^25 switches with a host each).
   EXPECT_EQ(limitMessage([] { loadFabric("random:switches=33554433,terminals=1"); }),
             "random: 33554433 switches x (1 terminals + 1) exceeds 67108864 nodes");

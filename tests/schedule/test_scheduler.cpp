@@ -19,6 +19,7 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "fabric/fabric.h"
+#include "routing/checks.h"
 #include "schedule/circuits.h"
 #include "schedule/experiment.h"
 #include "schedule/registry.h"
@@ -578,6 +579,13 @@ TEST(Export, GrantedPermutationAsARoutingResultWalksTheCircuits) {
   ASSERT_LT(schedule.granted, requests.size());
   const RoutingResult routing = circuitsToRouting(fabric, requests, schedule, "local-random");
   EXPECT_EQ(routing.engine, "schedule:local-random");
+  // It claims one path per pair, each a shortest one (route and verify report the claims),
+  // and the routing checks confirm both on its tables.
+  EXPECT_TRUE(routing.deterministic);
+  EXPECT_TRUE(routing.minimal);
+  const RoutingCheckReport checked = checkRouting(net, routing);
+  EXPECT_TRUE(checked.deterministicOk);
+  EXPECT_TRUE(checked.minimalOk);
   for (std::size_t r = 0; r < requests.size(); ++r) {
     const NodeId source = net.terminalNode(requests[r].source);
     const Address address = routing.addressFor(source, net.terminalNode(requests[r].destination));

@@ -105,6 +105,13 @@ TEST(Xgft, SummaryOfFatTrees) {
   EXPECT_EQ(*s.bisectionWidth, 32u);  // full bisection: N/2
   const NetworkSummary slim = summarize(makeGft2(8, 4, 6));
   EXPECT_EQ(*slim.bisectionWidth, 3u * 4u);  // r/2 leaves x m up links
+  // The narrowest cut may be the terminals' own links: XGFT(2; 4,2; 1,8) has 8 terminals of one
+  // link each under 2 leaves of 8 up links: half the terminals (4 links) against half the
+  // leaves (8).
+  XgftParams thin;
+  thin.m = {4, 2};
+  thin.w = {1, 8};
+  EXPECT_EQ(*summarize(makeXgft(thin)).bisectionWidth, 4u);
 }
 
 // The diameter is the most channels between two connected terminals: on an XGFT 2l for the

@@ -21,8 +21,10 @@ struct MergedAddresses {
   std::vector<Address> newBase;  ///< per node: first address of its merged block
 };
 
-/// Blocks of `copies` x the old size, in the old order, each at a LID aligned to its size.
-MergedAddresses mergedAddresses(const Network& network, const AddressMap& old, std::uint32_t copies) {
+/// Blocks of `copies` x the old size, in the old order, each at a LID aligned to its size
+/// (`tables`, at most copies, only names the cause when a block would be too large).
+MergedAddresses mergedAddresses(const Network& network, const AddressMap& old, std::size_t tables,
+                                std::uint32_t copies) {
   MergedAddresses out;
   out.newBase.assign(network.nodeCount(), 0);
   std::vector<std::pair<NodeId, std::uint32_t>> blocks;
@@ -32,9 +34,9 @@ MergedAddresses mergedAddresses(const Network& network, const AddressMap& old, s
     const std::uint32_t size = old.blockSize(owner) * copies;
     if (size > kMaxLidsPerPort) {
       throw RoutingError(
-          fmt::format("'{}' owns {} addresses; with {} tables merged by LMC it needs {} LIDs, and an "
-                      "InfiniBand port has at most {} (LMC 7)",
-                      network.name(owner), old.blockSize(owner), copies, size, kMaxLidsPerPort));
+          fmt::format("'{}' owns {} addresses; merging {} tables by LMC takes {} copies of them (a power of two), "
+                      "{} LIDs, and an InfiniBand port has at most {} (LMC 7)",
+                      network.name(owner), old.blockSize(owner), tables, copies, size, kMaxLidsPerPort));
     }
     const std::uint64_t alignment = std::bit_ceil(size);
     const std::uint64_t base = (nextLid + alignment - 1) / alignment * alignment;
@@ -58,7 +60,7 @@ RoutingResult mergeTablesByLmc(const Network& network, const RoutingResult& rout
   }
   const std::uint32_t copies = std::bit_ceil(static_cast<std::uint32_t>(tables));
   const AddressMap& old = routing.addresses;
-  MergedAddresses merged = mergedAddresses(network, old, copies);
+  MergedAddresses merged = mergedAddresses(network, old, tables, copies);
   const std::size_t count = merged.map.count();
   auto copyOf = [&](Address a, std::size_t table) {
     const NodeId owner = old.owner(a);

@@ -146,7 +146,8 @@ TEST(LmcExport, SingleTableRoutingsKeepTheirLidsAndGetTheirSlFile) {
 }
 
 // An InfiniBand port has at most 128 LIDs (LMC 7): a merged block of exactly 128 is taken,
-// the next size (256) refused with the owner, its addresses, the tables and the LIDs needed.
+// the next size (256: three tables take four copies) refused with the owner, its addresses,
+// the tables, the copies and the LIDs needed.
 TEST(LmcExport, AMergedBlockOfExactly128LidsIsLmc7AndTheNextSizeIsRefused) {
   const Fabric fabric = loadFabric("random:switches=6,seed=1");
   RoutingContext context;
@@ -158,16 +159,16 @@ TEST(LmcExport, AMergedBlockOfExactly128LidsIsLmc7AndTheNextSizeIsRefused) {
   bool named = false;
   for (const auto& [key, value] : merged.stats) named = named || (key == "lmc_tables" && value == "2 tables on LMC 7");
   EXPECT_TRUE(named);
-  const RoutingResult four = runEngine("d-mroots:layers=4", fabric.network, context);
-  ASSERT_EQ(four.tables.size(), 4u);
+  const RoutingResult three = runEngine("d-mroots:layers=3", fabric.network, context);
+  ASSERT_EQ(three.tables.size(), 3u);
   try {
-    mergeTablesByLmc(fabric.network, four);
+    mergeTablesByLmc(fabric.network, three);
     ADD_FAILURE() << "256 LIDs per port were merged";
   } catch (const RoutingError& e) {
     const std::string expected = fmt::format(
-        "'{}' owns 64 addresses; with 4 tables merged by LMC it needs 256 LIDs, and an InfiniBand port has at most "
-        "128 (LMC 7)",
-        fabric.network.name(four.addresses.owners().front()));
+        "'{}' owns 64 addresses; merging 3 tables by LMC takes 4 copies of them (a power of two), 256 LIDs, and an "
+        "InfiniBand port has at most 128 (LMC 7)",
+        fabric.network.name(three.addresses.owners().front()));
     EXPECT_EQ(std::string(e.what()), expected);
   }
 }

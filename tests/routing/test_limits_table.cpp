@@ -159,6 +159,9 @@ TEST(LimitsTable, FabricNodesOnePastTwoToTheTwentySixAreRefused) {
   EXPECT_EQ(wide.terminalCount(), 254u);
   EXPECT_EQ(limitMessage([] { loadFabric("xgft:h=1,m=255,w=1"); }),
             "XGFT(1; 255; 1): level 1 needs 255 ports; at most 254 are supported");
+  // A k-ary n-tree's switches have 2k ports: k = 127 (254) built, 128 (256) refused.
+  EXPECT_EQ(loadFabric("kary-ntree:k=127,n=1").network.terminalCount(), 127u);
+  EXPECT_EQ(limitMessage([] { loadFabric("kary-ntree:k=128,n=1"); }), "kary-ntree: k = 128 needs 256 ports (max 254)");
 }
 
 TEST(LimitsTable, InputFileAtOneGibibyteIsReadAndOneBytePastRefused) {

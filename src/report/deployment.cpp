@@ -3,18 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <tuple>
 
 #include "core/errors.h"
+#include "routing/lmc_tables.h"
 
 namespace routelab {
 
 namespace {
-
-std::uint32_t ceilLog2(std::uint64_t value) {
-  return value <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(value - 1));
-}
 
 /// Most distinct tables one allowed-layer set spans: a source choosing among them sends one
 /// pair's packets over that many paths.
@@ -69,9 +65,8 @@ DeploymentProfile deploymentProfile(const Network& network, const RoutingResult&
     paths = std::max(paths, routing.pathCount(t));
   }
   p.pathsPerPair = paths * layerChoices(routing);
-  // One LID copy per table when the tables are merged into one LFT (routing/lmc_tables.h).
-  const std::uint64_t copies = std::uint64_t{1} << ceilLog2(p.escape ? 1 : p.tables);
-  p.lmc = ceilLog2(std::uint64_t{block} * copies);
+  // The tables merged into one LFT take LID copies of each block (routing/lmc_tables.h).
+  p.lmc = lmcOf(std::uint64_t{block} * lmcCopies(p.escape ? 1 : p.tables));
   p.addressesPerTerminal = p.lmc < 32 ? std::uint32_t{1} << p.lmc : 0;
   p.vls = vlsUsed > 0 ? vlsUsed : routing.layerCount();
   p.perPairSl = !p.escape && routing.layerCount() > 1 && p.vls > 1;

@@ -58,7 +58,7 @@ RoutingResult mergeTablesByLmc(const Network& network, const RoutingResult& rout
     throw RoutingError(
         "an escape routing changes layer inside the fabric (Duato); one LFT with an SL per pair cannot express it");
   }
-  const std::uint32_t copies = std::bit_ceil(static_cast<std::uint32_t>(tables));
+  const std::uint32_t copies = lmcCopies(tables);
   const AddressMap& old = routing.addresses;
   MergedAddresses merged = mergedAddresses(network, old, tables, copies);
   const std::size_t count = merged.map.count();
@@ -102,10 +102,16 @@ RoutingResult mergeTablesByLmc(const Network& network, const RoutingResult& rout
   return result;
 }
 
+std::uint32_t lmcCopies(std::size_t tables) {
+  return static_cast<std::uint32_t>(std::bit_ceil(std::max<std::size_t>(tables, 1)));
+}
+
+std::uint32_t lmcOf(std::uint64_t lids) { return lids <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(lids - 1)); }
+
 std::uint32_t lmcOfLargestBlock(const AddressMap& addresses) {
   std::uint32_t largest = 1;
   for (const NodeId owner : addresses.owners()) largest = std::max(largest, addresses.blockSize(owner));
-  return static_cast<std::uint32_t>(std::countr_zero(std::bit_ceil(largest)));
+  return lmcOf(largest);
 }
 
 }  // namespace routelab

@@ -21,7 +21,7 @@
 //     (kNoLayer). Allowed-layer sets are reduced to the pair's assigned layer: an SL file
 //     holds one SL per pair (the result can then be written as an LFT dump and an SL table);
 //   * walks, dependencies and verdicts per pair are those of the input (tested:
-//     tests/routing/test_lmc_tables.cpp);
+//     tests/verify/test_lmc_export.cpp);
 //   * a single-table routing is returned unchanged.
 // Throws RoutingError for an escape routing (Duato: packets change layer inside the fabric,
 // which an LFT and a per-pair SL cannot express) and when 2^k x the largest block exceeds
@@ -37,8 +37,14 @@ namespace routelab {
 
 RoutingResult mergeTablesByLmc(const Network& network, const RoutingResult& routing);
 
-/// The LMC a port needs for the largest address block of `addresses`: the smallest k with
-/// 2^k >= its size (0 for blocks of one).
+/// The LID copies of each block that merging `tables` tables takes: the smallest power of two
+/// >= tables (one for a single table).
+std::uint32_t lmcCopies(std::size_t tables);
+
+/// The LMC of a port owning `lids` LIDs: the smallest k with 2^k >= lids (0 for one LID).
+std::uint32_t lmcOf(std::uint64_t lids);
+
+/// The LMC a port needs for the largest address block of `addresses` (lmcOf its size).
 std::uint32_t lmcOfLargestBlock(const AddressMap& addresses);
 
 }  // namespace routelab

@@ -23,6 +23,7 @@
 #include "report/comparison.h"
 #include "report/deployment.h"
 #include "report/figures.h"
+#include "routing/lmc_tables.h"
 #include "sim/simulator.h"
 
 namespace routelab {
@@ -94,6 +95,35 @@ TEST(DeploymentProfile, AdaptiveSourceDependentAndMultipath) {
   ASSERT_EQ(constraintViolations(multipath, inOrder).size(), 1u);
   EXPECT_EQ(constraintViolations(multipath, inOrder)[0],
             "delivers out of order (2 paths per pair): needs reorder buffers");
+}
+
+// The LMC the profile tells an operator to configure is the one the LFT export then needs:
+// that of the largest block after mergeTablesByLmc, for one to four tables and one to
+// sixteen LIDs per port; where the merge is refused (more than 128 LIDs), the profile's LMC is
+// beyond 7.
+TEST(DeploymentProfile, TheLmcIsThatOfTheTablesMergedByLmc) {
+  const Fabric fabric = loadFabric("random:switches=6,seed=1");
+  std::size_t merges = 0, refusals = 0;
+  for (const std::uint32_t lids : {1u, 2u, 4u, 16u, 64u}) {
+    for (const int layers : {1, 2, 3, 4}) {
+      RoutingContext context;
+      context.addressesPerTerminal = lids;
+      const RoutingResult routing = runEngine(fmt::format("d-mroots:layers={}", layers), fabric.network, context);
+      ASSERT_EQ(routing.tables.size(), static_cast<std::size_t>(layers));
+      const DeploymentProfile profile = deploymentProfile(fabric.network, routing, 0);
+      try {
+        const RoutingResult merged = mergeTablesByLmc(fabric.network, routing);
+        EXPECT_EQ(profile.lmc, lmcOfLargestBlock(merged.addresses)) << lids << " LIDs, " << layers << " layers";
+        EXPECT_LE(profile.lmc, 7u);
+        ++merges;
+      } catch (const RoutingError&) {
+        EXPECT_GT(profile.lmc, 7u) << lids << " LIDs, " << layers << " layers";
+        ++refusals;
+      }
+    }
+  }
+  EXPECT_EQ(merges, 18u);  // 64 LIDs merge with one and two tables only
+  EXPECT_EQ(refusals, 2u);
 }
 
 TEST(DeploymentProfile, LayeredAndEscapeRoutings) {

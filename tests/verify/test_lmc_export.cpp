@@ -173,6 +173,23 @@ TEST(LmcExport, AMergedBlockOfExactly128LidsIsLmc7AndTheNextSizeIsRefused) {
   }
 }
 
+// lmcOf: the smallest k with 2^k >= the LIDs, counted up; lmcCopies: the smallest power of two
+// >= the tables (one for none or one).
+TEST(LmcExport, TheLmcOfABlockAndTheCopiesOfTablesAreCountedUp) {
+  for (std::uint64_t lids = 0; lids <= 300; ++lids) {
+    std::uint32_t k = 0;
+    while ((std::uint64_t{1} << k) < lids) ++k;
+    EXPECT_EQ(lmcOf(lids), k) << lids;
+  }
+  EXPECT_EQ(lmcOf(std::uint64_t{1} << 40), 40u);
+  EXPECT_EQ(lmcOf((std::uint64_t{1} << 40) + 1), 41u);
+  for (std::size_t tables = 0; tables <= 40; ++tables) {
+    std::uint32_t copies = 1;
+    while (copies < tables) copies *= 2;
+    EXPECT_EQ(lmcCopies(tables), copies) << tables;
+  }
+}
+
 TEST(LmcExport, EscapeRoutingsAndOversizedBlocksAreRefused) {
   const Fabric fabric = loadFabric("random:switches=16,seed=1");
   const RoutingResult escape = runEngine("escape", fabric.network);

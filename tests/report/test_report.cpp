@@ -19,7 +19,7 @@
 #include "fabric/fabric.h"
 #include "report/comparison.h"
 #include "report/html.h"
-#include "sim/ring_fabric.h"
+#include "sim/deadlock_fixtures.h"
 #include "test_support.h"
 #include "traffic/pattern.h"
 

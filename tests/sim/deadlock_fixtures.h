@@ -1,10 +1,15 @@
-// A ring of switches as an ibsim net file, for the simulator's deadlock tests (test_sim*.cpp).
+// A ring of switches as an ibsim net file and a saturating configuration on one-packet buffers:
+// the fixtures of the simulator's deadlock tests (tests/sim, tests/report).
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdint>
 #include <fstream>
 #include <string>
+
+#include "sim/model.h"
 
 namespace routelab::test {
 
@@ -20,6 +25,23 @@ inline std::string ringFabric(int switches, const std::string& stem) {
   }
   for (int s = 0; s < switches; ++s) out << "Hca 1 \"h" << s << "\"\n[1] \"s" << s << "\"[1]\n\n";
   return "net:" + path;
+}
+
+/// Saturating load on one-packet buffers, run `seed` (1, 2 or 3) of a deadlock hunt: each seed
+/// with another arbitration (the fair ones make some waiting cycles rarer). Watchdog 2,000
+/// cycles; a measurement window long enough that a deadlock-prone routing meets one.
+inline SimConfig deadlockProneConfig(std::uint64_t seed) {
+  SimConfig config;
+  config.load = 1.0;
+  config.warmupCycles = 100;
+  config.measureCycles = 100000;
+  config.watchdogCycles = 2000;
+  config.routingDelay = 2;
+  config.bufferPackets = 1;
+  config.seed = seed;
+  config.arbitration =
+      std::array{Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}.at(seed - 1);
+  return config;
 }
 
 }  // namespace routelab::test

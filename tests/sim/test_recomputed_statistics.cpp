@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "deadlock_fixtures.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
-#include "ring_fabric.h"
 #include "sim/simulator.h"
 
 namespace routelab {

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "deadlock_fixtures.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
-#include "ring_fabric.h"
 #include "sim/simulator.h"
 
 namespace routelab {

@@ -22,9 +22,9 @@
 #include "core/errors.h"
 #include "core/limits.h"
 #include "core/random.h"
+#include "deadlock_fixtures.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
-#include "ring_fabric.h"
 #include "routing/semantics.h"
 #include "sim/engine.h"
 #include "sim/reference/reference_model.h"
@@ -483,25 +483,6 @@ TEST(Simulator, DeterministicRoutingDeliversInOrderAdaptiveDoesNot) {
   EXPECT_GT(adaptive.outOfOrder, 0U) << "adaptive routing at high load reorders some packets";
 }
 
-namespace {
-
-/// Saturating load on one-packet buffers, run `seed` of a deadlock hunt: each seed 1..3 with
-/// another arbitration (the fair ones make some waiting cycles rarer).
-SimConfig deadlockProneConfig(std::uint64_t seed) {
-  SimConfig config;
-  config.load = 1.0;
-  config.warmupCycles = 100;
-  config.measureCycles = 100000;
-  config.watchdogCycles = 2000;
-  config.routingDelay = 2;
-  config.bufferPackets = 1;
-  config.seed = seed;
-  config.arbitration = std::array{Arbitration::RoundRobin, Arbitration::Age, Arbitration::SwitchRoundRobin}[seed - 1];
-  return config;
-}
-
-}  // namespace
-
 TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
   for (const std::string& fabricSpec : {test::ringFabric(5, "ring"), std::string("random:switches=16,seed=1")}) {
     const Fabric fabric = loadFabric(fabricSpec);
@@ -514,7 +495,7 @@ TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
       // 1-6); a deadlock-free one never stops moving under any.
       bool deadlocked = false;
       for (std::uint64_t seed = 1; seed <= 3 && !deadlocked; ++seed) {
-        SimConfig config = deadlockProneConfig(seed);
+        SimConfig config = test::deadlockProneConfig(seed);
         config.flyTime = 1;
         config.drainAll = true;  // then every generated packet must arrive
         const SimResult result = simulate(fabric.network, routing, config);
@@ -565,7 +546,7 @@ TEST(Simulator, AChoiceWithoutACableIsNoWaitInTheDeadlockReport) {
   routing.deterministic = false;
   bool deadlocked = false;
   for (std::uint64_t seed = 1; seed <= 3 && !deadlocked; ++seed) {
-    const SimResult result = simulate(fabric.network, routing, deadlockProneConfig(seed));
+    const SimResult result = simulate(fabric.network, routing, test::deadlockProneConfig(seed));
     deadlocked = result.deadlock;
     if (!deadlocked) continue;
     ASSERT_GE(result.deadlockReport.channels.size(), 2u);

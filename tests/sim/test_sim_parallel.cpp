@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "deadlock_fixtures.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
-#include "ring_fabric.h"
 #include "sim/simulator.h"
 
 namespace routelab {
@@ -229,19 +229,12 @@ TEST(ParallelSimulator, AutomaticWarmupAndDrainAllAgreeAndConserve) {
 TEST(ParallelSimulator, TheSameDeadlockIsReportedOnAnyThreadCount) {
   const Fabric fabric = loadFabric(test::ringFabric(6, "parallel-ring"));
   const RoutingResult routing = route("minhop", fabric.network);
-  SimConfig config;
-  config.load = 1.0;
-  config.warmupCycles = 100;
-  config.measureCycles = 100000;
-  config.watchdogCycles = 2000;
-  config.routingDelay = 2;
-  config.flyTime = 1;
-  config.bufferPackets = 1;
-  config.drainAll = true;
-  config.checkInvariants = true;
   int deadlocks = 0;
   for (const std::uint64_t seed : {1, 2, 3}) {
-    config.seed = seed;
+    SimConfig config = test::deadlockProneConfig(seed);
+    config.flyTime = 1;
+    config.drainAll = true;
+    config.checkInvariants = true;
     config.threads = 1;
     const SimResult one = simulate(fabric.network, routing, config);
     deadlocks += one.deadlock ? 1 : 0;

@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "deadlock_fixtures.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
-#include "ring_fabric.h"
 #include "sim/simulator.h"
 
 namespace routelab {

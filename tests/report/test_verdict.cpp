@@ -126,6 +126,35 @@ TEST(DeploymentProfile, TheLmcIsThatOfTheTablesMergedByLmc) {
   EXPECT_EQ(refusals, 2u);
 }
 
+// Paths per pair: a source that may choose among layers (allowed-layer sets) sends one pair's
+// packets over as many paths as the distinct tables of the layers it may use, times the LIDs'
+// paths — recounted here with a set per allowed-layer mask, for engines with and without
+// layer choices and with one table for several layers.
+TEST(DeploymentProfile, PathsPerPairCountTheTablesALayerChoiceSpans) {
+  const Fabric fabric = loadFabric("random:switches=8,links=14,terminals=2,seed=4");
+  std::set<std::uint32_t> seen;
+  for (const char* engine : {"lash", "mroots:layers=3", "d-mroots:layers=2", "a-lash", "mp-lash"}) {
+    const RoutingResult routing = runEngine(engine, fabric.network);
+    std::size_t choices = 1;
+    for (const std::uint16_t mask : routing.allowedLayers) {
+      std::set<std::uint16_t> tables;
+      for (std::size_t layer = 0; layer < routing.tableOfLayer.size(); ++layer) {
+        if (mask & (1U << layer)) tables.insert(routing.tableOfLayer[layer]);
+      }
+      choices = std::max(choices, tables.size());
+    }
+    std::uint32_t paths = 1;
+    for (const NodeId t : fabric.network.terminals()) paths = std::max(paths, routing.pathCount(t));
+    const DeploymentProfile p = deploymentProfile(fabric.network, routing, 0);
+    EXPECT_EQ(p.pathsPerPair, paths * choices) << engine;
+    if (p.switchModel == SwitchModel::Lft) {
+      EXPECT_EQ(p.kind == "multipath", p.pathsPerPair > 1) << engine;
+    }
+    seen.insert(p.pathsPerPair);
+  }
+  EXPECT_GE(seen.size(), 2u) << "engines with one path per pair and with several";
+}
+
 TEST(DeploymentProfile, LayeredAndEscapeRoutings) {
   const Fabric fabric = loadFabric("random:switches=16,links=32,terminals=1,seed=2");
   const RoutingResult lash = runEngine("lash", fabric.network);

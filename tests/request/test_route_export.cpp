@@ -231,3 +231,80 @@ TEST(VerifyRequestParts, ALidMapGivesTheRoutingItsLidsAndAnEmptyOneIsRefused) {
             }),
             "--lid-map " + empty + ": no LIDs in the file");
 }
+
+// Each key of route's `checks` JSON reads its own member of the report: every count set to a
+// value of its own, the two claims' verdicts and `passed` apart, a descending and an ascending
+// stage (docs/ROUTING.md "Checks").
+TEST(RouteChecksJson, EveryKeyReadsItsOwnMember) {
+  RoutingCheckReport c;
+  c.pairs = 101;
+  c.delivered = 102;
+  c.terminalPairs = 103;
+  c.terminalPairsDelivered = 104;
+  c.managementPairs = 105;
+  c.managementPairsDelivered = 106;
+  c.noRoute = 107;
+  c.loops = 108;
+  c.deadPorts = 109;
+  c.noAddress = 110;
+  c.nonMinimalPaths = 111;
+  c.nonMinimalCandidates = 112;
+  c.badCandidates = 113;
+  c.candidateCycles = 114;
+  c.incompleteChoices = 115;
+  c.entries = 116;
+  c.multiCandidateEntries = 117;
+  c.maxHops = 118;
+  c.meanHops = 2.5;
+  c.deterministicOk = false;
+  c.minimalOk = true;
+  c.ok = true;
+  c.failures = {"first", "second"};
+  StageCount up;
+  up.lowerLevel = 0;
+  up.ascending = true;
+  up.channels = 8;
+  up.minPaths = 3;
+  up.maxPaths = 5;
+  up.meanPaths = 4.25;
+  StageCount down = up;
+  down.ascending = false;
+  down.channels = 9;
+  c.stages = {up, down};
+  const nlohmann::json j = routeChecksJson(c);
+  const nlohmann::json expected = {
+      {"passed", true},
+      {"pairs", 101},
+      {"delivered", 102},
+      {"terminal_pairs", 103},
+      {"terminal_pairs_delivered", 104},
+      {"management_pairs", 105},
+      {"management_pairs_delivered", 106},
+      {"no_route", 107},
+      {"loops", 108},
+      {"dead_ports", 109},
+      {"no_address", 110},
+      {"non_minimal_paths", 111},
+      {"non_minimal_candidates", 112},
+      {"bad_candidates", 113},
+      {"candidate_cycles", 114},
+      {"incomplete_choices", 115},
+      {"entries", 116},
+      {"multi_candidate_entries", 117},
+      {"deterministic_ok", false},
+      {"minimal_ok", true},
+      {"max_hops", 118},
+      {"mean_hops", 2.5},
+      {"stages",
+       {{{"level", 0}, {"direction", "up"}, {"channels", 8}, {"min_paths", 3}, {"max_paths", 5}, {"mean_paths", 4.25}},
+        {{"level", 1},
+         {"direction", "down"},
+         {"channels", 9},
+         {"min_paths", 3},
+         {"max_paths", 5},
+         {"mean_paths", 4.25}}}},
+      {"failures", {"first", "second"}}};
+  EXPECT_EQ(j, expected) << j.dump(1);
+  c.ok = false;
+  EXPECT_EQ(routeChecksJson(c)["passed"], false);
+}

@@ -10,6 +10,8 @@
 #include <fmt/ranges.h>
 
 #include "engines/fattree/fat_tree.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
 #include "graph/builder.h"
 #include "routing/checks.h"
 #include "topology/xgft.h"
@@ -145,6 +147,51 @@ TEST(RoutingChecks, FindsBrokenMinimalityAndDeterminismClaims) {
   EXPECT_FALSE(report.deterministicOk);
   EXPECT_FALSE(report.passed());
   EXPECT_EQ(report.multiCandidateEntries, 1u);
+}
+
+// The entry counts route's checks print (`entries`, `multi_candidate_entries`) recounted from
+// the tables: every (table, switch, address) with a route, and those with more than one
+// candidate — on one table and several, one LID per port and several, single-candidate and
+// adaptive tables, with and without switch addresses.
+TEST(RoutingChecks, EntryCountsAreTheTablesRoutedEntries) {
+  struct Case {
+    std::string fabric, engine;
+    std::uint32_t lids;
+    bool switchAddresses;
+  };
+  const std::vector<Case> cases = {{"kary-ntree:k=2,n=3", "ftree-deterministic", 1, false},
+                                   {"kary-ntree:k=2,n=3", "ftree-deterministic", 4, true},
+                                   {"kary-ntree:k=2,n=3", "ftree-adaptive", 1, false},
+                                   {"random:switches=8,seed=2", "lash", 1, true},
+                                   {"random:switches=8,seed=2", "d-mroots:layers=3", 2, false},
+                                   {"random:switches=8,seed=2", "escape", 1, false}};
+  std::uint64_t multiSeen = 0, tablesSeen = 0;
+  for (const Case& c : cases) {
+    const Fabric fabric = loadFabric(c.fabric);
+    RoutingContext context;
+    context.addressesPerTerminal = c.lids;
+    context.routeSwitches = c.switchAddresses;
+    const RoutingResult routing = runEngine(c.engine, fabric.network, context);
+    std::uint64_t entries = 0, multi = 0;
+    for (const ForwardingTable& table : routing.tables) {
+      for (std::uint32_t s = 0; s < fabric.network.switchCount(); ++s) {
+        for (Address a = 0; a < routing.addresses.count(); ++a) {
+          const std::size_t size = table.candidates(s, a).size();
+          entries += size > 0 ? 1 : 0;
+          multi += size > 1 ? 1 : 0;
+        }
+      }
+    }
+    const RoutingCheckReport report = checkRouting(fabric.network, routing);
+    const std::string what = c.engine + " on " + c.fabric;
+    EXPECT_GT(entries, 0u) << what;
+    EXPECT_EQ(report.entries, entries) << what;
+    EXPECT_EQ(report.multiCandidateEntries, multi) << what;
+    multiSeen += multi > 0 ? 1 : 0;
+    tablesSeen += routing.tables.size() > 1 ? 1 : 0;
+  }
+  EXPECT_GE(multiSeen, 2u);   // adaptive tables are among the cases
+  EXPECT_GE(tablesSeen, 2u);  // and routings with several tables
 }
 
 TEST(RoutingChecks, AdaptiveChoicesMustAllLeadToTheDestination) {

@@ -773,6 +773,244 @@ TEST(CompareJson, CarriesTheDecisionProfilesAndPoints) {
   }
 }
 
+// Each key of compare's JSON reads its own member (docs/COMPARE.md "JSON"): a comparison of
+// two routings whose every value is set apart — the configuration, the fabric, the verdict
+// and a relaxation, an engine's verification, deployment profile, load models, simulated
+// patterns and timings — and the keys a refused routing leaves out.
+TEST(CompareJson, EveryKeyReadsItsOwnMember) {
+  Comparison c;
+  CompareOptions& o = c.options;
+  o.engines = {"dmodk", "lash"};
+  o.seed = 3;
+  o.precision = 0.02;
+  o.maxSamples = 111;
+  o.maxShifts = 112;
+  o.detailTerminals = 113;
+  o.maxAddressesPerTerminal = 114;
+  o.genericEngineSwitches = 115;
+  o.opensmDirectory = "osm";
+  o.routings = {{"mine", nullptr}};
+  o.constraints.vls = 4;
+  o.constraints.adaptiveSwitches = true;
+  o.constraints.inOrder = true;
+  o.simulate = false;
+  o.simulateAlways = true;
+  o.simulateTerminals = 116;
+  o.simulateLeaders = 117;
+  o.simulateCycles = 118;
+  o.simulateSteps = 5;
+  c.fabricSpec = "kary-ntree:k=2,n=3";
+  c.terminals = 8;
+  c.switches = 12;
+  c.channels = 56;
+  c.fatTree = true;
+  c.commandLine = "routelab compare x";
+  c.version = "v9";
+  c.totalSeconds = 1.5;
+  c.simulationResolution = 0.0625;
+
+  EngineComparison e;
+  e.name = "dmodk";
+  e.origin = "routelab";
+  e.effective = "dmodk:e=1";
+  e.connected = true;
+  e.loopFree = true;
+  e.deadlockFree = true;
+  e.layers = 2;
+  e.layersUsed = 1;
+  e.method = "acyclic";
+  e.meanHops = 3.25;
+  e.group = 1;
+  e.opensmOptions = "-R x";
+  e.tablesFingerprint = 987654321;
+  e.notes = {"a note"};
+  e.timings = {{"route", 0.25}};
+  DeploymentProfile& d = e.deployment;
+  d.kind = "multipath";
+  d.switchModel = SwitchModel::Lft;
+  d.escape = false;
+  d.tables = 2;
+  d.addressesPerTerminal = 4;
+  d.lmc = 2;
+  d.pathsPerPair = 5;
+  d.sourceClasses = 6;
+  d.maxCandidates = 7;
+  d.vls = 3;
+  d.perPairSl = true;
+  d.lids = 44;
+  d.entriesPerSwitch = 45;
+  d.inOrder = false;
+  d.deploy = {"step one"};
+  ModelMetrics m;
+  m.model = LoadModel::EvenSplit;
+  m.worst = 4;
+  m.worstLower = 3.5;
+  m.abb = {0.5, 0.01, 100, true, 0.55};
+  m.afpb = {0.25, 0.02, 200, false, 0.3};
+  m.adb = {0.125, 0.03, 300, true, 0.2};
+  m.shiftMaxLoad = 2;
+  m.shiftMeanBandwidth = 0.75;
+  e.models = {m};
+  SimulatedPattern p;
+  p.traffic = "uniform";
+  p.saturationLoad = 0.6;
+  p.saturationAccepted = 0.59;
+  p.referenceLoad = 0.55;
+  p.latencyAt50 = 20.5;
+  p.acceptedAt50 = 0.275;
+  p.latencyAt80 = 30.5;
+  p.acceptedAt80 = 0.44;
+  p.fairnessAt80 = 0.97;
+  p.worstSourceAt80 = 0.41;
+  p.points = {{0.275, 0.28, 0.275, 20.5, false}};
+  e.dynamic.why = "leading deployable routing";
+  e.dynamic.inOrder = true;
+  e.dynamic.meanSaturation = 0.59;
+  e.dynamic.patterns = {p};
+  e.dynamic.timings = {{"simulate", 2.5}};
+  EngineComparison refused;
+  refused.name = "lash";
+  refused.origin = "routelab";
+  refused.refused = true;
+  refused.reason = "needs 9 layers";
+  c.engines = {e, refused};
+  c.verdict.recommended = "dmodk";
+  c.verdict.staticLeader = "dmodk";
+  c.verdict.dynamicLeader = "dmodk";
+  c.verdict.disagree = false;
+  c.verdict.costlierAlternative = "";
+  c.verdict.equals = {"dmodk", "other"};
+  c.verdict.why = "fewest LIDs";
+  c.verdict.relaxations = {{"15 VLs", "lash", 0.08, true, 0.05}, {"adaptive switches", "", 0, false, 0}};
+
+  const nlohmann::json j = nlohmann::json::parse(comparisonJson(c));
+  const nlohmann::json configuration = {{"fabric", "kary-ntree:k=2,n=3"},
+                                        {"engines", {"dmodk", "lash"}},
+                                        {"seed", 3},
+                                        {"precision", 0.02},
+                                        {"max_samples", 111},
+                                        {"max_shifts", 112},
+                                        {"detail_terminals", 113},
+                                        {"max_addresses_per_terminal", 114},
+                                        {"generic_engine_switches", 115},
+                                        {"opensm_dir", "osm"},
+                                        {"routings", {"mine"}},
+                                        {"vls", 4},
+                                        {"adaptive_switches", true},
+                                        {"in_order", true},
+                                        {"simulate", false},
+                                        {"simulate_always", true},
+                                        {"simulate_terminals", 116},
+                                        {"simulate_leaders", 117},
+                                        {"simulate_cycles", 118},
+                                        {"simulate_steps", 5},
+                                        {"simulate_patterns", evidencePatterns(8)},
+                                        {"command_line", "routelab compare x"},
+                                        {"version", "v9"}};
+  EXPECT_EQ(j.at("configuration"), configuration);
+  EXPECT_EQ(
+      j.at("fabric"),
+      nlohmann::json(
+          {{"spec", "kary-ntree:k=2,n=3"}, {"terminals", 8}, {"switches", 12}, {"channels", 56}, {"fat_tree", true}}));
+  EXPECT_EQ(j.at("total_seconds"), 1.5);
+  const nlohmann::json verdict = {
+      {"recommended", "dmodk"},
+      {"static_leader", "dmodk"},
+      {"dynamic_leader", "dmodk"},
+      {"disagree", false},
+      {"costlier_alternative", ""},
+      {"equals", {"dmodk", "other"}},
+      {"why", "fewest LIDs"},
+      {"relaxations",
+       {{{"constraint", "15 VLs"},
+         {"engine", "lash"},
+         {"abb_change", 0.08},
+         {"simulated", true},
+         {"saturation_change", 0.05}},
+        {{"constraint", "adaptive switches"}, {"engine", ""}, {"abb_change", 0.0}, {"simulated", false}}}},
+      {"text", recommendation(c)},
+      {"simulation_resolution", 0.0625}};
+  EXPECT_EQ(j.at("verdict"), verdict);
+  ASSERT_EQ(j.at("engines").size(), 2u);
+  const nlohmann::json engine = {
+      {"rank", 1},
+      {"name", "dmodk"},
+      {"origin", "routelab"},
+      {"effective", "dmodk:e=1"},
+      {"refused", false},
+      {"reason", ""},
+      {"not_run", false},
+      {"skipped", false},
+      {"connected", true},
+      {"loop_free", true},
+      {"deadlock_free", true},
+      {"passed", true},
+      {"layers", 2},
+      {"layers_used", 1},
+      {"method", "acyclic"},
+      {"mean_hops", 3.25},
+      {"group", 1},
+      {"deployable", true},
+      {"not_deployable", nlohmann::json::array()},
+      {"opensm_options", "-R x"},
+      {"tables_fingerprint", 987654321},
+      {"notes", {"a note"}},
+      {"deployment",
+       {{"kind", "multipath"},
+        {"switch_model", "lft"},
+        {"escape", false},
+        {"tables", 2},
+        {"addresses_per_terminal", 4},
+        {"lmc", 2},
+        {"paths_per_pair", 5},
+        {"source_classes", 6},
+        {"max_candidates", 7},
+        {"vls", 3},
+        {"per_pair_sl", true},
+        {"lids", 44},
+        {"entries_per_switch", 45},
+        {"in_order", false},
+        {"deploy", {"step one"}}}},
+      {"models",
+       {{{"model", "even-split"},
+         {"worst", 4.0},
+         {"worst_lower", 3.5},
+         {"abb", {{"mean", 0.5}, {"ci99", 0.01}, {"samples", 100}, {"converged", true}, {"upper_bound", 0.55}}},
+         {"afpb", {{"mean", 0.25}, {"ci99", 0.02}, {"samples", 200}, {"converged", false}, {"upper_bound", 0.3}}},
+         {"adb", {{"mean", 0.125}, {"ci99", 0.03}, {"samples", 300}, {"converged", true}, {"upper_bound", 0.2}}},
+         {"shift_max_load", 2.0},
+         {"shift_mean_bandwidth", 0.75}}}},
+      {"simulation",
+       {{"why", "leading deployable routing"},
+        {"in_order", true},
+        {"mean_saturation", 0.59},
+        {"patterns",
+         {{{"traffic", "uniform"},
+           {"saturation_load", 0.6},
+           {"saturation_accepted", 0.59},
+           {"reference_load", 0.55},
+           {"latency_at_50", 20.5},
+           {"accepted_at_50", 0.275},
+           {"latency_at_80", 30.5},
+           {"accepted_at_80", 0.44},
+           {"fairness_at_80", 0.97},
+           {"worst_source_at_80", 0.41},
+           {"points",
+            {{{"load", 0.275}, {"offered", 0.28}, {"accepted", 0.275}, {"latency", 20.5}, {"saturated", false}}}}}}}}},
+      {"timings", {{"route", 0.25}, {"simulate", 2.5}}}};
+  EXPECT_EQ(j.at("engines")[0], engine) << j.at("engines")[0].dump(1);
+  // A refused routing: its reason, no deployment profile, no simulation, not deployable.
+  const nlohmann::json& second = j.at("engines")[1];
+  EXPECT_EQ(second.at("rank"), 2);
+  EXPECT_EQ(second.at("refused"), true);
+  EXPECT_EQ(second.at("reason"), "needs 9 layers");
+  EXPECT_EQ(second.at("passed"), false);
+  EXPECT_EQ(second.at("deployable"), false);
+  EXPECT_FALSE(second.contains("deployment"));
+  EXPECT_FALSE(second.contains("simulation"));
+  EXPECT_EQ(second.at("models"), nlohmann::json::array());
+}
+
 /// The rows of the here-document `$name` of a gnuplot script.
 std::vector<std::string> dataBlock(const std::string& script, const std::string& name) {
   std::vector<std::string> rows;

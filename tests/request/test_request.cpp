@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "engines/registry.h"
+#include "fabric/fabric.h"
 #include "request/analyze_request.h"
 #include "request/compare_request.h"
 #include "request/request.h"
@@ -541,4 +543,280 @@ TEST(RequestSchema, SimulateThreadsDefaultToOneAndAGivenCountPassesThrough) {
     EXPECT_EQ(given.threads, threads);
     EXPECT_EQ(given.config.threads, static_cast<std::uint32_t>(threads));
   }
+}
+
+// Each key of schedule's JSON reads its own member (docs/SCHEDULING.md "JSON"): a real run on
+// a small fat-tree with --rounds, its figures then set to values of their own.
+TEST(ScheduleResultJson, EveryKeyReadsItsOwnMember) {
+  const ScheduleRequest request = ScheduleRequest::fromValues(
+      {{"fabric", "ft:l=2,m=2,w=2"}, {"permutations", "2"}, {"seed", "13"}, {"rounds", "true"}});
+  ScheduleOutcome outcome = runSchedule(request);
+  SchedulabilityStats& stats = outcome.experiment.stats;
+  stats.samples = 4;
+  stats.requests = 10;
+  stats.granted = 7;
+  stats.ratioMean = 0.625;
+  stats.ratioMin = 0.5;
+  stats.ratioMax = 0.75;
+  stats.ratioStddev = 0.125;
+  stats.noCommonPort = 21;
+  stats.noUpPort = 22;
+  stats.downConflict = 23;
+  stats.ratios = {0.5, 0.75, 0.5, 0.75};
+  outcome.experiment.firstCheck.circuits = 31;
+  outcome.experiment.firstCheck.channelsUsed = 32;
+  outcome.experiment.firstCheck.ok = true;
+  RoundsResult rounds;
+  rounds.rounds = 41;
+  rounds.bound.terminalLinks = 42;
+  rounds.bound.switchCuts = 43;
+  rounds.grantedPerRound = {44, 45};
+  outcome.experiment.rounds = {rounds};
+  outcome.experiment.roundsSummary = {46.5, 47, 48, 49};
+  const nlohmann::json j = scheduleResultJson(request, outcome);
+  const nlohmann::json expected = {
+      {"spec", "ft:l=2,m=2,w=2"},
+      {"xgft", outcome.fabric->network.xgft()->params.str()},
+      {"terminals", 4},
+      {"scheduler", outcome.config.effective},
+      {"reference", j.at("reference")},
+      {"pattern", "permutation"},
+      {"seed", 13},
+      {"permutations", 4},
+      {"requests", 2.5},
+      {"requests_total", 10},
+      {"granted_total", 7},
+      {"ratio_mean", 0.625},
+      {"ratio_min", 0.5},
+      {"ratio_max", 0.75},
+      {"ratio_stddev", 0.125},
+      {"failures", {{"no_common_port", 21}, {"no_up_port", 22}, {"down_conflict", 23}}},
+      {"ratios", {0.5, 0.75, 0.5, 0.75}},
+      {"checked", {{"sample", 0}, {"circuits", 31}, {"channels", 32}, {"conflict_free", true}}},
+      {"rounds",
+       {{"mean", 46.5},
+        {"min", 47},
+        {"max", 48},
+        {"lower_bound_max", 49},
+        {"samples",
+         {{{"rounds", 41},
+           {"lower_bound", 43},
+           {"terminal_link_bound", 42},
+           {"switch_cut_bound", 43},
+           {"granted_per_round", {44, 45}}}}}}}};
+  EXPECT_EQ(j, expected) << j.dump(1);
+  EXPECT_FALSE(j.at("reference").get<std::string>().empty());
+  // The larger bound is the lower bound, either way round; no `rounds` without --rounds.
+  outcome.experiment.rounds[0].bound.terminalLinks = 50;
+  EXPECT_EQ(scheduleResultJson(request, outcome)["rounds"]["samples"][0]["lower_bound"], 50);
+  EXPECT_FALSE(
+      scheduleResultJson(ScheduleRequest::fromValues({{"fabric", "ft:l=2,m=2,w=2"}}), outcome).contains("rounds"));
+}
+
+// Each key of analyze's JSON reads its own member, for each metric's part (docs/ANALYSIS.md
+// "Output"): the request's echo, WORST's witness, a sampled metric's statistics and
+// histograms, a pattern's loads and ascending usage, and the stages' path counts — every
+// value set apart on a real fabric and routing.
+TEST(AnalyzeResultJson, EachPartsKeysReadTheirOwnMembers) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
+  const Network& net = fabric.network;
+  const RoutingResult routing = runEngine("dmodk", net);
+  auto outcomeWith = [&](auto&& fill) {
+    AnalyzeOutcome o;
+    o.fabric = fabric;
+    o.routing = routing;
+    fill(o);
+    return o;
+  };
+  const ChannelId c3 = ChannelId::fromIndex(3);
+  const nlohmann::json channel3 = {{"id", 3},
+                                   {"from", net.describePort(net.source(c3), net.sourcePort(c3))},
+                                   {"to", net.describePort(net.target(c3), net.targetPort(c3))},
+                                   {"description", net.describeChannel(c3)}};
+  const std::string h0 = net.name(net.terminalNode(0)), h1 = net.name(net.terminalNode(1));
+  const std::string h2 = net.name(net.terminalNode(2)), h3 = net.name(net.terminalNode(3));
+  auto expectKeys = [](const nlohmann::json& j, const nlohmann::json& expected, const std::string& what) {
+    for (const auto& [key, value] : expected.items()) {
+      ASSERT_TRUE(j.contains(key)) << what << ": " << key;
+      EXPECT_EQ(j.at(key), value) << what << ": " << key;
+    }
+  };
+
+  // The request's echo, and WORST (even split: exact unless the bounds differ).
+  const AnalyzeRequest worstRequest = AnalyzeRequest::fromValues({{"fabric", fabric.spec},
+                                                                  {"engine", "dmodk"},
+                                                                  {"metric", "worst"},
+                                                                  {"seed", "5"},
+                                                                  {"threads", "2"},
+                                                                  {"lmc", "1"},
+                                                                  {"load-model", "best-split"}});
+  const AnalyzeOutcome worst = outcomeWith([&](AnalyzeOutcome& o) {
+    o.singlePath = false;
+    SplitWorstCase w;
+    w.value = 2.5;
+    w.lower = 2.25;
+    w.channel = c3;
+    w.witness = {{0, 1}, {2, 3}};
+    w.channelsSolved = 7;
+    o.worst = w;
+  });
+  expectKeys(analyzeResultJson(worstRequest, worst),
+             {{"metric", "worst"},
+              {"spec", fabric.spec},
+              {"engine", routing.engine},
+              {"seed", 5},
+              {"threads", 2},
+              {"terminals", 4},
+              {"deterministic_routing", routing.deterministic},
+              {"lmc", 1},
+              {"single_path", false},
+              {"load_model", "best-split"},
+              {"value", 2.5},
+              {"lower_bound", 2.25},
+              {"ci99_halfwidth", 0.0},
+              {"samples", 0},
+              {"exact", false},
+              {"channel", channel3},
+              {"witness",
+               {{{"source", h0}, {"destination", h1}, {"source_index", 0}, {"destination_index", 1}},
+                {{"source", h2}, {"destination", h3}, {"source_index", 2}, {"destination_index", 3}}}},
+              {"channels_solved", 7}},
+             "worst");
+
+  // A sampled metric (ABB under best split on a multipath routing: the solver's keys too).
+  const AnalyzeRequest sampledRequest = AnalyzeRequest::fromValues({{"fabric", fabric.spec},
+                                                                    {"engine", "dmodk"},
+                                                                    {"metric", "abb"},
+                                                                    {"precision", "0.02"},
+                                                                    {"max-samples", "5000"},
+                                                                    {"load-model", "best-split"},
+                                                                    {"split-tolerance", "0.001"}});
+  const AnalyzeOutcome sampled = outcomeWith([&](AnalyzeOutcome& o) {
+    o.singlePath = false;
+    SampledBandwidth s;
+    s.pattern = "bisect";
+    s.mean = 0.75;
+    s.ci99HalfWidth = 0.0125;
+    s.samples = 2000;
+    s.converged = true;
+    s.meanMaxLoad = 1.5;
+    s.exact = false;
+    s.bandwidthUpperBound = 0.875;
+    s.maxRelativeGap = 0.0625;
+    s.maxIterations = 33;
+    s.maxLoadHistogram = {{2, 10}, {3, 5}};
+    s.splitHistogram = {{2.5, 4}};
+    o.sampled = s;
+  });
+  const nlohmann::json sampledJson = analyzeResultJson(sampledRequest, sampled);
+  expectKeys(sampledJson,
+             {{"metric", "abb"},
+              {"pattern", "bisect"},
+              {"value", 0.75},
+              {"mean", 0.75},
+              {"ci99_halfwidth", 0.0125},
+              {"samples", 2000},
+              {"converged", true},
+              {"precision", 0.02},
+              {"initial_samples", SamplingOptions{}.initialSamples},
+              {"max_samples", 5000},
+              {"mean_max_load", 1.5},
+              {"exact", false},
+              {"bandwidth_upper_bound", 0.875},
+              {"max_relative_gap", 0.0625},
+              {"split_tolerance", 0.001},
+              {"split_iterations_max", 33},
+              {"max_load_histogram", {{"2", 10}, {"3", 5}, {"2.5", 4}}}},
+             "sampled");
+  // Single-path (or not best split): no solver keys.
+  const nlohmann::json singlePath =
+      analyzeResultJson(sampledRequest, outcomeWith([&](AnalyzeOutcome& o) { o.sampled = sampled.sampled; }));
+  EXPECT_FALSE(singlePath.contains("split_tolerance"));
+  EXPECT_FALSE(singlePath.contains("split_iterations_max"));
+
+  // A pattern's loads.
+  const AnalyzeRequest patternRequest = AnalyzeRequest::fromValues(
+      {{"fabric", fabric.spec}, {"engine", "dmodk"}, {"metric", "pattern"}, {"pattern", "shift:s=1"}});
+  const AnalyzeOutcome pattern = outcomeWith([&](AnalyzeOutcome& o) {
+    TrafficPattern p;
+    p.spec = "random-permutation";
+    p.random = true;
+    p.seed = 77;
+    p.terminals = 4;
+    p.pairs = {{0, 1}, {1, 0}, {2, 3}};
+    o.pattern = p;
+    LinkLoads l;
+    l.maxLoad = 4;
+    l.lowerBound = 3.5;
+    l.maxChannel = c3;
+    l.channelsAtMax = 6;
+    l.pairs = 3;
+    l.ascending = {{1, 2, 1, 2, 2}};
+    o.loads = l;
+  });
+  expectKeys(analyzeResultJson(patternRequest, pattern),
+             {{"metric", "pattern"},
+              {"pattern", "random-permutation"},
+              {"pattern_seed", 77},
+              {"pairs", 3},
+              {"permutation", true},
+              {"value", 4.0},
+              {"max_load", 4.0},
+              {"lower_bound", 3.5},
+              {"exact", false},
+              {"bandwidth", 0.25},
+              {"ci99_halfwidth", 0.0},
+              {"samples", 1},
+              {"channel", channel3},
+              {"channels_at_max", 6},
+              {"ascending_usage",
+               {{{"level", 1},
+                 {"switches_sending_up", 2},
+                 {"min_channels_per_switch", 1},
+                 {"max_channels_per_switch", 2},
+                 {"available_per_switch", 2}}}}},
+             "pattern");
+  // A fixed pattern has no seed; no load has no bandwidth and no channel.
+  const nlohmann::json empty = analyzeResultJson(patternRequest, outcomeWith([&](AnalyzeOutcome& o) {
+                                                   TrafficPattern p;
+                                                   p.spec = "shift:s=1";
+                                                   p.terminals = 4;
+                                                   o.pattern = p;
+                                                   o.loads = LinkLoads{};
+                                                 }));
+  EXPECT_TRUE(empty.at("pattern_seed").is_null());
+  EXPECT_TRUE(empty.at("bandwidth").is_null());
+  EXPECT_TRUE(empty.at("channel").is_null());
+
+  // The stages: the largest path count is the value, balanced only if every stage is.
+  const AnalyzeRequest stagesRequest =
+      AnalyzeRequest::fromValues({{"fabric", fabric.spec}, {"engine", "dmodk"}, {"metric", "stages"}});
+  const AnalyzeOutcome stages = outcomeWith([&](AnalyzeOutcome& o) {
+    StagePathCounts s;
+    s.stages = {{0, true, 4, 2, 2, 2.0}, {1, false, 8, 1, 3, 2.5}};
+    o.stages = s;
+  });
+  expectKeys(analyzeResultJson(stagesRequest, stages),
+             {{"metric", "stages"},
+              {"load_model", "first-path"},
+              {"value", 3},
+              {"ci99_halfwidth", 0.0},
+              {"samples", 0},
+              {"balanced", false},
+              {"stages",
+               {{{"lower_level", 0},
+                 {"direction", "up"},
+                 {"channels", 4},
+                 {"min_paths", 2},
+                 {"max_paths", 2},
+                 {"mean_paths", 2.0},
+                 {"balanced", true}},
+                {{"lower_level", 1},
+                 {"direction", "down"},
+                 {"channels", 8},
+                 {"min_paths", 1},
+                 {"max_paths", 3},
+                 {"mean_paths", 2.5},
+                 {"balanced", false}}}}},
+             "stages");
 }

@@ -308,3 +308,119 @@ TEST(RouteChecksJson, EveryKeyReadsItsOwnMember) {
   c.ok = false;
   EXPECT_EQ(routeChecksJson(c)["passed"], false);
 }
+
+// Each key of verify's JSON reads its own member (docs/VERIFY.md "--format json"): every count
+// a value of its own, optional values present and absent (null), failures with and without
+// LIDs, and the exit code of each verdict (5 disconnected or looping, 4 deadlock-prone, 0).
+TEST(VerifyResultJson, EveryKeyReadsItsOwnMember) {
+  VerifyOutcome o;
+  o.fabric.spec = "kary-ntree:k=2,n=2";
+  VerifyResult& r = o.result;
+  r.engine = "lash:max-layers=3";
+  r.switchTraffic = true;
+  r.connected = true;
+  r.loopFree = true;
+  r.deadlockFree = false;
+  r.layers = 3;
+  r.layersUsed = 2;
+  r.highestLayer = 1;
+  r.method = "Dally-Seitz";
+  r.escapeLayer = 2;
+  r.dependencies = {11, 12, 13};
+  r.cyclicLayers = {1};
+  r.cycleLayer = 1;
+  r.cycleChannels = {"a[1] -> b[2]", "b[2] -> a[1]"};
+  r.sources = 21;
+  r.destinations = 22;
+  r.routes = 23;
+  r.delivered = 24;
+  r.noRoute = 25;
+  r.loops = 26;
+  r.deadPorts = 27;
+  r.noAddress = 28;
+  r.unroutedSwitchPairs = 29;
+  r.escapeFailures = 30;
+  r.failures = {{"h0", "h1", 5, 0, 1, "no route", "s0"}};
+  r.unroutedSwitchExamples = {{"s0", "s1", 0, 9, 0, "loop", ""}};
+  r.escapeFailureExamples = {{"h2", "h3", 7, 8, 2, "dead port", "s1[3]"}};
+  const VerifyRequest request = VerifyRequest::fromValues(
+      {{"fabric", o.fabric.spec}, {"engine", "lash"}, {"seed", "17"}, {"lmc", "2"}, {"sl", "pairs.sl"}});
+  const nlohmann::json j = verifyResultJson(request, o);
+  const nlohmann::json expected = {{"spec", "kary-ntree:k=2,n=2"},
+                                   {"engine", "lash:max-layers=3"},
+                                   {"sl_file", "pairs.sl"},
+                                   {"switch_traffic", true},
+                                   {"seed", 17},
+                                   {"lmc", 2},
+                                   {"connected", true},
+                                   {"loop_free", true},
+                                   {"deadlock_free", false},
+                                   {"passed", false},
+                                   {"exit_code", 4},
+                                   {"layers", 3},
+                                   {"layers_used", 2},
+                                   {"highest_layer", 1},
+                                   {"method", "Dally-Seitz"},
+                                   {"escape_layer", 2},
+                                   {"dependencies", {11, 12, 13}},
+                                   {"cyclic_layers", {1}},
+                                   {"cycle_layer", 1},
+                                   {"cycle", {"a[1] -> b[2]", "b[2] -> a[1]"}},
+                                   {"counts",
+                                    {{"sources", 21},
+                                     {"destinations", 22},
+                                     {"routes", 23},
+                                     {"delivered", 24},
+                                     {"no_route", 25},
+                                     {"loops", 26},
+                                     {"dead_ports", 27},
+                                     {"no_address", 28},
+                                     {"unrouted_switch_pairs", 29},
+                                     {"escape_failures", 30}}},
+                                   {"failures",
+                                    {{{"source", "h0"},
+                                      {"source_lid", 5},
+                                      {"destination", "h1"},
+                                      {"destination_lid", nullptr},
+                                      {"layer", 1},
+                                      {"status", "no route"},
+                                      {"stopped_at", "s0"}}}},
+                                   {"unrouted_switch_pair_examples",
+                                    {{{"source", "s0"},
+                                      {"source_lid", nullptr},
+                                      {"destination", "s1"},
+                                      {"destination_lid", 9},
+                                      {"layer", 0},
+                                      {"status", "loop"},
+                                      {"stopped_at", nullptr}}}},
+                                   {"escape_failure_examples",
+                                    {{{"source", "h2"},
+                                      {"source_lid", 7},
+                                      {"destination", "h3"},
+                                      {"destination_lid", 8},
+                                      {"layer", 2},
+                                      {"status", "dead port"},
+                                      {"stopped_at", "s1[3]"}}}}};
+  EXPECT_EQ(j, expected) << j.dump(1);
+
+  // Absent values are null; the verdict's exit code follows the first failed property.
+  r.highestLayer = -1;
+  r.escapeLayer = -1;
+  r.cycleLayer.reset();
+  const nlohmann::json bare = verifyResultJson(VerifyRequest::fromValues({{"fabric", "x"}, {"engine", "lash"}}), o);
+  for (const char* key : {"sl_file", "highest_layer", "escape_layer", "cycle_layer", "cycle"}) {
+    EXPECT_TRUE(bare[key].is_null()) << key;
+  }
+  r.deadlockFree = true;
+  EXPECT_EQ(verifyResultJson(request, o)["exit_code"], 0);
+  EXPECT_EQ(verifyResultJson(request, o)["passed"], true);
+  r.loopFree = false;
+  EXPECT_EQ(verifyResultJson(request, o)["exit_code"], 5);
+  r.loopFree = true;
+  r.connected = false;
+  EXPECT_EQ(verifyResultJson(request, o)["exit_code"], 5);
+  r.connected = true;
+  r.deadlockFree = false;
+  r.loopFree = false;
+  EXPECT_EQ(verifyResultJson(request, o)["exit_code"], 5);  // a loop outranks a deadlock
+}

@@ -330,6 +330,13 @@ TEST(Report, CsvQuotesSpecsAndJsonCarriesTheConfiguration) {
   EXPECT_EQ(j["results"][0]["config"]["fabric"], "gft2:n=2,m=2,r=4");
   EXPECT_FALSE(j["results"][0].contains("seconds"));
   EXPECT_EQ(j["sweep"]["points"], 9);
+  // A result key that is also a configuration key gets its own column, prefixed.
+  r.result["seed"] = 7;
+  std::ostringstream both;
+  writeResultsCsv(both, {r}, false);
+  EXPECT_EQ(both.str(),
+            "index,engine,fabric,kind,seed,status,value,note,result.seed\n"
+            "3,dmodk,\"gft2:n=2,m=2,r=4\",analyze,1,ok,2.5,\"say \"\"hi\"\"\",7\n");
 }
 
 const char* kSimulateSweep = R"(name = "curve"

@@ -24,7 +24,7 @@
 # many runs. Each tool then runs beside the other, sharing the processor's cache and memory.
 # Prints one CSV row per run on stdout:
 #   tool,terminals,threads,cycles,cpu_s,wall_s,cycles_per_cpu_s,cycles_per_wall_s,max_rss_kib
-# cycles are the simulated cycles (routelab: the JSON "cycles"; BookSim: "Time taken is N
+# cycles are the simulated cycles (routelab: the JSON "simulated_cycles"; BookSim: "Time taken is N
 # cycles"); cpu_s is user + system time of the whole process, routing and set-up included.
 # Exit: 0 ok; 2 usage; 1 a run failed.
 set -euo pipefail
@@ -117,7 +117,7 @@ run_routelab() {  # terminals fabric warmup measure threads: one row
     --selection random --vcs 4 --buffer-packets 2 --packet-flits 8 --routing-delay 1 --fly-time 1 \
     --load 0.5 --warmup "$3" --cycles "$4" --threads "$5" --format json >"$tmp/out.json" ||
     { echo "sim_speed: routelab failed on $2" >&2; exit 1; }
-  cycles=$(sed -n 's/^ *"cycles": \([0-9]*\),*$/\1/p' "$tmp/out.json")
+  cycles=$(sed -n 's/^ *"simulated_cycles": \([0-9]*\),*$/\1/p' "$tmp/out.json")
   row routelab "$1" "$5" "$cycles" "$tmp/time" | tee -a "$tmp/rows.csv"
 }
 run_booksim() {  # terminals k levels period: one row (its own files: it may run beside routelab)

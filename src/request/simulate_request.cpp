@@ -177,7 +177,7 @@ nlohmann::json simulateResultJson(const SimulateRequest& request, const Simulate
                       {"warmup", c.warmupCycles == 0 ? nlohmann::json("auto") : nlohmann::json(c.warmupCycles)},
                       {"watchdog", c.watchdogCycles}};
   if (outcome.trace) {  // the trace run's own configuration: which trace, and how it was read
-    for (const char* generatedOnly : {"injection", "message_packets", "warmup"}) j.erase(generatedOnly);
+    for (const char* generatedOnly : {"injection", "message_packets", "warmup", "cycles"}) j.erase(generatedOnly);
     j["trace"] = outcome.trace->name;
     j["compression"] = outcome.trace->compression;
     j["payload"] = outcome.trace->payloadBytes;

@@ -66,7 +66,7 @@ nlohmann::json simResultJson(const SimResult& r) {
   j["out_of_order"] = r.outOfOrder;
   j["max_reorder_occupancy"] = r.maxReorderOccupancy;
   j["average_hops"] = r.averageHops;
-  j["cycles"] = r.cycles;
+  j["simulated_cycles"] = r.cycles;
   j["warmup_cycles"] = r.warmupCycles;
   j["measure_cycles"] = r.measureCycles;
   j["last_delivery"] = r.lastDelivery;

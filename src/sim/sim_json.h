@@ -23,7 +23,7 @@ Injection parseInjection(const std::string& name, const std::string& what = "inj
 
 /// The result's fields under the names of docs/SIMULATION.md ("offered", "accepted",
 /// "latency_avg", "latency_p99", "packets_injected", "packets_delivered", "out_of_order",
-/// "cycles", "deadlock", ...); the deadlock report's fields when it deadlocked. The per-
+/// "simulated_cycles", "deadlock", ...); the deadlock report's fields when it deadlocked. The per-
 /// channel utilization and packet records are left out (they have their own exports).
 nlohmann::json simResultJson(const SimResult& result);
 

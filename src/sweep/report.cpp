@@ -41,7 +41,7 @@ void writeResultsCsv(std::ostream& out, const std::vector<PointResult>& results,
   out << "index";
   for (const std::string& key : configKeys) out << ',' << key;
   out << ",status,value";
-  // A result key that is also a configuration key (simulate: `cycles`) gets a prefix.
+  // A result key that is also a configuration key gets a prefix: no column is written twice.
   for (const std::string& key : resultKeys) out << ',' << (configKeys.count(key) != 0 ? "result." + key : key);
   out << (timings ? ",seconds,worker\n" : "\n");
   for (std::size_t i = 0; i < results.size(); ++i) {

@@ -390,9 +390,11 @@ TEST(RequestRun, ATraceRunEchoesItsTraceCompressionAndPayload) {
   EXPECT_EQ(json.at("trace"), "io:storage=1,clients=3,requests=2,burst=8,gap=20000,service=200,writes=0.3");
   EXPECT_EQ(json.at("compression").get<double>(), 2.5);
   EXPECT_EQ(json.at("payload").get<std::uint32_t>(), 512U);
-  for (const char* generatedOnly : {"load", "injection", "message_packets", "warmup"}) {
+  for (const char* generatedOnly : {"load", "injection", "message_packets", "warmup", "cycles"}) {
     EXPECT_FALSE(json.contains(generatedOnly)) << generatedOnly;
   }
+  EXPECT_EQ(json.at("simulated_cycles"), run.results.front().cycles);
+  EXPECT_GE(run.results.front().cycles, run.results.front().lastDelivery);
 
   const std::string path = (test::scratchDir() / "echo-trace.csv").string();
   std::ofstream(path) << "time,source,destination,bytes\n0,0,3,2048\n10,3,0,64\n";
@@ -611,6 +613,62 @@ TEST(ScheduleResultJson, EveryKeyReadsItsOwnMember) {
   EXPECT_EQ(scheduleResultJson(request, outcome)["rounds"]["samples"][0]["lower_bound"], 50);
   EXPECT_FALSE(
       scheduleResultJson(ScheduleRequest::fromValues({{"fabric", "ft:l=2,m=2,w=2"}}), outcome).contains("rounds"));
+}
+
+// The configuration simulate's JSON echoes is the request's, key by key: every model option
+// given a value other than its default, and each read back under its own key
+// (docs/SIMULATION.md "Output").
+TEST(SimulateResultJson, TheConfigurationEchoReadsEachOptionGiven) {
+  const SimulateRequest request = SimulateRequest::fromValues({{"fabric", "kary-ntree:k=2,n=2"},
+                                                               {"engine", "dmodk"},
+                                                               {"traffic", "bit-reversal"},
+                                                               {"load", "0.3"},
+                                                               {"seed", "21"},
+                                                               {"packet-flits", "3"},
+                                                               {"vcs", "3"},
+                                                               {"buffer-packets", "5"},
+                                                               {"routing-delay", "2"},
+                                                               {"fly-time", "4"},
+                                                               {"selection", "least-occupied"},
+                                                               {"arbitration", "age"},
+                                                               {"paths", "round-robin"},
+                                                               {"injection", "poisson"},
+                                                               {"message-packets", "2"},
+                                                               {"in-order", "true"},
+                                                               {"reorder-buffer", "7"},
+                                                               {"cycles", "300"},
+                                                               {"warmup", "50"},
+                                                               {"watchdog", "9000"}});
+  const SimulateOutcome outcome = runSimulate(request);
+  const nlohmann::json j = simulateResultJson(request, outcome);
+  const nlohmann::json expected = {{"fabric", "kary-ntree:k=2,n=2"},
+                                   {"terminals", 4},
+                                   {"engine", "dmodk"},
+                                   {"traffic", "bit-reversal"},
+                                   {"load", 0.3},
+                                   {"seed", 21},
+                                   {"packet_flits", 3},
+                                   {"vcs", 3},
+                                   {"buffer_packets", 5},
+                                   {"routing_delay", 2},
+                                   {"fly_time", 4},
+                                   {"selection", "least-occupied"},
+                                   {"arbitration", "age"},
+                                   {"paths", "round-robin"},
+                                   {"injection", "poisson"},
+                                   {"message_packets", 2},
+                                   {"in_order", true},
+                                   {"reorder_buffer", 7},
+                                   {"cycles", 300},
+                                   {"warmup", 50},
+                                   {"watchdog", 9000}};
+  for (const auto& [key, value] : expected.items()) EXPECT_EQ(j.at(key), value) << key;
+  // The result's own keys follow (SimResultJson.EveryKeyReadsItsOwnMember): one value read
+  // against the run, and the automatic warm-up named as such.
+  EXPECT_EQ(j.at("packets_delivered"), outcome.results.front().packetsDelivered);
+  SimulateRequest automatic = SimulateRequest::fromValues(
+      {{"fabric", "kary-ntree:k=2,n=2"}, {"engine", "dmodk"}, {"cycles", "300"}, {"packet-flits", "3"}});
+  EXPECT_EQ(simulateResultJson(automatic, runSimulate(automatic)).at("warmup"), "auto");
 }
 
 // Each key of analyze's JSON reads its own member, for each metric's part (docs/ANALYSIS.md

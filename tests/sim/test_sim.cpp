@@ -1241,5 +1241,84 @@ TEST(WorkList, PushIfAppendsOnlyTakenItemsAcrossGrowth) {
   EXPECT_EQ(moved.size(), 40U);
 }
 
+// Each key of a result's JSON reads its own member (docs/SIMULATION.md "Output"): every value
+// set apart, and the deadlock's four keys present only with a deadlock.
+TEST(SimResultJson, EveryKeyReadsItsOwnMember) {
+  SimResult r;
+  r.offered = 0.5;
+  r.accepted = 0.25;
+  r.latencyAvg = 10.5;
+  r.latencyP50 = 11.5;
+  r.latencyP99 = 12.5;
+  r.latencyMax = 13.5;
+  r.totalLatencyAvg = 14.5;
+  r.totalLatencyP99 = 15.5;
+  r.reorderDelayAvg = 16.5;
+  r.packetsGenerated = 101;
+  r.packetsInjected = 102;
+  r.packetsDelivered = 103;
+  r.measuredPackets = 104;
+  r.measuredDelivered = 105;
+  r.outOfOrder = 106;
+  r.maxReorderOccupancy = 107;
+  r.averageHops = 3.75;
+  r.cycles = 108;
+  r.warmupCycles = 109;
+  r.measureCycles = 110;
+  r.lastDelivery = 111;
+  r.sources = 112;
+  r.sourceAcceptedMin = 0.125;
+  r.sourceAcceptedMax = 0.375;
+  r.sourceFairness = 0.875;
+  r.warmupSettled = false;
+  r.saturated = true;
+  r.deadlock = false;
+  const nlohmann::json expected = {{"offered", 0.5},
+                                   {"accepted", 0.25},
+                                   {"latency_avg", 10.5},
+                                   {"latency_p50", 11.5},
+                                   {"latency_p99", 12.5},
+                                   {"latency_max", 13.5},
+                                   {"total_latency_avg", 14.5},
+                                   {"total_latency_p99", 15.5},
+                                   {"reorder_delay_avg", 16.5},
+                                   {"packets_generated", 101},
+                                   {"packets_injected", 102},
+                                   {"packets_delivered", 103},
+                                   {"measured_packets", 104},
+                                   {"measured_delivered", 105},
+                                   {"out_of_order", 106},
+                                   {"max_reorder_occupancy", 107},
+                                   {"average_hops", 3.75},
+                                   {"simulated_cycles", 108},
+                                   {"warmup_cycles", 109},
+                                   {"measure_cycles", 110},
+                                   {"last_delivery", 111},
+                                   {"sources", 112},
+                                   {"source_accepted_min", 0.125},
+                                   {"source_accepted_max", 0.375},
+                                   {"source_fairness", 0.875},
+                                   {"warmup_settled", false},
+                                   {"saturated", true},
+                                   {"deadlock", false}};
+  EXPECT_EQ(simResultJson(r), expected) << simResultJson(r).dump(1);
+  r.warmupSettled = true;
+  r.saturated = false;
+  r.deadlock = true;
+  r.deadlockReport.cycle = 5000;
+  r.deadlockReport.lastMove = 3000;
+  r.deadlockReport.channels = {"channel 1 vc 0", "channel 2 vc 0"};
+  r.deadlockReport.packets = {7, (std::uint64_t{3} << 32) + 2};
+  nlohmann::json withDeadlock = expected;
+  withDeadlock["warmup_settled"] = true;
+  withDeadlock["saturated"] = false;
+  withDeadlock["deadlock"] = true;
+  withDeadlock["deadlock_cycle"] = 5000;
+  withDeadlock["deadlock_last_move"] = 3000;
+  withDeadlock["deadlock_channels"] = {"channel 1 vc 0", "channel 2 vc 0"};
+  withDeadlock["deadlock_packets"] = {7, (std::uint64_t{3} << 32) + 2};
+  EXPECT_EQ(simResultJson(r), withDeadlock) << simResultJson(r).dump(1);
+}
+
 }  // namespace
 }  // namespace routelab

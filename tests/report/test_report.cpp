@@ -530,6 +530,7 @@ class OpenSmDirectory : public ::testing::Test {
     std::filesystem::copy_file(k4n3 / "lfts.lash.dump.gz", dir_ / "lash.lfts");
     std::filesystem::copy_file(k4n3 / "pathsl.lash.txt", dir_ / "lash.sl");
     std::ofstream(dir_ / "torus-2QoS.error") << "torus-2QoS: no torus found in this fabric\n";
+    std::ofstream(dir_ / "lash.options") << "  -R lash -Q --lmc 0  \n# the second line is not read\n";
     fabric_ = "file:" + (k4n3 / "ibnetdiscover.txt").string();
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -554,6 +555,13 @@ TEST_F(OpenSmDirectory, RankedBesideOurEngines) {
   EXPECT_TRUE(byName["opensm:torus-2QoS"]->refused);
   EXPECT_EQ(c.engines.back().name, "opensm:torus-2QoS");
   EXPECT_NE(html(c).find("no torus found in this fabric"), std::string::npos);
+  // How to deploy an OpenSM engine: the options it ran with (the first line of E.options,
+  // trimmed), else `-R` and its name.
+  EXPECT_EQ(byName["opensm:lash"]->opensmOptions, "-R lash -Q --lmc 0");
+  ASSERT_FALSE(byName["opensm:lash"]->deployment.deploy.empty());
+  EXPECT_EQ(byName["opensm:lash"]->deployment.deploy.front(), "opensm -R lash -Q --lmc 0");
+  EXPECT_EQ(byName["opensm:ftree"]->opensmOptions, "");
+  EXPECT_EQ(byName["opensm:ftree"]->deployment.deploy, std::vector<std::string>{"opensm -R ftree"});
 }
 
 // The simulation's bounds (docs/COMPARE.md): leaders >= 1, cycles >= 1, steps 1..20, each at

@@ -1126,7 +1126,7 @@ TEST(CompareFigures, TheMetricsRowsCarryEachRoutingsNameAndNumbers) {
 // Each simulated routing's curves take a colour gnuplot reads ('#rrggbb'), the first eight
 // distinct, with more routings than the palette's eight colours (`--simulate-leaders` and the
 // contrast routings can pass eight): ten routings, in both simulation figures.
-TEST(CompareFigures, EverySimulatedRoutingHasAPaletteColourTheFirstEightDistinct) {
+TEST(CompareFigures, EverySimulatedRoutingHasAPaletteColourTheFirstEightDistinctAndItsDash) {
   Comparison c;
   for (std::size_t r = 0; r < 10; ++r) {
     EngineComparison e = routing("e" + std::to_string(r), r);
@@ -1135,6 +1135,7 @@ TEST(CompareFigures, EverySimulatedRoutingHasAPaletteColourTheFirstEightDistinct
     pattern.saturationLoad = 0.5;
     pattern.points = {{0.25, 0.25, 0.25, 20, false}, {0.5, 0.5, 0.49, 40, false}};
     e.dynamic.patterns = {pattern};
+    if (r % 3 == 1) e.notDeployable = {"needs adaptive switches"};  // drawn dashed
     c.engines.push_back(e);
   }
   std::size_t figuresRead = 0;
@@ -1151,6 +1152,10 @@ TEST(CompareFigures, EverySimulatedRoutingHasAPaletteColourTheFirstEightDistinct
       EXPECT_EQ(colour.find_first_not_of("0123456789abcdef", 1), std::string::npos) << colour;
       EXPECT_EQ(colour.front(), '#') << colour;
       colours.push_back(colour);
+      // Solid for a routing deployable here, dashed for one that is not (the caption's key).
+      const std::size_t dash = f.script.find(" dt ", plot) + 4;
+      ASSERT_LT(dash, open);
+      EXPECT_EQ(f.script.substr(dash, 2), c.engines[r].deployable() ? "1 " : "2 ") << f.id << " routing " << r;
     }
     EXPECT_EQ(std::set<std::string>(colours.begin(), colours.begin() + 8).size(), 8u) << f.id;
   }

@@ -1,5 +1,6 @@
 // Random irregular fabrics (Lysne et al. 2006 §8), generated draw for draw as
 // gen_ibsim_net.py (tests/data/opensm/README.md) does.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -190,6 +191,27 @@ TEST(RandomIrregular, NamesAndPortsWithSeveralTerminals) {
   // Same switch graph as with one terminal, on ports shifted by two.
   auto one = params(12, 20, 4, 8, 1);
   EXPECT_EQ(randomIrregularSwitchLinks(one), randomIrregularSwitchLinks(params(12, 20, 4, 10, 3)));
+}
+
+// Indices are zero-padded to the width of the largest one, each at the power of ten where a
+// digit is added: 10 terminals per switch are slots 0..9, 11 are 00..10; 10 switches are
+// sw0..sw9, 11 are sw00..sw10 (and so are their one-terminal hosts).
+TEST(RandomIrregular, IndicesArePaddedToTheWidestAtEachPowerOfTen) {
+  for (const std::uint32_t terminals : {9u, 10u, 11u}) {
+    const Network net = fromSpec(fmt::format("random:switches=2,links=1,terminals={},radix=12,seed=1", terminals));
+    const std::string last = std::to_string(terminals - 1);
+    const std::string first = std::string(last.size(), '0');
+    EXPECT_EQ(net.name(net.terminalNode(0)), "rnd-h0-" + first) << terminals;
+    EXPECT_EQ(net.name(net.terminalNode(2 * terminals - 1)), "rnd-h1-" + last) << terminals;
+  }
+  for (const std::uint32_t switches : {10u, 11u}) {
+    const Network net = fromSpec(fmt::format("random:switches={},seed=1", switches));
+    const std::string last = std::to_string(switches - 1);
+    const std::string first = std::string(last.size(), '0');
+    EXPECT_EQ(net.name(net.switchNode(0)), "rnd-sw" + first) << switches;
+    EXPECT_EQ(net.name(net.switchNode(switches - 1)), "rnd-sw" + last) << switches;
+    EXPECT_EQ(net.name(net.terminalNode(0)), "rnd-h" + first) << switches;
+  }
 }
 
 TEST(RandomIrregular, SingleSwitch) {

@@ -816,11 +816,11 @@ TEST(CompareJson, EveryKeyReadsItsOwnMember) {
   e.connected = true;
   e.loopFree = true;
   e.deadlockFree = true;
-  e.layers = 2;
-  e.layersUsed = 1;
+  e.layers = 3;
+  e.layersUsed = 2;
   e.method = "acyclic";
   e.meanHops = 3.25;
-  e.group = 1;
+  e.group = 4;
   e.opensmOptions = "-R x";
   e.tablesFingerprint = 987654321;
   e.notes = {"a note"};
@@ -829,13 +829,13 @@ TEST(CompareJson, EveryKeyReadsItsOwnMember) {
   d.kind = "multipath";
   d.switchModel = SwitchModel::Lft;
   d.escape = false;
-  d.tables = 2;
+  d.tables = 3;
   d.addressesPerTerminal = 4;
   d.lmc = 2;
   d.pathsPerPair = 5;
   d.sourceClasses = 6;
   d.maxCandidates = 7;
-  d.vls = 3;
+  d.vls = 8;
   d.perPairSl = true;
   d.lids = 44;
   d.entriesPerSwitch = 45;
@@ -945,11 +945,11 @@ TEST(CompareJson, EveryKeyReadsItsOwnMember) {
       {"loop_free", true},
       {"deadlock_free", true},
       {"passed", true},
-      {"layers", 2},
-      {"layers_used", 1},
+      {"layers", 3},
+      {"layers_used", 2},
       {"method", "acyclic"},
       {"mean_hops", 3.25},
-      {"group", 1},
+      {"group", 4},
       {"deployable", true},
       {"not_deployable", nlohmann::json::array()},
       {"opensm_options", "-R x"},
@@ -959,13 +959,13 @@ TEST(CompareJson, EveryKeyReadsItsOwnMember) {
        {{"kind", "multipath"},
         {"switch_model", "lft"},
         {"escape", false},
-        {"tables", 2},
+        {"tables", 3},
         {"addresses_per_terminal", 4},
         {"lmc", 2},
         {"paths_per_pair", 5},
         {"source_classes", 6},
         {"max_candidates", 7},
-        {"vls", 3},
+        {"vls", 8},
         {"per_pair_sl", true},
         {"lids", 44},
         {"entries_per_switch", 45},

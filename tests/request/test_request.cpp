@@ -624,7 +624,7 @@ TEST(SimulateResultJson, TheConfigurationEchoReadsEachOptionGiven) {
                                                                {"traffic", "bit-reversal"},
                                                                {"load", "0.3"},
                                                                {"seed", "21"},
-                                                               {"packet-flits", "3"},
+                                                               {"packet-flits", "6"},
                                                                {"vcs", "3"},
                                                                {"buffer-packets", "5"},
                                                                {"routing-delay", "2"},
@@ -633,9 +633,9 @@ TEST(SimulateResultJson, TheConfigurationEchoReadsEachOptionGiven) {
                                                                {"arbitration", "age"},
                                                                {"paths", "round-robin"},
                                                                {"injection", "poisson"},
-                                                               {"message-packets", "2"},
+                                                               {"message-packets", "7"},
                                                                {"in-order", "true"},
-                                                               {"reorder-buffer", "7"},
+                                                               {"reorder-buffer", "9"},
                                                                {"cycles", "300"},
                                                                {"warmup", "50"},
                                                                {"watchdog", "9000"}});
@@ -647,7 +647,7 @@ TEST(SimulateResultJson, TheConfigurationEchoReadsEachOptionGiven) {
                                    {"traffic", "bit-reversal"},
                                    {"load", 0.3},
                                    {"seed", 21},
-                                   {"packet_flits", 3},
+                                   {"packet_flits", 6},
                                    {"vcs", 3},
                                    {"buffer_packets", 5},
                                    {"routing_delay", 2},
@@ -656,9 +656,9 @@ TEST(SimulateResultJson, TheConfigurationEchoReadsEachOptionGiven) {
                                    {"arbitration", "age"},
                                    {"paths", "round-robin"},
                                    {"injection", "poisson"},
-                                   {"message_packets", 2},
+                                   {"message_packets", 7},
                                    {"in_order", true},
-                                   {"reorder_buffer", 7},
+                                   {"reorder_buffer", 9},
                                    {"cycles", 300},
                                    {"warmup", 50},
                                    {"watchdog", 9000}};
@@ -808,15 +808,15 @@ TEST(AnalyzeResultJson, EachPartsKeysReadTheirOwnMembers) {
     l.lowerBound = 3.5;
     l.maxChannel = c3;
     l.channelsAtMax = 6;
-    l.pairs = 3;
-    l.ascending = {{1, 2, 1, 2, 2}};
+    l.pairs = 9;
+    l.ascending = {{2, 5, 1, 3, 4}};
     o.loads = l;
   });
   expectKeys(analyzeResultJson(patternRequest, pattern),
              {{"metric", "pattern"},
               {"pattern", "random-permutation"},
               {"pattern_seed", 77},
-              {"pairs", 3},
+              {"pairs", 9},
               {"permutation", true},
               {"value", 4.0},
               {"max_load", 4.0},
@@ -828,11 +828,11 @@ TEST(AnalyzeResultJson, EachPartsKeysReadTheirOwnMembers) {
               {"channel", channel3},
               {"channels_at_max", 6},
               {"ascending_usage",
-               {{{"level", 1},
-                 {"switches_sending_up", 2},
+               {{{"level", 2},
+                 {"switches_sending_up", 5},
                  {"min_channels_per_switch", 1},
-                 {"max_channels_per_switch", 2},
-                 {"available_per_switch", 2}}}}},
+                 {"max_channels_per_switch", 3},
+                 {"available_per_switch", 4}}}}},
              "pattern");
   // A fixed pattern has no seed; no load has no bandwidth and no channel.
   const nlohmann::json empty = analyzeResultJson(patternRequest, outcomeWith([&](AnalyzeOutcome& o) {

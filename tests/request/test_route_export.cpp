@@ -321,14 +321,14 @@ TEST(VerifyResultJson, EveryKeyReadsItsOwnMember) {
   r.connected = true;
   r.loopFree = true;
   r.deadlockFree = false;
-  r.layers = 3;
+  r.layers = 5;
   r.layersUsed = 2;
   r.highestLayer = 1;
   r.method = "Dally-Seitz";
-  r.escapeLayer = 2;
+  r.escapeLayer = 4;
   r.dependencies = {11, 12, 13};
-  r.cyclicLayers = {1};
-  r.cycleLayer = 1;
+  r.cyclicLayers = {3};
+  r.cycleLayer = 3;
   r.cycleChannels = {"a[1] -> b[2]", "b[2] -> a[1]"};
   r.sources = 21;
   r.destinations = 22;
@@ -357,14 +357,14 @@ TEST(VerifyResultJson, EveryKeyReadsItsOwnMember) {
                                    {"deadlock_free", false},
                                    {"passed", false},
                                    {"exit_code", 4},
-                                   {"layers", 3},
+                                   {"layers", 5},
                                    {"layers_used", 2},
                                    {"highest_layer", 1},
                                    {"method", "Dally-Seitz"},
-                                   {"escape_layer", 2},
+                                   {"escape_layer", 4},
                                    {"dependencies", {11, 12, 13}},
-                                   {"cyclic_layers", {1}},
-                                   {"cycle_layer", 1},
+                                   {"cyclic_layers", {3}},
+                                   {"cycle_layer", 3},
                                    {"cycle", {"a[1] -> b[2]", "b[2] -> a[1]"}},
                                    {"counts",
                                     {{"sources", 21},

@@ -424,3 +424,65 @@ TEST(VerifyResultJson, EveryKeyReadsItsOwnMember) {
   r.loopFree = false;
   EXPECT_EQ(verifyResultJson(request, o)["exit_code"], 5);  // a loop outranks a deadlock
 }
+
+// Each key of route's JSON besides `checks` recounted from the routing it describes
+// (docs/ROUTING.md "routelab route"): the request's echo, the claims, the addresses (count,
+// per terminal, source classes, switch addresses, lowest and highest LID), the tables and the
+// engine's statistics — for a multipath routing with switch addresses and a source-dependent one.
+TEST(RouteResultJson, EveryKeyIsRecountedFromTheRouting) {
+  for (const auto& [engine, lmc, switches] :
+       {std::tuple{std::string("ftree-deterministic"), 1, true}, std::tuple{std::string("smodk"), 0, false}}) {
+    const RouteRequest request = RouteRequest::fromValues({{"fabric", "kary-ntree:k=2,n=3"},
+                                                           {"engine", engine},
+                                                           {"lmc", std::to_string(lmc)},
+                                                           {"switch-addresses", switches ? "true" : "false"},
+                                                           {"seed", "9"},
+                                                           {"no-checks", "true"}});
+    const RouteOutcome o = runRoute(request);
+    const RoutingResult& r = o.routing;
+    const Network& net = o.fabric.network;
+    const nlohmann::json j = routeResultJson(request, o);
+    EXPECT_EQ(j.at("spec"), "kary-ntree:k=2,n=3") << engine;
+    EXPECT_EQ(j.at("engine"), r.engine) << engine;
+    EXPECT_EQ(j.at("reference"), o.reference) << engine;
+    EXPECT_FALSE(o.reference.empty()) << engine;
+    EXPECT_EQ(j.at("seed"), 9) << engine;
+    EXPECT_EQ(j.at("lmc"), lmc) << engine;
+    EXPECT_EQ(j.at("switch_addresses"), switches) << engine;
+    EXPECT_EQ(j.at("deterministic"), r.deterministic) << engine;
+    EXPECT_EQ(j.at("minimal_claimed"), r.minimal) << engine;
+    std::size_t switchOwners = 0;
+    for (std::size_t i = 0; i < net.nodeCount(); ++i) {
+      const NodeId n = NodeId::fromIndex(i);
+      switchOwners += net.isSwitch(n) && r.addresses.hasAddresses(n) ? 1 : 0;
+    }
+    std::uint32_t low = UINT32_MAX, high = 0;
+    for (Address a = 0; a < r.addresses.count(); ++a) {
+      low = std::min(low, r.addresses.lid(a));
+      high = std::max(high, r.addresses.lid(a));
+    }
+    const std::uint32_t perTerminal = r.addresses.blockSize(net.terminalNode(0));
+    EXPECT_EQ(j.at("addresses"), nlohmann::json({{"count", r.addresses.count()},
+                                                 {"per_terminal", perTerminal},
+                                                 {"source_classes", r.sourceClasses},
+                                                 {"switch_addresses", switchOwners},
+                                                 {"min_lid", low},
+                                                 {"max_lid", high}}))
+        << engine;
+    EXPECT_EQ(switchOwners, switches ? net.switchCount() : 0u) << engine;
+    EXPECT_EQ(perTerminal, engine == "smodk" ? r.sourceClasses : 2u) << engine;
+    std::size_t memory = 0;
+    for (const ForwardingTable& t : r.tables) memory += t.memoryBytes();
+    EXPECT_EQ(j.at("tables"), nlohmann::json({{"count", r.tables.size()},
+                                              {"switches", net.switchCount()},
+                                              {"memory_bytes", memory},
+                                              {"layers", r.layerCount()}}))
+        << engine;
+    ASSERT_EQ(j.at("stats").size(), r.stats.size()) << engine;
+    for (const auto& [key, value] : r.stats) {
+      const nlohmann::json& shown = j.at("stats").at(key);
+      EXPECT_EQ(shown.is_string() ? shown.get<std::string>() : shown.dump(), value) << engine << " " << key;
+    }
+    EXPECT_TRUE(j.at("checks").is_null()) << engine;
+  }
+}

@@ -85,3 +85,45 @@ TEST(CliTopo, ModifiersEchoAnEffectiveSpecThatParsesBack) {
   EXPECT_EQ(k["switches"], j["switches"]);
   EXPECT_EQ(k["modifiers"], j["modifiers"]);
 }
+
+// topo's JSON, key by key, against counts made by hand on a 2-ary 3-tree (8 hosts, 12
+// switches of 4 ports: 4 leaves and 4 middle switches use all 4, the 4 tops their 2 down
+// ports; 8 host cables and 16 between switches) with one cable removed: a leaf's up cable
+// (one leaf and one middle switch down to 3 cabled ports; still connected) or a host's (the
+// host alone in a second component, its leaf at 3).
+TEST(CliTopo, TheSummaryKeysCountedByHandWithOneCableRemoved) {
+  auto summary = [](const std::string& spec) {
+    const auto r = runRoutelab("topo '" + spec + "' --format json");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  const nlohmann::json whole = summary("kary-ntree:k=2,n=3");
+  EXPECT_EQ(whole["links"], 24);
+  EXPECT_EQ(whole["switch_links"], 16);
+  EXPECT_EQ(whole["channels"], 48);
+  EXPECT_EQ(whole["radix_histogram"], nlohmann::json({{"4", 12}}));
+  EXPECT_EQ(whole["degree_histogram"], nlohmann::json({{"2", 4}, {"4", 8}}));
+  EXPECT_EQ(whole["modifiers"], nlohmann::json::array());
+
+  const nlohmann::json leaf = summary("kary-ntree:k=2,n=3+remove-links=kt-s0-00[3]");
+  EXPECT_EQ(leaf["terminals"], 8);
+  EXPECT_EQ(leaf["switches"], 12);
+  EXPECT_EQ(leaf["links"], 23);
+  EXPECT_EQ(leaf["switch_links"], 15);
+  EXPECT_EQ(leaf["channels"], 46);
+  EXPECT_EQ(leaf["radix_histogram"], nlohmann::json({{"4", 12}}));
+  EXPECT_EQ(leaf["degree_histogram"], nlohmann::json({{"2", 4}, {"3", 2}, {"4", 6}}));
+  EXPECT_EQ(leaf["components"], 1);
+  EXPECT_EQ(leaf["connected"], true);
+  EXPECT_EQ(leaf["modifiers"], nlohmann::json::parse(R"([{"modifier": "remove-links=kt-s0-00[3]",
+      "removed": ["kt-s0-00[3] -- kt-s1-00[1]"], "unreachable": [], "disconnected_terminals": 0}])"));
+
+  const nlohmann::json host = summary("kary-ntree:k=2,n=3+remove-links=kt-h0[1]");
+  EXPECT_EQ(host["links"], 23);
+  EXPECT_EQ(host["switch_links"], 16);
+  EXPECT_EQ(host["degree_histogram"], nlohmann::json({{"2", 4}, {"3", 1}, {"4", 7}}));
+  EXPECT_EQ(host["components"], 2);
+  EXPECT_EQ(host["connected"], false);
+  EXPECT_EQ(host["modifiers"], nlohmann::json::parse(R"([{"modifier": "remove-links=kt-h0[1]",
+      "removed": ["kt-h0[1] -- kt-s0-00[1]"], "unreachable": ["kt-h0"], "disconnected_terminals": 1}])"));
+}

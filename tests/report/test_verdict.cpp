@@ -694,6 +694,39 @@ TEST(Evidence, EveryNumberRecomputedFromItsPointsAndTheSimulator) {
   EXPECT_GE(simulatedCount, 2u);
 }
 
+// The leaders simulated: the first `simulateLeaders` deployable routings in ranking order
+// whose tables differ (identical tables are simulated once), each "leading deployable routing";
+// the routings simulated beside them are the contrast, not deployable here. Counted from the
+// ranking for one, two and three leaders on six routings (dmodk and ftree-deterministic share
+// their tables; ftree-adaptive is not deployable; four distinct deployable tables).
+TEST(Evidence, TheLeadersSimulatedAreTheFirstDeployableRoutingsWithDistinctTables) {
+  for (const std::size_t leaders : {1u, 2u, 3u}) {
+    CompareOptions options = evidenceOptions();
+    options.engines = {"dmodk", "ftree-deterministic", "ftree-adaptive", "updown", "smodk", "lash"};
+    options.simulateLeaders = leaders;
+    options.simulateCycles = 500;
+    options.simulateSteps = 2;
+    const Comparison c = compareEngines(options);
+    std::vector<std::string> expected, simulated;
+    std::set<std::uint64_t> tables;
+    for (const EngineComparison& e : c.engines) {
+      if (e.deployable() && e.rankingModel() != nullptr && tables.size() < leaders &&
+          tables.insert(e.tablesFingerprint).second) {
+        expected.push_back(e.name);
+      }
+      if (!e.dynamic.simulated()) continue;
+      if (e.deployable()) {
+        EXPECT_EQ(e.dynamic.why, "leading deployable routing") << e.name;
+        simulated.push_back(e.name);
+      } else {
+        EXPECT_EQ(e.dynamic.why, "best routing a relaxed constraint admits (for contrast)") << e.name;
+      }
+    }
+    EXPECT_EQ(simulated, expected) << leaders << " leaders";
+    EXPECT_EQ(expected.size(), leaders);
+  }
+}
+
 TEST(Evidence, SameResultOnAnyThreadCountAndNoneWhenOff) {
   CompareOptions options = evidenceOptions();
   const Comparison two = compareEngines(options);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -36,10 +37,14 @@ struct Window {
 /// The window's statistics from the records, by the documented definitions; checks them
 /// against `result`.
 void expectWindowStatistics(const SimResult& result, const SimConfig& config, std::uint32_t terminals, Window w) {
-  std::vector<std::uint64_t> network;
+  std::vector<std::uint64_t> network, total, reorder;
   std::uint64_t flitsDelivered = 0, lastDelivery = 0;
   for (const PacketRecord& r : result.packets) {
-    if (r.generated >= w.begin && r.generated < w.end) network.push_back(r.delivered - r.injected);
+    if (r.generated >= w.begin && r.generated < w.end) {
+      network.push_back(r.delivered - r.injected);
+      total.push_back(r.released - r.generated);
+      reorder.push_back(r.released - r.delivered);
+    }
     if (r.delivered >= w.begin && r.delivered < w.end) flitsDelivered += config.packetFlits;
     lastDelivery = std::max(lastDelivery, r.delivered);
   }
@@ -49,6 +54,14 @@ void expectWindowStatistics(const SimResult& result, const SimConfig& config, st
   EXPECT_EQ(result.measuredDelivered, network.size());
   EXPECT_DOUBLE_EQ(result.offered, double(result.measuredPackets * config.packetFlits) / perTerminalCycle);
   EXPECT_DOUBLE_EQ(result.accepted, double(flitsDelivered) / perTerminalCycle);
+  // Means over the measured packets delivered (0 when there are none).
+  const auto mean = [](const std::vector<std::uint64_t>& v) {
+    return v.empty() ? 0.0 : double(std::accumulate(v.begin(), v.end(), std::uint64_t{0})) / double(v.size());
+  };
+  EXPECT_DOUBLE_EQ(result.latencyAvg, mean(network));
+  EXPECT_DOUBLE_EQ(result.totalLatencyAvg, mean(total));
+  EXPECT_DOUBLE_EQ(result.reorderDelayAvg, mean(reorder));
+  EXPECT_EQ(result.totalLatencyP99, nearestRank(total, 0.99));
   EXPECT_EQ(result.latencyP50, nearestRank(network, 0.5));
   EXPECT_EQ(result.latencyP99, nearestRank(network, 0.99));
   EXPECT_EQ(result.latencyMax, network.empty() ? 0 : double(*std::max_element(network.begin(), network.end())));
@@ -76,6 +89,7 @@ TEST(TimingCorners, OneCycleWarmupAndOneCycleWindow) {
     ASSERT_FALSE(shortDrain.deadlock);
     expectWindowStatistics(shortDrain, config, terminals, {1, 2});
     ASSERT_GT(shortDrain.measuredPackets, 0u) << "a window without packets shows nothing";
+    EXPECT_EQ(shortDrain.measuredDelivered, 0u) << "no packet crosses the fabric in the 4-cycle drain";
     EXPECT_LT(shortDrain.measuredDelivered, shortDrain.measuredPackets);
     EXPECT_TRUE(shortDrain.saturated);
     // A drain long enough: every packet of the 1-cycle window is delivered, and its latencies

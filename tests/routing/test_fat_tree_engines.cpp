@@ -17,6 +17,7 @@
 #include "fabric/fabric.h"
 #include "graph/builder.h"
 #include "routing/checks.h"
+#include "test_stats.h"
 #include "test_support.h"
 #include "topology/recognize.h"
 #include "topology/xgft.h"
@@ -292,6 +293,14 @@ TEST(Smodk, TopSwitchIsSModMWithOneAddressPerSourceClass) {
   }
   // Leaf 0's entries for node 9 (base address 27): class c climbs to TSW_c, port n + 1 + c.
   for (std::uint32_t c = 0; c < 3; ++c) EXPECT_EQ(r.table().port(sw(net, "gft-leaf0"), 27 + c), 5 + c);
+  // The statistics route prints: the source classes where there are several, none otherwise.
+  EXPECT_EQ(test::statOf(r.stats, "source_classes"), "3");
+  EXPECT_EQ(test::statOf(r.stats, "xgft"), net.xgft()->params.str());
+  EXPECT_EQ(test::statOf(r.stats, "paths_per_terminal"), "1");
+  const RoutingResult d = routeDmodk(net, {});
+  EXPECT_EQ(d.sourceClasses, 1u);
+  EXPECT_EQ(test::statOf(d.stats, "source_classes"), "");
+  EXPECT_EQ(test::statOf(d.stats, "xgft"), net.xgft()->params.str());
 }
 
 TEST(Smodk, EveryClimbFollowsTheDocumentedFormulaWhereTerminalsHaveSeveralParents) {

@@ -18,27 +18,14 @@
 #include "deadlock_fixtures.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "record_statistics.h"
 #include "sim/simulator.h"
 
 namespace routelab {
 namespace {
 
-/// The nearest-rank order statistic: the value of rank ceil(fraction x n) (1-based) in
-/// ascending order, 0 for no values.
-double nearestRank(std::vector<std::uint64_t> values, double fraction) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  std::size_t rank = static_cast<std::size_t>(std::ceil(fraction * double(values.size())));
-  rank = std::clamp<std::size_t>(rank, 1, values.size());
-  return double(values[rank - 1]);
-}
-
-double mean(const std::vector<std::uint64_t>& values) {
-  if (values.empty()) return 0;
-  double sum = 0;
-  for (std::uint64_t v : values) sum += double(v);
-  return sum / double(values.size());
-}
+using test::mean;
+using test::nearestRank;
 
 /// docs/SIMULATION.md: "until the mean network latency of 1000-cycle windows changes by at
 /// most 5%, or by no more than three standard errors of the difference, twice in a row (at

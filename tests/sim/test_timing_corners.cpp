@@ -6,9 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <map>
-#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -17,18 +15,14 @@
 #include "deadlock_fixtures.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "record_statistics.h"
 #include "sim/simulator.h"
 
 namespace routelab {
 namespace {
 
-/// Nearest rank (docs/SIMULATION.md: percentiles over the measured packets).
-double nearestRank(std::vector<std::uint64_t> values, double fraction) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const auto rank = static_cast<std::size_t>(std::ceil(fraction * double(values.size())));
-  return double(values[std::max<std::size_t>(rank, 1) - 1]);
-}
+using test::mean;
+using test::nearestRank;
 
 struct Window {
   std::uint64_t begin = 0, end = 0;
@@ -55,9 +49,6 @@ void expectWindowStatistics(const SimResult& result, const SimConfig& config, st
   EXPECT_DOUBLE_EQ(result.offered, double(result.measuredPackets * config.packetFlits) / perTerminalCycle);
   EXPECT_DOUBLE_EQ(result.accepted, double(flitsDelivered) / perTerminalCycle);
   // Means over the measured packets delivered (0 when there are none).
-  const auto mean = [](const std::vector<std::uint64_t>& v) {
-    return v.empty() ? 0.0 : double(std::accumulate(v.begin(), v.end(), std::uint64_t{0})) / double(v.size());
-  };
   EXPECT_DOUBLE_EQ(result.latencyAvg, mean(network));
   EXPECT_DOUBLE_EQ(result.totalLatencyAvg, mean(total));
   EXPECT_DOUBLE_EQ(result.reorderDelayAvg, mean(reorder));

@@ -43,7 +43,8 @@ struct SchedulabilityStats {
 
 /// Schedule `samples` independent request sets on an idle fabric each, sample s drawn by
 /// drawSample(sampler, seed, s), so the result does not depend on the number of threads
-/// (OpenMP over samples). O(samples × run).
+/// (OpenMP over samples). O(samples × run). An exception of the sampler or the scheduler in a
+/// sample is thrown again as AnalysisError with its message (one of them where several fail).
 SchedulabilityStats measureSchedulability(const CircuitFabric& fabric, const SchedulerConfig& config,
                                           std::size_t samples, std::uint64_t seed, const DemandSampler& sampler);
 

@@ -709,6 +709,37 @@ TEST(Demands, ShiftAndAllToAllPairsAreTheRegistryPatterns) {
   EXPECT_EQ(allToAllPairs(16).size(), 16u * 15u);
 }
 
+TEST(Experiment, AFailingSampleIsThrownAgainWithItsMessage) {
+  const Network net = makeFatTreeFt(2, 4, 4);
+  const CircuitFabric fabric(net);
+  const SchedulerConfig config = makeSchedulerConfig("local-random");
+  const DemandSource demands(kDingPermutation, net, 3);
+  // Only sample 5 of 12 fails: its stream's first value is that of Rng(deriveSeed(3, 5)).
+  const std::uint64_t fifth = Rng(deriveSeed(3, 5))();
+  const DemandSampler sampler = [&](Rng& rng, std::vector<SourceDestination>& out) {
+    Rng copy = rng;
+    if (copy() == fifth) throw IoError("demand file 'd.csv' line 6 is unreadable");
+    demands.draw(rng, out);
+  };
+  for (int threads : {1, 3}) {
+#ifdef ROUTELAB_HAVE_OPENMP
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(threads);
+#endif
+    try {
+      (void)measureSchedulability(fabric, config, 12, 3, sampler);
+      ADD_FAILURE() << "no exception with " << threads << " threads";
+    } catch (const AnalysisError& e) {
+      EXPECT_STREQ(e.what(), "demand file 'd.csv' line 6 is unreadable") << threads << " threads";
+    }
+#ifdef ROUTELAB_HAVE_OPENMP
+    omp_set_num_threads(before);
+#endif
+  }
+  // The samples before and after it schedule as without the failure.
+  EXPECT_NO_THROW((void)measureSchedulability(fabric, config, 5, 3, sampler));
+}
+
 TEST(Experiment, OneSeedSchemeForTheStatisticsTheCheckedSampleAndTheRounds) {
   const Network net = makeFatTreeFt(2, 4, 4);
   const CircuitFabric fabric(net);

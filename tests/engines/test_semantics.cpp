@@ -282,6 +282,12 @@ TEST(Semantics, ValidateNamesTheBrokenInvariant) {
   r.layerOf.assign(4, 0);
   r.layerOf[1] = 5;
   EXPECT_NE(message(r).find("layer 5 but the routing has 2 layers"), std::string::npos);
+  r.layerOf[1] = 2;  // one past the last layer, and the last layer itself (accepted)
+  EXPECT_NE(message(r).find("layer 2 but the routing has 2 layers"), std::string::npos);
+  r.layerOf[1] = 1;
+  EXPECT_EQ(message(r), "valid");
+  r.layerOf[1] = RoutingResult::kNoLayer;  // a pair that carries no traffic
+  EXPECT_EQ(message(r), "valid");
   r = good;
   r.allowedLayers.assign(4, 0b100);
   EXPECT_NE(message(r).find("allowed layers 0x4 exceed the 2 layers"), std::string::npos);

@@ -257,6 +257,13 @@ TEST_P(RoundTrip, NetFile) {
   // Writing the re-read network gives the same text apart from the origin comment.
   auto withoutOrigin = [](std::string text) { return text.substr(text.find("# totals")); };
   EXPECT_EQ(withoutOrigin(netText(back)), withoutOrigin(netText(generated)));
+  // The origin comment, the second line, where the network has an origin; none without.
+  ASSERT_FALSE(generated.origin().empty());
+  EXPECT_EQ(netText(generated).rfind("# ibsim net file written by routelab\n# origin: " + generated.origin() + "\n", 0),
+            0u);
+  const std::string plain = netText(generated.withOrigin(""));
+  EXPECT_EQ(plain.find("origin"), std::string::npos) << plain.substr(0, 200);
+  EXPECT_EQ(withoutOrigin(plain), withoutOrigin(netText(generated)));
 }
 
 TEST_P(RoundTrip, JsonKeepsEverythingIncludingXgftLabels) {
@@ -533,6 +540,26 @@ TEST(IbnetdiscoverReader, DuplicateDescriptionsFallBackToIds) {
   EXPECT_EQ(network.name(network.terminalNode(0)), "H-0000000000000020");
   EXPECT_EQ(network.name(network.terminalNode(1)), "H-0000000000000030");
   EXPECT_EQ(network.guid(network.terminalNode(1)), 0x30u);  // from the H- id (no caguid line)
+}
+
+// An ibnetdiscover node is named by its NodeDescription when it is unique and not some other
+// node's S-/H- id (it may be its own id); else by its id.
+TEST(IbnetdiscoverReader, ADescriptionThatIsAnotherNodesIdFallsBackToTheOwnId) {
+  const std::string text =
+      "Switch\t2 \"S-0000000000000010\"\t\t# \"H-0000000000000030\" base port 0 lid 1 lmc 0\n"
+      "[1]\t\"H-0000000000000020\"[1](21)\t\t# \"H-0000000000000020\" lid 2 4xHDR\n"
+      "[2]\t\"H-0000000000000030\"[1](31)\t\t# \"h30\" lid 3 4xHDR\n"
+      "\n"
+      "Ca\t1 \"H-0000000000000020\"\t\t# \"H-0000000000000020\"\n"
+      "[1](21)\t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"H-0000000000000030\" lid 1 4xHDR\n"
+      "\n"
+      "Ca\t1 \"H-0000000000000030\"\t\t# \"h30\"\n"
+      "[1](31)\t\"S-0000000000000010\"[2]\t\t# lid 3 lmc 0 \"H-0000000000000030\" lid 1 4xHDR\n";
+  ASSERT_EQ(detectFabricFormat(text), FabricFormat::Ibnetdiscover);
+  const Network network = parseFabricText(text, "ids.txt");
+  EXPECT_EQ(network.name(network.switchNode(0)), "S-0000000000000010");    // described by the second Ca's id
+  EXPECT_EQ(network.name(network.terminalNode(0)), "H-0000000000000020");  // described by its own id
+  EXPECT_EQ(network.name(network.terminalNode(1)), "h30");
 }
 
 // docs/FORMATS.md "GUIDs": in an ibnetdiscover file the GUID of the switchguid=/caguid= line

@@ -1,6 +1,8 @@
 // OpenSM's engines collected and cached per fabric (report/opensm_collect.h), with stand-in
 // tools and worker (the real ones run in the CTest label `opensm`).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -215,6 +217,19 @@ TEST_F(OpenSmCollectWorker, AProgramThatCannotStartIsNamed) {
   EXPECT_EQ(message(), "cannot run '" + options_.worker + "': No such file or directory");
   EXPECT_EQ(runs(), 0u);
   EXPECT_TRUE(!fs::exists(options_.cache) || cacheEntries().empty());
+}
+
+// The files that catch a program's output are made as a shell's `>` makes them: rw-r--r--
+// less the umask, so that a user who is not root reads them back (root reads any file).
+TEST_F(OpenSmCollectWorker, TheOutputFilesOfAProgramAreMadeReadWriteForTheOwnerReadableByAll) {
+  writeExecutable(options_.worker,
+                  "#!/bin/bash\nout=${@: -1}; mkdir -p \"$out\"; : > \"$out/fabric.ibnetdiscover\"\n"
+                  "echo \"$(stat -L -c %a /proc/$$/fd/1) $(stat -L -c %a /proc/$$/fd/2)\"\n");
+  const mode_t mask = ::umask(022);
+  ::umask(mask);
+  const std::string mode = fmt::format("{:o}", 0644 & ~mask);
+  const OpenSmCollection collection = collectOpenSmEngines(loadFabric("kary-ntree:k=2,n=2").network, options_);
+  EXPECT_EQ(collection.summary, mode + " " + mode) << "stdout and stderr, umask " << fmt::format("{:o}", mask);
 }
 
 TEST_F(OpenSmCollectWorker, MissingToolOrWorkerIsAnError) {

@@ -8,12 +8,14 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <regex>
 #include <set>
 #include <string>
 #include <tuple>
@@ -320,6 +322,18 @@ TEST(Simulator, SaturatedSourceQueuesBeyondTheBudgetAreALimitError) {
     } catch (const LimitError& error) {
       EXPECT_NE(std::string(error.what()).find("the sources' queues hold"), std::string::npos) << error.what();
       EXPECT_NE(std::string(error.what()).find("lower --load"), std::string::npos) << error.what();
+      // The count refused: the queued packets at twice their number (a growing vector's worst
+      // case) plus the capacity of the queue that grows (a power of two, at least 1), over the
+      // block's share of the budget.
+      std::smatch m;
+      const std::string text = error.what();
+      ASSERT_TRUE(std::regex_search(
+          text, m, std::regex(R"(hold (\d+) packets at cycle \d+ .*: (\d+) packet slots x 32 bytes = )")))
+          << text;
+      const std::uint64_t queued = std::stoull(m[1]), slots = std::stoull(m[2]);
+      ASSERT_GT(slots, 2 * queued) << text;
+      EXPECT_TRUE(std::has_single_bit(slots - 2 * queued)) << text;
+      EXPECT_GT(slots * 32, config.memoryBudgetBytes / threads) << text;
     }
   }
   config.threads = 1;

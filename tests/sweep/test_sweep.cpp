@@ -214,6 +214,46 @@ TEST(ResultStore, RefusesAnotherSweepAndForeignFiles) {
   }
 }
 
+// Every field of a stored point reads back as it was written (docs/SWEEPS.md "Results file"),
+// each with a value of its own; rows come back in index order.
+TEST(ResultStore, EveryFieldOfAStoredPointReadsBackAsWritten) {
+  const std::string path = temporaryPath("fields.sqlite");
+  const Sweep sweep = parseSweep(kSmallSweep, "small.toml");
+  ASSERT_GE(sweep.points.size(), 3U);
+  {
+    ResultStore store = ResultStore::openForSweep(path, sweep);
+    PointResult ok;
+    ok.index = 2;
+    ok.key = sweep.points[2].key;
+    ok.result = {{"value", 2.5}, {"note", "n"}};
+    ok.seconds = 1.25;
+    ok.worker = "rank 3";
+    PointResult failed;
+    failed.index = 1;
+    failed.key = sweep.points[1].key;
+    failed.ok = false;
+    failed.result = {{"error", "no route"}};
+    failed.seconds = 0.375;
+    failed.worker = "thread";
+    store.insert(ok);
+    store.insert(failed);
+  }
+  const std::vector<PointResult> back = ResultStore::openExisting(path).results();
+  ASSERT_EQ(back.size(), 2U);
+  EXPECT_EQ(back[0].index, 1U);
+  EXPECT_EQ(back[0].key, sweep.points[1].key);
+  EXPECT_FALSE(back[0].ok);
+  EXPECT_EQ(back[0].result, nlohmann::json({{"error", "no route"}}));
+  EXPECT_EQ(back[0].seconds, 0.375);
+  EXPECT_EQ(back[0].worker, "thread");
+  EXPECT_EQ(back[1].index, 2U);
+  EXPECT_EQ(back[1].key, sweep.points[2].key);
+  EXPECT_TRUE(back[1].ok);
+  EXPECT_EQ(back[1].result, nlohmann::json({{"value", 2.5}, {"note", "n"}}));
+  EXPECT_EQ(back[1].seconds, 1.25);
+  EXPECT_EQ(back[1].worker, "rank 3");
+}
+
 TEST(Runner, InterruptedAndResumedEqualsUninterruptedAtAnyJobCount) {
   const Sweep sweep = parseSweep(kSmallSweep, "small.toml");
   const std::string whole = temporaryPath("whole.sqlite");

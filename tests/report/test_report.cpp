@@ -394,6 +394,17 @@ TEST(ReportCompare, GenericEnginesAreNotRunOnLargeFatTreesUnlessNamed) {
   EXPECT_NE(recommendation(c).find("Not run at this size"), std::string::npos);
   const auto rows = rankingTable(c);
   EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [](const auto& row) { return row[2] == "not run"; }), 9);
+  // Every row as wide as the header; a row not run or refused says why in the last column
+  // ("model"), the columns between blank.
+  ASSERT_EQ(rows.size(), c.engines.size() + 1);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const EngineComparison& e = c.engines[i - 1];
+    ASSERT_EQ(rows[i].size(), rows.front().size()) << e.name;
+    EXPECT_EQ(rows[i][1], e.name);
+    if (!e.notRun && !e.refused) continue;
+    EXPECT_EQ(rows[i].back(), e.refused ? e.reason : "at this size (see the notes)") << e.name;
+    for (std::size_t k = 3; k + 1 < rows[i].size(); ++k) EXPECT_EQ(rows[i][k], "") << e.name << " column " << k;
+  }
   options.engines = {"minhop", "dmodk"};  // named: run whatever the size
   const Comparison named = compareEngines(options);
   for (const EngineComparison& e : named.engines) EXPECT_FALSE(e.notRun) << e.name;

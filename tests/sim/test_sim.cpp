@@ -15,7 +15,6 @@
 #include <fstream>
 #include <map>
 #include <numeric>
-#include <regex>
 #include <set>
 #include <string>
 #include <tuple>
@@ -325,12 +324,11 @@ TEST(Simulator, SaturatedSourceQueuesBeyondTheBudgetAreALimitError) {
       // The count refused: the queued packets at twice their number (a growing vector's worst
       // case) plus the capacity of the queue that grows (a power of two, at least 1), over the
       // block's share of the budget.
-      std::smatch m;
       const std::string text = error.what();
-      ASSERT_TRUE(std::regex_search(
-          text, m, std::regex(R"(hold (\d+) packets at cycle \d+ .*: (\d+) packet slots x 32 bytes = )")))
-          << text;
-      const std::uint64_t queued = std::stoull(m[1]), slots = std::stoull(m[2]);
+      const std::size_t held = text.find("hold "), counted = text.find(" packet slots x 32 bytes = ");
+      ASSERT_TRUE(held != std::string::npos && counted != std::string::npos) << text;
+      const std::uint64_t queued = std::stoull(text.substr(held + 5));
+      const std::uint64_t slots = std::stoull(text.substr(text.rfind(' ', counted - 1) + 1));
       ASSERT_GT(slots, 2 * queued) << text;
       EXPECT_TRUE(std::has_single_bit(slots - 2 * queued)) << text;
       EXPECT_GT(slots * 32, config.memoryBudgetBytes / threads) << text;

@@ -83,6 +83,37 @@ TEST(Sampling, MeansAgreeWithExhaustiveEnumeration) {
   }
 }
 
+// The sampler's own limits (analysis/sampling.h): at least 2 initial samples (a confidence
+// interval needs two), a precision above 0; each at the limit and one past it, through
+// checkSamplingOptions and through the sampler itself.
+TEST(Sampling, TwoInitialSamplesAndAPositivePrecisionAreTheLeastAccepted) {
+  const Network net = makeGft2(2, 2, 4);
+  const PairPaths paths = PairPaths::build(net, test::handDmodk(net, 2, 2));
+  auto message = [&](const SamplingOptions& options) {
+    try {
+      checkSamplingOptions(options);
+    } catch (const SpecError& e) {
+      EXPECT_THROW(sampleBandwidth(paths, SampledPattern::Bisect, options), SpecError);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  SamplingOptions options;
+  options.initialSamples = 2;
+  options.precision = 1e-300;
+  options.maxSamples = 4;
+  EXPECT_EQ(message(options), "accepted");
+  const SampledBandwidth two = sampleBandwidth(paths, SampledPattern::Bisect, options);
+  EXPECT_EQ(two.samples, 4U);  // 2, doubled once to the cap
+  options.initialSamples = 1;
+  EXPECT_EQ(message(options), "at least 2 initial samples are needed for a confidence interval");
+  options.initialSamples = 2;
+  options.precision = 0;
+  EXPECT_EQ(message(options), "precision must be > 0 (a fraction of the mean, e.g. 0.01), got 0");
+  options.precision = -0.5;
+  EXPECT_EQ(message(options), "precision must be > 0 (a fraction of the mean, e.g. 0.01), got -0.5");
+}
+
 TEST(Sampling, StoppingRuleDoublesFromOneThousand) {
   const Network net = makeGft2(6, 4, 8);
   const PairPaths paths = PairPaths::build(net, test::handDmodk(net, 6, 4));

@@ -1,6 +1,7 @@
 // Sweeps: the sweep file, the results file, resuming and the exports (src/sweep/).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <array>
@@ -252,6 +253,26 @@ TEST(ResultStore, EveryFieldOfAStoredPointReadsBackAsWritten) {
   EXPECT_EQ(back[1].result, nlohmann::json({{"value", 2.5}, {"note", "n"}}));
   EXPECT_EQ(back[1].seconds, 1.25);
   EXPECT_EQ(back[1].worker, "rank 3");
+  // The table as a user queries it (docs/SWEEPS.md: points(key, idx, status, value, result,
+  // seconds, worker)): `value` is the result's value, NULL for a failed point.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* select = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT idx, status, value, seconds, worker FROM points ORDER BY idx", -1, &select,
+                               nullptr),
+            SQLITE_OK);
+  std::vector<std::string> rows;
+  while (sqlite3_step(select) == SQLITE_ROW) {
+    const bool noValue = sqlite3_column_type(select, 2) == SQLITE_NULL;
+    rows.push_back(fmt::format("{} {} {} {} {}", sqlite3_column_int64(select, 0),
+                               reinterpret_cast<const char*>(sqlite3_column_text(select, 1)),
+                               noValue ? std::string("NULL") : fmt::format("{}", sqlite3_column_double(select, 2)),
+                               sqlite3_column_double(select, 3),
+                               reinterpret_cast<const char*>(sqlite3_column_text(select, 4))));
+  }
+  sqlite3_finalize(select);
+  sqlite3_close(db);
+  EXPECT_EQ(rows, (std::vector<std::string>{"1 error NULL 0.375 thread", "2 ok 2.5 1.25 rank 3"}));
 }
 
 TEST(Runner, InterruptedAndResumedEqualsUninterruptedAtAnyJobCount) {

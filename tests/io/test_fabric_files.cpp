@@ -259,13 +259,12 @@ TEST_P(RoundTrip, NetFile) {
   EXPECT_EQ(withoutOrigin(netText(back)), withoutOrigin(netText(generated)));
   // The origin comment, the second line, where the network has an origin; none without.
   ASSERT_FALSE(generated.origin().empty());
-  EXPECT_EQ(netText(generated).rfind("# ibsim net file written by routelab\n# origin: " + generated.origin() + "\n", 0),
-            0u);
+  const std::string text = netText(generated);
+  EXPECT_EQ(text.rfind("# ibsim net file written by routelab\n# origin: " + generated.origin() + "\n", 0), 0u);
   // The totals a user starts ibsim with, recounted: every node's ports, plus port 0 of each
   // switch; ibsim's -N counts nodes.
   std::size_t ports = generated.switchCount();
   for (std::size_t i = 0; i < generated.nodeCount(); ++i) ports += generated.portCount(NodeId::fromIndex(i));
-  const std::string text = netText(generated);
   EXPECT_NE(text.find(fmt::format("\n# totals: {} switches, {} CAs, {} links, {} ports (switch port 0 included)\n"
                                   "# ibsim needs -S >= {} -N >= {} -P >= {} beyond its defaults (256/2048/13312)\n",
                                   generated.switchCount(), generated.terminalCount(), generated.linkCount(), ports,
@@ -274,7 +273,7 @@ TEST_P(RoundTrip, NetFile) {
       << text.substr(0, 400);
   const std::string plain = netText(generated.withOrigin(""));
   EXPECT_EQ(plain.find("origin"), std::string::npos) << plain.substr(0, 200);
-  EXPECT_EQ(withoutOrigin(plain), withoutOrigin(netText(generated)));
+  EXPECT_EQ(withoutOrigin(plain), withoutOrigin(text));
 }
 
 TEST_P(RoundTrip, JsonKeepsEverythingIncludingXgftLabels) {

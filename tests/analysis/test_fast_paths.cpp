@@ -239,6 +239,54 @@ TEST(WorstFastPath, GatheredPairsAreSixteenBytesEachTakenAtExactlyTheBudget) {
   }
 }
 
+// The channels are solved in batches of 1, 2, 4, ... in bound order; a search that stays open
+// long enough takes a last batch that ends the channel list. Terminals a, b, c on switch
+// `left` and x, y, z on `right`, joined by a chain of 32 cables and one direct cable. The chain
+// carries a -> {x, y, z}, b -> x, c -> x (and the mirror image back): bound min(3, 3) = 3 but a
+// matching of 2, so all 64 chain channels stay open against the value 2 found first; the
+// direct cable carries {b, c} <-> {y, z} (bound 2). Of the 64 + 2 = 66 switch channels used (the
+// terminals' own channels are not among them), the seventh batch, up to 64 channels from
+// position 63, therefore ends the list.
+TEST(WorstFastPath, ABatchThatEndsTheChannelListIsSolvedAsTheReference) {
+  constexpr PortNumber kChain = 4, kDirect = 5;
+  constexpr int kChainCables = 32;
+  NetworkBuilder builder;
+  const NodeId left = builder.addSwitch("left", 5), right = builder.addSwitch("right", 5);
+  for (PortNumber p = 1; p <= 3; ++p) builder.connect(builder.addTerminal(std::string(1, "abc"[p - 1])), 1, left, p);
+  NodeId previous = left;
+  PortNumber previousPort = kChain;
+  for (int i = 1; i < kChainCables; ++i) {
+    const NodeId hop = builder.addSwitch("u" + std::to_string(i), 2);
+    builder.connect(previous, previousPort, hop, 1);
+    previous = hop;
+    previousPort = 2;
+  }
+  builder.connect(previous, previousPort, right, kChain);
+  builder.connect(left, kDirect, right, kDirect);
+  for (PortNumber p = 1; p <= 3; ++p) builder.connect(builder.addTerminal(std::string(1, "xyz"[p - 1])), 1, right, p);
+  const Network net = builder.build();
+  ASSERT_EQ(net.terminalCount(), 6u);
+  ASSERT_EQ(net.name(net.terminalNode(3)), "x");
+  // Terminals 0-2 are a, b, c; 3-5 are x, y, z. Class 0: a and x; class 1: the others.
+  const RoutingResult routing = test::handRouting(
+      net, 2, [](std::uint32_t t) { return t % 3 == 0 ? 0U : 1U; },
+      [&](const Network&, NodeId sw, std::uint32_t d, std::uint32_t cls) -> PortNumber {
+        const bool toRight = d >= 3;
+        if (sw == left) return toRight ? (d == 3 || cls == 0 ? kChain : kDirect) : static_cast<PortNumber>(1 + d);
+        if (sw == right) return toRight ? static_cast<PortNumber>(d - 2) : (d == 0 || cls == 0 ? kChain : kDirect);
+        return toRight ? PortNumber{2} : PortNumber{1};  // along the chain
+      },
+      "hand-star");
+  const WorstCase reference = worstCasePermutationLoad(PairPaths::build(net, routing, 1), 1);
+  EXPECT_EQ(reference.value, 2u);
+  EXPECT_EQ(reference.channelsConsidered, 66u);
+  EXPECT_GE(reference.channelsSolved, 64u);  // every chain channel: the search stays open to position 63
+  for (int threads : {1, 2}) {
+    expectSameWorst(worstCasePermutationLoadWithMemoryBudget(net, routing, threads, kMemoryBudgetBytes), reference,
+                    "threads " + std::to_string(threads));
+  }
+}
+
 // Beyond the reference's 65535 terminals (pairs keyed in 64 bits): XGFT(3; 128,16,32;
 // 1,8,16) has 65,536 terminals on 512 leaves (about 10 s). The reference cannot be built, so
 // the answer is checked by what it claims: the witness is a partial permutation of `value`

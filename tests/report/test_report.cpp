@@ -408,6 +408,11 @@ TEST(ReportCompare, GenericEnginesAreNotRunOnLargeFatTreesUnlessNamed) {
   options.engines = {"minhop", "dmodk"};  // named: run whatever the size
   const Comparison named = compareEngines(options);
   for (const EngineComparison& e : named.engines) EXPECT_FALSE(e.notRun) << e.name;
+  options.engines = {};  // at the limit (12 switches, --generic-engine-switches 12): every engine runs
+  options.genericEngineSwitches = 12;
+  const Comparison atTheLimit = compareEngines(options);
+  EXPECT_EQ(atTheLimit.engines.size(), c.engines.size());
+  for (const EngineComparison& e : atTheLimit.engines) EXPECT_FALSE(e.notRun) << e.name;
 }
 
 TEST(ReportHtml, EscapesText) {

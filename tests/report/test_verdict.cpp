@@ -522,6 +522,75 @@ TEST(RankingRules, EqualsTheDocumentedRuleOnRandomFixtures) {
   }
 }
 
+// ---- the ranking table: each cell the engine's own value, in each of its forms ---------------
+
+// Seven engines whose values reach every form of every cell of the table users read first
+// (docs/COMPARE.md, "The ranking table"): the rank is the row's position, a group of 0 and an
+// absent number are "-", the layers "used of offered" when fewer are used, WORST an interval
+// where best-split leaves one, a whole load without decimals, the even-split model where both
+// were computed. The expected cells are written out here, not formatted by the code under test.
+TEST(RankingTable, EveryCellIsTheEnginesOwnValueInEachOfItsForms) {
+  Comparison c;
+  EngineComparison a = routing("a", 0);  // the even-split model ranks (listed second)
+  a.models.front().worst = a.models.front().worstLower = 9;
+  ModelMetrics even = a.models.front();
+  even.model = LoadModel::EvenSplit;
+  even.worst = even.worstLower = 4;
+  a.models.push_back(even);
+  a.group = 1;
+  a.deployment.entriesPerSwitch = 20;  // (the others as a profile starts: deterministic, 1 LID, in order)
+  EngineComparison b = routing("b", 1);
+  b.group = 2;
+  b.deployment.kind = "adaptive";
+  b.deployment.addressesPerTerminal = 4;
+  b.deployment.entriesPerSwitch = 77;
+  b.deployment.inOrder = false;
+  b.layers = 3;
+  b.layersUsed = 2;
+  b.deadlockFree = false;
+  b.meanHops = 3.25;
+  b.models.front().worstLower = 5;
+  b.models.front().worst = 6;
+  b.models.front().abb.samples = 0;
+  b.models.front().shiftMaxLoad = 2.5;
+  b.dynamic.patterns.resize(1);  // simulated: the mean saturation over its patterns
+  b.dynamic.meanSaturation = 0.4567;
+  EngineComparison notConnected = routing("c", 2);
+  notConnected.connected = false;
+  notConnected.meanHops = 0;
+  EngineComparison loop = routing("d", 3);
+  loop.loopFree = false;
+  EngineComparison skipped = routing("e", 4);
+  skipped.skipped = true;
+  skipped.models.clear();
+  skipped.notDeployable = {"needs 2 VLs, 1 available"};
+  EngineComparison notRun = routing("f", 5);
+  notRun.notRun = true;
+  EngineComparison refused = routing("g", 6);
+  refused.refused = true;
+  refused.reason = "needs a fat-tree";
+  c.engines = {a, b, notConnected, loop, skipped, notRun, refused};
+
+  const std::vector<std::vector<std::string>> expected = {
+      {"rank", "engine", "kind", "group", "deployable here", "VLs", "LIDs per terminal", "LFT entries per switch",
+       "in order", "deadlock-free", "mean hops", "WORST", "ABB", "shift max load", "saturation (sim.)", "model"},
+      {"1", "a", "deterministic", "1", "yes", "1", "1", "20", "yes", "yes", "4.00", "4", "0.500 ± 0.010", "2", "-",
+       "even-split"},
+      {"2", "b", "adaptive", "2", "no", "2 of 3", "4", "77", "no", "NO", "3.25", "5..6", "-", "2.500", "0.457",
+       "first-path"},
+      {"3", "c", "deterministic", "-", "no", "1", "1", "0", "yes", "NOT CONNECTED", "-", "4", "0.500 ± 0.010", "2", "-",
+       "first-path"},
+      {"4", "d", "deterministic", "-", "no", "1", "1", "0", "yes", "NOT CONNECTED", "4.00", "4", "0.500 ± 0.010", "2",
+       "-", "first-path"},
+      {"5", "e", "deterministic", "-", "no", "1", "1", "0", "yes", "not analysed", "-", "-", "-", "-", "-", "-"},
+      {"-", "f", "not run", "", "", "", "", "", "", "", "", "", "", "", "", "at this size (see the notes)"},
+      {"-", "g", "refused", "", "", "", "", "", "", "", "", "", "", "", "", "needs a fat-tree"},
+  };
+  const std::vector<std::vector<std::string>> rows = rankingTable(c);
+  ASSERT_EQ(rows.size(), expected.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i], expected[i]) << "row " << i;
+}
+
 // ---- the decision ---------------------------------------------------------------------------
 
 Comparison decided(std::vector<EngineComparison> engines, double resolution = 0.015) {

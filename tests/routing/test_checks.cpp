@@ -194,6 +194,63 @@ TEST(RoutingChecks, EntryCountsAreTheTablesRoutedEntries) {
   EXPECT_GE(tablesSeen, 2u);  // and routings with several tables
 }
 
+// The pair counts route's checks print (`pairs`, `terminal_pairs`, `management_pairs` and
+// what became of them), recounted from the options' definitions (routing/checks.h): N (N - 1)
+// terminal pairs, each walked once per LMC path; with switch addresses, every terminal to
+// every switch (terminalToSwitch) and, with switchSources, every switch to every address but
+// its own; each walked pair is delivered, unrouted, looping, dead or unaddressed.
+TEST(RoutingChecks, PairCountsAreTheWalksTheOptionsDefine) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");  // 8 terminals, 12 switches
+  const std::uint64_t n = 8, switches = 12;
+  struct Case {
+    std::uint32_t lids;
+    bool switchAddresses, terminalToSwitch, switchSources;
+    std::uint64_t terminalPairs, managementPairs;
+  };
+  const std::vector<Case> cases = {
+      {1, false, true, false, n * (n - 1), 0},
+      {2, false, true, false, 2 * n * (n - 1), 0},
+      {1, true, true, false, n * (n - 1), n * switches},
+      {1, true, false, false, n * (n - 1), 0},
+      {1, true, true, true, n * (n - 1), n * switches + switches * (n + switches - 1)},
+      {4, true, true, true, 4 * n * (n - 1), n * switches + switches * (4 * n + switches - 1)},
+  };
+  for (const Case& c : cases) {
+    RoutingContext context;
+    context.addressesPerTerminal = c.lids;
+    context.routeSwitches = c.switchAddresses;
+    const RoutingResult routing = runEngine("ftree-deterministic", fabric.network, context);
+    RoutingCheckOptions options;
+    options.terminalToSwitch = c.terminalToSwitch;
+    options.switchSources = c.switchSources;
+    const RoutingCheckReport report = checkRouting(fabric.network, routing, options);
+    const std::string what = fmt::format("{} LIDs, switch addresses {}, terminal to switch {}, switch sources {}",
+                                         c.lids, c.switchAddresses, c.terminalToSwitch, c.switchSources);
+    EXPECT_EQ(report.terminalPairs, c.terminalPairs) << what;
+    EXPECT_EQ(report.managementPairs, c.managementPairs) << what;
+    EXPECT_EQ(report.pairs, c.terminalPairs + c.managementPairs) << what;
+    EXPECT_EQ(report.terminalPairsDelivered, report.terminalPairs) << what;
+    EXPECT_EQ(report.delivered, report.terminalPairsDelivered + report.managementPairsDelivered) << what;
+    EXPECT_EQ(report.delivered + report.noRoute + report.loops + report.deadPorts + report.noAddress, report.pairs)
+        << what;
+    // Between switches ftree leaves some pairs unrouted (as OpenSM's ftree: checks.h); every
+    // pair from a terminal arrives.
+    if (!c.switchSources) {
+      EXPECT_EQ(report.delivered, report.pairs) << what;
+    }
+  }
+  // A loop: two of the 12 pairs of a 2-ary 2-tree loop, the other ten arrive.
+  const Network net = makeKaryNtree(2, 2);
+  RoutingResult looping = routeFtreeDeterministic(net, {});
+  looping.tables[0].set(sw(net, "kt-s0-0"), 2, 3);
+  looping.tables[0].set(sw(net, "kt-s1-0"), 2, 1);
+  const RoutingCheckReport report = checkRouting(net, looping);
+  EXPECT_EQ(report.pairs, 12u);
+  EXPECT_EQ(report.delivered, 10u);
+  EXPECT_EQ(report.loops, 2u);
+  EXPECT_EQ(report.delivered + report.noRoute + report.loops + report.deadPorts + report.noAddress, report.pairs);
+}
+
 TEST(RoutingChecks, AdaptiveChoicesMustAllLeadToTheDestination) {
   // ftree-adaptive, node 0 -> node 4: kt-s0-00 may climb to kt-s1-00 (preferred, port 3 =
   // k + p_0) or kt-s1-10 (port 4; names list o_0 first). No preferred walk to node 4 passes

@@ -330,6 +330,17 @@ TEST(WorstFastPath, EqualsStoredPathsOnRandomSourceDependentRoutings) {
                           "T(" + std::to_string(n) + "+" + std::to_string(m) + "," + std::to_string(r) + ") classes " +
                               std::to_string(classes) + " seed " + std::to_string(seed));
         }
+        if (classes == 1 || seed > 1) continue;
+        // Source classes without a class per source: every source is of class 0
+        // (routing_result.h), as where each is given class 0.
+        RoutingResult classless = routing, classZero = routing;
+        classless.sourceClassOf.clear();
+        std::fill(classZero.sourceClassOf.begin(), classZero.sourceClassOf.end(), 0U);
+        const WorstCase zeroReference = worstCasePermutationLoad(PairPaths::build(net, classZero, 1), 1);
+        const std::string what = "T(" + std::to_string(n) + "+" + std::to_string(m) + "," + std::to_string(r) +
+                                 ") classes " + std::to_string(classes) + " without a class per source";
+        expectSameWorst(worstCasePermutationLoad(PairPaths::build(net, classless, 1), 1), zeroReference, what);
+        expectSameWorst(worstCasePermutationLoad(net, classless, 1), zeroReference, what);
       }
     }
   }

@@ -638,7 +638,9 @@ const BrokenInput kBroken[] = {
     {"node id with a '#'", "Switch 4 \"s#1\"\n", 1, "bad node id \"s#1\": '#' and '@' are reserved by ibsim"},
     {"node id with an '@'", "Hca 1 \"h@2\"\n", 1, "bad node id \"h@2\": '#' and '@' are reserved by ibsim"},
     {"router", "Rt 2 \"r\"\n", 1, "routers"},
-    {"include", "include \"other.net\"\n", 1, "not supported"},
+    {"include", "include \"other.net\"\n", 1, "ibsim 'include' lines are not supported"},
+    {"module", "Switch 4 \"s\"\n\nmodule \"sub.net\"\n", 3, "ibsim 'module' lines are not supported"},
+    {"do", "do \"set\"\n", 1, "ibsim 'do' lines are not supported"},
     {"bad guid line", "switchguid=zz\n", 1, "bad GUID"},
     {"empty file", "", 1, "empty"},
     {"only comments", "# nothing\n\n", 2, "empty"},
@@ -839,6 +841,26 @@ TEST(JsonReader, XgftHeaderHeightAtTheLimitAndOnePast) {
   EXPECT_NE(headerMessage(255, 255).find(limit), std::string::npos) << headerMessage(255, 255);
   EXPECT_NE(headerMessage(2, 3).find(limit), std::string::npos) << headerMessage(2, 3);
   EXPECT_NE(headerMessage(255, 255).find("height.json"), std::string::npos);
+}
+
+// Each arity of the XGFT header (docs/FORMATS.md: "m" and "w" hold integers 1..65535): 65535
+// passes the list's check (the file then fails on its nodes, a 2-level tree's), 65536 and 0
+// are refused by it, in "m" and in "w" alike.
+TEST(JsonReader, XgftHeaderAritiesAtTheLimitAndOnePast) {
+  const std::string text = jsonText(loadFabric("kary-ntree:k=2,n=2").network);
+  for (const char* key : {"m", "w"}) {
+    auto message = [&](std::int64_t value) {
+      nlohmann::json root = nlohmann::json::parse(text);
+      root["xgft"][key] = std::vector<std::int64_t>{value, 2};
+      return test::thrownMessage<ParseError>([&] { parseFabricText(root.dump(), "arity.json"); }, "accepted");
+    };
+    const std::string refused = fmt::format("\"{}\" must hold integers 1..65535", key);
+    EXPECT_EQ(message(65535).find(refused), std::string::npos) << key << ": " << message(65535);
+    EXPECT_NE(message(65536).find(refused), std::string::npos) << key << ": " << message(65536);
+    EXPECT_NE(message(0).find(refused), std::string::npos) << key << ": " << message(0);
+    const std::int64_t own = std::string(key) == "m" ? 2 : 1;  // the file's own header: m = (2, 2), w = (1, 2)
+    EXPECT_EQ(message(own), "accepted") << key;
+  }
 }
 
 // A syntax error is reported as the parser's own description, whole, after our file and line

@@ -13,6 +13,7 @@
 #include <span>
 #include <sstream>
 
+#include "analysis/loads.h"
 #include "analysis/split.h"
 #include "core/errors.h"
 #include "engines/registry.h"
@@ -413,6 +414,61 @@ TEST(ReportCompare, GenericEnginesAreNotRunOnLargeFatTreesUnlessNamed) {
   const Comparison atTheLimit = compareEngines(options);
   EXPECT_EQ(atTheLimit.engines.size(), c.engines.size());
   for (const EngineComparison& e : atTheLimit.engines) EXPECT_FALSE(e.notRun) << e.name;
+}
+
+// The all-to-all shift metrics compare ranks by (docs/COMPARE.md, Gomez Fig. 3's shifts),
+// recomputed here per model from each evaluated shift's pairs: the largest ML, the mean of
+// 1/ML, and the mean hops (channels per path, terminal channels included). First-path loads
+// are recounted by walking each pair's path 0; the split models' per-shift ML comes from
+// the pattern loads (the aggregation is what is checked).
+TEST(ReportCompare, ShiftMetricsAreRecomputedFromEachShiftsPairs) {
+  CompareOptions options = smallOptions();
+  options.spec = "gft2:n=4,m=2,r=3";  // T(4+2, 3): oversubscribed, so that split loads exceed 1 too
+  options.simulate = false;
+  const Comparison c = compareEngines(options);
+  const Fabric fabric = loadFabric(options.spec);
+  const Network& net = fabric.network;
+  const std::size_t n = net.terminalCount();
+  ASSERT_LE(n - 1, options.maxShifts);  // every shift is evaluated
+  std::size_t modelsSeen = 0, splitAboveOne = 0;
+  for (const EngineComparison& e : c.engines) {
+    if (e.models.empty()) continue;
+    const RoutingResult routing = runEngine(e.name, net);
+    for (const ModelMetrics& m : e.models) {
+      const std::string what = e.name + " " + loadModelName(m.model);
+      double largest = 0, inverseSum = 0;
+      std::uint64_t channels = 0;
+      for (std::size_t shift = 1; shift < n; ++shift) {
+        std::map<std::uint32_t, std::uint32_t> pathsOn;  // channel -> paths of this shift
+        TrafficPattern pattern;
+        pattern.terminals = n;
+        for (std::size_t i = 0; i < n; ++i) {
+          const NodeId source = net.terminalNode(static_cast<std::uint32_t>(i));
+          const NodeId destination = net.terminalNode(static_cast<std::uint32_t>((i + shift) % n));
+          pattern.pairs.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>((i + shift) % n)});
+          const Path path = routing.path(net, source, routing.addressFor(source, destination));
+          ASSERT_EQ(path.status, PathStatus::Delivered) << what;
+          channels += path.channels.size();
+          for (const ChannelId channel : path.channels) ++pathsOn[channel.value];
+        }
+        double ml = 0;
+        if (m.model == LoadModel::FirstPath) {
+          for (const auto& [channel, paths] : pathsOn) ml = std::max(ml, static_cast<double>(paths));
+        } else {
+          ml = std::max(1.0, patternLoads(net, routing, pattern, m.model).maxLoad);
+        }
+        largest = std::max(largest, ml);
+        inverseSum += 1.0 / ml;
+      }
+      if (m.model != LoadModel::FirstPath && largest > 1) ++splitAboveOne;
+      EXPECT_DOUBLE_EQ(m.shiftMaxLoad, largest) << what;
+      EXPECT_NEAR(m.shiftMeanBandwidth, inverseSum / static_cast<double>(n - 1), 1e-12) << what;
+      EXPECT_NEAR(e.meanHops, static_cast<double>(channels) / static_cast<double>(n * (n - 1)), 1e-12) << what;
+      ++modelsSeen;
+    }
+  }
+  EXPECT_GE(modelsSeen, c.engines.size() + 1);  // the adaptive routing has a split model too
+  EXPECT_GE(splitAboveOne, 1u);                 // where 1/ML and ML differ
 }
 
 TEST(ReportHtml, EscapesText) {

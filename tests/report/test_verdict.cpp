@@ -637,6 +637,24 @@ TEST(Decision, TheSimulatorDecidesBeyondItsResolutionAtNoExtraCost) {
       << recommendation(c);
 }
 
+// The dynamic leader is the deployable routing of the highest mean saturation throughput; of
+// routings measured equal, the one ranked first (docs/COMPARE.md, "The decision"), whatever
+// the names.
+TEST(Decision, OfEqualSaturationsTheDynamicLeaderIsTheOneRankedFirst) {
+  std::vector<EngineComparison> engines{routing("static", 0), routing("second", 1), routing("also", 2)};
+  for (std::size_t i : {1, 2}) engines[i].models[0].abb.mean = 0.45;  // statically behind, equal to each other
+  simulated(engines[0], 0.20);
+  simulated(engines[1], 0.30);
+  simulated(engines[2], 0.30);
+  Comparison c = decided(engines);
+  ASSERT_EQ(c.engines[1].name, "second");
+  EXPECT_EQ(c.verdict.dynamicLeader, "second");
+  EXPECT_EQ(c.verdict.recommended, "second");
+  simulated(engines[2], 0.31);  // strictly ahead: it leads
+  c = decided(engines);
+  EXPECT_EQ(c.verdict.dynamicLeader, "also");
+}
+
 TEST(Decision, RelaxingAConstraintIsMeasuredAgainstTheRecommendation) {
   std::vector<EngineComparison> engines{routing("lft", 0), routing("adaptive", 1), routing("layers", 2)};
   engines[1].models[0].abb.mean = 0.75;

@@ -734,6 +734,13 @@ TEST(Evidence, EveryNumberRecomputedFromItsPointsAndTheSimulator) {
   const std::vector<std::string> patterns = evidencePatterns(8);
   ASSERT_EQ(patterns,
             (std::vector<std::string>{"uniform", "random-permutation", "shift:s=4", "uniform-hot-spot:fraction=0.05"}));
+  // The half shift from 2 terminals on (s = N / 2, rounded down); one terminal has none.
+  EXPECT_EQ(evidencePatterns(2),
+            (std::vector<std::string>{"uniform", "random-permutation", "shift:s=1", "uniform-hot-spot:fraction=0.05"}));
+  EXPECT_EQ(evidencePatterns(3),
+            (std::vector<std::string>{"uniform", "random-permutation", "shift:s=1", "uniform-hot-spot:fraction=0.05"}));
+  EXPECT_EQ(evidencePatterns(1),
+            (std::vector<std::string>{"uniform", "random-permutation", "uniform-hot-spot:fraction=0.05"}));
   for (std::size_t p = 0; p < patterns.size(); ++p) {
     double reference = 1;
     for (const EngineComparison& e : c.engines) {

@@ -82,7 +82,7 @@ namespace {
 
 }  // namespace
 
-bool RouteGraphBuilder::exploreSlot(NodeId source, NodeId destination, std::span<const SlotInfo> slots,
+void RouteGraphBuilder::exploreSlot(NodeId source, NodeId destination, std::span<const SlotInfo> slots,
                                     std::uint32_t slot, std::size_t& signatureCount) {
   const Network& network = network_;
   auto fail = [&](const std::string& what) { failRoute(network, routing_, source, destination, what); };
@@ -137,14 +137,13 @@ bool RouteGraphBuilder::exploreSlot(NodeId source, NodeId destination, std::span
     stateSlot_.resize(firstState);
     stateTable_.resize(firstState);
     edges_.resize(firstEdge);
-    return false;
+    return;
   }
   if (slots.size() > 1) {  // one slot needs no comparison
     if (signatures_.size() <= signatureCount) signatures_.resize(signatureCount + 1);
     signatures_[signatureCount++] = signatureNow_;
   }
   rootTargets_.push_back(start);
-  return true;
 }
 
 void RouteGraphBuilder::finishGraph(NodeId source, NodeId destination, RouteGraph& out) {

@@ -58,9 +58,9 @@ class RouteGraphBuilder {
   /// The pair's route slots: its LMC addresses (addressFor) x the distinct tables of the
   /// layers it may be injected in (RoutingSemantics::injectionLayers), escape layer apart.
   std::vector<SlotInfo> routeSlots(NodeId source, NodeId destination) const;
-  /// States and edges of one slot from the first switch; false when they repeat an earlier
+  /// States and edges of one slot from the first switch; none when they repeat an earlier
   /// slot's (the same routes, counted once).
-  bool exploreSlot(NodeId source, NodeId destination, std::span<const SlotInfo> slots, std::uint32_t slot,
+  void exploreSlot(NodeId source, NodeId destination, std::span<const SlotInfo> slots, std::uint32_t slot,
                    std::size_t& signatureCount);
   /// CSR of the edges and a topological order (Kahn); AnalysisError on a cycle.
   void finishGraph(NodeId source, NodeId destination, RouteGraph& out);

@@ -146,6 +146,22 @@ class OpenSmCollectWorker : public ::testing::Test {
   OpenSmCollectOptions options_;
 };
 
+// The version is the first line of `opensm --version` that names OpenSM and holds a digit:
+// neither a line with digits alone nor one naming OpenSM without a number is taken; a tool
+// that prints no such line is refused by name.
+TEST_F(OpenSmCollectWorker, TheVersionIsTheFirstLineNamingOpenSmWithANumber) {
+  writeExecutable(dir_ / "bin" / "opensm",
+                  "#!/bin/sh\necho 'built 2024-01-02'\necho 'OpenSM, the subnet manager'\necho 'OpenSM 9.8.7'\n"
+                  "echo 'OpenSM 1.0'\n");
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
+  EXPECT_EQ(collectOpenSmEngines(fabric.network, options_).opensmVersion, "OpenSM 9.8.7");
+  writeExecutable(dir_ / "bin" / "opensm", "#!/bin/sh\necho 'built 2024-01-02'\necho 'OpenSM'\n");
+  EXPECT_NE(test::thrownMessage<IoError>([&] {
+              collectOpenSmEngines(fabric.network, options_);
+            }).find("--version' printed no OpenSM version"),
+            std::string::npos);
+}
+
 TEST_F(OpenSmCollectWorker, RunsOnceThenReuses) {
   const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
   std::vector<std::string> progress;

@@ -416,7 +416,7 @@ TEST(ReportCompare, GenericEnginesAreNotRunOnLargeFatTreesUnlessNamed) {
   for (const EngineComparison& e : atTheLimit.engines) EXPECT_FALSE(e.notRun) << e.name;
 }
 
-// The all-to-all shift metrics compare ranks by (docs/COMPARE.md, Gomez Fig. 3's shifts),
+// The all-to-all shift metrics compare ranks by (docs/COMPARE.md; Gómez et al. 2007 Fig. 3's shifts),
 // recomputed here per model from each evaluated shift's pairs: the largest ML, the mean of
 // 1/ML, and the mean hops (channels per path, terminal channels included). First-path loads
 // are recounted by walking each pair's path 0; the split models' per-shift ML comes from

@@ -897,8 +897,8 @@ TEST(LoadModels, EvenSplitWorstHoldsAtItsEntryLimitAndIsRefusedOnePast) {
 
 // The escape layer may be any layer, the first included (RoutingResult::escapeLayer): the
 // escape engine's routing with its two layers swapped (escape layer 0, the adaptive layer 1)
-// is the same routing, so its even-split and best-split loads and its even-split WORST are
-// those of the original — the route graph takes the escape transitions of layer 0 as of layer 1.
+// is the same routing, so its even-split and best-split loads and WORST are those of the
+// original — the route graph takes the escape transitions of layer 0 as of layer 1.
 TEST(LoadModels, AnEscapeLayerAtIndexZeroSplitsAsTheSameRoutingWithItLast) {
   const Fabric fabric = loadFabric("random:switches=16,seed=1");
   const Network& net = fabric.network;
@@ -924,6 +924,13 @@ TEST(LoadModels, AnEscapeLayerAtIndexZeroSplitsAsTheSameRoutingWithItLast) {
   const SplitWorstCase after = worstUnderModel(net, swapped, LoadModel::EvenSplit, 1);
   EXPECT_EQ(after.value, before.value);
   EXPECT_EQ(after.witness, before.witness);
+  // Best-split WORST's upper bound also tries the escape layer entered only where needed, for
+  // an escape layer at any index: the same bounds and the same work.
+  const SplitWorstCase bestBefore = worstUnderModel(net, original, LoadModel::BestSplit, 1);
+  const SplitWorstCase bestAfter = worstUnderModel(net, swapped, LoadModel::BestSplit, 1);
+  EXPECT_EQ(bestAfter.value, bestBefore.value);
+  EXPECT_EQ(bestAfter.lower, bestBefore.lower);
+  EXPECT_EQ(bestAfter.channelsSolved, bestBefore.channelsSolved);
 }
 
 // Lower bounds round down to the 1e-9 grid, except within 10^-3 grid units below a grid

@@ -635,6 +635,12 @@ const BrokenInput kBroken[] = {
     {"garbage after remote port", "Switch 4 \"s\"\n[1] \"h\"[1] garbage\n", 2, "unexpected text"},
     {"garbage after node id", "Switch 4 \"s\" junk\n", 1, "unexpected text"},
     {"unknown line", "Switch 4 \"s\"\n\nthis is not a fabric\n", 3, "unexpected line"},
+    // A message quotes at most 60 bytes of the line (detail::excerpt): at 60 all of it, past
+    // 60 the first 60 and "...".
+    {"unknown line of 60 bytes", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", 1,
+     "unexpected line 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' (expected"},
+    {"unknown line of 61 bytes", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxy\n", 1,
+     "unexpected line 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (expected"},
     {"node id with a '#'", "Switch 4 \"s#1\"\n", 1, "bad node id \"s#1\": '#' and '@' are reserved by ibsim"},
     {"node id with an '@'", "Hca 1 \"h@2\"\n", 1, "bad node id \"h@2\": '#' and '@' are reserved by ibsim"},
     {"router", "Rt 2 \"r\"\n", 1, "routers"},
@@ -683,6 +689,9 @@ const BrokenInput kBroken[] = {
      "{\"format\": \"routelab-network\", \"version\": 1,\n \"counts\": {\"terminals\": 2, \"switches\": 1, "
      "\"cables\": 0},\n \"nodes\": [{\"name\": \"a\", \"kind\": \"switch\", \"ports\": 2}],\n \"cables\": []}\n",
      2, "\"terminals\" says 2 but the file has 0"},
+    // nlohmann names the byte it stopped at: a line feed inside a string is on the line it ends.
+    {"json line feed inside a string", "{\"format\": \"routelab-\nnetwork\", \"version\": 1}\n", 1,
+     "invalid string: control character U+000A (LF) must be escaped"},
     {"json truncated", "{\"format\": \"routelab-network\", \"version\": 1,\n \"nodes\": [\n", 3, "invalid JSON"},
     {"json version 2", "{\"format\": \"routelab-network\", \"version\": 2,\n \"nodes\": [], \"cables\": []}\n", 1,
      "unsupported \"version\" (this routelab reads version 1)"},

@@ -4,15 +4,18 @@
 // (1000-cycle windows of mean network latency, stable within 5% twice in a row, at least 3
 // and at most 10 windows), the measured packets (generated in the window), offered and
 // accepted traffic, latency mean / p50 / p99 / max, total latency mean and p99, reorder delay,
-// hops, last delivery and the saturation flag. Nothing here is a stored number: every value
-// is compared with what the records of that run say, so the tests hold whatever the
+// packets out of order, the reorder buffers' peak, hops, last delivery and the saturation flag. Nothing here is a
+// stored number: every value is compared with what the records of that run say, so the tests hold whatever the
 // arbitration does past saturation.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "deadlock_fixtures.h"
@@ -115,6 +118,53 @@ Recomputed recompute(const std::vector<PacketRecord>& records, std::uint64_t win
   return out;
 }
 
+/// docs/SIMULATION.md "In-order delivery": a packet is out of order when its tail reaches its
+/// destination before an earlier packet of its pair (a lower sequence number, delivered later
+/// or never: sequences count from 0 per pair, so a missing one is a packet still in flight).
+/// Its destination's reorder buffer holds it until every earlier packet of its pair has
+/// arrived (without --in-order it is handed on at once but held alike); the peak is the most
+/// packets one destination held at once. A destination receives at most one tail a cycle
+/// (one ejection link), so its arrivals have one order.
+struct Reordering {
+  std::uint64_t outOfOrder = 0, maxHeld = 0;
+};
+
+Reordering recomputedReordering(const std::vector<PacketRecord>& records) {
+  Reordering out;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const PacketRecord*>> pairs;
+  for (const PacketRecord& r : records) pairs[{r.source, r.destination}].push_back(&r);
+  for (const auto& [pair, packets] : pairs) {
+    for (const PacketRecord* p : packets) {
+      std::uint64_t earlierArrivedBefore = 0;
+      for (const PacketRecord* q : packets)
+        earlierArrivedBefore += q->sequence < p->sequence && q->delivered < p->delivered;
+      out.outOfOrder += earlierArrivedBefore != p->sequence;
+    }
+  }
+  std::map<std::uint32_t, std::vector<const PacketRecord*>> arrivals;
+  for (const PacketRecord& r : records) arrivals[r.destination].push_back(&r);
+  for (auto& [destination, packets] : arrivals) {
+    std::sort(packets.begin(), packets.end(),
+              [](const PacketRecord* a, const PacketRecord* b) { return a->delivered < b->delivered; });
+    for (std::size_t i = 1; i < packets.size(); ++i) {
+      EXPECT_NE(packets[i - 1]->delivered, packets[i]->delivered)
+          << "two tails reach terminal " << destination << " in one cycle";
+    }
+    std::map<std::uint32_t, std::uint64_t> next;  // per source: the lowest sequence not yet arrived
+    std::set<std::pair<std::uint32_t, std::uint64_t>> held;
+    for (const PacketRecord* p : packets) {
+      std::uint64_t& expected = next[p->source];
+      if (p->sequence != expected) {
+        held.insert({p->source, p->sequence});
+        out.maxHeld = std::max<std::uint64_t>(out.maxHeld, held.size());
+        continue;
+      }
+      for (++expected; held.erase({p->source, expected}) == 1;) ++expected;
+    }
+  }
+  return out;
+}
+
 struct StatsCase {
   std::string name;
   std::string fabric;  ///< a spec, or "ring:N" for test::ringFabric
@@ -191,6 +241,9 @@ TEST_P(RecomputedStatistics, EveryNumberEqualsTheRecordsOfTheSameRun) {
     EXPECT_EQ(result.totalLatencyP99, r.totalLatencyP99);
     EXPECT_DOUBLE_EQ(result.reorderDelayAvg, r.reorderDelayAvg);
     EXPECT_DOUBLE_EQ(result.averageHops, r.averageHops);
+    const Reordering reordering = recomputedReordering(records);
+    EXPECT_EQ(result.outOfOrder, reordering.outOfOrder);
+    EXPECT_EQ(result.maxReorderOccupancy, reordering.maxHeld);
     EXPECT_EQ(result.lastDelivery, r.lastDelivery);
     const bool saturated =
         result.measuredDelivered < result.measuredPackets || r.accepted < 0.95 * result.offered || !automatic.settled;
@@ -217,6 +270,9 @@ INSTANTIATE_TEST_SUITE_P(
         // delay above 0; single-path routings never wait).
         StatsCase{"tree_adaptive_in_order", "kary-ntree:k=4,n=2", "ftree-adaptive", 0.5, Injection::Bernoulli, 1, 0,
                   2000, 0, 1, true},
+        // The same without reorder buffers: packets out of order are counted and handed on.
+        StatsCase{"tree_adaptive_unordered", "kary-ntree:k=4,n=2", "ftree-adaptive", 0.5, Injection::Bernoulli, 1, 0,
+                  2000},
         StatsCase{"ring_past_saturation", "ring:6", "updown", 0.9},
         StatsCase{"ring_past_saturation_explicit", "ring:6", "updown", 0.7, Injection::Poisson, 1, 777, 1500},
         StatsCase{"tree_short_drain", "kary-ntree:k=2,n=3", "dmodk", 0.5, Injection::Bernoulli, 1, 500, 1000, 3},
@@ -279,6 +335,13 @@ TEST(RecomputedStatisticsCases, CoverBothSaturationReasonsAndAnUnsaturatedRun) {
   const SimResult reordered =
       simulate(adaptiveTree.network, runEngine("ftree-adaptive", adaptiveTree.network, context), ordered);
   EXPECT_GT(reordered.reorderDelayAvg, 0.01);
+  EXPECT_GT(reordered.outOfOrder, 0u);
+  EXPECT_GT(reordered.maxReorderOccupancy, 1u);
+  ordered.inOrder = false;
+  const SimResult unordered =
+      simulate(adaptiveTree.network, runEngine("ftree-adaptive", adaptiveTree.network, context), ordered);
+  EXPECT_GT(unordered.outOfOrder, 0u);
+  EXPECT_EQ(unordered.reorderDelayAvg, 0.0) << "without reorder buffers a packet is handed on as it arrives";
 }
 
 }  // namespace

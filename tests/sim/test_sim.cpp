@@ -1030,6 +1030,30 @@ TEST(Simulator, ChoicesIntoTheWrongTerminalAreSkippedOrRefused) {
   }
 }
 
+// A table entry naming a port the switch has but no cable leaves, as the only choice: refused
+// with the pair, the switch and the port (RoutingSemantics::step's "no route"), by the
+// resolved-candidate path as by the general one. A ring of four 4-port switches, port 4 free.
+TEST(Simulator, AnOnlyChoiceWithoutACableIsRefused) {
+  const Fabric fabric = loadFabric(test::ringFabric(4, "uncabled", 4));
+  const Network& network = fabric.network;
+  const NodeId s0 = network.target(network.injectionChannel(network.terminalNode(0)));
+  ASSERT_EQ(network.portCount(s0), 4U);
+  ASSERT_FALSE(network.channelAt(s0, 4).valid());
+  const SimConfig config = drained(0.3, 2000, 1);
+  RoutingResult routing = route("updown", network);
+  EXPECT_NO_THROW(simulate(network, routing, config));
+  const Address toH2 = routing.addressFor(network.terminalNode(0), network.terminalNode(2));
+  routing.tables[routing.tableOfLayer[0]].setCandidates(network.switchIndex(s0), toH2, std::array<PortNumber, 1>{4});
+  try {
+    simulate(network, routing, config);
+    FAIL() << "a routing into a port without a cable was simulated";
+  } catch (const SimulationError& e) {
+    const std::string text = e.what();
+    EXPECT_NE(text.find("does not deliver terminal 0 -> 2"), std::string::npos) << text;
+    EXPECT_NE(text.find("at switch 's0' (port 4)"), std::string::npos) << text;
+  }
+}
+
 // A candidate list with a port into a terminal is resolved per packet (engine.h, "Not
 // resolved"): taken only by packets for that terminal. A complete graph of four switches —
 // port 1 to s+1, port 2 to the host, 3 to s-1, 4 to s+2 — where s0 offers h2's packets

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -89,6 +90,22 @@ TEST(CliAnalyze, StagesOfDeterministicFatTreeAreBalanced) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["balanced"], true);
   EXPECT_EQ(j["stages"].size(), 6u);
+}
+
+// The value of --metric stages is the largest path count of any stage: recomputed from the
+// stages listed, on a fat-tree and on a lone terminal, whose stages carry no path (value 0).
+TEST(CliAnalyze, StagesValueIsTheLargestPathCountOfAnyStage) {
+  for (const std::string fabric : {"kary-ntree:k=4,n=2", "xgft:h=1,m=1,w=1"}) {
+    SCOPED_TRACE(fabric);
+    const auto r = runRoutelab("analyze " + fabric + " --engine dmodk --metric stages --format json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_FALSE(j["stages"].empty());
+    std::uint64_t largest = 0;
+    for (const auto& stage : j["stages"]) largest = std::max(largest, stage["max_paths"].get<std::uint64_t>());
+    EXPECT_EQ(j["value"].get<std::uint64_t>(), largest);
+    EXPECT_EQ(largest == 0, fabric == "xgft:h=1,m=1,w=1");
+  }
 }
 
 TEST(CliAnalyze, OpenSmLftDumpOfFixture) {

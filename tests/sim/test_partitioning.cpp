@@ -17,8 +17,9 @@ namespace routelab {
 namespace {
 
 TEST(Partitioning, ContiguousBlocksOfAboutEqualWork) {
-  for (const std::string spec :
-       {"kary-ntree:k=4,n=3", "gft2:n=8,m=4,r=8", "random:switches=20,terminals=2,seed=3", "xgft:h=2,m=5.6,w=3.4"}) {
+  // A lone switch too: one block, however many are asked for.
+  for (const std::string spec : {"kary-ntree:k=4,n=3", "gft2:n=8,m=4,r=8", "random:switches=20,terminals=2,seed=3",
+                                 "xgft:h=2,m=5.6,w=3.4", "xgft:h=1,m=4,w=1"}) {
     const Network net = loadFabric(spec).network;
     const std::size_t switches = net.switchCount();
     std::vector<std::uint64_t> work(switches, 0);  // ports, plus one per terminal

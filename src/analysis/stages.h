@@ -13,6 +13,7 @@
 // O(N^2 hops) time, O(channels x threads) memory.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -25,6 +26,13 @@ namespace routelab {
 struct StagePathCounts {
   std::vector<std::uint64_t> pathsPerChannel;  ///< per channel id
   std::vector<StageCount> stages;              ///< by level, ascending before descending
+  /// The most paths a channel of any stage carries: `analyze --metric stages`'s value (0 when
+  /// no pair is routed, e.g. a lone terminal).
+  std::uint64_t maxPaths() const {
+    std::uint64_t most = 0;
+    for (const StageCount& stage : stages) most = std::max(most, stage.maxPaths);
+    return most;
+  }
 };
 
 /// Throws AnalysisError if the network has no XGFT labels or a pair is not delivered.

@@ -153,9 +153,7 @@ AnalyzeOutcome runAnalyze(const AnalyzeRequest& request, Fabric fabric, RoutingR
       break;
     case AnalyzeMetric::Stages: {
       out.stages = stagePathCounts(network, out.routing, request.threads);
-      std::uint64_t maxPaths = 0;
-      for (const StageCount& s : out.stages->stages) maxPaths = std::max(maxPaths, s.maxPaths);
-      out.value = static_cast<double>(maxPaths);
+      out.value = static_cast<double>(out.stages->maxPaths());
       break;
     }
   }
@@ -247,11 +245,9 @@ void addPattern(nlohmann::json& j, const Network& network, const TrafficPattern&
 void addStages(nlohmann::json& j, const StagePathCounts& counts) {
   j["load_model"] = loadModelName(LoadModel::FirstPath);  // path counts: always the first path
   bool balanced = true;
-  std::uint64_t maxPaths = 0;
   nlohmann::json stages = nlohmann::json::array();
   for (const StageCount& s : counts.stages) {
     balanced = balanced && s.balanced();
-    maxPaths = std::max(maxPaths, s.maxPaths);
     stages.push_back({{"lower_level", s.lowerLevel},
                       {"direction", s.ascending ? "up" : "down"},
                       {"channels", s.channels},
@@ -260,7 +256,7 @@ void addStages(nlohmann::json& j, const StagePathCounts& counts) {
                       {"mean_paths", s.meanPaths},
                       {"balanced", s.balanced()}});
   }
-  j["value"] = maxPaths;
+  j["value"] = counts.maxPaths();
   j["ci99_halfwidth"] = 0.0;
   j["samples"] = 0;
   j["balanced"] = balanced;

@@ -78,6 +78,8 @@ TEST(TemplateEngine, PreferenceChangesTheTablesWhereSeveralPortsAreMinimal) {
   const std::uint32_t leaf = network.switchIndex(network.target(network.injectionChannel(source)));
   EXPECT_EQ(lowest.table().port(leaf, a), 3);
   EXPECT_EQ(highest.table().port(leaf, a), 4);
+  // Called directly without the flag, the engine is what its name says: the lowest port.
+  EXPECT_EQ(routeShortestLowestPort(network, RoutingContext{}).table().port(leaf, a), 3);
 }
 
 TEST(TemplateEngine, EveryLmcAddressAndSwitchAddressIsRouted) {

@@ -76,22 +76,25 @@ void checkParameters(const RandomIrregularParams& params) {
         fmt::format("random: {} switches x ({} terminals + 1) exceeds {} nodes", s, params.terminals, kMaxNodes));
   }
   // The three checks of gen_ibsim_net.py, in its order, with "radix - 1" generalised to
-  // the ports left after the terminals.
+  // the ports left after the terminals. A refusal of links the spec did not give says so.
+  const std::string defaulted =
+      params.links ? std::string() : fmt::format("; 'links' not given: the default, 2 x 'switches' = {}", links);
   if (links + 1 < s) {
-    throw SpecError(fmt::format("random: need at least S-1 links for connectivity ('links' = {} < 'switches' - 1 = {})",
-                                links, s - 1));
+    throw SpecError(
+        fmt::format("random: need at least S-1 links for connectivity ('links' = {} < 'switches' - 1 = {}{})", links,
+                    s - 1, defaulted));
   }
   if (links > s * (s - 1) / 2) {
     throw SpecError(
-        fmt::format("random: too many links for a simple graph ('links' = {} > 'switches' ({}) choose 2 = {})", links,
-                    s, s * (s - 1) / 2));
+        fmt::format("random: too many links for a simple graph ('links' = {} > 'switches' ({}) choose 2 = {}{})", links,
+                    s, s * (s - 1) / 2, defaulted));
   }
   if (params.terminals > params.radix || 2 * links > s * (std::uint64_t{params.radix} - params.terminals)) {
     throw SpecError(fmt::format(
         "random: radix too small ('radix' = {} with 'terminals' = {} leaves {} switch ports per switch; "
-        "{} links need {} switch ports in total, {} available)",
+        "{} links need {} switch ports in total, {} available{})",
         params.radix, params.terminals, params.terminals > params.radix ? 0 : params.radix - params.terminals, links,
-        2 * links, params.terminals > params.radix ? 0 : s * (params.radix - params.terminals)));
+        2 * links, params.terminals > params.radix ? 0 : s * (params.radix - params.terminals), defaulted));
   }
 }
 

@@ -235,6 +235,24 @@ TEST(RandomIrregular, EachLinkLimitHoldsAtTheLimitAndIsRefusedOnePast) {
             "need 50 switch ports in total, 48 available)");
 }
 
+// Links left to their default (2 x switches, as gen_ibsim_net.py) and refused: the message
+// says they were not given. Five switches take their default of 10 (the complete graph).
+TEST(RandomIrregular, ARefusalOfDefaultLinksSaysTheyWereNotGiven) {
+  RandomIrregularParams defaulted = params(4, 0, 1, 16);
+  defaulted.links.reset();
+  EXPECT_EQ(message(defaulted),
+            "random: too many links for a simple graph ('links' = 8 > 'switches' (4) choose 2 = 6; "
+            "'links' not given: the default, 2 x 'switches' = 8)");
+  defaulted.switches = 16;
+  defaulted.radix = 4;
+  EXPECT_EQ(message(defaulted),
+            "random: radix too small ('radix' = 4 with 'terminals' = 1 leaves 3 switch ports per switch; 32 links need "
+            "64 switch ports in total, 48 available; 'links' not given: the default, 2 x 'switches' = 32)");
+  defaulted.switches = 5;
+  defaulted.radix = 16;
+  EXPECT_EQ(message(defaulted), "built");
+}
+
 TEST(RandomIrregular, ImpossibleParametersAreSpecErrorsNamingTheOptions) {
   EXPECT_NE(message(params(16, 14, 1, 16)).find("need at least S-1 links"), std::string::npos);
   EXPECT_NE(message(params(16, 14, 1, 16)).find("'links'"), std::string::npos);

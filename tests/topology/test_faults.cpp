@@ -189,6 +189,9 @@ TEST(RemoveSwitches, KaryTwoTreeLeafStrandsItsTerminals) {
   const Fabric byGuid = loadFabric("kary-ntree:k=2,n=2+remove-switches=0x200000.kt-s1-1");
   EXPECT_EQ(byGuid.modifiers[0].removed,
             (std::vector<std::string>{"kt-s0-0 (switch, 4 cables)", "kt-s1-1 (switch, 2 cables)"}));
+  // The GUID's prefix in either case.
+  EXPECT_EQ(loadFabric("kary-ntree:k=2,n=2+remove-switches=0X200000").modifiers[0].removed,
+            (std::vector<std::string>{"kt-s0-0 (switch, 4 cables)"}));
   EXPECT_NE(errorOf("kary-ntree:k=2,n=2+remove-switches=kt-h0").find("is a terminal"), std::string::npos);
   EXPECT_NE(errorOf("kary-ntree:k=2,n=2+remove-switches=kt-s9-9").find("no node named 'kt-s9-9'"), std::string::npos);
   EXPECT_NE(errorOf("kary-ntree:k=2,n=2+remove-switches=kt-s0-0.kt-s0-0").find("listed twice"), std::string::npos);

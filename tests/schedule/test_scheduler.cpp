@@ -569,6 +569,17 @@ TEST(StaticLoadBound, IsTheLargestCutCountedFromItsDefinition) {
   const std::vector<SourceDestination> one{{0, 15}};
   EXPECT_EQ(staticLoadBound(fabric, one).terminalLinks, 1U);
   EXPECT_EQ(staticLoadBound(fabric, one).lowerBound(), 1U);
+  // A cut no request crosses needs no round: requests within one leaf load its terminal links
+  // and no switch cut, and no requests at all load nothing.
+  const std::vector<SourceDestination> withinLeaf{{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+  const LoadBound local = staticLoadBound(fabric, withinLeaf);
+  EXPECT_EQ(local.terminalLinks, 1U);
+  EXPECT_EQ(local.switchCuts, 0U);
+  EXPECT_EQ(local.level, 0U);
+  const LoadBound none = staticLoadBound(fabric, std::vector<SourceDestination>{});
+  EXPECT_EQ(none.terminalLinks, 0U);
+  EXPECT_EQ(none.switchCuts, 0U);
+  EXPECT_EQ(none.lowerBound(), 0U);
 }
 
 TEST(Export, GrantedPermutationAsARoutingResultWalksTheCircuits) {

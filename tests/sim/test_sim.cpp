@@ -132,6 +132,10 @@ INSTANTIATE_TEST_SUITE_P(
         ReferenceCase{"random:switches=8,seed=3", "updown", Selection::Sadp, 0.4, false, 3, 1, PathPolicy::Random},
         ReferenceCase{"random:switches=8,seed=5", "escape", Selection::Random, 0.5, false, 0, 1, PathPolicy::Random},
         ReferenceCase{"random:switches=8,seed=5", "mp-lash", Selection::Sadp, 0.5, true, 0, 1, PathPolicy::Random},
+        // A switch without cables (a top switch whose two cables are removed): no port to
+        // allocate, which the greedy allocation's pass over the ports must take as such.
+        ReferenceCase{"kary-ntree:k=2,n=3+remove-links=kt-s2-11[1].kt-s2-11[2]", "updown", Selection::Sadp, 0.6, false,
+                      0, 1, PathPolicy::Random},
         // Duato's choices over 8 layers: at a leaf of the 4-ary 2-tree, 4 up ports in each of 7
         // adaptive layers and the escape layer's one, 29 in all: more than the 16 candidates a
         // packet keeps (Engine::routeHere's overflow list).

@@ -1054,6 +1054,33 @@ TEST(Simulator, AnOnlyChoiceWithoutACableIsRefused) {
   EXPECT_NE(text.find("at switch 's0' (port 4)"), std::string::npos) << text;
 }
 
+// A candidate list with a port the switch has but no cable leaves (routing/semantics.h,
+// DeadPort) is never one the engine resolves for every packet: the port is skipped, as the
+// reference model skips it. A ring of four 4-port switches, port 4 free, each list towards
+// another switch given port 4 as a second choice; the cable test must look at the port's own
+// exit (the next port's exits, or the next switch's, have cables).
+TEST(Simulator, ListsWithAPortWithoutACableHaveTheReferenceModelsTimes) {
+  const Fabric fabric = loadFabric(test::ringFabric(4, "deadlist", 4));
+  const Network& network = fabric.network;
+  RoutingResult routing = route("updown", network);
+  ForwardingTable& table = routing.tables[routing.tableOfLayer[0]];
+  std::size_t lists = 0;
+  for (std::uint32_t s = 0; s < table.switchCount(); ++s) {
+    ASSERT_FALSE(network.channelAt(network.switchNode(s), 4).valid());
+    for (Address a = 0; a < table.addressCount(); ++a) {
+      const PortNumber port = table.port(s, a);
+      if (port != 2 && port != 3) continue;  // (port 1 delivers)
+      table.setCandidates(s, a, std::array<PortNumber, 2>{port, 4});
+      ++lists;
+    }
+  }
+  ASSERT_EQ(lists, 4U * 3U);  // every switch to every other terminal
+  routing.deterministic = false;
+  SimConfig config = drained(0.5, 2000, 1);
+  config.selection = Selection::Random;
+  ASSERT_NO_FATAL_FAILURE(expectReferenceTimes(network, routing, config, 100, "ring with port 4 listed"));
+}
+
 // A candidate list with a port into a terminal is resolved per packet (engine.h, "Not
 // resolved"): taken only by packets for that terminal. A complete graph of four switches —
 // port 1 to s+1, port 2 to the host, 3 to s-1, 4 to s+2 — where s0 offers h2's packets

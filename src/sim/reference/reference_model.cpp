@@ -318,7 +318,12 @@ class Reference {
     std::vector<Option> options;  // the choices whose port leads to a switch or to the destination
     for (std::size_t i = 0; i < n; ++i) {
       const HopStep step = sem_.step(at, p.address, choices[i].port);
-      if (!step.channel.valid()) throw SimulationError("reference model: the routing offers no route at a hop");
+      // A port without a cable (routing/semantics.h, DeadPort) is skipped among several
+      // choices and refused as the only one, as the engine does (sim/engine_routing.h).
+      if (!step.channel.valid()) {
+        if (n == 1) throw SimulationError("reference model: the routing offers no route at a hop");
+        continue;
+      }
       const NodeId target = net_.target(step.channel);
       if (net_.isTerminal(target) && net_.terminalIndex(target) != p.record.destination) continue;
       options.push_back({static_cast<std::uint32_t>(step.channel.index()), choices[i].layer.value, choices[i].port});

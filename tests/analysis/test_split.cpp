@@ -842,6 +842,27 @@ TEST(LoadModels, BestSplitCertifiesATightToleranceInAFewIterationsPerDecade) {
   }
 }
 
+// The iteration limit (--split-iterations) stops the solver after exactly that many
+// iterations when the tolerance is not reached: on the fractional case above at 1e-5 (6 or
+// more iterations needed), limits of 0 to 3 report that many iterations and an upper bound
+// not yet certified; 0 reports the starting split's load (the even split's 5/2 or better).
+TEST(LoadModels, BestSplitStopsAtExactlyItsIterationLimit) {
+  const FractionalCase fractional;
+  const Network& net = fractional.fabric.network;
+  for (const std::uint32_t limit : {0U, 1U, 2U, 3U}) {
+    BestSplitOptions options;
+    options.tolerance = 1e-5;
+    options.maxIterations = limit;
+    RouteGraphBuilder builder(net, fractional.routing);
+    SplitWorkspace workspace;
+    const BestSplitLoad best = bestSplitMaxLoad(builder, net.channelCount(), fractional.pairs, options, workspace);
+    EXPECT_EQ(best.iterations, limit);
+    EXPECT_GT(best.upper, best.lower * (1 + options.tolerance) + 1e-9) << limit << ": certified before its limit";
+    EXPECT_GE(best.upper, 2.0 - 1e-9) << limit;
+    EXPECT_LE(best.upper, 2.5 + 1e-9) << limit;
+  }
+}
+
 // Even-split WORST keeps every (channel, pair) share entry (analysis/split.h,
 // docs/RELIABILITY.md "Limits"): refused with a LimitError before the walk when 2 n (n - 1)
 // — each ordered pair loads at least its terminals' own two channels — exceeds the limit, and

@@ -539,6 +539,50 @@ TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
   }
 }
 
+// The deadlock report is one cycle of the wait-for graph of (channel, VC) queues
+// (sim/watchdog.h): each named queue's channel leads into the switch the next one leaves, the
+// last into the first's, each at a VC the configuration has, each with its front packet. Two
+// VCs per link, so that a queue's index (channel x VCs + VC) and its channel differ.
+TEST(Simulator, TheDeadlockReportIsAWaitingCycleOfChannelVcQueues) {
+  const Fabric fabric = loadFabric(test::ringFabric(5, "ring"));
+  const Network& network = fabric.network;
+  const RoutingResult routing = route("minhop", network);
+  std::map<std::string, ChannelId> channelNamed;
+  for (std::size_t c = 0; c < network.channelCount(); ++c) {
+    channelNamed[network.describeChannel(ChannelId::fromIndex(c))] = ChannelId::fromIndex(c);
+  }
+  bool deadlocked = false;
+  for (std::uint64_t seed = 1; seed <= 3 && !deadlocked; ++seed) {
+    SimConfig config = test::deadlockProneConfig(seed);
+    config.vcs = 2;
+    const SimResult result = simulate(network, routing, config);
+    deadlocked = result.deadlock;
+    if (!deadlocked) continue;
+    const std::vector<std::string>& named = result.deadlockReport.channels;
+    ASSERT_GE(named.size(), 2U);
+    EXPECT_EQ(result.deadlockReport.packets.size(), named.size()) << "a packet at the front of every queue";
+    std::vector<ChannelId> cycle;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> queues;
+    for (const std::string& text : named) {
+      const std::size_t vcAt = text.rfind(" vc ");
+      ASSERT_NE(vcAt, std::string::npos) << text;
+      const auto found = channelNamed.find(text.substr(0, vcAt));
+      ASSERT_NE(found, channelNamed.end()) << text << ": no channel of the fabric";
+      const std::uint32_t vc = static_cast<std::uint32_t>(std::stoul(text.substr(vcAt + 4)));
+      EXPECT_LT(vc, config.vcs) << text;
+      EXPECT_TRUE(queues.insert({static_cast<std::uint32_t>(found->second.index()), vc}).second) << text << " twice";
+      cycle.push_back(found->second);
+    }
+    for (std::size_t i = 0; i < cycle.size(); ++i) {
+      const ChannelId next = cycle[(i + 1) % cycle.size()];
+      EXPECT_TRUE(network.isSwitch(network.target(cycle[i]))) << named[i];
+      EXPECT_EQ(network.target(cycle[i]), network.source(next))
+          << named[i] << " then " << named[(i + 1) % cycle.size()];
+    }
+  }
+  EXPECT_TRUE(deadlocked) << "minhop on a 5-ring with two VCs deadlocks within three seeds";
+}
+
 // The watchdog's wait-for graph follows each waiting packet's choices at its switch; a choice
 // that leads nowhere — a port without a cable, which a candidate list may hold
 // (routing/semantics.h, DeadPort) — adds no wait. Here every list of a 5-ring's minhop ends in

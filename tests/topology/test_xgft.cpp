@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <array>
 #include <functional>
 #include <string>
 
@@ -78,6 +81,24 @@ TEST(Gft2, CountsAndPortsFollowNienaber) {
   const ChannelId up = net.channelAt(leaf, 4 + 1 + 2);
   EXPECT_EQ(net.name(net.target(up)), "gft-top2");
   EXPECT_EQ(net.targetPort(up), 4);
+}
+
+// GFT names (docs/TOPOLOGIES.md, gen_ibsim_net.py's): gft-h<leaf>-<port>, gft-leaf<i>,
+// gft-top<j>, each index zero-padded to the width of its largest (r - 1, n - 1, m - 1), at
+// the powers of ten where a digit is added and at 1, where the largest is 0.
+TEST(Gft2, NamesArePaddedToTheWidestIndexOfEachKind) {
+  const auto zeros = [](std::uint32_t largest) { return std::string(std::to_string(largest).size(), '0'); };
+  for (const auto& [n, m, r] :
+       {std::array<std::uint32_t, 3>{1, 1, 1}, {10, 10, 10}, {11, 11, 11}, {9, 11, 1}, {1, 2, 11}}) {
+    const Network net = makeGft2(n, m, r);
+    const std::string what = fmt::format("gft2:n={},m={},r={}", n, m, r);
+    EXPECT_EQ(net.name(net.terminalNode(0)), "gft-h" + zeros(r - 1) + "-" + zeros(n - 1)) << what;
+    EXPECT_EQ(net.name(net.terminalNode(n * r - 1)), fmt::format("gft-h{}-{}", r - 1, n - 1)) << what;
+    EXPECT_TRUE(net.findNode("gft-leaf" + zeros(r - 1)).has_value()) << what;
+    EXPECT_TRUE(net.findNode(fmt::format("gft-leaf{}", r - 1)).has_value()) << what;
+    EXPECT_TRUE(net.findNode("gft-top" + zeros(m - 1)).has_value()) << what;
+    EXPECT_TRUE(net.findNode(fmt::format("gft-top{}", m - 1)).has_value()) << what;
+  }
 }
 
 TEST(Xgft, KaryNtreeIsTheXgftItShouldBe) {

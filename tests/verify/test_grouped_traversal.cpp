@@ -7,6 +7,7 @@
 // dead ports, loops and wrong deliveries; and at any thread count.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -164,6 +165,35 @@ TEST(GroupedTraversal, SameAsPerSourceOnBrokenRoutings) {
           }
         }
       }
+    }
+  }
+}
+
+// The examples of each kind are the `maxExamples` smallest failures (address, source,
+// destination), recomputed from the complete list: at a cap of 0 (none), 1 and 2, in both
+// traversals.
+TEST(GroupedTraversal, ExamplesAreTheSmallestFailuresUpToTheCap) {
+  const Fabric fabric = loadFabric("kary-ntree:k=4,n=3");
+  RoutingContext context;
+  context.routeSwitches = true;
+  const RoutingResult broken = corrupted(fabric.network, runEngine("dmodk", fabric.network, context), 40, 1);
+  TrafficScope scope;
+  scope.switchTraffic = true;
+  scope.maxExamples = 1000000;
+  const RoutingDependencies all = buildRoutingDependenciesPerSource(fabric.network, broken, scope);
+  ASSERT_GT(all.failures.size(), 2U);
+  ASSERT_LT(all.failures.size(), scope.maxExamples);
+  EXPECT_EQ(all.failures.size(), all.noRoute + all.loops + all.deadPorts);  // every failure, none dropped
+  EXPECT_TRUE(std::is_sorted(all.failures.begin(), all.failures.end()));
+  for (const std::size_t cap : {0U, 1U, 2U}) {
+    scope.maxExamples = cap;
+    for (const bool grouped : {true, false}) {
+      const RoutingDependencies some = grouped ? buildRoutingDependencies(fabric.network, broken, scope)
+                                               : buildRoutingDependenciesPerSource(fabric.network, broken, scope);
+      const std::vector<RouteFailure> smallest(all.failures.begin(),
+                                               all.failures.begin() + static_cast<std::ptrdiff_t>(cap));
+      EXPECT_EQ(texts(some.failures), texts(smallest)) << "cap " << cap << " grouped " << grouped;
+      EXPECT_EQ(some.noRoute + some.loops + some.deadPorts, all.failures.size()) << "the counts are not capped";
     }
   }
 }

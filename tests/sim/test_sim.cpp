@@ -1012,7 +1012,8 @@ TEST(Simulator, BadTracesAndParametersAreRefusedWithTheirPlace) {
 
 // The engine checks each hop's choices against its cached port table (RoutingSemantics::step
 // rules): a port into the wrong terminal is skipped among several choices, and is an error
-// naming the pair, the switch and the port when it is the only one.
+// naming the pair, the switch and the port when it is the only one. The reference model skips
+// and refuses alike.
 TEST(Simulator, ChoicesIntoTheWrongTerminalAreSkippedOrRefused) {
   const Fabric fabric = loadFabric("kary-ntree:k=4,n=2");
   const Network& network = fabric.network;
@@ -1036,7 +1037,12 @@ TEST(Simulator, ChoicesIntoTheWrongTerminalAreSkippedOrRefused) {
   const SimResult skipped = simulate(network, routing, config);
   EXPECT_FALSE(skipped.deadlock);
   EXPECT_EQ(skipped.packetsDelivered, skipped.packetsGenerated);
+  ASSERT_NO_FATAL_FAILURE(expectReferenceTimes(network, routing, config, 50, "the wrong terminal listed first"));
   table.setCandidates(leafIndex, a, std::array<PortNumber, 1>{wrong});
+  const std::string reference = test::thrownMessage<SimulationError>(
+      [&] { sim::referenceSimulate(network, routing, config, 200000); }, "simulated by the reference model");
+  EXPECT_NE(reference.find(fmt::format("-> 0 no usable port at '{}'", network.name(leaf))), std::string::npos)
+      << reference;
   try {
     simulate(network, routing, config);
     FAIL() << "a routing into the wrong terminal was simulated";
@@ -1070,6 +1076,7 @@ TEST(Simulator, ChoicesIntoTheWrongTerminalAreSkippedOrRefused) {
   }
   const std::array<PortNumber, 2> bothWrong{wrong, static_cast<PortNumber>(network.portCount(leaf) + 1)};
   table.setCandidates(leafIndex, a, bothWrong);
+  EXPECT_THROW(sim::referenceSimulate(network, routing, config, 200000), SimulationError);
   try {
     simulate(network, routing, config);
     FAIL() << "a routing with no usable port was simulated";

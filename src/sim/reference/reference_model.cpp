@@ -318,15 +318,17 @@ class Reference {
     std::vector<Option> options;  // the choices whose port leads to a switch or to the destination
     for (std::size_t i = 0; i < n; ++i) {
       const HopStep step = sem_.step(at, p.address, choices[i].port);
-      // A port without a cable (routing/semantics.h, DeadPort) is skipped among several
-      // choices and refused as the only one, as the engine does (sim/engine_routing.h).
-      if (!step.channel.valid()) {
-        if (n == 1) throw SimulationError("reference model: the routing offers no route at a hop");
-        continue;
-      }
+      // A port without a cable (routing/semantics.h, DeadPort) or into another terminal is
+      // skipped; a hop with no other choice is refused, as the engine does
+      // (sim/engine_routing.h).
+      if (!step.channel.valid()) continue;
       const NodeId target = net_.target(step.channel);
       if (net_.isTerminal(target) && net_.terminalIndex(target) != p.record.destination) continue;
       options.push_back({static_cast<std::uint32_t>(step.channel.index()), choices[i].layer.value, choices[i].port});
+    }
+    if (options.empty()) {
+      throw SimulationError(fmt::format("reference model: the routing offers terminal {} -> {} no usable port at '{}'",
+                                        p.record.source, p.record.destination, net_.name(at)));
     }
     const View view{*this, options, s, p};
     const SelectionChoice choice =

@@ -572,6 +572,27 @@ TEST(IbnetdiscoverReader, ADescriptionThatIsAnotherNodesIdFallsBackToTheOwnId) {
   EXPECT_EQ(network.name(network.terminalNode(1)), "h30");
 }
 
+// A NodeDescription without quotes is read as ibsim's parse_node_desc reads it: from the first
+// character after '#' and its blanks up to " enhanced port ", " base port ", " lid ", " lmc "
+// or the end of the line, trimmed; the node is named by it as by a quoted one.
+TEST(IbnetdiscoverReader, AnUnquotedDescriptionNamesItsNodeUpToTheFirstKeyword) {
+  const std::string text =
+      "Switch\t2 \"S-0000000000000010\"\t\t#  sw one enhanced port 0 lid 1 lmc 0\n"
+      "[1]\t\"H-0000000000000020\"[1](21)\t\t# \"host a\" lid 2 4xHDR\n"
+      "[2]\t\"H-0000000000000030\"[1](31)\t\t# \"host b\" lid 3 4xHDR\n"
+      "\n"
+      "Ca\t1 \"H-0000000000000020\"\t\t# host a  \n"
+      "[1](21)\t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"sw one\" lid 1 4xHDR\n"
+      "\n"
+      "Ca\t1 \"H-0000000000000030\"\t\t#host b base port 0 lid 3\n"
+      "[1](31)\t\"S-0000000000000010\"[2]\t\t# lid 3 lmc 0 \"sw one\" lid 1 4xHDR\n";
+  ASSERT_EQ(detectFabricFormat(text), FabricFormat::Ibnetdiscover);
+  const Network network = parseFabricText(text, "unquoted.txt");
+  EXPECT_EQ(network.name(network.switchNode(0)), "sw one");
+  EXPECT_EQ(network.name(network.terminalNode(0)), "host a");
+  EXPECT_EQ(network.name(network.terminalNode(1)), "host b");
+}
+
 // docs/FORMATS.md "GUIDs": in an ibnetdiscover file the GUID of the switchguid=/caguid= line
 // before a record wins over the GUID in its S-/H- id, and only for that record; a record
 // without such a line takes its id's GUID.

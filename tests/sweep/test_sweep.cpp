@@ -499,7 +499,9 @@ TEST(Report, ALongPlotTitleIsBrokenAfterCommasAndReadsBackWhole) {
     }
     EXPECT_EQ(joined, title);
     if (title == unbroken) {
-      EXPECT_EQ(pieces.size(), 3u) << line;  // 110 + 110 + 30
+      ASSERT_EQ(pieces.size(), 3u) << line;  // 110 + 110 + 30
+      EXPECT_EQ(pieces[0].size(), 110u);
+      EXPECT_EQ(pieces[1].size(), 110u);
     } else if (title == commas) {
       EXPECT_GE(pieces.size(), 3u) << line;
     } else {

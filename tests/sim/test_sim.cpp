@@ -544,7 +544,7 @@ TEST(Simulator, DeadlocksExactlyWhereTheVerifierPredicts) {
 // last into the first's, each at a VC the configuration has, each with its front packet. Two
 // VCs per link, so that a queue's index (channel x VCs + VC) and its channel differ.
 TEST(Simulator, TheDeadlockReportIsAWaitingCycleOfChannelVcQueues) {
-  const Fabric fabric = loadFabric(test::ringFabric(5, "ring"));
+  const Fabric fabric = loadFabric(test::ringFabric(5, "report_vcs"));
   const Network& network = fabric.network;
   const RoutingResult routing = route("minhop", network);
   std::map<std::string, ChannelId> channelNamed;

@@ -90,6 +90,10 @@ TEST(DeploymentProfile, AdaptiveSourceDependentAndMultipath) {
   EXPECT_EQ(multipath.pathsPerPair, 2u);
   EXPECT_EQ(multipath.lmc, 1u);
   EXPECT_FALSE(multipath.inOrder);
+  // OpenSM is told the LMC of the exported LIDs: 1, the smallest above the default of 0.
+  const auto multipathCommands = routelabDeployCommands(multipath, "file:f.ibnet", "ftree-deterministic");
+  ASSERT_GE(multipathCommands.size(), 2u);
+  EXPECT_EQ(multipathCommands[1], "opensm -R file -U routing.lfts --lmc 1");
   FabricConstraints inOrder;
   inOrder.inOrder = true;
   ASSERT_EQ(constraintViolations(multipath, inOrder).size(), 1u);

@@ -1041,3 +1041,25 @@ TEST(RecognizeFatTree, FamiliesAndRejections) {
   const Network swapped = parseFabricText(text, "swapped.net");
   EXPECT_FALSE(recognizeFatTree(swapped).has_value());
 }
+
+// The recognizer takes fat trees of up to 254 switch levels, the height a JSON network's XGFT
+// labels hold (docs/FORMATS.md): a chain of 254 switches with two terminals at its foot is
+// XGFT(254; 2, 1, ..., 1; 1, ..., 1), one more level is not recognized.
+TEST(RecognizeFatTree, TakesUpTo254SwitchLevels) {
+  auto chain = [](std::size_t height) {
+    NetworkBuilder builder;
+    std::vector<NodeId> level(height + 1);  // level[l]: the one switch of level l >= 1
+    for (std::size_t l = 1; l <= height; ++l) {
+      const PortNumber down = l == 1 ? 2 : 1, up = l == height ? 0 : 1;
+      level[l] = builder.addSwitch(fmt::format("s{}", l), static_cast<PortNumber>(down + up));
+    }
+    for (PortNumber p = 1; p <= 2; ++p) builder.connect(builder.addTerminal(fmt::format("t{}", p)), 1, level[1], p);
+    for (std::size_t l = 2; l <= height; ++l) builder.connect(level[l - 1], l == 2 ? 3 : 2, level[l], 1);
+    return recognizeFatTree(builder.build());
+  };
+  const auto tallest = chain(254);
+  ASSERT_TRUE(tallest.has_value());
+  EXPECT_EQ(tallest->xgft()->params.height(), 254U);
+  EXPECT_EQ(tallest->xgft()->params.m.front(), 2U);
+  EXPECT_FALSE(chain(255).has_value());
+}

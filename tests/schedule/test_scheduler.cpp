@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -360,6 +361,37 @@ TEST(Schedulers, EveryGrantedSetIsConflictFreeAndEveryCircuitAValidPath) {
         }
       }
     }
+  }
+}
+
+// A level with more than 64 links spans several 64-bit words of the link state: a policy's
+// pick is a port that is idle, wherever its word. XGFT(2; 2, 2; 1, 70): the two leaf switches
+// have 70 up links each; terminal 0's leaf (level-1 node 0) has ports 0..64 taken before, so
+// every circuit 0 -> 2 leaves on one of ports 65..69, the first policy on 65, the random ones
+// on each of them for some seed.
+TEST(Schedulers, APickOverSeveralWordsIsAnIdlePort) {
+  const Fabric loaded = loadFabric("xgft:h=2,m=2.2,w=1.70");
+  const CircuitFabric fabric(loaded.network);
+  ASSERT_EQ(fabric.upPorts(1), 70U);
+  const std::vector<SourceDestination> requests{{0, 2}};
+  for (const std::string name : {"level-wise", "level-wise:policy=random", "local-greedy", "local-random"}) {
+    std::set<std::uint16_t> chosen;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      LinkState state(fabric);
+      ASSERT_EQ(state.words(1), 2U);
+      for (std::uint32_t port = 0; port <= 64; ++port) state.setUp(1, 0, port, true);
+      CircuitSchedule schedule;
+      CircuitScheduler(fabric, makeSchedulerConfig(name)).run(requests, seed, state, schedule);
+      ASSERT_EQ(schedule.granted, 1U) << name << " seed " << seed;
+      const std::uint16_t port = schedule.portsOf(0)[1];
+      ASSERT_GE(port, 65U) << name << " seed " << seed;
+      ASSERT_LE(port, 69U) << name << " seed " << seed;
+      chosen.insert(port);
+    }
+    const std::set<std::uint16_t> expected = name.find("random") != std::string::npos
+                                                 ? std::set<std::uint16_t>{65, 66, 67, 68, 69}
+                                                 : std::set<std::uint16_t>{65};
+    EXPECT_EQ(chosen, expected) << name;
   }
 }
 

@@ -164,6 +164,24 @@ TEST(LoadModels, EvenSplitWorstTakesTheSmallestChannelAndPrunesItsTies) {
   }
 }
 
+// Where the maximum is 1 — a 2-ary 2-tree whose leaves split their two terminals' traffic over
+// both up links — every injection channel reaches it, channel 0 among them: the answer is
+// channel 0, the first of the channels every search visits.
+TEST(LoadModels, EvenSplitWorstReachedByChannelZeroIsChannelZero) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
+  const Network& net = fabric.network;
+  for (const char* engine : {"ftree-adaptive", "dmodk"}) {
+    const RoutingResult routing = runEngine(engine, net);
+    const std::vector<double> worst = bruteForceEvenChannelWorst(net, routing);
+    const double top = *std::max_element(worst.begin(), worst.end());
+    ASSERT_EQ(top, 1.0) << engine;
+    ASSERT_EQ(worst[0], top) << engine << ": the case needs channel 0 at the maximum";
+    const SplitWorstCase result = worstUnderModel(net, routing, LoadModel::EvenSplit, 1);
+    EXPECT_EQ(result.value, top) << engine;
+    EXPECT_EQ(result.channel.index(), 0U) << engine;
+  }
+}
+
 // Even-split WORST is the maximum over every channel of every permutation's load (recomputed
 // by brute force per channel over all 720 permutations), its channel the smallest id reaching
 // it, on small irregular fabrics with multipath and layered routings. Under MROOTS on the

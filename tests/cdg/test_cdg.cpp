@@ -13,6 +13,7 @@
 #include "core/limits.h"
 #include "core/random.h"
 #include "graph/builder.h"
+#include "support/test_support.h"
 #include "topology/random_irregular.h"
 #include "topology/xgft.h"
 
@@ -196,10 +197,13 @@ TEST(Cdg, ReferenceCountsKeepSharedDependencies) {
   cdg.removePath(LayerId(0), a);
   EXPECT_FALSE(cdg.hasDependency(LayerId(0), s0s1, s1s2));
   EXPECT_EQ(cdg.dependencyCount(LayerId(0)), 0u);
-  // Removing what is absent throws and leaves the graph unchanged.
+  // Removing what is absent throws, naming the first absent dependency (a's first two channels:
+  // only the one-channel path b was added since), and leaves the graph unchanged.
   cdg.addPath(LayerId(0), b);
   const auto before = cdg.dependencies(LayerId(0));
-  EXPECT_THROW(cdg.removePath(LayerId(0), a), RoutingError);
+  EXPECT_EQ(test::thrownMessage<RoutingError>([&] { cdg.removePath(LayerId(0), a); }, "no error"),
+            fmt::format("channel dependency graph: removing absent dependency {} => {}", net.describeChannel(a[0]),
+                        net.describeChannel(a[1])));
   EXPECT_EQ(cdg.dependencies(LayerId(0)), before);
 }
 

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -20,12 +22,14 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "fabric/fabric.h"
+#include "graph/builder.h"
 #include "routing/checks.h"
 #include "schedule/circuits.h"
 #include "schedule/experiment.h"
 #include "schedule/registry.h"
 #include "test_support.h"
 #include "topology/ft.h"
+#include "topology/recognize.h"
 #include "topology/xgft.h"
 #include "traffic/pattern.h"
 
@@ -187,6 +191,51 @@ TEST(CircuitFabricLevels, NodesAtEveryLevelAndTheWeightsEqualACountOfTheNetwork)
       if (k < fabric.levels()) weight *= fabric.upPorts(k);
     }
   }
+}
+
+// The schedulers' shift shortcut (circuit_fabric.h) holds exactly when every level's group is
+// the terminal number divided by D_k = m_1 ... m_k, a power of two: recomputed from the group
+// table on fabrics with power-of-two arities (it holds), a level of arity 3 and terminals not
+// numbered as their XGFT index (it does not).
+TEST(CircuitFabricLevels, TheShiftShortcutHoldsExactlyWhereGroupsAreShiftedTerminalNumbers) {
+  std::vector<std::pair<std::string, Network>> fabrics;
+  for (const std::string spec : {"ft:l=3,m=4,w=4", "kary-ntree:k=2,n=3", "xgft:h=3,m=2.3.2,w=1.2.3"}) {
+    fabrics.emplace_back(spec, loadFabric(spec).network);
+  }
+  const Network tree = loadFabric("kary-ntree:k=2,n=3").network;
+  NetworkBuilder builder;  // the same tree, terminals listed in reverse
+  std::vector<NodeId> image(tree.nodeCount());
+  for (NodeId sw : tree.switches()) image[sw.index()] = builder.addSwitch(tree.name(sw), tree.portCount(sw));
+  for (std::size_t i = tree.terminalCount(); i-- > 0;) {
+    image[tree.terminalNode(i).index()] = builder.addTerminal(tree.name(tree.terminalNode(i)));
+  }
+  for (std::size_t c = 0; c < tree.channelCount(); c += 2) {
+    const auto channel = ChannelId::fromIndex(c);
+    builder.connect(image[tree.source(channel).index()], tree.sourcePort(channel), image[tree.target(channel).index()],
+                    tree.targetPort(channel));
+  }
+  const std::optional<Network> reversed = recognizeFatTree(builder.build());
+  ASSERT_TRUE(reversed.has_value());
+  fabrics.emplace_back("kary-ntree:k=2,n=3 terminals reversed", *reversed);
+  std::vector<bool> holds;
+  for (const auto& [name, network] : fabrics) {
+    const CircuitFabric fabric(network);
+    bool expected = true;
+    std::uint64_t divisor = 1;
+    for (std::size_t k = 0; k < fabric.levels(); ++k) {
+      expected = expected && std::has_single_bit(divisor);
+      for (std::uint32_t t = 0; t < fabric.terminals(); ++t) expected = expected && fabric.group(k, t) == t / divisor;
+      divisor *= network.xgft()->params.m[k];
+    }
+    EXPECT_EQ(fabric.shiftGroups(), expected) << name;
+    for (std::size_t k = 0; fabric.shiftGroups() && k < fabric.levels(); ++k) {
+      for (std::uint32_t t = 0; t < fabric.terminals(); ++t) {
+        ASSERT_EQ(fabric.group(k, t), t >> fabric.groupShift(k)) << name << " level " << k << " terminal " << t;
+      }
+    }
+    holds.push_back(expected);
+  }
+  EXPECT_EQ(holds, (std::vector<bool>{true, true, false, false}));
 }
 
 TEST(LevelWise, DingFigure4GlobalInformationResolvesTheDownConflict) {

@@ -141,6 +141,9 @@ INSTANTIATE_TEST_SUITE_P(
         // packet keeps (Engine::routeHere's overflow list).
         ReferenceCase{"kary-ntree:k=4,n=2", "escape:layers=8", Selection::Random, 0.6, false, 0, 1, PathPolicy::Random},
         ReferenceCase{"kary-ntree:k=2,n=3", "dmodk", Selection::Sadp, 0.6, true, 0, 4, PathPolicy::Adaptive},
+        // Paths in different layers (MP-LASH: an address per shortest path): their injection credits
+        // differ, and ties among the later paths go by the round-robin order from the next path.
+        ReferenceCase{"random:switches=8,seed=5", "mp-lash", Selection::Sadp, 0.7, false, 0, 1, PathPolicy::Adaptive},
         ReferenceCase{"kary-ntree:k=2,n=3", "dmodk", Selection::Sadp, 0.5, false, 0, 4, PathPolicy::RoundRobin},
         // Leaf switches of 66 ports: the allocator's path for switches wider than its 64-bit masks.
         ReferenceCase{"gft2:n=33,m=33,r=2", "ftree-adaptive", Selection::Random, 0.6, false, 0, 1, PathPolicy::Random},

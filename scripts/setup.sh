@@ -106,8 +106,8 @@ configure_and_build build
 
 # test
 # The tests that run parallel code (OpenMP): their CTest labels and binaries.
-tsan_labels='^(graph|routing|cdg|verify|analysis|schedule|sim)$'
-tsan_tests="test_graph test_routing test_cdg test_verify test_analysis test_schedule test_sim"
+tsan_labels='^(graph|routing|cdg|verify|analysis|schedule|sim|report)$'
+tsan_tests="test_graph test_routing test_cdg test_verify test_analysis test_schedule test_sim test_report"
 status=0
 # The interop tests (ibsim, OpenSM, infiniband-diags) fail rather than skip when a tool is
 # missing, since install_packages has just installed them.

@@ -1203,24 +1203,27 @@ TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking)
   EXPECT_EQ(dataBlock(figures[2].script, "r0p0").size(), uniform.points.size());
   EXPECT_NE(figures[1].script.find("set xlabel 'accepted traffic (flits/terminal/cycle)'"), std::string::npos);
   EXPECT_NE(figures[1].script.find("set ylabel 'mean latency (cycles)'"), std::string::npos);
-  // The heat maps: one row of cells per stage, each cell the largest count it covers.
+  // The heat maps: one row of cells per stage, at most 128 cells of equal width across [0, 1]
+  // (centre, stage row, half width), each the largest count of the channels it covers.
   for (const FigureSpec& f : figures) {
     if (f.id.rfind("fig-stages-", 0) != 0) continue;
     const auto e = std::find_if(c.engines.begin(), c.engines.end(),
                                 [&](const EngineComparison& x) { return "fig-stages-" + x.name == f.id; });
     ASSERT_NE(e, c.engines.end()) << f.id;
-    std::size_t cells = 0;
-    std::uint64_t largest = 0;
-    for (const StageHeat& stage : e->stages) {
-      cells += std::min<std::size_t>(stage.paths.size(), 128);
-      largest = std::max(largest, *std::max_element(stage.paths.begin(), stage.paths.end()));
+    std::vector<std::string> expected;
+    for (std::size_t row = 0; row < e->stages.size(); ++row) {
+      const std::vector<std::uint64_t>& paths = e->stages[row].paths;
+      const std::size_t bins = std::min<std::size_t>(paths.size(), 128);
+      for (std::size_t b = 0; b < bins; ++b) {
+        std::uint64_t largest = 0;  // cell b covers channels [b N / bins, (b + 1) N / bins)
+        for (std::size_t i = b * paths.size() / bins; i < (b + 1) * paths.size() / bins; ++i) {
+          largest = std::max(largest, paths[i]);
+        }
+        expected.push_back(
+            fmt::format("{:.6g} {} {:.6g} {}", (double(b) + 0.5) / double(bins), row, 0.5 / double(bins), largest));
+      }
     }
-    const auto rows = dataBlock(f.script, "cells");
-    EXPECT_EQ(rows.size(), cells) << f.id;
-    std::uint64_t drawnLargest = 0;
-    for (const std::string& row : rows)
-      drawnLargest = std::max<std::uint64_t>(drawnLargest, std::stoull(row.substr(row.rfind(' ') + 1)));
-    EXPECT_EQ(drawnLargest, largest) << f.id;
+    EXPECT_EQ(dataBlock(f.script, "cells"), expected) << f.id;
     // Readable at any depth: the figure grows with the stages, 30 pixels per row besides the
     // 90 of the title and the x label (figures.cpp).
     EXPECT_GE(f.height - 90, static_cast<int>(30 * e->stages.size())) << f.id;

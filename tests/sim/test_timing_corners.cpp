@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
@@ -128,6 +129,40 @@ TEST(TimingCorners, BernoulliSourcesAtOneMessagePerCycleGenerateEveryCycle) {
   config.load = 0.5;
   const SimResult half = simulate(fabric.network, routing, config);
   EXPECT_NEAR(double(half.measuredPackets), terminals * 200 * 0.5, terminals * 200 * 0.5 * 0.15);
+}
+
+// Gaps as long as the sources' calendar (sim/engine.h: kCalendarSize = 1024 cycles; a later
+// generation waits in a heap): at one message per 1024 cycles on average, some gaps are
+// exactly 1024 cycles, whose generation lands in the calendar slot of the current cycle. Each
+// must still happen 1024 cycles later: no source generates twice in one cycle, and every
+// source keeps generating to the end of the window (30,000 silent cycles have probability
+// e^-29), under both memory policies.
+TEST(TimingCorners, AGapOfTheCalendarsLengthGeneratesOnTime) {
+  const Fabric fabric = loadFabric("kary-ntree:k=4,n=2");
+  const RoutingResult routing = runEngine("dmodk", fabric.network);
+  for (const auto grouping : {SimConfig::Grouping::Never, SimConfig::Grouping::Always}) {
+    SimConfig config;
+    config.load = double(config.packetFlits) / 1024;  // one message per 1024 cycles
+    config.warmupCycles = 1;
+    config.measureCycles = 1200000;
+    config.drainAll = true;
+    config.recordPackets = true;
+    config.grouping = grouping;
+    config.seed = 3;
+    const SimResult result = simulate(fabric.network, routing, config);
+    ASSERT_FALSE(result.deadlock);
+    std::map<std::uint32_t, std::set<std::uint64_t>> generated;  // per source: its generation cycles
+    for (const PacketRecord& r : result.packets) {
+      EXPECT_TRUE(generated[r.source].insert(r.generated).second) << "two packets of one source in one cycle";
+    }
+    ASSERT_EQ(generated.size(), fabric.network.terminalCount());
+    std::size_t calendarGaps = 0;
+    for (const auto& [source, cycles] : generated) {
+      EXPECT_GE(*cycles.rbegin(), config.warmupCycles + config.measureCycles - 30000) << "source " << source;
+      for (auto it = std::next(cycles.begin()); it != cycles.end(); ++it) calendarGaps += *it - *std::prev(it) == 1024;
+    }
+    EXPECT_GT(calendarGaps, 0U) << "the case needs gaps of exactly the calendar's length";
+  }
 }
 
 TEST(TimingCorners, ATraceEndingEarlyEndsTheRunAtItsLastDelivery) {

@@ -176,6 +176,13 @@ TEST(PatternRegistry, HotSpot) {
     senders.insert(p.source);
   }
   EXPECT_EQ(senders.size(), 5u);
+  // A strict subset of the others is drawn with the seed, up to N - 2 senders (one left out):
+  // the pattern is random; N - 1 senders are every other terminal: it is not.
+  EXPECT_TRUE(some.random);
+  const TrafficPattern allButOne = makePattern("hot-spot:target=3,senders=18", net, 9);
+  EXPECT_TRUE(allButOne.random);
+  EXPECT_EQ(allButOne.pairs.size(), 18u);
+  EXPECT_FALSE(makePattern("hot-spot:target=3,senders=19", net, 9).random);
   // The target's range is [0, N - 1] (-1: drawn): both ends are the named terminal, for
   // every seed, and the pattern is not random.
   for (const std::uint32_t target : {0u, 19u}) {

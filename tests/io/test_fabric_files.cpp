@@ -1042,6 +1042,37 @@ TEST(RecognizeFatTree, FamiliesAndRejections) {
   EXPECT_FALSE(recognizeFatTree(swapped).has_value());
 }
 
+// What the recognizer reads back from a generated fat tree's file is the generator's own
+// labelling: the same parameters and family, h + 1 levels of the same nodes in the same order,
+// each node at its level and index.
+TEST(RecognizeFatTree, LabelsAreTheGeneratorsOwn) {
+  for (const std::string spec :
+       {"kary-ntree:k=4,n=3", "gft2:n=4,m=3,r=5", "ft:l=3,m=4,w=2", "xgft:h=3,m=2.3.2,w=1.2.3"}) {
+    const Network generated = loadFabric(spec).network;
+    const auto recognized = recognizeFatTree(parseFabricText(netText(generated), "x.net"));
+    ASSERT_TRUE(recognized.has_value()) << spec;
+    const XgftLabels& want = *generated.xgft();
+    const XgftLabels& got = *recognized->xgft();
+    EXPECT_EQ(got.params.m, want.params.m) << spec;
+    EXPECT_EQ(got.params.w, want.params.w) << spec;
+    EXPECT_EQ(got.family, want.family) << spec;
+    ASSERT_EQ(got.nodesAt.size(), want.params.height() + 1) << spec;
+    ASSERT_EQ(got.nodesAt.size(), want.nodesAt.size()) << spec;
+    for (std::size_t l = 0; l < want.nodesAt.size(); ++l) {
+      ASSERT_EQ(got.nodesAt[l].size(), want.nodesAt[l].size()) << spec << " level " << l;
+      for (std::size_t i = 0; i < want.nodesAt[l].size(); ++i) {
+        EXPECT_EQ(recognized->name(got.nodesAt[l][i]), generated.name(want.nodesAt[l][i])) << spec << " level " << l;
+      }
+    }
+    for (std::size_t n = 0; n < generated.nodeCount(); ++n) {
+      const NodeId node = NodeId::fromIndex(n);
+      const NodeId image = recognized->findNode(generated.name(node)).value();
+      EXPECT_EQ(got.level[image.index()], want.level[n]) << spec << " " << generated.name(node);
+      EXPECT_EQ(got.indexInLevel[image.index()], want.indexInLevel[n]) << spec << " " << generated.name(node);
+    }
+  }
+}
+
 // The recognizer takes fat trees of up to 254 switch levels, the height a JSON network's XGFT
 // labels hold (docs/FORMATS.md): a chain of 254 switches with two terminals at its foot is
 // XGFT(254; 2, 1, ..., 1; 1, ..., 1), one more level is not recognized.

@@ -188,6 +188,8 @@ TEST(RouteRequestParts, ContextEngineRowAndLidMapAreTheRequests) {
   EXPECT_EQ(context.seed, 9u);
   EXPECT_EQ(routeEngineRow(r.engine), "lash");
   EXPECT_EQ(routeEngineRow("file:/some/lfts.dump"), "file");
+  // A path is taken whole, whatever it holds (',' and '=' would split an engine's options).
+  EXPECT_EQ(routeEngineRow("file:/runs/a,,b=/=lfts.dump"), "file");
   EXPECT_FALSE(routeLidMap(r).empty());
   EXPECT_TRUE(routeLidMap(RouteRequest::fromValues({{"fabric", "x"}, {"engine", "dmodk"}})).empty());
   // The checks' JSON is the `checks` of route's JSON.

@@ -244,18 +244,18 @@ void expectEntries(const ForwardingTable& table, const std::vector<std::vector<P
 /// switch s routes its own 3 addresses 3s..3s+2 down port 9 — the shape of a fat-tree's rows.
 struct Patterned {
   static constexpr std::uint32_t kRows = 40, kColumns = 200;  // 200: the last chunk is partial
-  ForwardingTable table{kRows, kColumns};
-  std::vector<std::vector<PortNumber>> model = std::vector<std::vector<PortNumber>>(kRows * kColumns);
-  Patterned() {
+  ForwardingTable table;
+  std::vector<std::vector<PortNumber>> model;
+  explicit Patterned(std::uint32_t columns = kColumns) : table(kRows, columns), model(kRows * columns) {
     const std::vector<PortNumber> list{1, 2, 3};
     for (std::uint32_t s = 0; s < kRows; ++s) {
-      for (Address a = 0; a < kColumns; ++a) {
+      for (Address a = 0; a < columns; ++a) {
         std::vector<PortNumber> ports{static_cast<PortNumber>(1 + a % 5)};
         if (a % 7 == 0) ports = list;
         if (a / 3 == s) ports = {9};
-        if (a == kColumns - 1) ports = {};  // no route
+        if (a == columns - 1) ports = {};  // no route
         table.setCandidates(s, a, ports);
-        model[s * kColumns + a] = ports;
+        model[s * columns + a] = ports;
       }
     }
   }
@@ -273,6 +273,12 @@ TEST(ForwardingTable, CompactFormReadsEveryEntryAsBefore) {
   EXPECT_LT(p.table.memoryBytes(), dense / 2);
   EXPECT_EQ(p.table.codeWidth(), 1u);
   EXPECT_EQ(p.table.maxCandidates(), 3u);
+  // Rows of whole 64-entry chunks, and rows whose last chunk holds a single entry.
+  for (const std::uint32_t columns : {192U, 193U, 257U}) {
+    Patterned q(columns);
+    ASSERT_TRUE(q.table.compact()) << columns;
+    expectEntries(q.table, q.model);
+  }
 }
 
 TEST(ForwardingTable, TheFirstWriteExpandsACompactTable) {

@@ -181,6 +181,23 @@ TEST(Cdg, ALayerFoundCyclicIsAcyclicAgainAfterTheClosingPathIsRemoved) {
   EXPECT_FALSE(cdg.findCycle(layer).has_value());
   EXPECT_TRUE(cdg.tryAddPath(layer, clockwise(net, 4, 0, 1)));
   EXPECT_FALSE(cdg.tryAddPath(layer, closing));  // and still refuses what closes the ring
+  // The same with channel 0 (s0 -> s1) at the head of the paths, no terminal channel before
+  // it: the re-sort starts from channel 0, and every dependency after it must be counted.
+  ChannelDependencyGraph fromZero(net);
+  const ChannelId s0s1 = channel(net, "s0", 1), s1s2 = channel(net, "s1", 1), s2s3 = channel(net, "s2", 1),
+                  s3s0 = channel(net, "s3", 1);
+  ASSERT_EQ(s0s1.index(), 0U);
+  for (const std::vector<ChannelId>& path :
+       {std::vector{s0s1, s1s2}, std::vector{s1s2, s2s3}, std::vector{s2s3, s3s0}}) {
+    ASSERT_TRUE(fromZero.tryAddPath(layer, path));
+  }
+  const std::vector<ChannelId> closingAtZero{s3s0, s0s1};
+  fromZero.addPath(layer, closingAtZero);
+  EXPECT_FALSE(fromZero.tryAddPath(layer, clockwise(net, 4, 0, 1)));
+  fromZero.removePath(layer, closingAtZero);
+  EXPECT_TRUE(fromZero.tryAddPath(layer, clockwise(net, 4, 0, 1)));
+  EXPECT_TRUE(fromZero.isAcyclic(layer));
+  EXPECT_FALSE(fromZero.tryAddPath(layer, closingAtZero));
 }
 
 TEST(Cdg, ReferenceCountsKeepSharedDependencies) {

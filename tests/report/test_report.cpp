@@ -271,10 +271,12 @@ TEST(ReportCompare, EvidenceTableIsTheJsonsPatternRecords) {
         EXPECT_EQ(cells[cell], number(fraction * reference, 3)) << e.at("name") << " " << fraction;
         EXPECT_EQ(cells[cell + 1], number(p.at(latency).get<double>(), 1)) << e.at("name") << " " << fraction;
         const auto& points = p.at("points");
+        const double load = fraction * reference;  // (a lambda may not capture a structured binding in C++20)
+        const double atLoad = p.at(latency).get<double>();
         EXPECT_TRUE(std::any_of(points.begin(), points.end(),
                                 [&](const nlohmann::json& q) {
-                                  return std::abs(q.at("load").get<double>() - fraction * reference) < 1e-12 &&
-                                         q.at("latency").get<double>() == p.at(latency).get<double>();
+                                  return std::abs(q.at("load").get<double>() - load) < 1e-12 &&
+                                         q.at("latency").get<double>() == atLoad;
                                 }))
             << e.at("name") << " " << fraction;
       }

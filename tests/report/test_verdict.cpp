@@ -22,6 +22,7 @@
 #include "fabric/fabric.h"
 #include "report/comparison.h"
 #include "report/deployment.h"
+#include "report/evidence.h"
 #include "report/figures.h"
 #include "routing/lmc_tables.h"
 #include "sim/simulator.h"
@@ -822,6 +823,52 @@ TEST(Evidence, TheLeadersSimulatedAreTheFirstDeployableRoutingsWithDistinctTable
     }
     EXPECT_EQ(simulated, expected) << leaders << " leaders";
     EXPECT_EQ(expected.size(), leaders);
+  }
+}
+
+// A fingerprint of 0 means "not computed" (tables too large to hash): such routings are never
+// taken as duplicates of one another. Here every fingerprint of a ranked comparison is set to
+// 0, and simulateEvidence then simulates dmodk and ftree-deterministic both (identical
+// tables, which the real fingerprints reduce to one), the first two deployable routings.
+TEST(Evidence, RoutingsWithoutAFingerprintAreNeverDuplicates) {
+  CompareOptions options = evidenceOptions();
+  options.engines = {"dmodk", "ftree-deterministic", "updown"};
+  options.simulate = false;
+  options.simulateLeaders = 2;
+  options.simulateCycles = 500;
+  options.simulateSteps = 2;
+  const Fabric fabric = loadFabric(options.spec);
+  std::vector<RoutingResult> routings;
+  for (const std::string& name : options.engines) {
+    RoutingContext context;
+    context.seed = options.seed;
+    routings.push_back(runEngine(name, fabric.network, context));
+  }
+  for (const bool computed : {true, false}) {
+    Comparison c = compareEngines(options);
+    std::vector<const RoutingResult*> byListed(options.engines.size(), nullptr);
+    std::vector<std::string> deployable;
+    for (EngineComparison& e : c.engines) {
+      ASSERT_LT(e.listedOrder, byListed.size()) << e.name;
+      byListed[e.listedOrder] = &routings[e.listedOrder];
+      ASSERT_EQ(options.engines[e.listedOrder], e.name);
+      if (!computed) e.tablesFingerprint = 0;
+      if (e.deployable() && e.rankingModel() != nullptr) deployable.push_back(e.name);
+    }
+    ASSERT_EQ(deployable.size(), 3u);
+    ASSERT_EQ(deployable[2], "updown");  // the two identical routings rank first (minimal paths)
+    simulateEvidence(fabric.network, byListed, options, c);
+    std::vector<std::string> simulated;
+    for (const EngineComparison& e : c.engines) {
+      if (e.dynamic.simulated()) simulated.push_back(e.name);
+    }
+    std::vector<std::string> expected(deployable.begin(), deployable.begin() + 2);
+    if (computed) {  // one of the two identical routings, then updown
+      ASSERT_EQ(simulated.size(), 2u);
+      EXPECT_NE(std::find(simulated.begin(), simulated.end(), "updown"), simulated.end());
+    } else {
+      EXPECT_EQ(simulated, expected);
+    }
   }
 }
 

@@ -448,6 +448,25 @@ TEST(SimulateKind, PointsAreSimulationsDeterministicAndPlottedAgainstTheLoad) {
   EXPECT_NE(script.find(".\"\\n\"."), std::string::npos);  // the long title is broken into lines
 }
 
+// normalizeSimulate: `arbitration` at its default (round-robin) is left out of a point's
+// configuration, so points of results files written before the key existed keep their
+// identity; any other arbitration stays in the configuration (and reaches the simulator).
+TEST(SimulateKind, ArbitrationIsInAPointOnlyAwayFromItsDefault) {
+  const Sweep sweep = parseSweep(R"(name = "arb"
+[[grid]]
+kind = "simulate"
+fabric = "kary-ntree:k=2,n=2"
+engine = "dmodk"
+load = 0.1
+arbitrations = ["round-robin", "age", "switch-round-robin"]
+)",
+                                 "arb.toml");
+  ASSERT_EQ(sweep.points.size(), 3U);
+  EXPECT_FALSE(sweep.points[0].config.contains("arbitration")) << sweep.points[0].config.dump();
+  EXPECT_EQ(sweep.points[1].config.value("arbitration", ""), "age");
+  EXPECT_EQ(sweep.points[2].config.value("arbitration", ""), "switch-round-robin");
+}
+
 // gnuplotScript: a title longer than ~110 characters is set as quoted pieces joined by
 // ."\n". , each piece ending after its last ", " within 110 characters (or at 110 when there
 // is none); read back, the pieces are the title, whole and in order.

@@ -101,6 +101,31 @@ TEST(Gft2, NamesArePaddedToTheWidestIndexOfEachKind) {
   }
 }
 
+// XGFT names (docs/TOPOLOGIES.md): xg-h<i> and xg-l<level>-<i>, each index zero-padded to the
+// width of the largest index of its level. The level sizes are recomputed here from Öhring's
+// definition: level l holds (w_1 ... w_l) x (m_{l+1} ... m_h) nodes.
+TEST(Xgft, NamesArePaddedToTheWidestIndexOfTheirLevel) {
+  const std::array<XgftParams, 3> shapes = {XgftParams{{4, 4}, {1, 2}}, XgftParams{{2, 11}, {1, 11}},
+                                            XgftParams{{3, 3, 3}, {1, 3, 3}}};
+  for (const XgftParams& p : shapes) {
+    const Network net = makeXgft(p);
+    const std::size_t h = p.m.size();
+    std::size_t first = 0;  // nodes are numbered level by level, terminals first
+    for (std::size_t level = 0; level <= h; ++level) {
+      std::uint64_t count = 1;
+      for (std::size_t j = 0; j < level; ++j) count *= p.w[j];
+      for (std::size_t j = level; j < h; ++j) count *= p.m[j];
+      const std::size_t width = std::to_string(count - 1).size();
+      const std::string prefix = level == 0 ? std::string("xg-h") : fmt::format("xg-l{}-", level);
+      const std::string what = fmt::format("xgft:{} level {}", p.str(), level);
+      EXPECT_EQ(net.name(NodeId::fromIndex(first)), prefix + std::string(width, '0')) << what;
+      EXPECT_EQ(net.name(NodeId::fromIndex(first + count - 1)), prefix + std::to_string(count - 1)) << what;
+      first += count;
+    }
+    EXPECT_EQ(first, net.nodeCount()) << p.str();
+  }
+}
+
 TEST(Xgft, KaryNtreeIsTheXgftItShouldBe) {
   const Network a = makeKaryNtree(3, 3);
   const Network b = makeXgft({{3, 3, 3}, {1, 3, 3}});

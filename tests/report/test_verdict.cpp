@@ -167,6 +167,11 @@ TEST(DeploymentProfile, LayeredAndEscapeRoutings) {
   EXPECT_EQ(layered.vls, lash.layerCount());
   EXPECT_EQ(layered.tables, lash.tables.size());
   EXPECT_EQ(layered.perPairSl, lash.layerCount() > 1);
+  // Where the verifier finds one layer used, every pair travels on one SL: none per pair.
+  ASSERT_GT(lash.layerCount(), 1u);
+  const DeploymentProfile oneUsed = deploymentProfile(fabric.network, lash, 1);
+  EXPECT_EQ(oneUsed.vls, 1u);
+  EXPECT_FALSE(oneUsed.perPairSl);
   const RoutingResult escape = runEngine("escape", fabric.network);
   const DeploymentProfile duato = deploymentProfile(fabric.network, escape, 2);
   EXPECT_TRUE(duato.escape);
@@ -516,6 +521,7 @@ TEST(RankingRules, EqualsTheDocumentedRuleOnRandomFixtures) {
       if (fate == 3) e.skipped = true, e.models.clear();
       if (fate == 4) e.notRun = true, e.models.clear();
       if (fate == 5) e.refused = true, e.models.clear();
+      if (fate == 6) e.connected = false, e.models.clear();  // not delivering: not analysed (class 3)
       engines.push_back(std::move(e));
     }
     std::shuffle(engines.begin(), engines.end(), std::mt19937(static_cast<unsigned>(trial)));
@@ -1247,6 +1253,23 @@ TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking)
     ++r;
   }
   EXPECT_GT(knees, allSaturated);
+  // The legend: each routing's curve is titled with its name in the first pattern's panel
+  // (the key is drawn there only), and untitled in the other panels.
+  for (const std::size_t f : {1u, 2u}) {
+    std::size_t routingIndex = 0;
+    for (const EngineComparison& e : c.engines) {
+      if (!e.dynamic.simulated()) continue;
+      for (std::size_t p = 0; p < e.dynamic.patterns.size(); ++p) {
+        const std::string& script = figures[f].script;
+        const std::size_t at = script.find(fmt::format("$r{}p{} using", routingIndex, p));
+        ASSERT_NE(at, std::string::npos) << figures[f].id << " " << e.name << " pattern " << p;
+        const std::string curve = script.substr(at, script.find(", $k", at) - at);
+        EXPECT_TRUE(curve.ends_with(p == 0 ? " title '" + e.name + "'" : std::string(" notitle")))
+            << figures[f].id << ": " << curve;
+      }
+      ++routingIndex;
+    }
+  }
   EXPECT_EQ(dataBlock(figures[2].script, "r0p0").size(), uniform.points.size());
   EXPECT_NE(figures[1].script.find("set xlabel 'accepted traffic (flits/terminal/cycle)'"), std::string::npos);
   EXPECT_NE(figures[1].script.find("set ylabel 'mean latency (cycles)'"), std::string::npos);
@@ -1257,6 +1280,11 @@ TEST(CompareFigures, TheLatencyCurveStopsAtTheKneeAndTheMetricsFollowTheRanking)
     const auto e = std::find_if(c.engines.begin(), c.engines.end(),
                                 [&](const EngineComparison& x) { return "fig-stages-" + x.name == f.id; });
     ASSERT_NE(e, c.engines.end()) << f.id;
+    // Six stage rows (2-ary 3-tree: three pairs of adjacent levels, up and down), at y = 0..5:
+    // both y axes span them alike, so each right-hand label stands beside its row.
+    ASSERT_EQ(e->stages.size(), 6u) << f.id;
+    EXPECT_NE(f.script.find("set yrange [5.5:-0.5] reverse\n"), std::string::npos) << f.script;
+    EXPECT_NE(f.script.find("set y2range [5.5:-0.5] reverse\n"), std::string::npos) << f.script;
     std::vector<std::string> expected;
     for (std::size_t row = 0; row < e->stages.size(); ++row) {
       const std::vector<std::uint64_t>& paths = e->stages[row].paths;

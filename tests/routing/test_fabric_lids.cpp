@@ -55,6 +55,29 @@ std::string exported(const Network& net, const RoutingResult& r, const LidMap& l
 
 }  // namespace
 
+// writeLftDump's switch headers (io/lft_dump.h): the given LID where it is not 0, else the
+// switch's own address's LID. Given here: 0 (none) for switch 0, LID 1 for switch 1 (the
+// lowest LID), 40 for switch 2, nothing past it.
+TEST(FabricLids, ASwitchHeaderTakesTheGivenLidUnlessItIsZero) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=2");
+  const Network& net = fabric.network;
+  RoutingContext context;
+  context.routeSwitches = true;
+  const RoutingResult r = runEngine("dmodk", net, context);
+  const std::vector<std::uint32_t> given{0, 1, 40};
+  std::ostringstream out;
+  writeLftDump(net, r, out, given);
+  const std::map<std::uint64_t, std::uint32_t> headers = headerLids(out.str());
+  ASSERT_EQ(headers.size(), net.switchCount());
+  for (std::uint32_t s = 0; s < net.switchCount(); ++s) {
+    const NodeId sw = net.switchNode(s);
+    const std::uint32_t own = r.addresses.lid(r.addresses.base(sw));
+    ASSERT_NE(own, 0u);
+    const std::uint32_t expected = s == 1 ? 1 : s == 2 ? 40 : own;
+    EXPECT_EQ(headers.at(net.guid(sw)), expected) << net.name(sw);
+  }
+}
+
 TEST(FabricLids, IbnetdiscoverImportCarriesTheFilesLids) {
   const Fabric fabric = loadFabric("ibnetdiscover:" + k4n3("ibnetdiscover.txt"));
   const LidMap truth = readGuid2Lid(k4n3("guid2lid"));  // OpenSM's cache of the same run

@@ -189,6 +189,17 @@ TEST(Xgft, SummaryDiameterIsTheLongestConnectedTerminalPair) {
   EXPECT_EQ(split.diameter, 4u);
   EXPECT_EQ(split.components, 2u);
   EXPECT_FALSE(split.connected);
+  // Chains of switches, a terminal on each: the diameter is the chain's length plus the two
+  // terminal channels. The breadth-first searches start from 64 switches at a time; with 65
+  // and 129 switches the farthest pair's ends are the first sources of their batches.
+  for (const int length : {65, 129}) {
+    NetworkBuilder chain;
+    std::vector<NodeId> links;
+    for (int i = 0; i < length; ++i) links.push_back(chain.addSwitch("sw" + std::to_string(i), 3));
+    for (int i = 0; i + 1 < length; ++i) chain.connect(links[i], 2, links[i + 1], 3);
+    for (int i = 0; i < length; ++i) chain.connect(chain.addTerminal("h" + std::to_string(i)), 1, links[i], 1);
+    EXPECT_EQ(summarize(chain.build()).diameter, static_cast<std::uint32_t>(length - 1 + 2)) << length;
+  }
   // Switches alone: no terminal pair, diameter 0.
   NetworkBuilder bare;
   bare.connect(bare.addSwitch("a", 2), 1, bare.addSwitch("b", 2), 1);

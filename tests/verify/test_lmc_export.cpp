@@ -106,10 +106,18 @@ TEST(LmcExport, FallbackRoutingsVerifyAsLoadedFromTheirFiles) {
     EXPECT_EQ(merged.layerCount(), routing.layerCount());
     // Two tables: each block doubles, at a base LID aligned to its size (OpenSM's LMC rule;
     // pair addressing: a block of 32 addresses becomes 64 LIDs).
+    std::set<std::uint32_t> lidsSeen;
     for (NodeId owner : merged.addresses.owners()) {
       const std::uint32_t size = merged.addresses.blockSize(owner);
       EXPECT_EQ(size, 2 * routing.addresses.blockSize(owner));
       EXPECT_EQ(merged.addresses.lid(merged.addresses.base(owner)) % std::bit_ceil(size), 0u) << net.name(owner);
+      // The block's LIDs are consecutive from its base (an LMC block: base + path bits), and
+      // no LID is used twice in the subnet.
+      for (std::uint32_t i = 0; i < size; ++i) {
+        const std::uint32_t lid = merged.addresses.lid(merged.addresses.base(owner) + i);
+        EXPECT_EQ(lid, merged.addresses.lid(merged.addresses.base(owner)) + i) << net.name(owner) << " " << i;
+        EXPECT_TRUE(lidsSeen.insert(lid).second) << "LID " << lid << " twice";
+      }
     }
     expectSameWalks(net, routing, merged);
     EXPECT_EQ(dependenciesOf(net, merged), dependenciesOf(net, routing));

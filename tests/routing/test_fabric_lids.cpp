@@ -199,6 +199,19 @@ TEST(FabricLids, Guid2LidErrorsNameTheLine) {
             std::string::npos);
   EXPECT_NE(message("0x10 0x3 0x4\n").find("g2l:1: LIDs 0x3..0x4 are not an aligned block"), std::string::npos);
   EXPECT_NE(message("0x10 0x4 0x7\n0x11 0x6 0x6\n").find("g2l:2:"), std::string::npos);  // inside an LMC block
+  // Ranges touching at one LID: a port at the last LID of an earlier LMC block, and an LMC
+  // block whose last LID is an earlier port's.
+  EXPECT_NE(
+      message("0x10 0x4 0x7\n0x11 0x7 0x7\n")
+          .find("g2l:2: LID 7 of port GUID 0x0000000000000011 is also a LID of port GUID 0x0000000000000010 (line 1)"),
+      std::string::npos)
+      << message("0x10 0x4 0x7\n0x11 0x7 0x7\n");
+  EXPECT_NE(
+      message("0x11 0x7 0x7\n0x10 0x4 0x7\n")
+          .find("g2l:2: LID 4 of port GUID 0x0000000000000010 is also a LID of port GUID 0x0000000000000011 (line 1)"),
+      std::string::npos)
+      << message("0x11 0x7 0x7\n0x10 0x4 0x7\n");
+  EXPECT_EQ(message("0x10 0x4 0x7\n0x11 0x8 0x8\n0x12 0x3 0x3\n"), "no error");  // the LIDs beside a block
   EXPECT_NE(message("0x10 0x1\n").find("g2l:1: expected '0x<port GUID>"), std::string::npos);
   EXPECT_NE(message("0x10 0xc000 0xc000\n").find("not a unicast LID"), std::string::npos);
   EXPECT_NE(message("0x10 0x1 0x1\n0x10 0x2 0x2\n").find("g2l:2: port GUID 0x0000000000000010 is listed twice"),

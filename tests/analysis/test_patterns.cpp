@@ -79,8 +79,8 @@ TEST(PatternSamplers, EverySampleSatisfiesItsDefinition) {
 
 TEST(PatternSamplers, UniformOverAllPatternsOfFourNodes) {
   // N = 4: 12 bisect patterns (C(4,2) sender sets x 2! bijections), 9 derangements, 3 perfect
-  // matchings. Every one must appear with frequency close to uniform (24,000 draws: a
-  // deviation beyond 6 standard deviations means a biased sampler).
+  // matchings, 24 permutations (random-permutation: Fisher-Yates). Every one must appear with frequency close to
+  // uniform (24,000 draws: a deviation beyond 6 standard deviations means a biased sampler).
   const std::size_t n = 4, draws = 24000;
   std::vector<std::uint32_t> scratch(n);
   std::vector<SourceDestination> pairs;
@@ -88,7 +88,8 @@ TEST(PatternSamplers, UniformOverAllPatternsOfFourNodes) {
     void (*sampler)(Rng&, std::span<std::uint32_t>, std::vector<SourceDestination>&);
     std::size_t patterns;
   };
-  for (const Case& c : {Case{sampleBisect, 12}, Case{sampleFullPermutation, 9}, Case{sampleDissemination, 3}}) {
+  for (const Case& c : {Case{sampleBisect, 12}, Case{sampleFullPermutation, 9}, Case{sampleDissemination, 3},
+                        Case{sampleRandomPermutation, 24}}) {
     std::map<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::size_t> counts;
     for (std::uint64_t i = 0; i < draws; ++i) {
       Rng rng(deriveSeed(11, i));

@@ -145,6 +145,8 @@ INSTANTIATE_TEST_SUITE_P(
         // differ, and ties among the later paths go by the round-robin order from the next path.
         ReferenceCase{"random:switches=8,seed=5", "mp-lash", Selection::Sadp, 0.7, false, 0, 1, PathPolicy::Adaptive},
         ReferenceCase{"kary-ntree:k=2,n=3", "dmodk", Selection::Sadp, 0.5, false, 0, 4, PathPolicy::RoundRobin},
+        // Leaf switches of 65 ports, the narrowest wider than the allocator's 64-bit masks.
+        ReferenceCase{"gft2:n=33,m=32,r=2", "ftree-adaptive", Selection::Random, 0.6, false, 0, 1, PathPolicy::Random},
         // Leaf switches of 66 ports: the allocator's path for switches wider than its 64-bit masks.
         ReferenceCase{"gft2:n=33,m=33,r=2", "ftree-adaptive", Selection::Random, 0.6, false, 0, 1, PathPolicy::Random},
         ReferenceCase{"gft2:n=33,m=33,r=2", "ftree-adaptive", Selection::Oblivious, 0.7, false, 0, 1,

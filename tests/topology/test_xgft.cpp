@@ -194,10 +194,10 @@ TEST(Xgft, SummaryDiameterIsTheLongestConnectedTerminalPair) {
   // and 129 switches the farthest pair's ends are the first sources of their batches.
   for (const int length : {65, 129}) {
     NetworkBuilder chain;
-    std::vector<NodeId> links;
-    for (int i = 0; i < length; ++i) links.push_back(chain.addSwitch("sw" + std::to_string(i), 3));
-    for (int i = 0; i + 1 < length; ++i) chain.connect(links[i], 2, links[i + 1], 3);
-    for (int i = 0; i < length; ++i) chain.connect(chain.addTerminal("h" + std::to_string(i)), 1, links[i], 1);
+    std::vector<NodeId> chained;
+    for (int i = 0; i < length; ++i) chained.push_back(chain.addSwitch("sw" + std::to_string(i), 3));
+    for (int i = 0; i + 1 < length; ++i) chain.connect(chained[i], 2, chained[i + 1], 3);
+    for (int i = 0; i < length; ++i) chain.connect(chain.addTerminal("h" + std::to_string(i)), 1, chained[i], 1);
     EXPECT_EQ(summarize(chain.build()).diameter, static_cast<std::uint32_t>(length - 1 + 2)) << length;
   }
   // Switches alone: no terminal pair, diameter 0.

@@ -644,8 +644,11 @@ TEST(Decision, TheSimulatorDecidesBeyondItsResolutionAtNoExtraCost) {
   c = decided(engines);
   EXPECT_EQ(c.verdict.recommended, "static");
   EXPECT_EQ(c.verdict.costlierAlternative, "dynamic");
-  EXPECT_NE(recommendation(c).find("The simulator measures dynamic ahead (0.300 against 0.200"), std::string::npos)
-      << recommendation(c);
+  EXPECT_NE(recommendation(c).find("The simulator measures dynamic ahead (0.300 against 0.200 mean saturation "
+                                   "throughput, +50 %), but it costs more to deploy: "),
+            std::string::npos)
+      << recommendation(c);  // (0.300 / 0.200 - 1 = +50 %)
+  EXPECT_NE(recommendation(c).find(", 16 LIDs per terminal, "), std::string::npos) << recommendation(c);
 }
 
 // The dynamic leader is the deployable routing of the highest mean saturation throughput; of

@@ -24,7 +24,7 @@ using namespace routelab;
 namespace {
 
 /// The requests whose ranges the limits table lists.
-const std::set<std::string> kDocumentedOperations = {"verify", "schedule", "route", "compare"};
+const std::set<std::string> kDocumentedOperations = {"verify", "schedule", "route", "compare", "analyze"};
 
 struct OptionLimitRow {
   std::string operation;

@@ -2,6 +2,8 @@
 // determinism claims, and adaptive choices that lead nowhere — each named by switch[port].
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #if defined(ROUTELAB_HAVE_OPENMP)
 #include <omp.h>
 #endif
@@ -43,6 +45,13 @@ TEST(RoutingChecks, FindsAForwardingLoop) {
   EXPECT_EQ(report.loops, 2u);  // from nodes 0 and 1
   EXPECT_EQ(report.candidateCycles, 1u);
   EXPECT_TRUE(mentions(report, "kt-h0 -> address 2 (LID 3, 'kt-h2'): forwarding loop")) << report.failures.front();
+  // The candidate graph's cycle is named once per address, at the port that closes it: the
+  // depth-first search from kt-s0-0 goes up to kt-s1-0, whose port 1 leads back.
+  const auto cycleFindings = std::ranges::count_if(
+      report.failures, [](const std::string& f) { return f.find("has a cycle through") != std::string::npos; });
+  EXPECT_EQ(cycleFindings, 1) << fmt::format("{}", fmt::join(report.failures, "\n"));
+  EXPECT_TRUE(mentions(report, "kt-s1-0[1]: candidate graph of address 2 (LID 3, 'kt-h2') has a cycle through kt-s0-0"))
+      << fmt::format("{}", fmt::join(report.failures, "\n"));
   EXPECT_EQ(report.terminalPairsDelivered, 12u - 2u);
   EXPECT_EQ(report.pairs, 12u);  // each walked pair delivered, unrouted, looping, dead or unaddressed
   EXPECT_EQ(report.delivered + report.noRoute + report.loops + report.deadPorts + report.noAddress, report.pairs);

@@ -1108,6 +1108,25 @@ TEST(Simulator, AnOnlyChoiceWithoutACableIsRefused) {
       test::thrownMessage<SimulationError>([&] { simulate(network, routing, config); }, "simulated");
   EXPECT_NE(text.find("does not deliver terminal 0 -> 2"), std::string::npos) << text;
   EXPECT_NE(text.find("at switch 's0' (port 4)"), std::string::npos) << text;
+  // A list of two ports, neither with a cable (5-port switches, ports 4 and 5 free): no port
+  // left to take, refused as such — a list the resolved path took as leading to switches would
+  // send the packet into no channel.
+  const Fabric wide = loadFabric(test::ringFabric(4, "uncabled-pair", 5));
+  const NodeId w0 = wide.network.target(wide.network.injectionChannel(wide.network.terminalNode(0)));
+  ASSERT_FALSE(wide.network.channelAt(w0, 4).valid());
+  ASSERT_FALSE(wide.network.channelAt(w0, 5).valid());
+  RoutingResult pair = route("updown", wide.network);
+  pair.deterministic = false;
+  pair.tables[pair.tableOfLayer[0]].setCandidates(
+      wide.network.switchIndex(w0), pair.addressFor(wide.network.terminalNode(0), wide.network.terminalNode(2)),
+      std::array<PortNumber, 2>{4, 5});
+  for (const Selection selection : {Selection::FirstFree, Selection::Random}) {
+    SimConfig adaptive = config;
+    adaptive.selection = selection;
+    const std::string none =
+        test::thrownMessage<SimulationError>([&] { simulate(wide.network, pair, adaptive); }, "simulated");
+    EXPECT_NE(none.find("the routing offers terminal 0 -> 2 no usable port at switch 's0'"), std::string::npos) << none;
+  }
 }
 
 // A candidate list with a port the switch has but no cable leaves (routing/semantics.h,

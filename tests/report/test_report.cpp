@@ -675,6 +675,22 @@ TEST(ReportCompare, SimulationBoundsAndAForeignRoutingAreRefusedWithTheirMessage
   RoutingContext context;
   options.routings = {{"mine", std::make_shared<RoutingResult>(runEngine("dmodk", other.network, context))}};
   EXPECT_EQ(errorOf(options), "compare: routing 'mine' does not route the fabric kary-ntree:k=2,n=3 (12 switches)");
+  // A routing of the right fabric without addresses, without tables, or none at all: refused
+  // by name as well, before anything is evaluated.
+  const Fabric same = loadFabric(options.spec);
+  const RoutingResult routed = runEngine("dmodk", same.network, context);
+  RoutingResult noAddresses = routed;
+  noAddresses.addresses = AddressMap{};
+  ASSERT_EQ(noAddresses.addresses.count(), 0U);
+  RoutingResult noTables = routed;
+  noTables.tables.clear();
+  for (const auto& broken : {std::make_shared<RoutingResult>(noAddresses), std::make_shared<RoutingResult>(noTables),
+                             std::shared_ptr<RoutingResult>()}) {
+    options.routings = {{"mine", broken}};
+    EXPECT_EQ(errorOf(options), "compare: routing 'mine' does not route the fabric kary-ntree:k=2,n=3 (12 switches)");
+  }
+  options.routings = {{"mine", std::make_shared<RoutingResult>(routed)}};
+  EXPECT_EQ(errorOf(options), "accepted");
 }
 
 // A fabric with an odd number of terminals has no bisection: the sampled bandwidths are left

@@ -227,6 +227,20 @@ TEST(PatternRegistry, AllToAllAtTwoTerminalsAndRefusedBelow) {
             "pattern 'all-to-all' needs at least 2 terminals, the fabric has 1");
 }
 
+// shiftPairs' contract (traffic/pattern.h) at its edges: no terminals and one terminal give no
+// pairs (nobody to send to), as does a shift that is a multiple of N, negative ones included;
+// a negative shift wraps.
+TEST(PatternDefinitions, ShiftPairsAtNoTerminalsOneTerminalAndMultiplesOfN) {
+  EXPECT_TRUE(shiftPairs(0, 3).empty());
+  EXPECT_TRUE(shiftPairs(0, 0).empty());
+  EXPECT_TRUE(shiftPairs(1, 1).empty());
+  EXPECT_TRUE(shiftPairs(1, -7).empty());
+  EXPECT_TRUE(shiftPairs(5, -10).empty());
+  EXPECT_TRUE(shiftPairs(5, 15).empty());
+  EXPECT_EQ(shiftPairs(2, 1), (std::vector<SourceDestination>{{0, 1}, {1, 0}}));
+  EXPECT_EQ(shiftPairs(5, -6), (std::vector<SourceDestination>{{0, 4}, {1, 0}, {2, 1}, {3, 2}, {4, 3}}));
+}
+
 TEST(PatternFile, NamesIndicesAndComments) {
   const Network net = makeGft2(2, 2, 3);  // terminals gft-h<i>-<p>
   const std::string path = writeTemp("# a comment\n\n0 5   # index to index\ngft-h1-0 gft-h0-1\n3 gft-h2-0\n0 5\n");

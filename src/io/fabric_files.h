@@ -58,7 +58,9 @@ Network parseFabricText(const std::string& text, const std::string& name, Fabric
 /// (containing '"', '#', '@', control characters, or longer than 63 bytes).
 void writeIbsimNet(const Network& network, std::ostream& out);
 /// routelab JSON form (docs/FORMATS.md): nodes with kind/name/guid/ports, cables with both
-/// ends, origin, and the XGFT labels when present (a JSON round trip keeps them).
+/// ends, origin, and the XGFT labels when present (a JSON round trip keeps them). Text is
+/// written as UTF-8 as it is (a name or path reads and greps as the user typed it), and bytes
+/// that are not UTF-8 (a NodeDescription cut inside a character) become U+FFFD: never an error.
 void writeNetworkJson(const Network& network, std::ostream& out);
 /// Graphviz DOT (undirected, one edge per cable, ports as tail/head labels; fat-trees are
 /// drawn level by level).

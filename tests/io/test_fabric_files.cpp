@@ -812,6 +812,34 @@ TEST(MalformedFiles, ErrorsNameTheRealPath) {
   std::filesystem::remove(path);
 }
 
+// fabric_files.h's contract for text in the JSON form: UTF-8 as it is in the origin, node names
+// and cable ends; bytes that are not UTF-8 (a 64-byte NodeDescription cut inside a character,
+// a path in Latin-1) become U+FFFD, and the file still reads back.
+TEST(JsonWriter, TextIsWrittenAsUtf8AndBytesThatAreNotBecomeTheReplacementCharacter) {
+  const std::string replacement = "\xef\xbf\xbd";  // U+FFFD in UTF-8
+  NetworkBuilder builder;
+  const NodeId host = builder.addTerminal("h\xc3\xb4te-1", 1);  // "hôte-1"
+  const NodeId cut = builder.addTerminal("cut-\xc3", 1);        // 'é' cut after its first byte
+  const NodeId sw = builder.addSwitch("sw", 2);
+  builder.connect(host, 1, sw, 1);
+  builder.connect(cut, 1, sw, 2);
+  const Network utf8 = builder.build().withOrigin("/data/m\xc3\xbcnchen.net");  // "münchen"
+  const std::string text = jsonText(utf8);
+  EXPECT_NE(text.find("\n  \"origin\": \"/data/m\xc3\xbcnchen.net\",\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("{\"name\":\"h\xc3\xb4te-1\",\"kind\":\"terminal\""), std::string::npos) << text;
+  EXPECT_NE(text.find("{\"name\":\"cut-" + replacement + "\",\"kind\":\"terminal\""), std::string::npos) << text;
+  EXPECT_NE(text.find("{\"a\":\"h\xc3\xb4te-1\",\"a_port\":1,\"b\":\"sw\""), std::string::npos) << text;
+  EXPECT_NE(text.find("{\"a\":\"cut-" + replacement + "\",\"a_port\":1,\"b\":\"sw\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("\\u"), std::string::npos) << text;
+  const Network back = parseFabricText(text, "utf8.json");
+  EXPECT_EQ(back.origin(), utf8.origin());
+  EXPECT_EQ(back.name(back.terminalNode(0)), "h\xc3\xb4te-1");
+  EXPECT_EQ(back.name(back.terminalNode(1)), "cut-" + replacement);
+  // A Latin-1 path ("m\xfcnchen") is not UTF-8: the origin keeps its other characters.
+  const std::string latin1 = jsonText(utf8.withOrigin("/data/m\xfcnchen.net"));
+  EXPECT_NE(latin1.find("\n  \"origin\": \"/data/m" + replacement + "nchen.net\",\n"), std::string::npos) << latin1;
+}
+
 TEST(JsonReader, RejectsInconsistentXgftLabels) {
   const Network network = loadFabric("kary-ntree:k=2,n=2").network;
   std::string text = jsonText(network);

@@ -43,7 +43,9 @@ A hand-written mutant the suite is known not to kill carries `survives = "reason
 explained survivor: still run and counted). The kill rate is killed / (killed + survived), for
 each kind apart. Output: a table (Markdown) on stdout and, with --json FILE, the rows as JSON.
 --subset N --rotation K runs the N hand-written mutants starting at (K * N) mod count, so CI
-can rotate through the list (docs/TESTING.md); --budget S starts no new mutant once S seconds
+can rotate through the list (docs/TESTING.md); --only takes hand-written ids and generated
+ids (gen<seed>.<n>, as a run prints them) with the draw's own --generate N --seed S (and
+--max-rebuild/--under): the draw is made again and only those points run; --budget S starts no new mutant once S seconds
 have passed (the rest are listed as "not run"); --max-rebuild K draws generated mutants only
 in files whose change recompiles at most K objects (a header included everywhere rebuilds
 the whole tree).
@@ -511,6 +513,9 @@ def self_test() -> int:
             any(triaged(m, [entry]) for m in drawn):
         problems.append(f"--under {focus}: {count} of {len(points)} points ({untriaged} untriaged), "
                         f"files {sorted({m['file'] for m in drawn})}")
+    # --only: generated ids are told from hand-written ones by their form.
+    if generated_ids("gen5.1,core.rng-rotation,gen12x.3,gen7.10") != {"gen5.1", "gen7.10"}:
+        problems.append(f"--only's generated ids: {sorted(generated_ids('gen5.1,core.rng-rotation,gen12x.3,gen7.10'))}")
     deps = module_deps()
     binaries = test_binaries(deps)
     reached = [b.target for b in reached_binaries("src/sim/engine.cpp", binaries, deps)]
@@ -656,7 +661,8 @@ def summary(rows: list[dict], kind: str) -> tuple[float, str]:
 def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mutants", type=Path, default=ROOT / "tests/mutation/mutants.toml")
-    parser.add_argument("--only", default="", help="comma-separated hand-written mutant ids")
+    parser.add_argument("--only", default="", help="comma-separated mutant ids: hand-written ones, and generated ones "
+                        "(gen<seed>.<n>) with the draw's --generate N --seed S")
     parser.add_argument("--subset", type=int, default=0, help="run N hand-written mutants (rotating, see --rotation)")
     parser.add_argument("--rotation", type=int, default=0, help="which window of --subset mutants")
     parser.add_argument("--generate", type=int, default=0, help="also N generated mutants (see --seed)")
@@ -689,11 +695,29 @@ def parse_arguments() -> argparse.Namespace:
     return parser.parse_args()
 
 
+def generated_ids(only: str) -> set[str]:
+    """The ids in --only that name generated points (gen<seed>.<n>, as a run prints them)."""
+    return {i for i in only.split(",") if re.fullmatch(r"gen\d+\.\d+", i)}
+
+
+def chosen_generated(args: argparse.Namespace, generated: list[dict]) -> list[dict] | None:
+    """--only's generated ids among the draw (all of it without such ids); None if one is not drawn."""
+    wanted = generated_ids(args.only)
+    if not wanted:
+        return generated
+    unknown = wanted - {m["id"] for m in generated}
+    if unknown:
+        print(f"not in the draw of --generate {args.generate} --seed {args.seed}: {', '.join(sorted(unknown))} "
+              f"(ids are gen<seed>.<n>, n from 1 to N)", file=sys.stderr)
+        return None
+    return [m for m in generated if m["id"] in wanted]
+
+
 def chosen_hand_mutants(args: argparse.Namespace, mutants: list[dict]) -> list[dict] | None:
     if args.generated_only:
         return []
     if args.only:
-        wanted = set(args.only.split(","))
+        wanted = set(args.only.split(",")) - generated_ids(args.only)
         unknown = wanted - {m["id"] for m in mutants}
         if unknown:
             print(f"unknown mutant id(s): {', '.join(sorted(unknown))}", file=sys.stderr)
@@ -723,6 +747,10 @@ def main() -> int:
         return 0
     hand = chosen_hand_mutants(args, mutants)
     if hand is None:
+        return 2
+    if generated_ids(args.only) and (args.generate <= 0 or args.seed is None):
+        print("--only gen<seed>.<n> runs points of a draw: give the draw's --generate N --seed S "
+              "(and --max-rebuild/--under as printed)", file=sys.stderr)
         return 2
 
     # The copy is a tree like the repository with its build inside it (tree/build), so the
@@ -757,6 +785,10 @@ def main() -> int:
               f"{f' (files compiled into at most {args.max_rebuild} objects)' if args.max_rebuild else ''} "
               f"(rerun: --generate {args.generate} --seed {seed}{''.join(f' --under {u}' for u in args.under)}"
               f"{f' --max-rebuild {args.max_rebuild}' if args.max_rebuild else ''})", file=sys.stderr)
+        chosen = chosen_generated(args, generated)
+        if chosen is None:
+            return 2
+        generated = chosen
     # Header mutants last: one may rebuild most of the tree, and the budget then stops the
     # window after the cheap ones instead of before them.
     everything = sorted(hand, key=lambda m: m["file"].endswith(".h")) + generated

@@ -86,6 +86,17 @@ void expectSameLabels(const Network& a, const Network& b) {
 
 }  // namespace
 
+// ---- format detection ------------------------------------------------------------------
+
+// A first record header cut off at or just after its opening quote is an ibsim net header (an
+// ibnetdiscover id needs "S-"/"H-" and the GUID): detected as such, reading nothing past the line.
+TEST(DetectFabricFormat, AHeaderCutAtItsQuoteIsAnIbsimNetHeader) {
+  for (const std::string cut : {"Switch 4 \"", "Switch 4 \"S", "Hca 1 \"H", "Switch 4 \"S-", "Ca 1 \"H-"}) {
+    EXPECT_EQ(detectFabricFormat(cut), FabricFormat::IbsimNet) << cut;
+  }
+  EXPECT_EQ(detectFabricFormat("Ca 1 \"H-1"), FabricFormat::Ibnetdiscover);  // an id, even unterminated
+}
+
 // ---- fixtures ---------------------------------------------------------------------------
 
 class FixtureImport : public ::testing::TestWithParam<Fixture> {};
@@ -1068,6 +1079,20 @@ TEST(RecognizeFatTree, FamiliesAndRejections) {
   for (const auto& [at, to] : edits) text.replace(at, to.size(), to);
   const Network swapped = parseFabricText(text, "swapped.net");
   EXPECT_FALSE(recognizeFatTree(swapped).has_value());
+
+  // The convention holds on level 0 too: a host of two ports cabled on its port 2 (its up
+  // port must be port 1, w_1 = 1).
+  std::string host = netText(loadFabric("kary-ntree:k=2,n=2").network);
+  for (const auto& [from, to] :
+       {std::pair{"Hca\t1 \"kt-h0\"", "Hca\t2 \"kt-h0\""}, std::pair{"[1]\t\"kt-s0-0\"[1]", "[2]\t\"kt-s0-0\"[1]"},
+        std::pair{"[1]\t\"kt-h0\"[1]", "[1]\t\"kt-h0\"[2]"}}) {
+    const std::size_t at = host.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    host.replace(at, std::string(from).size(), to);
+  }
+  const Network secondPort = parseFabricText(host, "second-port.net");
+  EXPECT_EQ(secondPort.sourcePort(secondPort.injectionChannel(secondPort.terminalNode(0))), 2u);
+  EXPECT_FALSE(recognizeFatTree(secondPort).has_value());
 }
 
 // What the recognizer reads back from a generated fat tree's file is the generator's own

@@ -190,6 +190,22 @@ TEST(TimingCorners, ATraceEndingEarlyEndsTheRunAtItsLastDelivery) {
   }
   EXPECT_EQ(seen.size(), 8u);
   EXPECT_EQ(result.lastDelivery, lastDelivery);
+  // docs/SIMULATION.md "Traces": the trace is measured whole — every packet counts in the
+  // latencies, recomputed here from the records (docs/SIMULATION.md "Results").
+  EXPECT_EQ(result.measuredPackets, result.packets.size());
+  EXPECT_EQ(result.measuredDelivered, result.packets.size());
+  double networkSum = 0, total = 0, reorder = 0, largest = 0;
+  for (const PacketRecord& r : result.packets) {
+    networkSum += double(r.delivered - r.injected);
+    total += double(r.released - r.generated);
+    reorder += double(r.released - r.delivered);
+    largest = std::max(largest, double(r.delivered - r.injected));
+  }
+  const double packets = double(result.packets.size());
+  EXPECT_DOUBLE_EQ(result.latencyAvg, networkSum / packets);
+  EXPECT_DOUBLE_EQ(result.totalLatencyAvg, total / packets);
+  EXPECT_DOUBLE_EQ(result.reorderDelayAvg, reorder / packets);
+  EXPECT_DOUBLE_EQ(result.latencyMax, largest);
   // The run stops once the trace is delivered, not at the end of a measurement window: at
   // the first window boundary after the last delivery (windows are flyTime cycles long,
   // docs/SIMULATION.md "Parallel engine"), whatever credits are still on their way back.

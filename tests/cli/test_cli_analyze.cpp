@@ -108,6 +108,52 @@ TEST(CliAnalyze, StagesValueIsTheLargestPathCountOfAnyStage) {
   }
 }
 
+// The text of --metric stages says what the JSON says: the pair count of its heading is every
+// ordered pair of distinct terminals, N(N - 1), and each stage's row holds the JSON's stage
+// (levels, direction, channels, min, max, mean to two decimals, balanced) — on a balanced
+// routing and on updown, whose top stages are not.
+TEST(CliAnalyze, StagesTextHoldsTheJsonStagesAndTheOrderedPairCount) {
+  for (const std::string engine : {"ftree-deterministic", "updown"}) {
+    SCOPED_TRACE(engine);
+    const std::string command = "analyze kary-ntree:k=2,n=3 --engine " + engine + " --metric stages";
+    const auto text = runRoutelab(command);
+    const auto json = runRoutelab(command + " --format json");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    const std::uint64_t n = j["terminals"].get<std::uint64_t>();
+    ASSERT_EQ(n, 8u);
+    EXPECT_NE(text.out.find("all " + std::to_string(n * (n - 1)) + " ordered terminal pairs"), std::string::npos)
+        << text.out;
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream lines(text.out);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::vector<std::string> row;
+      for (std::string word; words >> word;) row.push_back(word);
+      if (row.size() == 7 && (row[1] == "up" || row[1] == "down")) rows.push_back(row);
+    }
+    ASSERT_EQ(rows.size(), j["stages"].size()) << text.out;
+    bool unbalanced = false;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto& stage = j["stages"][i];
+      const std::uint64_t lower = stage["lower_level"].get<std::uint64_t>();
+      char mean[32];
+      std::snprintf(mean, sizeof mean, "%.2f", stage["mean_paths"].get<double>());
+      const std::vector<std::string> expected = {std::to_string(lower) + "-" + std::to_string(lower + 1),
+                                                 stage["direction"].get<std::string>(),
+                                                 std::to_string(stage["channels"].get<std::uint64_t>()),
+                                                 std::to_string(stage["min_paths"].get<std::uint64_t>()),
+                                                 std::to_string(stage["max_paths"].get<std::uint64_t>()),
+                                                 mean,
+                                                 stage["balanced"].get<bool>() ? "yes" : "no"};
+      EXPECT_EQ(rows[i], expected) << i;
+      unbalanced = unbalanced || !stage["balanced"].get<bool>();
+    }
+    EXPECT_EQ(unbalanced, engine == "updown");
+  }
+}
+
 TEST(CliAnalyze, OpenSmLftDumpOfFixture) {
   const std::string dir = fixturesDir() + "/k4n2";
   const auto r = runRoutelab("analyze file:" + dir + "/topology.net --engine file:" + dir +

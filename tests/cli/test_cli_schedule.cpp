@@ -52,6 +52,23 @@ TEST(CliSchedule, JsonCarriesTheRatioAndEchoesTheConfiguration) {
   EXPECT_EQ(r.out, oneThread.out);
 }
 
+// The text's schedulability line is the JSON's figures, each after its own word, to four
+// decimals (a sample whose minimum and maximum differ, so a swap shows).
+TEST(CliSchedule, TextSchedulabilityLineIsTheJsonsFigures) {
+  const std::string command = "schedule ft:l=3,m=4,w=4 --scheduler level-wise --permutations 20 --seed 3";
+  const auto text = runRoutelab(command);
+  const auto json = runRoutelab(command + " --format json");
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  ASSERT_EQ(json.exitCode, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  ASSERT_LT(j["ratio_min"].get<double>(), j["ratio_max"].get<double>());
+  char line[160];
+  std::snprintf(line, sizeof line, "schedulability mean %.4f  min %.4f  max %.4f  (stddev %.4f)\n",
+                j["ratio_mean"].get<double>(), j["ratio_min"].get<double>(), j["ratio_max"].get<double>(),
+                j["ratio_stddev"].get<double>());
+  EXPECT_NE(text.out.find(line), std::string::npos) << line << text.out;
+}
+
 TEST(CliSchedule, LocalSchedulersLoseOnTheWayDownAndReleaseIsEchoed) {
   const auto r = runRoutelab(
       "schedule kary-ntree:k=4,n=3 --scheduler local-random --release-on-fail "

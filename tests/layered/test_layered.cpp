@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "../engines/fabrics.h"
@@ -130,6 +131,53 @@ TEST(UpDown, BreadthFirstRanksFollowSection41TieBreaks) {
   const ChannelId c = net.channelAt(*net.findNode("sw3"), 2);  // sw3's first switch port leads to sw2
   ASSERT_EQ(net.name(net.target(c)), "sw2");
   EXPECT_TRUE(updown.isUp(c));
+}
+
+// updown.h's depth-first heuristic, recomputed: from the switch on top of the stack, the
+// unvisited neighbour with the most links to visited switches, ties to the lowest id;
+// backtrack when none is left. On a ring of 6 from sw0 both neighbours tie (one visited
+// neighbour each): sw1 first, then around the ring.
+TEST(UpDown, DepthFirstRanksFollowTheNeighbourHeuristicAndItsTieBreak) {
+  {
+    const Network net = ring(6);
+    const SwitchView view(net, false);
+    const UpDown updown(view, 0, SpanningTree::DepthFirst);
+    for (std::uint32_t s = 0; s < 6; ++s) EXPECT_EQ(updown.rank(s), s);
+  }
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const Network net = test::randomFabric(20, 40, seed);
+    const SwitchView view(net, true);
+    const std::uint32_t switches = view.switchCount();
+    const std::uint32_t root = view.lowestSwitch();
+    const UpDown updown(view, root, SpanningTree::DepthFirst);
+    // Links between two switches, counted with their multiplicity.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> links;
+    for (std::uint32_t s = 0; s < switches; ++s) {
+      for (ChannelId c : view.links(s)) ++links[{s, view.targetSwitch(c)}];
+    }
+    std::vector<std::uint32_t> order{root};
+    std::vector<std::uint32_t> stack{root};
+    std::set<std::uint32_t> visited{root};
+    while (!stack.empty()) {
+      std::optional<std::pair<std::uint32_t, std::int64_t>> best;  // (visited links, -id)
+      for (std::uint32_t candidate = 0; candidate < switches; ++candidate) {
+        if (visited.contains(candidate) || !links.contains({stack.back(), candidate})) continue;
+        std::uint32_t toVisited = 0;
+        for (std::uint32_t v : visited) toVisited += links.contains({v, candidate}) ? links.at({v, candidate}) : 0;
+        const std::pair<std::uint32_t, std::int64_t> key{toVisited, -std::int64_t{candidate}};
+        if (!best || key > *best) best = key;
+      }
+      if (!best) {
+        stack.pop_back();
+        continue;
+      }
+      const auto next = static_cast<std::uint32_t>(-best->second);
+      order.push_back(next);
+      stack.push_back(next);
+      visited.insert(next);
+    }
+    for (std::uint32_t i = 0; i < order.size(); ++i) EXPECT_EQ(updown.rank(order[i]), i) << "seed " << seed;
+  }
 }
 
 TEST(UpDown, EveryTableRouteIsLegalFromEverySwitch) {

@@ -752,6 +752,13 @@ def main() -> int:
         print("--only gen<seed>.<n> runs points of a draw: give the draw's --generate N --seed S "
               "(and --max-rebuild/--under as printed)", file=sys.stderr)
         return 2
+    # Checked before the baseline build: an id of another draw, or beyond N.
+    outside = sorted(i for i in generated_ids(args.only)
+                     if i.split(".")[0] != f"gen{args.seed}" or not 1 <= int(i.split(".")[1]) <= args.generate)
+    if outside:
+        print(f"not in the draw of --generate {args.generate} --seed {args.seed}: {', '.join(outside)} "
+              f"(its ids are gen{args.seed}.1 to gen{args.seed}.{args.generate})", file=sys.stderr)
+        return 2
 
     # The copy is a tree like the repository with its build inside it (tree/build), so the
     # compiler sees the same relative paths as in a checkout's build/ and ccache (base_dir)

@@ -152,10 +152,15 @@ LidMap parseIbnetdiscoverLids(const std::string& text, const std::string& name) 
   LidMapBuilder builder(name);
   std::uint64_t nodeGuid = 0;
   bool inCa = false;
+  // A record's node GUID is that of the switchguid=/caguid= line before it, else the one in
+  // its S-/H- id: the fabric reader's rule (docs/FORMATS.md "GUIDs"), so the LIDs are keyed
+  // by the GUIDs the network has.
+  bool guidLineBeforeRecord = false;
   forEachLine(text, [&](std::string_view s, std::size_t line) {
     if (s.starts_with("Switch") || s.starts_with("Ca") || s.starts_with("Hca")) {
       inCa = !s.starts_with("Switch");
-      if (auto guid = headerGuid(s)) nodeGuid = *guid;
+      if (auto guid = headerGuid(s); guid && !guidLineBeforeRecord) nodeGuid = *guid;
+      guidLineBeforeRecord = false;
       const std::size_t comment = s.find('#');
       if (inCa || comment == std::string_view::npos) return;
       const auto lid = valueAfter(s.substr(comment), " port 0 lid ");
@@ -164,7 +169,10 @@ LidMap parseIbnetdiscoverLids(const std::string& text, const std::string& name) 
         builder.add(nodeGuid, std::make_pair(nodeGuid, 0U), *lid, valueAfter(s, " lmc ").value_or(0), line);
     } else if (s.starts_with("switchguid=") || s.starts_with("caguid=")) {
       std::string_view value = s.substr(s.find('=') + 1);
-      if (auto guid = number(value)) nodeGuid = *guid;
+      if (auto guid = number(value)) {
+        nodeGuid = *guid;
+        guidLineBeforeRecord = true;
+      }
     } else if (inCa && s.starts_with("[")) {
       // [p](<port GUID, hex>) "remote"[rp] # lid <L> lmc <M> "<remote desc>" lid <RL> <speed>
       std::string_view rest = s.substr(1);

@@ -18,6 +18,7 @@
 #include "fabric/fabric.h"
 #include "graph/builder.h"
 #include "io/fabric_files.h"
+#include "io/lid_map.h"
 #include "io/output.h"
 #include "support/test_support.h"
 #include "topology/compare.h"
@@ -625,6 +626,14 @@ TEST(IbnetdiscoverReader, TheGuidLineBeforeARecordWinsOverItsIdForThatRecordOnly
   EXPECT_EQ(network.guid(*network.findNode("sw-a")), 0x20u);  // its switchguid= line, not S-...10
   EXPECT_EQ(network.guid(*network.findNode("sw-b")), 0x40u);  // no line since the last record: its id
   EXPECT_EQ(network.guid(*network.findNode("h")), 0x50u);     // its caguid= line, not H-...30
+  // The LIDs printed in the file are keyed by the same GUIDs (docs/FORMATS.md "Where the LIDs
+  // come from"): each node finds its own.
+  const LidMap lids = parseIbnetdiscoverLids(text, "guid-lines.txt");
+  for (const auto& [name, lid] : {std::pair{"sw-a", 1u}, std::pair{"sw-b", 3u}, std::pair{"h", 2u}}) {
+    const LidMap::Entry* entry = lids.find(network, *network.findNode(name));
+    ASSERT_NE(entry, nullptr) << name;
+    EXPECT_EQ(entry->lid, lid) << name;
+  }
 }
 
 // ---- readers: malformed input -------------------------------------------------------------

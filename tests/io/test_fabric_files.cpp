@@ -628,11 +628,18 @@ TEST(IbnetdiscoverReader, TheGuidLineBeforeARecordWinsOverItsIdForThatRecordOnly
   EXPECT_EQ(network.guid(*network.findNode("h")), 0x50u);     // its caguid= line, not H-...30
   // The LIDs printed in the file are keyed by the same GUIDs (docs/FORMATS.md "Where the LIDs
   // come from"): each node finds its own.
-  const LidMap lids = parseIbnetdiscoverLids(text, "guid-lines.txt");
-  for (const auto& [name, lid] : {std::pair{"sw-a", 1u}, std::pair{"sw-b", 3u}, std::pair{"h", 2u}}) {
-    const LidMap::Entry* entry = lids.find(network, *network.findNode(name));
-    ASSERT_NE(entry, nullptr) << name;
-    EXPECT_EQ(entry->lid, lid) << name;
+  // A GUID line may be decimal (ibsim's and the fabric reader's strtoull rule): 32 = 0x20.
+  std::string decimal = text;
+  decimal.replace(0, std::string("switchguid=0x20(20)").size(), "switchguid=32");
+  for (const std::string& file : {text, decimal}) {
+    const Network fabric = parseFabricText(file, "guid-lines.txt");
+    ASSERT_EQ(fabric.guid(*fabric.findNode("sw-a")), 0x20u);
+    const LidMap lids = parseIbnetdiscoverLids(file, "guid-lines.txt");
+    for (const auto& [name, lid] : {std::pair{"sw-a", 1u}, std::pair{"sw-b", 3u}, std::pair{"h", 2u}}) {
+      const LidMap::Entry* entry = lids.find(fabric, *fabric.findNode(name));
+      ASSERT_NE(entry, nullptr) << name << "\n" << file;
+      EXPECT_EQ(entry->lid, lid) << name;
+    }
   }
 }
 

@@ -508,7 +508,12 @@ PortEnd readPortEnd(LineCursor& cursor, const char* which) {
   const std::string_view guidText = cursor.token();
   const std::optional<std::uint64_t> guid = guidText.starts_with("0x") ? parseInteger(guidText) : std::nullopt;
   if (!guid) cursor.fail(fmt::format("bad {} port GUID '{}'", which, excerpt(guidText)));
-  if (!end.isSwitch && *guid < end.port) cursor.fail(fmt::format("bad {} port GUID '{}'", which, excerpt(guidText)));
+  // A CA's node GUID is its port GUID minus the port number; 0 is no GUID in InfiniBand (and
+  // the builder's "assign ibsim's default"), so a port GUID not above its port number is refused.
+  if (!end.isSwitch && *guid <= end.port) {
+    cursor.fail(fmt::format("bad {} port GUID '{}': a CA's port GUID is its node GUID (not 0) plus the port number {}",
+                            which, excerpt(guidText), end.port));
+  }
   end.nodeGuid = end.isSwitch ? *guid : *guid - end.port;
   return end;
 }

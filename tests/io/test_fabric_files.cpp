@@ -446,6 +446,16 @@ TEST(RoundTrip, EveryFabricFormatAtItsLimits) {
   EXPECT_EQ(fromPorts.portCount(fromPorts.switchNode(0)), 254);
   EXPECT_EQ(fromPorts.guid(fromPorts.terminalNode(0)), 0xfffffffffffffff0ULL);
   EXPECT_EQ(fromPorts.target(fromPorts.channelAt(fromPorts.switchNode(0), 254)), fromPorts.terminalNode(0));
+  // The lowest CA port GUID of ibnetdiscover -p is its port number plus one: node GUID 1 (port
+  // GUID minus the port number, docs/FORMATS.md "GUIDs"). The port number itself would give
+  // node GUID 0, no GUID: refused (MalformedInput).
+  const std::string lowest =
+      "CA     2  2 0x0000000000000003 4x SDR - SW     1  1 0x0000000000000010 ( 'h-low' - 'small' )\n"
+      "SW     1  1 0x0000000000000010 4x SDR - CA     2  2 0x0000000000000003 ( 'small' - 'h-low' )\n";
+  const Network fromLowest = parseFabricText(lowest, "lowest-p.txt");
+  ASSERT_EQ(fromLowest.terminalCount(), 1u);
+  EXPECT_EQ(fromLowest.guid(fromLowest.terminalNode(0)), 1u);
+  EXPECT_EQ(fromLowest.portCount(fromLowest.terminalNode(0)), 2);
 }
 
 // docs/FORMATS.md "Writer": names ibsim cannot take — containing '"', '#', '@' or control
@@ -701,6 +711,10 @@ const BrokenInput kBroken[] = {
     {"binary garbage", "Switch 4 \"s\"\n\x01\x02\x7f\xfe", 2, "binary"},
     {"ibnetdiscover -p garbage", "SW 2 1 0x10 4x SDR - XX 3 1 0x20\n", 1, "CA or SW"},
     {"ibnetdiscover -p bad port", "SW 2 x 0x10 4x SDR\n", 1, "port number"},
+    {"ibnetdiscover -p CA port GUID at its port", "CA 2 2 0x2 4x SDR - SW 1 1 0x10 ( 'h' - 's' )\n", 1,
+     "bad local port GUID '0x2': a CA's port GUID is its node GUID (not 0) plus the port number 2"},
+    {"ibnetdiscover -p CA port GUID below its port", "SW 1 1 0x10 4x SDR - CA 2 2 0x1 ( 's' - 'h' )\n", 1,
+     "bad remote port GUID '0x1'"},
     {"json syntax", "{\n  \"format\": \"routelab-network\",\n  \"version\": 1,\n  \"nodes\": [\n}\n", 5,
      "invalid JSON"},
     {"json wrong format", "{\"format\": \"other\", \"version\": 1}\n", 1, "routelab-network"},

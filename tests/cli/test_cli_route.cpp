@@ -160,3 +160,127 @@ TEST(CliRoute, OpenSmFixtureDumpPassesChecks) {
   EXPECT_EQ(j["checks"]["terminal_pairs_delivered"], 32 * 31);
   EXPECT_EQ(j["addresses"]["count"], 32 + 12);
 }
+
+// Every figure of the text summary is the JSON summary's figure of the same run: the text is
+// rebuilt line by line from the JSON, so a text line that prints another field (or none) fails.
+TEST(CliRoute, TextSummaryIsTheJsonsFiguresLineByLine) {
+  struct Case {
+    std::string options;
+    bool checked;
+  };
+  const std::vector<Case> cases = {
+      {"--engine updown --lmc 1 --switch-addresses --seed 7", true},  // management pairs, not minimal
+      {"--engine ftree-adaptive", true},                              // adaptive: several candidates
+      {"--engine lash:addressing=pair", true},                        // source classes
+      {"--engine ftree-deterministic --lmc 2 --no-checks", false},
+  };
+  const auto fixed = [](double value, int digits) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f", digits, value);
+    return std::string(text);
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.options);
+    const std::string command = "route kary-ntree:k=2,n=3 " + c.options;
+    const auto text = runRoutelab(command);
+    const auto json = runRoutelab(command + " --format json");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    const auto& a = j["addresses"];
+    const auto& t = j["tables"];
+    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const std::uint64_t classes = a["source_classes"].get<std::uint64_t>();
+    std::vector<std::string> expected = {
+        "fabric      " + j["spec"].get<std::string>(),
+        "engine      " + j["engine"].get<std::string>() + "  [" + j["reference"].get<std::string>() + "]",
+        "context     lmc " + u(j["lmc"]) + ", switch addresses " + (j["switch_addresses"].get<bool>() ? "yes" : "no") +
+            ", seed " + u(j["seed"]),
+        "addresses   " + u(a["count"]) + " (" + u(a["per_terminal"]) + " per terminal" +
+            (classes > 1 ? " = " + u(a["source_classes"]) + " source classes x " +
+                               std::to_string(a["per_terminal"].get<std::uint64_t>() / classes) + " paths"
+                         : std::string()) +
+            ", " + u(a["switch_addresses"]) + " switch addresses)",
+        "tables      " + u(t["count"]) + " x " + u(t["switches"]) + " switches x " + u(a["count"]) + " addresses, " +
+            u(t["memory_bytes"]) + " bytes, " + (j["deterministic"].get<bool>() ? "deterministic" : "adaptive") + ", " +
+            (j["minimal_claimed"].get<bool>() ? "minimal (claimed)" : "minimality not claimed")};
+    if (!c.checked) {
+      expected.push_back("checks      skipped (--no-checks)");
+      EXPECT_TRUE(j["checks"].is_null()) << json.out;
+    } else {
+      const auto& k = j["checks"];
+      expected.push_back(std::string("checks      ") + (k["passed"].get<bool>() ? "PASSED" : "FAILED"));
+      expected.push_back("  terminal pairs  " + u(k["terminal_pairs"]) + " walked, " +
+                         u(k["terminal_pairs_delivered"]) + " delivered");
+      if (k["management_pairs"].get<std::uint64_t>() > 0) {
+        expected.push_back("  management      " + u(k["management_pairs"]) + " walked, " +
+                           u(k["management_pairs_delivered"]) +
+                           " delivered (switch addresses; unrouted pairs are not failures)");
+      }
+      expected.push_back("  failures        " + u(k["no_route"]) + " no route, " + u(k["loops"]) + " loops, " +
+                         u(k["dead_ports"]) + " dead ports, " + u(k["bad_candidates"]) + " bad candidates, " +
+                         u(k["candidate_cycles"]) + " candidate cycles, " + u(k["incomplete_choices"]) +
+                         " incomplete choices");
+      expected.push_back(std::string("  minimal         ") +
+                         (!j["minimal_claimed"].get<bool>() ? "not claimed"
+                          : k["minimal_ok"].get<bool>()     ? "yes"
+                                                            : "NO") +
+                         " (" + u(k["non_minimal_paths"]) + " longer paths, " + u(k["non_minimal_candidates"]) +
+                         " candidates off shortest paths)");
+      expected.push_back(std::string("  deterministic   ") +
+                         (!j["deterministic"].get<bool>()     ? "not claimed (adaptive)"
+                          : k["deterministic_ok"].get<bool>() ? "yes"
+                                                              : "NO") +
+                         " (" + u(k["multi_candidate_entries"]) + " of " + u(k["entries"]) +
+                         " entries with several candidates)");
+      expected.push_back("  path length     max " + u(k["max_hops"]) + " hops, mean " +
+                         fixed(k["mean_hops"].get<double>(), 4) + " (terminal pairs, channels incl. injection)");
+      for (const auto& s : k["stages"]) {
+        if (s["channels"].get<std::uint64_t>() == 0) continue;
+        char head[64];
+        const std::string name = "level " + u(s["level"]) + " " + s["direction"].get<std::string>();
+        std::snprintf(head, sizeof head, "  stage %-13s %6s channels", name.c_str(), u(s["channels"]).c_str());
+        expected.push_back(std::string(head) + ", paths per channel min " + u(s["min_paths"]) + " max " +
+                           u(s["max_paths"]) + " mean " + fixed(s["mean_paths"].get<double>(), 3));
+      }
+      EXPECT_TRUE(k["failures"].empty());
+    }
+    std::vector<std::string> lines;
+    std::istringstream in(text.out);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("stats       ", 0) == 0) continue;  // the engine's own key=value pairs, checked below
+      lines.push_back(line);
+    }
+    EXPECT_EQ(lines, expected) << text.out;
+    // The stats line holds the JSON's stats, each key=value once.
+    const std::size_t at = text.out.find("stats       ");
+    if (j["stats"].empty()) {
+      EXPECT_EQ(at, std::string::npos) << text.out;
+    } else {
+      ASSERT_NE(at, std::string::npos) << text.out;
+      // key=value pairs in the engine's order, separated by spaces; a value may hold spaces
+      // ("xgft=XGFT(3; 2,2,2; 1,2,2)"), so a word without '=' continues the value before it.
+      std::istringstream words(text.out.substr(at + 12, text.out.find('\n', at) - at - 12));
+      std::vector<std::string> pairs;
+      for (std::string word; words >> word;) {
+        if (word.find('=') == std::string::npos && !pairs.empty()) {
+          pairs.back() += " " + word;
+        } else {
+          pairs.push_back(word);
+        }
+      }
+      std::set<std::string> keys;
+      for (const std::string& pair : pairs) {
+        const std::size_t equals = pair.find('=');
+        ASSERT_NE(equals, std::string::npos) << pair;
+        const std::string key = pair.substr(0, equals);
+        keys.insert(key);
+        ASSERT_TRUE(j["stats"].contains(key)) << pair;
+        const auto& value = j["stats"][key];
+        EXPECT_EQ(pair.substr(equals + 1), value.is_string() ? value.get<std::string>() : value.dump()) << pair;
+      }
+      EXPECT_EQ(keys.size(), pairs.size()) << text.out;
+      EXPECT_EQ(keys.size(), j["stats"].size()) << text.out;
+    }
+  }
+}

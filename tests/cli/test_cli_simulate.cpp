@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_support.h"
 
@@ -46,3 +48,77 @@ TEST(CliSimulate, SaturationPrintsTheLoadFoundAndTheThroughputThereAsItsJsonDoes
 }
 
 }  // namespace
+
+// The text report is the JSON of the same run, line by line: the header echoes the effective
+// configuration and each table row holds one point's figures in the documented columns. Rebuilt
+// here from the JSON on a curve with a saturated point, a deadlock (its waiting cycle listed),
+// every non-default model choice at once, and a trace run (its completion line).
+TEST(CliSimulate, TextReportIsTheJsonsFiguresLineByLine) {
+  const std::string deadlock =
+      "simulate random:switches=16,seed=1 --engine minhop --load 1 --warmup 100 --cycles 100000 --watchdog 2000 "
+      "--routing-delay 2 --buffer-packets 1 --fly-time 1";
+  const std::vector<std::string> commands = {
+      "simulate kary-ntree:k=2,n=3 --engine ftree-deterministic --loads 0.2,0.9 --cycles 2000", deadlock,
+      "simulate kary-ntree:k=2,n=3 --engine ftree-adaptive --in-order --reorder-buffer 32 --vcs 2 --selection ff "
+      "--arbitration age --paths round-robin --lmc 1 --injection poisson --packet-flits 4 --buffer-packets 3 "
+      "--routing-delay 5 --fly-time 2 --traffic bit-reversal --load 0.5 --cycles 2000 --seed 3",
+      "simulate kary-ntree:k=2,n=3 --engine ftree-deterministic --trace-generate "
+      "io:storage=2,clients=6,requests=20,gap=2000 --compression 2.5 --payload 512"};
+  bool sawDeadlock = false, sawSaturated = false;
+  for (const std::string& command : commands) {
+    SCOPED_TRACE(command);
+    const auto text = runRoutelab(command);
+    const auto json = runRoutelab(command + " --format json");
+    ASSERT_EQ(text.exitCode, command == deadlock ? 4 : 0) << text.err;  // 4: a deadlock (docs/SIMULATION.md)
+    ASSERT_EQ(json.exitCode, text.exitCode) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    std::vector<std::string> expected = {
+        "fabric      " + j["fabric"].get<std::string>() + " (" + u(j["terminals"]) + " terminals)",
+        "engine      " + j["engine"].get<std::string>() + ", " + u(j["vcs"]) + " VCs, selection " +
+            j["selection"].get<std::string>() + ", arbitration " + j["arbitration"].get<std::string>() + ", paths " +
+            j["paths"].get<std::string>(),
+        "model       " + u(j["packet_flits"]) + " flits/packet, " + u(j["buffer_packets"]) +
+            " packets/VC queue, routing " + u(j["routing_delay"]) + " cycles, fly " + u(j["fly_time"]) + " cycles" +
+            (j["in_order"].get<bool>() ? ", in order (reorder " + u(j["reorder_buffer"]) + " packets)" : "")};
+    if (j.contains("trace")) {
+      expected.push_back("traffic     trace " + j["trace"].get<std::string>() + ", compression " +
+                         j["compression"].dump() + ", payload " + u(j["payload"]) + " bytes, seed " + u(j["seed"]));
+    } else {
+      expected.push_back("traffic     " + j["traffic"].get<std::string>() + ", " + j["injection"].get<std::string>() +
+                         " injection, seed " + u(j["seed"]));
+    }
+    expected.push_back(
+        " offered  accepted   lat avg   lat p99 total avg  oo-order     hops     cycles  src min  src max "
+        "  jain  ");
+    const nlohmann::json points = j.contains("points") ? j["points"] : nlohmann::json::array({j});
+    for (const auto& p : points) {
+      const bool deadlocked = p["deadlock"].get<bool>(), saturated = p["saturated"].get<bool>();
+      char row[256];
+      std::snprintf(row, sizeof row, "%8.4f %9.4f %9.1f %9.1f %9.1f %9llu %8.2f %10llu %8.4f %8.4f %6.4f  %s",
+                    p["offered"].get<double>(), p["accepted"].get<double>(), p["latency_avg"].get<double>(),
+                    p["latency_p99"].get<double>(), p["total_latency_avg"].get<double>(),
+                    p["out_of_order"].get<unsigned long long>(), p["average_hops"].get<double>(),
+                    p["simulated_cycles"].get<unsigned long long>(), p["source_accepted_min"].get<double>(),
+                    p["source_accepted_max"].get<double>(), p["source_fairness"].get<double>(),
+                    deadlocked  ? "DEADLOCK"
+                    : saturated ? (p["warmup_settled"].get<bool>() ? "saturated" : "saturated (unstable)")
+                                : "");
+      expected.push_back(row);
+      sawDeadlock = sawDeadlock || deadlocked;
+      sawSaturated = sawSaturated || (saturated && !deadlocked);
+      if (deadlocked) {
+        expected.push_back("deadlock at cycle " + u(p["deadlock_cycle"]) + " (nothing moved since " +
+                           u(p["deadlock_last_move"]) + "); waiting cycle of queues:");
+        for (const auto& channel : p["deadlock_channels"]) expected.push_back("  " + channel.get<std::string>());
+      }
+    }
+    if (j.contains("trace")) expected.push_back("trace       delivered completely at cycle " + u(j["last_delivery"]));
+    std::vector<std::string> lines;
+    std::istringstream in(text.out);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    EXPECT_EQ(lines, expected) << text.out;
+  }
+  EXPECT_TRUE(sawDeadlock);
+  EXPECT_TRUE(sawSaturated);
+}

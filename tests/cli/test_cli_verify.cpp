@@ -2,6 +2,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "test_support.h"
 
 using routelab::test::fixturesDir;
@@ -117,4 +122,92 @@ TEST(CliVerify, LashFamilyUpDownFallbackLayerIsDeliveredAndDeadlockFree) {
     EXPECT_EQ(v["connected"], true);
     EXPECT_EQ(v["layers"], 2);
   }
+}
+
+// The text report is the JSON report of the same run, line by line: it is rebuilt here from the
+// JSON, on a deadlock-prone routing (cycle), a passing one with SLs, one with unrouted switch
+// pairs, one that is not connected (failures) and one with more destinations than sources (LMC), so a line printing
+// another field fails.
+TEST(CliVerify, TextReportIsTheJsonsFiguresLineByLine) {
+  const std::string k4n2 = fixturesDir() + "/k4n2", rnd = fixturesDir() + "/rnd16_s1";
+  const std::vector<std::string> commands = {
+      "verify " + kRnd16 + " --engine file:" + rnd + "/lfts.minhop.dump",
+      "verify " + kRnd16 + " --engine file:" + rnd + "/lfts.lash.dump --sl " + rnd + "/pathsl.lash.txt",
+      "verify kary-ntree:k=4,n=2 --engine file:" + k4n2 + "/lfts.updn.dump --switch-traffic",
+      "verify kary-ntree:k=4,n=2+remove-links=kt-s1-0[1] --engine file:" + k4n2 + "/lfts.minhop.dump",
+      "verify random:switches=16,seed=1 --engine updown",
+      "verify kary-ntree:k=2,n=3 --engine ftree-deterministic --lmc 1"};  // 8 sources, 16 destinations
+  std::set<int> codes;
+  for (const std::string& command : commands) {
+    SCOPED_TRACE(command);
+    const auto text = runRoutelab(command);
+    const auto json = runRoutelab(command + " --format json");
+    ASSERT_EQ(text.exitCode, json.exitCode) << text.err << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    ASSERT_EQ(j["exit_code"].get<int>(), json.exitCode);
+    codes.insert(json.exitCode);
+    const auto& n = j["counts"];
+    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto yes = [](const nlohmann::json& v) { return std::string(v.get<bool>() ? "yes" : "NO"); };
+    const auto failure = [&](const nlohmann::json& f) {
+      const auto lid = [&](const nlohmann::json& l) {
+        return l.get<int>() == 0 ? std::string("no LID") : "LID " + u(l);
+      };
+      return f["source"].get<std::string>() + " (" + lid(f["source_lid"]) + ") -> " +
+             f["destination"].get<std::string>() + " (" + lid(f["destination_lid"]) + ") layer " + u(f["layer"]) +
+             ": " + f["status"].get<std::string>() +
+             (f["stopped_at"].get<std::string>().empty() ? "" : " at " + f["stopped_at"].get<std::string>());
+    };
+    std::vector<std::string> expected = {
+        "fabric        " + j["spec"].get<std::string>(),
+        "engine        " + j["engine"].get<std::string>() +
+            (j["sl_file"].is_null() ? "" : " (layers from SL file " + j["sl_file"].get<std::string>() + ")"),
+        "traffic       " + std::string(j["switch_traffic"].get<bool>() ? "terminals and switches" : "terminals") +
+            " (" + u(n["sources"]) + " sources, " + u(n["destinations"]) + " destinations, " + u(n["routes"]) +
+            " routes checked)",
+        "connected     " + yes(j["connected"]) +
+            (j["connected"].get<bool>()
+                 ? ""
+                 : " (" + u(n["no_route"]) + " no route, " + u(n["dead_ports"]) + " dead port, " + u(n["loops"]) +
+                       " loop" +
+                       (n["no_address"].get<int>() ? ", " + u(n["no_address"]) + " pairs without an address" : "") +
+                       (n["escape_failures"].get<int>() ? ", " + u(n["escape_failures"]) + " escape failures" : "") +
+                       ")"),
+        "loop-free     " + yes(j["loop_free"]),
+        "deadlock-free " + yes(j["deadlock_free"]),
+        "method        " + j["method"].get<std::string>()};
+    std::string dependencies;
+    for (const auto& d : j["dependencies"]) dependencies += (dependencies.empty() ? "" : ", ") + u(d);
+    const int highest = j["highest_layer"].get<int>();
+    expected.push_back("layers        " + u(j["layers_used"]) + " used" +
+                       (highest >= 0 ? " (highest " + std::to_string(highest) + ")" : "") + ", " + u(j["layers"]) +
+                       " in the routing (dependencies per layer: " + dependencies + ")");
+    if (!j["cyclic_layers"].empty()) {
+      std::string layers;
+      for (const auto& l : j["cyclic_layers"]) layers += (layers.empty() ? "" : ", ") + u(l);
+      expected.push_back("cyclic layers " + layers);
+      expected.push_back("cycle         layer " + u(j["cycle_layer"]) + ", " + std::to_string(j["cycle"].size()) +
+                         " channels:");
+      for (const auto& c : j["cycle"]) expected.push_back("                " + c.get<std::string>());
+      expected.push_back("                (back to " + j["cycle"][0].get<std::string>() + ")");
+    }
+    for (const auto& f : j["failures"]) expected.push_back("failure       " + failure(f));
+    for (const auto& f : j["escape_failure_examples"]) expected.push_back("escape fails  " + failure(f));
+    if (n["unrouted_switch_pairs"].get<int>() != 0) {
+      expected.push_back("unrouted      " + u(n["unrouted_switch_pairs"]) +
+                         " switch-to-switch pairs without a route (reported apart, not a failure)");
+      for (const auto& f : j["unrouted_switch_pair_examples"]) expected.push_back("  e.g.        " + failure(f));
+    }
+    const int code = json.exitCode;
+    expected.push_back(std::string("verdict       ") +
+                       (code == 0   ? "PASS"
+                        : code == 4 ? "FAIL: deadlock-prone"
+                                    : "FAIL: not connected or loops") +
+                       " (exit " + std::to_string(code) + ")");
+    std::vector<std::string> lines;
+    std::istringstream in(text.out);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    EXPECT_EQ(lines, expected) << text.out;
+  }
+  EXPECT_EQ(codes, (std::set<int>{0, 4, 5}));
 }

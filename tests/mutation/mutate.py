@@ -20,14 +20,16 @@ Two kinds of mutants:
                 --under DIR: a focused draw, only in files under DIR and only points not
                 triaged yet (to hunt one module's untested behaviour; not a sample).
 The harness copies the repository (tracked files of HEAD plus the working tree's changes) to a
-scratch directory once, configures one build there, builds it and runs the test binaries once
-unmutated (a baseline: they must pass; their times order the runs), then for every mutant:
+scratch directory once, configures one build there, builds it and runs the test binaries and the
+script tests once unmutated (a baseline: they must pass; their times order the runs), then for every mutant:
 applies it, rebuilds the targets it can reach, runs the tests it can reach, restores the file.
 Which tests (--suite selected, the default): a mutant in src/M/ reaches the test binaries that
 link M or a module depending on M (CMakeLists.txt routelab_module DEPS, tests/CMakeLists.txt
 routelab_test DEPS) and those that run the CLI (their sources call runRoutelab), plus the
-script tests (ctest) carrying those binaries' labels or running the CLI; a mutant in apps/
-reaches the CLI tests. The binaries run directly (gtest --gtest_fail_fast), the mutated
+script tests (ctest) carrying those binaries' labels or running the CLI, and the Python
+package's tests (python.pytest: the package links every module and drives the CLI; its module
+is relinked only when they are to run); a mutant in apps/ reaches the CLI tests; one in python/
+only the Python tests. The binaries run directly (gtest --gtest_fail_fast), the mutated
 module's own first, then the fastest first, J at a time, and the run stops at the first
 failure. --suite ctest runs the whole CTest suite instead (without the soak, OpenSM and
 mutation-list labels; --labels: only the mutant's labels); tests without a label (the
@@ -159,6 +161,7 @@ def first_failures(ctest_output: str, limit: int = 3) -> str:
 # ---- which tests a mutant can reach (the module graph) -------------------------------------
 
 EXCLUDED_LABELS = {"soak", "opensm", "mutation-list"}
+PYTHON_LABEL, PYTHON_TARGET = "python", "_routelab"  # python/CMakeLists.txt: python.pytest, the module
 
 
 def module_deps(root: Path = ROOT) -> dict[str, set[str]]:
@@ -210,6 +213,8 @@ def reached_binaries(file: str, binaries: list[TestBinary], deps: dict[str, set[
     candidates = [b for b in binaries if b.label not in EXCLUDED_LABELS]
     if parts[0] == "apps":
         chosen = [b for b in candidates if b.cli]
+    elif parts[0] == "python":
+        chosen = []  # no test binary links the Python module: its tests are the python-labelled scripts
     elif parts[0] == "src" and len(parts) > 2 and parts[1] in deps:
         chosen = [b for b in candidates if parts[1] in b.modules or b.cli]
     else:
@@ -525,6 +530,9 @@ def self_test() -> int:
     reached = [b.target for b in reached_binaries("apps/routelab/main.cpp", binaries, deps)]
     if "test_cli" not in reached or "test_graph" in reached:
         problems.append(f"apps/routelab/main.cpp reaches {reached}")
+    reached = [b.target for b in reached_binaries("python/operations.cpp", binaries, deps)]
+    if reached:
+        problems.append(f"python/operations.cpp reaches test binaries {reached} (only the Python tests)")
     for problem in problems:
         print(problem, file=sys.stderr)
     print("mutation harness self-test: " + ("FAILED" if problems else "ok"))
@@ -574,6 +582,11 @@ class Harness:
             b.seconds = seconds.get(b.target, 0.0)
         print(f"baseline tests: {len(self.binaries)} binaries in {time.monotonic() - started:.0f} s "
               f"({', '.join(f'{b.target} {b.seconds:.0f}' for b in self.binaries)})", file=sys.stderr)
+        if passed and self.scripts:
+            started = time.monotonic()
+            passed, detail = run_scripts(self.build, self.scripts, self.args.jobs, self.args.timeout * 5)
+            print(f"baseline scripts: {len(self.scripts)} in {time.monotonic() - started:.0f} s "
+                  f"({', '.join(s.name for s in self.scripts)})", file=sys.stderr)
         if not passed:
             print(f"the unmutated tests fail: {detail}", file=sys.stderr)
         return passed
@@ -582,8 +595,12 @@ class Harness:
         binaries = reached_binaries(file, self.binaries, self.deps)
         labels = {b.label for b in binaries}
         cli_reached = any(b.cli for b in binaries)
-        scripts = [s for s in self.scripts if s.labels & labels or (s.cli and cli_reached)]
+        # The Python package links every module and its tests drive the CLI as well: its
+        # script (python.pytest) is reached by every mutant, and is all a python/ mutant reaches.
+        scripts = [s for s in self.scripts if s.labels & labels or (s.cli and cli_reached) or PYTHON_LABEL in s.labels]
         targets = [b.target for b in binaries] + (["routelab"] if cli_reached or scripts else [])
+        if Path(file).parts[0] == "python":
+            targets.append(PYTHON_TARGET)
         return targets, binaries, scripts
 
     def test(self, m: dict) -> tuple[str, str]:
@@ -599,6 +616,11 @@ class Harness:
             return ("uncompilable" if m.get("generated") else "invalid"), "does not compile"
         if selected:
             passed, detail, _ = run_binaries(self.build, binaries, args.jobs, args.timeout)
+            if passed and PYTHON_TARGET not in targets and any(PYTHON_LABEL in s.labels for s in scripts):
+                # Built only when its tests are to run (the binaries passed): a relink of the module.
+                rc, _ = run(command + ["--target", PYTHON_TARGET], ROOT)
+                if rc != 0:
+                    return ("uncompilable" if m.get("generated") else "invalid"), "the Python module does not compile"
             if passed:
                 passed, detail = run_scripts(self.build, scripts, args.jobs, args.timeout)
             return ("survived", "") if passed else ("killed", detail)

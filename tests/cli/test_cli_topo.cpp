@@ -2,6 +2,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "test_support.h"
 
 using routelab::test::runRoutelab;
@@ -126,4 +132,60 @@ TEST(CliTopo, TheSummaryKeysCountedByHandWithOneCableRemoved) {
   EXPECT_EQ(host["connected"], false);
   EXPECT_EQ(host["modifiers"], nlohmann::json::parse(R"([{"modifier": "remove-links=kt-h0[1]",
       "removed": ["kt-h0[1] -- kt-s0-00[1]"], "unreachable": ["kt-h0"], "disconnected_terminals": 1}])"));
+}
+
+// The text summary is the JSON summary of the same fabric, line by line, rebuilt here from the
+// JSON: a fat tree (structure, bisection), an irregular fabric, one left unconnected by a
+// modifier (its removed and unreachable lines) and one whose histograms mix one- and two-digit
+// port counts (ordered by port count, not as text).
+TEST(CliTopo, TextSummaryIsTheJsonsFiguresLineByLine) {
+  const std::vector<std::string> specs = {"gft2:n=8,m=4,r=6", "random:switches=16,seed=1",
+                                          "kary-ntree:k=2,n=3+remove-switches=kt-s0-00",
+                                          "kary-ntree:k=6,n=2+remove-switches=kt-s1-0"};
+  for (const std::string& spec : specs) {
+    SCOPED_TRACE(spec);
+    const auto text = runRoutelab("topo " + spec);
+    const auto json = runRoutelab("topo " + spec + " --format json");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    // "count x ports" in increasing port count, from the JSON object {"ports": count}.
+    const auto histogram = [&](const nlohmann::json& h) {
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> entries;
+      for (const auto& [ports, count] : h.items()) entries.emplace_back(std::stoull(ports), count.get<std::uint64_t>());
+      std::sort(entries.begin(), entries.end());
+      std::string out;
+      for (const auto& [ports, count] : entries)
+        out += (out.empty() ? "" : ", ") + std::to_string(count) + "x" + std::to_string(ports);
+      return out.empty() ? std::string("-") : out;
+    };
+    std::vector<std::string> expected = {"fabric      " + j["spec"].get<std::string>()};
+    if (j.contains("xgft")) {
+      std::string perLevel;
+      for (const auto& count : j["switches_per_level"]) perLevel += (perLevel.empty() ? "" : " + ") + u(count);
+      expected.push_back("structure   " + j["xgft"].get<std::string>() + " (" + u(j["levels"]) +
+                         " switch levels: " + perLevel + " switches, leaves first)");
+    }
+    expected.push_back("terminals   " + u(j["terminals"]));
+    expected.push_back("switches    " + u(j["switches"]));
+    expected.push_back("links       " + u(j["links"]) + " (" + u(j["switch_links"]) + " switch-switch), " +
+                       u(j["channels"]) + " channels");
+    expected.push_back("radix       " + histogram(j["radix_histogram"]) + " (switches x ports)");
+    expected.push_back("connected   " + histogram(j["degree_histogram"]) + " (switches x cabled ports)");
+    expected.push_back("components  " + u(j["components"]) + (j["connected"].get<bool>() ? "" : "  (NOT CONNECTED)"));
+    expected.push_back("diameter    " + u(j["diameter"]) + " hops terminal to terminal");
+    if (j.contains("bisection_width")) expected.push_back("bisection   " + u(j["bisection_width"]) + " links");
+    for (const auto& m : j["modifiers"]) {
+      expected.push_back("modifier    " + m["modifier"].get<std::string>() + ": removed " +
+                         std::to_string(m["removed"].size()) + "; " + u(m["disconnected_terminals"]) +
+                         " terminal(s) unreachable");
+      for (const auto& r : m["removed"]) expected.push_back("  removed     " + r.get<std::string>());
+      for (const auto& x : m["unreachable"]) expected.push_back("  unreachable " + x.get<std::string>());
+    }
+    std::vector<std::string> lines;
+    std::istringstream in(text.out);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    EXPECT_EQ(lines, expected) << text.out;
+  }
 }

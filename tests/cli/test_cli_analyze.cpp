@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_support.h"
@@ -236,4 +238,161 @@ TEST(CliAnalyze, LoadModelIsNamedAndSinglePathRoutingsAreUnchanged) {
   EXPECT_NE(text.out.find("load model  best-split"), std::string::npos) << text.out;
   const auto bad = runRoutelab("analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --load-model fluid");
   EXPECT_EQ(bad.exitCode, 2);
+}
+
+namespace {
+
+std::string fixedDigits(double value, int digits) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+/// A JSON number as the text prints a double with "{}": the shortest form that reads back,
+/// without a ".0" for whole numbers.
+std::string shortestNumber(const nlohmann::json& value) {
+  std::string text = value.dump();
+  if (text.size() > 2 && text.ends_with(".0")) text.resize(text.size() - 2);
+  return text;
+}
+
+/// The lmc and load-model lines of analyze's text, from its JSON.
+std::vector<std::string> modelLines(const nlohmann::json& j) {
+  std::vector<std::string> lines;
+  const std::uint64_t lmc = j["lmc"].get<std::uint64_t>();
+  if (lmc > 0) {
+    lines.push_back("lmc         " + std::to_string(lmc) + " (" + std::to_string(1U << lmc) +
+                    " addresses per terminal)");
+  }
+  const std::string model = j["load_model"].get<std::string>();
+  if (j["single_path"].get<bool>()) {
+    lines.push_back("load model  " + model + " (single-path routing: every model gives these numbers)");
+  } else if (model == "first-path") {
+    lines.push_back("load model  first-path (adaptive/multipath routing: only the preferred path is counted)");
+  } else if (model == "even-split") {
+    lines.push_back("load model  even-split (each pair divided equally over its allowed routes, hop by hop)");
+  } else {
+    lines.push_back("load model  best-split (least max load over splits of the allowed routes; bounds)");
+  }
+  return lines;
+}
+
+}  // namespace
+
+// The text reports of the worst, sampled and pattern metrics are their JSON, line by line,
+// rebuilt here from the JSON of the same run under each load model and with the optional lines
+// (lmc, bounds, a stopping rule not met, the max-load histogram, a lower bound, ascending usage).
+TEST(CliAnalyze, WorstSampledAndPatternTextIsTheJsonsFiguresLineByLine) {
+  const std::string irregular = "random:switches=8,terminals=2,seed=3";
+  const std::vector<std::string> commands = {
+      "analyze kary-ntree:k=4,n=2 --engine dmodk --metric worst",
+      "analyze " + irregular + " --engine mp-lash --metric worst --load-model even-split",
+      "analyze " + irregular + " --engine mp-lash --metric worst --load-model best-split",
+      "analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --lmc 1 --metric worst --load-model first-path",
+      "analyze kary-ntree:k=2,n=3 --engine dmodk --metric abb",
+      "analyze " + irregular + " --engine mp-lash --metric abb --load-model best-split --max-samples 2000",
+      "analyze " + irregular + " --engine minhop --metric afpb --precision 0.001 --max-samples 1000 --seed 4",
+      "analyze kary-ntree:k=2,n=3 --engine ftree-adaptive --lmc 1 --metric pattern --pattern random-permutation "
+      "--load-model best-split",
+      "analyze " + irregular +
+          " --engine mp-lash --metric pattern --pattern random-permutation --load-model best-split",
+      "analyze " + irregular + " --engine mp-lash --metric pattern --pattern hot-spot --load-model even-split",
+      "analyze kary-ntree:k=4,n=2 --engine dmodk --metric pattern --pattern shift:s=3",
+      "analyze kary-ntree:k=4,n=3 --engine smodk --metric pattern --pattern random-permutation --seed 2"};
+  std::set<std::string> seen;  // the optional lines reached
+  for (const std::string& command : commands) {
+    SCOPED_TRACE(command);
+    const auto text = runRoutelab(command);
+    const auto json = runRoutelab(command + " --format json");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const std::string metric = j["metric"].get<std::string>();
+    std::vector<std::string> expected = {"fabric      " + j["spec"].get<std::string>(),
+                                         "engine      " + j["engine"].get<std::string>()};
+    if (metric == "pattern") {
+      expected.push_back("pattern     " + j["pattern"].get<std::string>() +
+                         (j["pattern_seed"].is_null() ? "" : ", seed " + u(j["pattern_seed"])) + " (" + u(j["pairs"]) +
+                         " pairs" + (j["permutation"].get<bool>() ? ", a permutation" : "") + ")");
+    }
+    for (const std::string& line : modelLines(j)) expected.push_back(line);
+    const std::string model = j["load_model"].get<std::string>();
+    if (metric == "worst") {
+      if (j["single_path"].get<bool>() || model == "first-path") {
+        expected.push_back("WORST       " + shortestNumber(j["value"]) +
+                           " (exact: maximum matching per channel, Nienaber Eq. 1)");
+      } else if (model == "even-split") {
+        expected.push_back("WORST       " + fixedDigits(j["value"].get<double>(), 4) +
+                           " (exact: maximum-weight matching of the split shares per channel)");
+      } else {
+        expected.push_back("WORST       in [" + fixedDigits(j["lower_bound"].get<double>(), 4) + ", " +
+                           fixedDigits(j["value"].get<double>(), 4) +
+                           "] (upper: least WORST of fixed splits; lower: best split of their witnesses)");
+      }
+      if (!j["channel"].is_null()) expected.push_back("channel     " + j["channel"]["description"].get<std::string>());
+      std::string witness = "witness     " + std::to_string(j["witness"].size()) + " pairs:";
+      for (const auto& pair : j["witness"])
+        witness += " " + pair["source"].get<std::string>() + "->" + pair["destination"].get<std::string>();
+      expected.push_back(witness);
+      expected.push_back("solved      " + u(j["channels_solved"]) + " channel matchings (the others cannot beat it)");
+    } else if (metric == "pattern") {
+      expected.push_back("ML          " + shortestNumber(j["max_load"]) +
+                         " (bandwidth 1/ML = " + fixedDigits(j["bandwidth"].get<double>(), 4) + ") on " +
+                         u(j["channels_at_max"]) + " channel(s)");
+      if (j["lower_bound"] != j["max_load"]) {
+        expected.push_back("lower bound " + shortestNumber(j["lower_bound"]) + " (the best split's ML lies between)");
+        seen.insert("lower bound");
+      }
+      if (!j["channel"].is_null()) expected.push_back("max channel " + j["channel"]["description"].get<std::string>());
+      for (const auto& a : j["ascending_usage"]) {
+        expected.push_back("level " + u(a["level"]) + "     " + u(a["switches_sending_up"]) +
+                           " switch(es) send up, using " + u(a["min_channels_per_switch"]) + ".." +
+                           u(a["max_channels_per_switch"]) + " of " + u(a["available_per_switch"]) +
+                           " ascending channels each");
+        seen.insert(a["min_channels_per_switch"] == a["max_channels_per_switch"] ? "ascending" : "ascending range");
+      }
+    } else {
+      char head[16];
+      std::snprintf(head, sizeof head, "%-11s", metric.c_str());
+      expected.push_back(std::string(head) + " " + fixedDigits(j["mean"].get<double>(), 4) + " ± " +
+                         fixedDigits(j["ci99_halfwidth"].get<double>(), 4) + " (99% CI), mean of 1/ML over " +
+                         u(j["samples"]) + " random " + j["pattern"].get<std::string>() + " patterns, seed " +
+                         u(j["seed"]));
+      if (!j["exact"].get<bool>()) {
+        expected.push_back("bounds      best split lies in [" + fixedDigits(j["mean"].get<double>(), 4) + ", " +
+                           fixedDigits(j["bandwidth_upper_bound"].get<double>(), 4) + "] (per-sample gap at most " +
+                           fixedDigits(100 * j["max_relative_gap"].get<double>(), 2) + "%)");
+        seen.insert("bounds");
+      }
+      expected.push_back(
+          "stopping    half-width <= " + shortestNumber(j["precision"]) + " x mean: " +
+          (j["converged"].get<bool>() ? std::string("met") : "NOT met within " + u(j["max_samples"]) + " samples"));
+      if (!j["converged"].get<bool>()) seen.insert("not met");
+      expected.push_back("mean ML     " + fixedDigits(j["mean_max_load"].get<double>(), 4));
+      // The text lists integral max loads only (single path or first path); a split model's
+      // fractional ones are in the JSON only (docs/ANALYSIS.md).
+      const bool integral = j["single_path"].get<bool>() || model == "first-path";
+      if (integral && !j["max_load_histogram"].empty()) {
+        std::vector<std::pair<double, std::string>> counts;  // in increasing max load
+        for (const auto& [ml, count] : j["max_load_histogram"].items())
+          counts.emplace_back(std::stod(ml), " " + ml + ":" + u(count));
+        std::sort(counts.begin(), counts.end());
+        std::string line = "ML counts  ";
+        for (const auto& [ml, entry] : counts) line += entry;
+        expected.push_back(line);
+        seen.insert("histogram");
+      }
+    }
+    if (j["lmc"].get<int>() > 0) seen.insert("lmc");
+    seen.insert(metric + " " + (j["single_path"].get<bool>() ? std::string("single-path") : model));
+    std::vector<std::string> lines;
+    std::istringstream in(text.out);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    EXPECT_EQ(lines, expected) << text.out;
+  }
+  for (const char* line : {"lower bound", "ascending", "ascending range", "bounds", "not met", "histogram", "lmc",
+                           "worst even-split", "worst best-split", "worst first-path", "worst single-path"}) {
+    EXPECT_TRUE(seen.contains(line)) << line;
+  }
 }

@@ -78,19 +78,24 @@ TEST(FabricLids, ASwitchHeaderTakesTheGivenLidUnlessItIsZero) {
   }
 }
 
+// Named as ibnetdiscover output or given as file:PATH and detected as such (docs/FORMATS.md
+// "Fabric LIDs"), the import carries the LIDs OpenSM gave.
 TEST(FabricLids, IbnetdiscoverImportCarriesTheFilesLids) {
-  const Fabric fabric = loadFabric("ibnetdiscover:" + k4n3("ibnetdiscover.txt"));
   const LidMap truth = readGuid2Lid(k4n3("guid2lid"));  // OpenSM's cache of the same run
   ASSERT_EQ(truth.byPortGuid.size(), 112u);             // 64 CAs + 48 switches
-  ASSERT_FALSE(fabric.lids.empty());
-  for (std::size_t i = 0; i < fabric.network.nodeCount(); ++i) {
-    const NodeId node = NodeId::fromIndex(i);
-    const LidMap::Entry* ours = fabric.lids.find(fabric.network, node);
-    const LidMap::Entry* theirs = truth.find(fabric.network, node);
-    ASSERT_NE(ours, nullptr) << fabric.network.name(node);
-    ASSERT_NE(theirs, nullptr) << fabric.network.name(node);
-    EXPECT_EQ(ours->lid, theirs->lid) << fabric.network.name(node);
-    EXPECT_EQ(ours->lmc, 0) << fabric.network.name(node);
+  for (const std::string prefix : {"ibnetdiscover:", "file:"}) {
+    SCOPED_TRACE(prefix);
+    const Fabric fabric = loadFabric(prefix + k4n3("ibnetdiscover.txt"));
+    ASSERT_FALSE(fabric.lids.empty());
+    for (std::size_t i = 0; i < fabric.network.nodeCount(); ++i) {
+      const NodeId node = NodeId::fromIndex(i);
+      const LidMap::Entry* ours = fabric.lids.find(fabric.network, node);
+      const LidMap::Entry* theirs = truth.find(fabric.network, node);
+      ASSERT_NE(ours, nullptr) << fabric.network.name(node);
+      ASSERT_NE(theirs, nullptr) << fabric.network.name(node);
+      EXPECT_EQ(ours->lid, theirs->lid) << fabric.network.name(node);
+      EXPECT_EQ(ours->lmc, 0) << fabric.network.name(node);
+    }
   }
 }
 

@@ -56,8 +56,9 @@ void printText(const SimulateRequest& request, const nlohmann::json& config, con
   const Options& o = request.options;
   fmt::print("fabric      {} ({} terminals)\n", config["fabric"].get<std::string>(),
              config["terminals"].get<std::size_t>());
-  fmt::print("engine      {}, {} VCs, selection {}, arbitration {}, paths {}\n", request.engine,
-             config["vcs"].get<unsigned>(), o.string("selection"), o.string("arbitration"), o.string("paths"));
+  fmt::print("engine      {}{}, {} VCs, selection {}, arbitration {}, paths {}\n", request.engine,
+             request.lmc > 0 ? fmt::format(" (lmc {})", request.lmc) : "", config["vcs"].get<unsigned>(),
+             o.string("selection"), o.string("arbitration"), o.string("paths"));
   fmt::print("model       {} flits/packet, {} packets/VC queue, routing {} cycles, fly {} cycles{}\n", c.packetFlits,
              c.bufferPackets, c.routingDelay, c.flyTime,
              c.inOrder ? fmt::format(", in order (reorder {} packets)", c.reorderPackets) : "");

@@ -159,6 +159,7 @@ nlohmann::json simulateResultJson(const SimulateRequest& request, const Simulate
   nlohmann::json j = {{"fabric", outcome.fabric.spec},
                       {"terminals", outcome.fabric.network.terminalCount()},
                       {"engine", request.engine},
+                      {"lmc", request.lmc},
                       {"traffic", request.usesTrace() ? std::string("trace") : c.traffic},
                       {"seed", c.seed},
                       {"packet_flits", c.packetFlits},

@@ -73,9 +73,11 @@ TEST(CliSimulate, TextReportIsTheJsonsFiguresLineByLine) {
     ASSERT_EQ(json.exitCode, text.exitCode) << json.err;
     const auto j = nlohmann::json::parse(json.out);
     const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    EXPECT_EQ(j["lmc"], command.find("--lmc 1") == std::string::npos ? 0 : 1);
     std::vector<std::string> expected = {
         "fabric      " + j["fabric"].get<std::string>() + " (" + u(j["terminals"]) + " terminals)",
-        "engine      " + j["engine"].get<std::string>() + ", " + u(j["vcs"]) + " VCs, selection " +
+        "engine      " + j["engine"].get<std::string>() +
+            (j["lmc"].get<int>() > 0 ? " (lmc " + u(j["lmc"]) + ")" : "") + ", " + u(j["vcs"]) + " VCs, selection " +
             j["selection"].get<std::string>() + ", arbitration " + j["arbitration"].get<std::string>() + ", paths " +
             j["paths"].get<std::string>(),
         "model       " + u(j["packet_flits"]) + " flits/packet, " + u(j["buffer_packets"]) +

@@ -63,6 +63,20 @@ def test_simulate(cli):
             assert point[key] == row[key], key
 
 
+@pytest.mark.parametrize("lmc", [0, 1, 7])
+def test_the_routing_supplies_its_lmc(cli, lmc):
+    """verify, analyze and simulate take the lmc from the Routing (2^lmc addresses per terminal,
+    0..7) and echo it as the CLI does for --lmc."""
+    fabric = rl.Fabric(SPEC)
+    routing = rl.route(fabric, "dmodk", lmc=lmc)
+    assert routing.addresses == 8 * 2**lmc
+    assert rl.verify(fabric, routing).details["lmc"] == lmc
+    assert rl.analyze(fabric, routing, metric="worst").details["lmc"] == lmc
+    assert rl.simulate(fabric, routing, loads=[0.1], cycles=300).attrs["config"]["lmc"] == lmc
+    for operation in ("verify", "analyze", "simulate"):
+        assert cli(operation, SPEC, "--engine", "dmodk", "--lmc", str(lmc))["lmc"] == lmc, operation
+
+
 def test_schedule(cli):
     j = cli("schedule", "ft:l=2,m=4,w=4", "--permutations", "20", "--scheduler", "local-greedy")
     r = rl.schedule(rl.Fabric("ft:l=2,m=4,w=4"), "local-greedy", permutations=20)

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_support.h"
 
@@ -130,4 +131,53 @@ TEST(CliSchedule, ClearErrors) {
   const auto list = runRoutelab("list --format json");
   ASSERT_EQ(list.exitCode, 0);
   EXPECT_EQ(nlohmann::json::parse(list.out)["schedulers"].size(), 3u);
+}
+
+// The whole text report is the JSON of the same run, line by line: rebuilt here from the JSON
+// for each scheduler, a fixed pattern, the rounds line and an export line.
+TEST(CliSchedule, TextReportIsTheJsonsFiguresLineByLine) {
+  const std::string paths = (routelab::test::scratchDir() / "schedule-text-paths.json").string();
+  const std::vector<std::string> commands = {
+      "schedule ft:l=3,m=4,w=4 --scheduler level-wise --permutations 20 --seed 3",
+      "schedule kary-ntree:k=4,n=3 --scheduler local-random --release-on-fail --permutations 10 --rounds --seed 1",
+      "schedule ft:l=2,m=4,w=4 --scheduler local-greedy --pattern shift:s=1 --permutations 3 --export paths " + paths};
+  for (const std::string& command : commands) {
+    SCOPED_TRACE(command);
+    const auto text = runRoutelab(command);
+    const auto json = runRoutelab(command + " --format json");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto fixed = [](const nlohmann::json& v, int digits) {
+      char out[48];
+      std::snprintf(out, sizeof out, "%.*f", digits, v.get<double>());
+      return std::string(out);
+    };
+    std::vector<std::string> expected = {
+        "fabric         " + j["spec"].get<std::string>() + " = " + j["xgft"].get<std::string>() + ", " +
+            u(j["terminals"]) + " terminals",
+        "scheduler      " + j["scheduler"].get<std::string>() + "  [" + j["reference"].get<std::string>() + "]",
+        "pattern        " + j["pattern"].get<std::string>() + ", " + u(j["permutations"]) + " sample(s), seed " +
+            u(j["seed"]),
+        "requests       " + fixed(j["requests"], 1) + " per sample",
+        "schedulability mean " + fixed(j["ratio_mean"], 4) + "  min " + fixed(j["ratio_min"], 4) + "  max " +
+            fixed(j["ratio_max"], 4) + "  (stddev " + fixed(j["ratio_stddev"], 4) + ")",
+        "failures       " + u(j["failures"]["no_common_port"]) + " no common port, " + u(j["failures"]["no_up_port"]) +
+            " no free up port, " + u(j["failures"]["down_conflict"]) + " down conflicts",
+        "checked        sample " + u(j["checked"]["sample"]) + ": " + u(j["checked"]["circuits"]) + " circuits on " +
+            u(j["checked"]["channels"]) + " channels, conflict-free"};
+    EXPECT_TRUE(j["checked"]["conflict_free"].get<bool>());
+    if (j.contains("rounds")) {
+      const auto& r = j["rounds"];
+      EXPECT_LT(r["min"], r["max"]);  // tells the two apart
+      expected.push_back("rounds         mean " + fixed(r["mean"], 2) + "  min " + u(r["min"]) + "  max " +
+                         u(r["max"]) + "  (static load lower bound " + u(r["lower_bound_max"]) + ")");
+    }
+    for (const auto& file : j["exported"]) expected.push_back("exported       " + file["file"].get<std::string>());
+    std::vector<std::string> lines;
+    std::istringstream in(text.out);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    EXPECT_EQ(lines, expected) << text.out;
+  }
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -221,3 +222,62 @@ TEST_F(CliCompare, ReportRendersInHeadlessChromium) {
 }
 
 }  // namespace
+
+// The configuration printed before the table is compare.json's "configuration", line by line:
+// rebuilt here from the JSON for runs with every option away from its default, simulation off,
+// on and forced (--simulate), so a header line that prints another option fails.
+TEST_F(CliCompare, TextHeaderIsTheConfigurationOfCompareJson) {
+  const std::vector<std::string> runs = {
+      "--engines 'dmodk;updown' --no-simulate --precision 0.05 --max-samples 5000 --vls 4 --in-order",
+      "--engines 'dmodk;updown;ftree-adaptive' --simulate-leaders 2 --simulate-cycles 500 --simulate-steps 2 "
+      "--adaptive-switches --max-shifts 8 --detail-terminals 64 --max-addresses-per-terminal 4 "
+      "--generic-engine-switches 100 --seed 5",
+      "--engines 'dmodk' --simulate --simulate-terminals 4 --simulate-leaders 1 --simulate-cycles 300 "
+      "--simulate-steps 1"};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    SCOPED_TRACE(runs[i]);
+    const std::filesystem::path output = dir_ / ("run" + std::to_string(i));
+    const auto r = runRoutelab("compare kary-ntree:k=2,n=3 " + runs[i] + " --quiet --output " + output.string());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto c = nlohmann::json::parse(slurp(output / "compare.json"))["configuration"];
+    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto number = [](const nlohmann::json& v) {  // as fmt's "{}" prints a double
+      std::string text = v.dump();
+      if (text.ends_with(".0")) text.resize(text.size() - 2);
+      return text;
+    };
+    std::string engines;
+    for (const auto& e : c["engines"]) engines += (engines.empty() ? "" : " ") + e.get<std::string>();
+    std::vector<std::string> expected = {
+        "fabric      " + c["fabric"].get<std::string>(),
+        "engines     " + engines,
+        "seed        " + u(c["seed"]),
+        "sampling    ABB/AFPB/ADB until the 99% half-width <= " + number(c["precision"]) + " x mean, at most " +
+            u(c["max_samples"]) + " samples",
+        "all-to-all  at most " + u(c["max_shifts"]) + " shifts (stage counts over the same pairs)",
+        "detail      AFPB, ADB and split load models up to " + u(c["detail_terminals"]) +
+            " terminals; beyond, analysis up to " + u(c["max_addresses_per_terminal"]) +
+            " addresses per terminal; generic engines on fat-trees up to " + u(c["generic_engine_switches"]) +
+            " switches"};
+    if (!c["opensm_dir"].get<std::string>().empty())
+      expected.push_back("opensm      " + c["opensm_dir"].get<std::string>());
+    expected.push_back(
+        "fabric has  " + u(c["vls"]) + " VLs, " +
+        (c["adaptive_switches"].get<bool>() ? "adaptive switches" : "LFT switches (one output per destination)") +
+        (c["in_order"].get<bool>() ? ", in-order delivery required" : ""));
+    expected.push_back("simulation  " +
+                       (!c["simulate"].get<bool>()
+                            ? std::string("off (--no-simulate)")
+                            : "the " + u(c["simulate_leaders"]) +
+                                  " leading deployable routings and each relaxed constraint's best, on fabrics up to " +
+                                  u(c["simulate_terminals"]) + " terminals" +
+                                  (c["simulate_always"].get<bool>() ? " (--simulate: any size)" : "") + ": " +
+                                  u(c["simulate_cycles"]) + " cycles per point, saturation search with " +
+                                  u(c["simulate_steps"]) + " halvings"));
+    expected.push_back("report      " + (output / "index.html").string());
+    std::vector<std::string> lines;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line) && !line.empty();) lines.push_back(line);
+    EXPECT_EQ(lines, expected) << r.out;
+  }
+}

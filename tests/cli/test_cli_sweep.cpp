@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -178,4 +180,50 @@ TEST(CliSweep, PlotWritesPngAndSvg) {
   for (const auto& entry : std::filesystem::directory_iterator(dir + "/plots")) {
     EXPECT_EQ(entry.path().string().find(".tmp-"), std::string::npos) << entry.path();
   }
+}
+
+// --dry-run lists exactly the points a run then stores: its header is the stored sweep's name,
+// identity, point count and file, and each "point I CONFIG" line the stored configuration of
+// point I (compact JSON, keys sorted). A run with a failing point counts it in the summary,
+// names the count on stderr and exits 1.
+TEST(CliSweep, DryRunListsThePointsTheRunStoresAndFailuresAreCounted) {
+  const std::string dir = folder("dry-run");
+  const std::string file = write(dir + "/s.toml", kSweep);
+  const auto dry = runRoutelab("sweep " + file + " --dry-run");
+  ASSERT_EQ(dry.exitCode, 0) << dry.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/s.sqlite"));  // nothing computed, nothing written
+  const auto run = runRoutelab("sweep " + file + " --quiet");
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  const auto stored = runRoutelab("results " + dir + "/s.sqlite --format json");
+  ASSERT_EQ(stored.exitCode, 0) << stored.err;
+  const auto j = nlohmann::json::parse(stored.out);
+  const auto& sweep = j["sweep"];
+  std::vector<std::string> expected = {
+      "sweep       " + sweep["name"].get<std::string>() + " (identity " + sweep["identity"].get<std::string>() + ", " +
+      std::to_string(sweep["points"].get<int>()) + " points, from " + sweep["source"].get<std::string>() + ")"};
+  ASSERT_EQ(j["results"].size(), 16u);
+  for (const auto& r : j["results"]) {
+    std::string index = std::to_string(r["index"].get<int>());
+    index.resize(std::max<std::size_t>(index.size(), 5), ' ');
+    expected.push_back("point " + index + " " + r["config"].dump());
+  }
+  std::vector<std::string> lines;
+  std::istringstream in(dry.out);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  EXPECT_EQ(lines, expected) << dry.out;
+
+  const std::string failing = write(dir + "/f.toml", R"(name = "one-fails"
+[[grid]]
+kind = "analyze"
+fabrics = ["random:switches=8,seed=1"]
+engines = ["dmodk", "updown"]
+metrics = ["worst"]
+)");
+  const auto failed = runRoutelab("sweep " + failing + " --quiet");
+  EXPECT_EQ(failed.exitCode, 1);
+  EXPECT_NE(failed.out.find("points      2 in all: 0 stored before, 2 computed now (1 failed), 0 left"),
+            std::string::npos)
+      << failed.out;
+  EXPECT_NE(failed.err.find("1 point(s) failed; their errors are in the results (status error)"), std::string::npos)
+      << failed.err;
 }

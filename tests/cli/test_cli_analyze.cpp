@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_text.h"
 #include "test_support.h"
 
 using routelab::test::fixturesDir;
@@ -242,20 +243,6 @@ TEST(CliAnalyze, LoadModelIsNamedAndSinglePathRoutingsAreUnchanged) {
 
 namespace {
 
-std::string fixedDigits(double value, int digits) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
-
-/// A JSON number as the text prints a double with "{}": the shortest form that reads back,
-/// without a ".0" for whole numbers.
-std::string shortestNumber(const nlohmann::json& value) {
-  std::string text = value.dump();
-  if (text.size() > 2 && text.ends_with(".0")) text.resize(text.size() - 2);
-  return text;
-}
-
 /// The lmc and load-model lines of analyze's text, from its JSON.
 std::vector<std::string> modelLines(const nlohmann::json& j) {
   std::vector<std::string> lines;
@@ -320,14 +307,14 @@ TEST(CliAnalyze, WorstSampledAndPatternTextIsTheJsonsFiguresLineByLine) {
     const std::string model = j["load_model"].get<std::string>();
     if (metric == "worst") {
       if (j["single_path"].get<bool>() || model == "first-path") {
-        expected.push_back("WORST       " + shortestNumber(j["value"]) +
+        expected.push_back("WORST       " + routelab::test::shortestNumber(j["value"]) +
                            " (exact: maximum matching per channel, Nienaber Eq. 1)");
       } else if (model == "even-split") {
-        expected.push_back("WORST       " + fixedDigits(j["value"].get<double>(), 4) +
+        expected.push_back("WORST       " + routelab::test::fixedDecimals(j["value"].get<double>(), 4) +
                            " (exact: maximum-weight matching of the split shares per channel)");
       } else {
-        expected.push_back("WORST       in [" + fixedDigits(j["lower_bound"].get<double>(), 4) + ", " +
-                           fixedDigits(j["value"].get<double>(), 4) +
+        expected.push_back("WORST       in [" + routelab::test::fixedDecimals(j["lower_bound"].get<double>(), 4) +
+                           ", " + routelab::test::fixedDecimals(j["value"].get<double>(), 4) +
                            "] (upper: least WORST of fixed splits; lower: best split of their witnesses)");
       }
       if (!j["channel"].is_null()) expected.push_back("channel     " + j["channel"]["description"].get<std::string>());
@@ -337,11 +324,12 @@ TEST(CliAnalyze, WorstSampledAndPatternTextIsTheJsonsFiguresLineByLine) {
       expected.push_back(witness);
       expected.push_back("solved      " + u(j["channels_solved"]) + " channel matchings (the others cannot beat it)");
     } else if (metric == "pattern") {
-      expected.push_back("ML          " + shortestNumber(j["max_load"]) +
-                         " (bandwidth 1/ML = " + fixedDigits(j["bandwidth"].get<double>(), 4) + ") on " +
-                         u(j["channels_at_max"]) + " channel(s)");
+      expected.push_back("ML          " + routelab::test::shortestNumber(j["max_load"]) +
+                         " (bandwidth 1/ML = " + routelab::test::fixedDecimals(j["bandwidth"].get<double>(), 4) +
+                         ") on " + u(j["channels_at_max"]) + " channel(s)");
       if (j["lower_bound"] != j["max_load"]) {
-        expected.push_back("lower bound " + shortestNumber(j["lower_bound"]) + " (the best split's ML lies between)");
+        expected.push_back("lower bound " + routelab::test::shortestNumber(j["lower_bound"]) +
+                           " (the best split's ML lies between)");
         seen.insert("lower bound");
       }
       if (!j["channel"].is_null()) expected.push_back("max channel " + j["channel"]["description"].get<std::string>());
@@ -355,21 +343,22 @@ TEST(CliAnalyze, WorstSampledAndPatternTextIsTheJsonsFiguresLineByLine) {
     } else {
       char head[16];
       std::snprintf(head, sizeof head, "%-11s", metric.c_str());
-      expected.push_back(std::string(head) + " " + fixedDigits(j["mean"].get<double>(), 4) + " ± " +
-                         fixedDigits(j["ci99_halfwidth"].get<double>(), 4) + " (99% CI), mean of 1/ML over " +
-                         u(j["samples"]) + " random " + j["pattern"].get<std::string>() + " patterns, seed " +
-                         u(j["seed"]));
+      expected.push_back(std::string(head) + " " + routelab::test::fixedDecimals(j["mean"].get<double>(), 4) + " ± " +
+                         routelab::test::fixedDecimals(j["ci99_halfwidth"].get<double>(), 4) +
+                         " (99% CI), mean of 1/ML over " + u(j["samples"]) + " random " +
+                         j["pattern"].get<std::string>() + " patterns, seed " + u(j["seed"]));
       if (!j["exact"].get<bool>()) {
-        expected.push_back("bounds      best split lies in [" + fixedDigits(j["mean"].get<double>(), 4) + ", " +
-                           fixedDigits(j["bandwidth_upper_bound"].get<double>(), 4) + "] (per-sample gap at most " +
-                           fixedDigits(100 * j["max_relative_gap"].get<double>(), 2) + "%)");
+        expected.push_back(
+            "bounds      best split lies in [" + routelab::test::fixedDecimals(j["mean"].get<double>(), 4) + ", " +
+            routelab::test::fixedDecimals(j["bandwidth_upper_bound"].get<double>(), 4) + "] (per-sample gap at most " +
+            routelab::test::fixedDecimals(100 * j["max_relative_gap"].get<double>(), 2) + "%)");
         seen.insert("bounds");
       }
       expected.push_back(
-          "stopping    half-width <= " + shortestNumber(j["precision"]) + " x mean: " +
+          "stopping    half-width <= " + routelab::test::shortestNumber(j["precision"]) + " x mean: " +
           (j["converged"].get<bool>() ? std::string("met") : "NOT met within " + u(j["max_samples"]) + " samples"));
       if (!j["converged"].get<bool>()) seen.insert("not met");
-      expected.push_back("mean ML     " + fixedDigits(j["mean_max_load"].get<double>(), 4));
+      expected.push_back("mean ML     " + routelab::test::fixedDecimals(j["mean_max_load"].get<double>(), 4));
       // The text lists integral max loads only (single path or first path); a split model's
       // fractional ones are in the JSON only (docs/ANALYSIS.md).
       const bool integral = j["single_path"].get<bool>() || model == "first-path";
@@ -386,10 +375,7 @@ TEST(CliAnalyze, WorstSampledAndPatternTextIsTheJsonsFiguresLineByLine) {
     }
     if (j["lmc"].get<int>() > 0) seen.insert("lmc");
     seen.insert(metric + " " + (j["single_path"].get<bool>() ? std::string("single-path") : model));
-    std::vector<std::string> lines;
-    std::istringstream in(text.out);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    EXPECT_EQ(lines, expected) << text.out;
+    EXPECT_EQ(routelab::test::linesOf(text.out), expected) << text.out;
   }
   for (const char* line : {"lower bound", "ascending", "ascending range", "bounds", "not met", "histogram", "lmc",
                            "worst even-split", "worst best-split", "worst first-path", "worst single-path"}) {

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_text.h"
 #include "test_support.h"
 
 using routelab::test::runCommand;
@@ -241,19 +242,14 @@ TEST_F(CliCompare, TextHeaderIsTheConfigurationOfCompareJson) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto c = nlohmann::json::parse(slurp(output / "compare.json"))["configuration"];
     const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
-    const auto number = [](const nlohmann::json& v) {  // as fmt's "{}" prints a double
-      std::string text = v.dump();
-      if (text.ends_with(".0")) text.resize(text.size() - 2);
-      return text;
-    };
     std::string engines;
     for (const auto& e : c["engines"]) engines += (engines.empty() ? "" : " ") + e.get<std::string>();
     std::vector<std::string> expected = {
         "fabric      " + c["fabric"].get<std::string>(),
         "engines     " + engines,
         "seed        " + u(c["seed"]),
-        "sampling    ABB/AFPB/ADB until the 99% half-width <= " + number(c["precision"]) + " x mean, at most " +
-            u(c["max_samples"]) + " samples",
+        "sampling    ABB/AFPB/ADB until the 99% half-width <= " + routelab::test::shortestNumber(c["precision"]) +
+            " x mean, at most " + u(c["max_samples"]) + " samples",
         "all-to-all  at most " + u(c["max_shifts"]) + " shifts (stage counts over the same pairs)",
         "detail      AFPB, ADB and split load models up to " + u(c["detail_terminals"]) +
             " terminals; beyond, analysis up to " + u(c["max_addresses_per_terminal"]) +

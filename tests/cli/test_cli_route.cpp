@@ -11,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "cli_text.h"
 #include "test_support.h"
 
 using routelab::test::runRoutelab;
@@ -174,11 +175,6 @@ TEST(CliRoute, TextSummaryIsTheJsonsFiguresLineByLine) {
       {"--engine lash:addressing=pair", true},                        // source classes
       {"--engine ftree-deterministic --lmc 2 --no-checks", false},
   };
-  const auto fixed = [](double value, int digits) {
-    char text[48];
-    std::snprintf(text, sizeof text, "%.*f", digits, value);
-    return std::string(text);
-  };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.options);
     const std::string command = "route kary-ntree:k=2,n=3 " + c.options;
@@ -234,14 +230,16 @@ TEST(CliRoute, TextSummaryIsTheJsonsFiguresLineByLine) {
                          " (" + u(k["multi_candidate_entries"]) + " of " + u(k["entries"]) +
                          " entries with several candidates)");
       expected.push_back("  path length     max " + u(k["max_hops"]) + " hops, mean " +
-                         fixed(k["mean_hops"].get<double>(), 4) + " (terminal pairs, channels incl. injection)");
+                         routelab::test::fixedDecimals(k["mean_hops"].get<double>(), 4) +
+                         " (terminal pairs, channels incl. injection)");
       for (const auto& s : k["stages"]) {
         if (s["channels"].get<std::uint64_t>() == 0) continue;
         char head[64];
         const std::string name = "level " + u(s["level"]) + " " + s["direction"].get<std::string>();
         std::snprintf(head, sizeof head, "  stage %-13s %6s channels", name.c_str(), u(s["channels"]).c_str());
         expected.push_back(std::string(head) + ", paths per channel min " + u(s["min_paths"]) + " max " +
-                           u(s["max_paths"]) + " mean " + fixed(s["mean_paths"].get<double>(), 3));
+                           u(s["max_paths"]) + " mean " +
+                           routelab::test::fixedDecimals(s["mean_paths"].get<double>(), 3));
       }
       EXPECT_TRUE(k["failures"].empty());
     }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_text.h"
 #include "test_support.h"
 
 using routelab::test::runRoutelab;
@@ -150,9 +151,7 @@ TEST(CliSchedule, TextReportIsTheJsonsFiguresLineByLine) {
     const auto j = nlohmann::json::parse(json.out);
     const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
     const auto fixed = [](const nlohmann::json& v, int digits) {
-      char out[48];
-      std::snprintf(out, sizeof out, "%.*f", digits, v.get<double>());
-      return std::string(out);
+      return routelab::test::fixedDecimals(v.get<double>(), digits);
     };
     std::vector<std::string> expected = {
         "fabric         " + j["spec"].get<std::string>() + " = " + j["xgft"].get<std::string>() + ", " +
@@ -175,9 +174,6 @@ TEST(CliSchedule, TextReportIsTheJsonsFiguresLineByLine) {
                          u(r["max"]) + "  (static load lower bound " + u(r["lower_bound_max"]) + ")");
     }
     for (const auto& file : j["exported"]) expected.push_back("exported       " + file["file"].get<std::string>());
-    std::vector<std::string> lines;
-    std::istringstream in(text.out);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    EXPECT_EQ(lines, expected) << text.out;
+    EXPECT_EQ(routelab::test::linesOf(text.out), expected) << text.out;
   }
 }

@@ -9,17 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "cli_text.h"
 #include "test_support.h"
 
 using routelab::test::runRoutelab;
 
 namespace {
-
-std::string fourDecimals(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4f", value);
-  return text;
-}
 
 TEST(CliSimulate, SaturationPrintsTheLoadFoundAndTheThroughputThereAsItsJsonDoes) {
   // An irregular fabric routed by LASH that saturates inside (0.01, 1).
@@ -42,8 +37,9 @@ TEST(CliSimulate, SaturationPrintsTheLoadFoundAndTheThroughputThereAsItsJsonDoes
 
   const auto text = runRoutelab(arguments);
   ASSERT_EQ(text.exitCode, 0) << text.err;
-  const std::string line = "saturation  " + fourDecimals(accepted) + " flits/terminal/cycle accepted at offered load " +
-                           fourDecimals(load) + "\n";
+  const std::string line = "saturation  " + routelab::test::fixedDecimals(accepted, 4) +
+                           " flits/terminal/cycle accepted at offered load " + routelab::test::fixedDecimals(load, 4) +
+                           "\n";
   EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
 }
 
@@ -116,10 +112,7 @@ TEST(CliSimulate, TextReportIsTheJsonsFiguresLineByLine) {
       }
     }
     if (j.contains("trace")) expected.push_back("trace       delivered completely at cycle " + u(j["last_delivery"]));
-    std::vector<std::string> lines;
-    std::istringstream in(text.out);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    EXPECT_EQ(lines, expected) << text.out;
+    EXPECT_EQ(routelab::test::linesOf(text.out), expected) << text.out;
   }
   EXPECT_TRUE(sawDeadlock);
   EXPECT_TRUE(sawSaturated);

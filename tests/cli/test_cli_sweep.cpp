@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_text.h"
 #include "test_support.h"
 
 using routelab::test::runRoutelab;
@@ -207,10 +208,7 @@ TEST(CliSweep, DryRunListsThePointsTheRunStoresAndFailuresAreCounted) {
     index.resize(std::max<std::size_t>(index.size(), 5), ' ');
     expected.push_back("point " + index + " " + r["config"].dump());
   }
-  std::vector<std::string> lines;
-  std::istringstream in(dry.out);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  EXPECT_EQ(lines, expected) << dry.out;
+  EXPECT_EQ(routelab::test::linesOf(dry.out), expected) << dry.out;
 
   const std::string failing = write(dir + "/f.toml", R"(name = "one-fails"
 [[grid]]

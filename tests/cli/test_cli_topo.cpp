@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_text.h"
 #include "test_support.h"
 
 using routelab::test::runRoutelab;
@@ -183,9 +184,6 @@ TEST(CliTopo, TextSummaryIsTheJsonsFiguresLineByLine) {
       for (const auto& r : m["removed"]) expected.push_back("  removed     " + r.get<std::string>());
       for (const auto& x : m["unreachable"]) expected.push_back("  unreachable " + x.get<std::string>());
     }
-    std::vector<std::string> lines;
-    std::istringstream in(text.out);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    EXPECT_EQ(lines, expected) << text.out;
+    EXPECT_EQ(routelab::test::linesOf(text.out), expected) << text.out;
   }
 }

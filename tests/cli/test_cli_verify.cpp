@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_text.h"
 #include "test_support.h"
 
 using routelab::test::fixturesDir;
@@ -204,10 +205,7 @@ TEST(CliVerify, TextReportIsTheJsonsFiguresLineByLine) {
                         : code == 4 ? "FAIL: deadlock-prone"
                                     : "FAIL: not connected or loops") +
                        " (exit " + std::to_string(code) + ")");
-    std::vector<std::string> lines;
-    std::istringstream in(text.out);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    EXPECT_EQ(lines, expected) << text.out;
+    EXPECT_EQ(routelab::test::linesOf(text.out), expected) << text.out;
   }
   EXPECT_EQ(codes, (std::set<int>{0, 4, 5}));
 }

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
 #if defined(ROUTELAB_HAVE_OPENMP)
 #include <omp.h>
@@ -320,4 +323,35 @@ TEST(RoutingChecks, ATerminalWithoutACableIsNoSourceAndItsPairsAreUndelivered) {
   EXPECT_EQ(report.terminalPairs, 6u);
   EXPECT_EQ(report.terminalPairsDelivered, 2u);  // h0 <-> h1
   EXPECT_FALSE(report.failures.empty());
+}
+
+// The mean and longest path over terminal pairs (channels with injection) of a minimal routing
+// on a k-ary n-tree: a destination whose nearest common ancestor with the source is at level l
+// (1 = the leaf switch) is 2l channels away, and (k - 1) k^(l - 1) destinations are, so the mean
+// is sum_l 2l (k - 1) k^(l - 1) / (k^n - 1) and the longest 2n — with several addresses per
+// terminal and with management pairs walked beside (they are not terminal pairs).
+TEST(RoutingChecks, MeanAndLongestPathAreTheFatTreeFormula) {
+  for (const auto& [k, n] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{2, 3}, {4, 2}, {3, 3}}) {
+    const Fabric fabric = loadFabric(fmt::format("kary-ntree:k={},n={}", k, n));
+    double sum = 0, power = 1;
+    for (std::uint64_t l = 1; l <= n; ++l, power *= static_cast<double>(k))
+      sum += 2.0 * static_cast<double>(l) * static_cast<double>(k - 1) * power;
+    const double mean = sum / (power - 1);  // power = k^n here
+    for (const std::string engine : {"dmodk", "ftree-deterministic", "minhop"}) {
+      for (const bool management : {false, true}) {
+        RoutingContext context;
+        context.addressesPerTerminal = management ? 1 : 2;
+        context.routeSwitches = management;
+        const RoutingResult routing = runEngine(engine, fabric.network, context);
+        RoutingCheckOptions options;
+        options.switchSources = management;
+        const RoutingCheckReport report = checkRouting(fabric.network, routing, options);
+        const std::string what = fmt::format("k={} n={} {} management {}", k, n, engine, management);
+        ASSERT_TRUE(report.passed()) << what;
+        EXPECT_EQ(report.managementPairs > 0, management) << what;
+        EXPECT_NEAR(report.meanHops, mean, 1e-12) << what;
+        EXPECT_EQ(report.maxHops, 2 * n) << what;
+      }
+    }
+  }
 }

@@ -356,6 +356,11 @@ TEST(Runner, JobsAndThreadsPerPointAreTheOnesAskedForOrTheCoresSharedOut) {
   EXPECT_EQ(of(0, 0, 0, 8), (Expected{1, 8}));    // nothing to compute: one job
   EXPECT_EQ(of(3, 0, 100, 2), (Expected{3, 1}));  // more jobs than cores: a thread each
   EXPECT_EQ(of(0, 0, 100, 0), (Expected{1, 1}));  // the core count unknown: one
+  // Options left at their defaults (a library caller's RunOptions{}): every core, every point.
+  const Parallelism defaults = parallelismFor(RunOptions{}, 100, 8);
+  EXPECT_EQ((Expected{defaults.jobs, defaults.threadsPerPoint}), (Expected{8, 1}));
+  EXPECT_EQ(RunOptions{}.maxPoints, 0u);
+  EXPECT_EQ(RunOptions{}.stop, nullptr);
   // The runner reports what it used.
   const Sweep sweep = parseSweep(kSmallSweep, "small.toml");
   ResultStore store = ResultStore::openForSweep(temporaryPath("workers.sqlite"), sweep);

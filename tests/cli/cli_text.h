@@ -18,6 +18,9 @@ inline std::vector<std::string> linesOf(const std::string& text) {
   return lines;
 }
 
+/// A JSON unsigned integer as "{}" prints it.
+inline std::string unsignedText(const nlohmann::json& value) { return std::to_string(value.get<std::uint64_t>()); }
+
 /// `value` with `digits` decimals, as "{:.Nf}" prints it.
 inline std::string fixedDecimals(double value, int digits) {
   char text[64];

@@ -294,7 +294,7 @@ TEST(CliAnalyze, WorstSampledAndPatternTextIsTheJsonsFiguresLineByLine) {
     ASSERT_EQ(text.exitCode, 0) << text.err;
     ASSERT_EQ(json.exitCode, 0) << json.err;
     const auto j = nlohmann::json::parse(json.out);
-    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto& u = routelab::test::unsignedText;
     const std::string metric = j["metric"].get<std::string>();
     std::vector<std::string> expected = {"fabric      " + j["spec"].get<std::string>(),
                                          "engine      " + j["engine"].get<std::string>()};

@@ -241,7 +241,7 @@ TEST_F(CliCompare, TextHeaderIsTheConfigurationOfCompareJson) {
     const auto r = runRoutelab("compare kary-ntree:k=2,n=3 " + runs[i] + " --quiet --output " + output.string());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto c = nlohmann::json::parse(slurp(output / "compare.json"))["configuration"];
-    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto& u = routelab::test::unsignedText;
     std::string engines;
     for (const auto& e : c["engines"]) engines += (engines.empty() ? "" : " ") + e.get<std::string>();
     std::vector<std::string> expected = {

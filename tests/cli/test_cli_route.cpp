@@ -185,7 +185,7 @@ TEST(CliRoute, TextSummaryIsTheJsonsFiguresLineByLine) {
     const auto j = nlohmann::json::parse(json.out);
     const auto& a = j["addresses"];
     const auto& t = j["tables"];
-    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto& u = routelab::test::unsignedText;
     const std::uint64_t classes = a["source_classes"].get<std::uint64_t>();
     std::vector<std::string> expected = {
         "fabric      " + j["spec"].get<std::string>(),

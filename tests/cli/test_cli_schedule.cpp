@@ -149,7 +149,7 @@ TEST(CliSchedule, TextReportIsTheJsonsFiguresLineByLine) {
     ASSERT_EQ(text.exitCode, 0) << text.err;
     ASSERT_EQ(json.exitCode, 0) << json.err;
     const auto j = nlohmann::json::parse(json.out);
-    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto& u = routelab::test::unsignedText;
     const auto fixed = [](const nlohmann::json& v, int digits) {
       return routelab::test::fixedDecimals(v.get<double>(), digits);
     };

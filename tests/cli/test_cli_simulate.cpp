@@ -68,7 +68,7 @@ TEST(CliSimulate, TextReportIsTheJsonsFiguresLineByLine) {
     ASSERT_EQ(text.exitCode, command == deadlock ? 4 : 0) << text.err;  // 4: a deadlock (docs/SIMULATION.md)
     ASSERT_EQ(json.exitCode, text.exitCode) << json.err;
     const auto j = nlohmann::json::parse(json.out);
-    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto& u = routelab::test::unsignedText;
     EXPECT_EQ(j["lmc"], command.find("--lmc 1") == std::string::npos ? 0 : 1);
     std::vector<std::string> expected = {
         "fabric      " + j["fabric"].get<std::string>() + " (" + u(j["terminals"]) + " terminals)",

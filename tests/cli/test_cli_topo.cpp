@@ -150,7 +150,7 @@ TEST(CliTopo, TextSummaryIsTheJsonsFiguresLineByLine) {
     ASSERT_EQ(text.exitCode, 0) << text.err;
     ASSERT_EQ(json.exitCode, 0) << json.err;
     const auto j = nlohmann::json::parse(json.out);
-    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto& u = routelab::test::unsignedText;
     // "count x ports" in increasing port count, from the JSON object {"ports": count}.
     const auto histogram = [&](const nlohmann::json& h) {
       std::vector<std::pair<std::uint64_t, std::uint64_t>> entries;

@@ -148,7 +148,7 @@ TEST(CliVerify, TextReportIsTheJsonsFiguresLineByLine) {
     ASSERT_EQ(j["exit_code"].get<int>(), json.exitCode);
     codes.insert(json.exitCode);
     const auto& n = j["counts"];
-    const auto u = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+    const auto& u = routelab::test::unsignedText;
     const auto yes = [](const nlohmann::json& v) { return std::string(v.get<bool>() ? "yes" : "NO"); };
     const auto failure = [&](const nlohmann::json& f) {
       const auto lid = [&](const nlohmann::json& l) {

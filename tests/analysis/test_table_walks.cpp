@@ -5,13 +5,19 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "analysis/loads.h"
+#include "analysis/paths.h"
 #include "analysis/split.h"
 #include "analysis/stages.h"
 #include "analysis/table_walks.h"
+#include "core/errors.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
+#include "graph/builder.h"
 #include "traffic/pattern.h"
 
 namespace routelab {
@@ -57,6 +63,35 @@ TEST(TableWalks, ShiftLoadsEqualPatternLoadsAndStageCounts) {
     }
     EXPECT_EQ(loads.channelTotals, stagePathCounts(fabric.network, routing).pathsPerChannel) << engine;
     EXPECT_EQ(loads, shiftLoads(fabric.network, routing, shifts, 1)) << engine;
+  }
+}
+
+// A walked pair is refused when either end has no address, the message naming that end
+// (analysis/paths.h routePair): a table walk never reads the missing block as another's.
+TEST(TableWalks, APairWithAnEndWithoutAddressIsRefusedNamingThatEnd) {
+  NetworkBuilder b;
+  const NodeId s0 = b.addSwitch("s0", 4), s1 = b.addSwitch("s1", 4);
+  const NodeId t0 = b.addTerminal("t0"), t1 = b.addTerminal("t1");
+  b.connect(t0, 1, s0, 1);
+  b.connect(t1, 1, s1, 1);
+  b.connect(s0, 2, s1, 2);
+  const Network net = b.build();
+  RoutingResult r;
+  r.engine = "partial";
+  r.addresses = AddressMap::fromBlocks(net, {{net.terminalNode(0), 1}}, {});  // t1 has no address
+  r.tables.emplace_back(net.switchCount(), 1);
+  r.tables[0].set(0, 0, 1);
+  r.tables[0].set(1, 0, 2);
+  for (const auto& [s, d, message] :
+       {std::tuple{0U, 1U, std::string("routing 'partial' gives terminal 't1' no address")},
+        std::tuple{1U, 0U, std::string("routing 'partial' gives terminal 't1' no address (it cannot be a source)")}}) {
+    std::vector<ChannelId> path;
+    try {
+      routePair(net, r, s, d, path);
+      ADD_FAILURE() << s << " -> " << d << " was walked";
+    } catch (const AnalysisError& e) {
+      EXPECT_EQ(std::string(e.what()), message);
+    }
   }
 }
 

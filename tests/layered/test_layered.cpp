@@ -211,6 +211,64 @@ TEST(UpDown, EveryTableRouteIsLegalFromEverySwitch) {
   }
 }
 
+// Each switch takes the mode of lower cost, ties down (updown.h): on a fabric where no switch
+// has to be forced into down mode, every table route is a shortest legal up*/down* route,
+// counted here by a breadth-first search over (switch, gone down yet) states. Root sw0 above
+// sw1..sw4 (all at distance 1), chained sw1 - sw2 - sw3 - sw4 in rising rank: sw1 -> sw4 goes
+// up through the root (2 hops), not down the chain (3); sw2 -> sw4 ties at 2 and goes down.
+TEST(UpDown, RoutesAreTheShortestLegalOnesAndTiesGoDown) {
+  const Network net = graphFabric(5, {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2}, {2, 3}, {3, 4}});
+  const SwitchView view(net, true);
+  const UpDown updown(view, 0, SpanningTree::BreadthFirst);
+  const std::uint32_t switches = view.switchCount();
+  HopSets hops;
+  for (std::uint32_t d = 0; d < switches; ++d) {
+    updown.nextHops(d, hops);
+    for (std::uint32_t x = 0; x < switches; ++x) {
+      // Shortest legal route x -> d: up moves only before the first down move.
+      std::vector<std::uint32_t> distance(2 * switches, UINT32_MAX);
+      std::vector<std::uint32_t> queue{2 * x};
+      distance[2 * x] = 0;
+      std::uint32_t shortest = UINT32_MAX;
+      for (std::size_t head = 0; head < queue.size(); ++head) {
+        const std::uint32_t state = queue[head], at = state / 2;
+        if (at == d) {
+          shortest = std::min(shortest, distance[state]);
+          continue;
+        }
+        for (ChannelId c : view.links(at)) {
+          const bool up = updown.isUp(c);
+          if (up && state % 2 == 1) continue;
+          const std::uint32_t next = 2 * view.targetSwitch(c) + (up ? state % 2 : 1);
+          if (distance[next] != UINT32_MAX) continue;
+          distance[next] = distance[state] + 1;
+          queue.push_back(next);
+        }
+      }
+      // Every route the table offers from x, followed choice by choice, has that length.
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{x, 0}};  // (switch, hops so far)
+      while (!stack.empty()) {
+        const auto [at, length] = stack.back();
+        stack.pop_back();
+        if (at == d) {
+          EXPECT_EQ(length, shortest) << "sw" << x << " -> sw" << d;
+          continue;
+        }
+        ASSERT_LT(length, switches) << "sw" << x << " -> sw" << d;
+        for (ChannelId c : hops.at(at)) stack.emplace_back(view.targetSwitch(c), length + 1);
+      }
+    }
+  }
+  const auto firstHops = [&](std::uint32_t x, std::uint32_t d) {
+    updown.nextHops(d, hops);
+    std::vector<std::uint32_t> targets;
+    for (ChannelId c : hops.at(x)) targets.push_back(view.targetSwitch(c));
+    return targets;
+  };
+  EXPECT_EQ(firstHops(1, 4), std::vector<std::uint32_t>{0});  // up: 2 hops beat the chain's 3
+  EXPECT_EQ(firstHops(2, 4), std::vector<std::uint32_t>{3});  // 2 either way: down
+}
+
 TEST(Mroots, RootsMaximiseTheDistanceToEarlierRoots) {
   // A path sw0 - sw1 - sw2 - sw3 - sw4: roots sw0, then sw4 (distance 4), then sw2.
   const Network net = graphFabric(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}});

@@ -430,10 +430,17 @@ TEST(VerifyResultJson, EveryKeyReadsItsOwnMember) {
 // Each key of route's JSON besides `checks` recounted from the routing it describes
 // (docs/ROUTING.md "routelab route"): the request's echo, the claims, the addresses (count,
 // per terminal, source classes, switch addresses, lowest and highest LID), the tables and the
-// engine's statistics — for a multipath routing with switch addresses and a source-dependent one.
+// engine's statistics — for a multipath routing with switch addresses, a source-dependent one and
+// one read back from an LFT dump (its addresses laid out block by block, AddressMap::fromBlocks).
 TEST(RouteResultJson, EveryKeyIsRecountedFromTheRouting) {
+  const std::string dump = scratch("recounted.lft");
+  {
+    const RouteOutcome dmodk = routed("kary-ntree:k=2,n=3", "dmodk");
+    writeRouteExports(dmodk.fabric, dmodk.routing, dmodk.engineName, {{"lft", dump}});
+  }
   for (const auto& [engine, lmc, switches] :
-       {std::tuple{std::string("ftree-deterministic"), 1, true}, std::tuple{std::string("smodk"), 0, false}}) {
+       {std::tuple{std::string("ftree-deterministic"), 1, true}, std::tuple{std::string("smodk"), 0, false},
+        std::tuple{"file:" + dump, 0, false}}) {
     const RouteRequest request = RouteRequest::fromValues({{"fabric", "kary-ntree:k=2,n=3"},
                                                            {"engine", engine},
                                                            {"lmc", std::to_string(lmc)},
@@ -472,7 +479,7 @@ TEST(RouteResultJson, EveryKeyIsRecountedFromTheRouting) {
                                                  {"max_lid", high}}))
         << engine;
     EXPECT_EQ(switchOwners, switches ? net.switchCount() : 0u) << engine;
-    EXPECT_EQ(perTerminal, engine == "smodk" ? r.sourceClasses : 2u) << engine;
+    EXPECT_EQ(perTerminal, engine == "smodk" ? r.sourceClasses : 1u << lmc) << engine;
     std::size_t memory = 0;
     for (const ForwardingTable& t : r.tables) memory += t.memoryBytes();
     EXPECT_EQ(j.at("tables"), nlohmann::json({{"count", r.tables.size()},

@@ -105,6 +105,39 @@ TEST(Sampler, EverySourceSplitOverProcessesGivesTheOneProcessResultBitForBit) {
   }
 }
 
+// The sample count follows docs/ANALYSIS.md's doubling rule, recomputed here: a first round of
+// min(initial, max) samples (at least 2), doubled while the doubled count stays within
+// --max-samples; a bound below the first round cuts it, for every load source.
+TEST(Sampler, SampleCountIsTheDoublingRuleBoundedByMaxSamples) {
+  const Fabric fabric = loadFabric("random:switches=16");
+  const RoutingResult routing = runEngine("mp-lash", fabric.network);
+  const PairPaths paths = PairPaths::build(fabric.network, routing, 1);
+  std::vector<std::pair<std::string, std::unique_ptr<LoadSource>>> sources;
+  sources.emplace_back("stored paths", storedPathSource(paths));
+  sources.emplace_back("table walks", tableWalkSource(fabric.network, routing));
+  sources.emplace_back("even split", evenSplitSource(fabric.network, routing));
+  const auto expected = [](std::uint64_t initial, std::uint64_t maximum) {
+    std::uint64_t target = std::max<std::uint64_t>(2, std::min(initial, maximum));
+    while (target * 2 <= maximum) target *= 2;
+    return target;
+  };
+  SamplingOptions options;
+  options.seed = 5;
+  options.precision = 1e-9;  // met only by equal samples (the 2-sample round may be): the bound decides
+  options.threads = 2;
+  for (const auto& [initial, maximum] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+           {40, 7}, {40, 2}, {40, 39}, {40, 40}, {40, 41}, {40, 79}, {40, 80}, {40, 200}, {1000, 100}}) {
+    options.initialSamples = initial;
+    options.maxSamples = maximum;
+    for (const auto& [name, source] : sources) {
+      const SampledBandwidth result = sampleLoads(*source, SampledPattern::FullPermutation, options);
+      EXPECT_EQ(result.samples, expected(initial, maximum)) << name << " initial " << initial << " max " << maximum;
+    }
+  }
+  EXPECT_EQ(expected(40, 200), 160U);  // 40, 80, 160: 320 would pass the bound
+  EXPECT_EQ(expected(1000, 100), 100U);
+}
+
 // The evaluators' contract (sampling.h, SampleLoad): a source that computes its load exactly
 // reports upper == lower and no solver iterations; the first-path ones (stored paths, table
 // walks) an integer ML equal to a recount of the pattern's stored paths, at least 1.

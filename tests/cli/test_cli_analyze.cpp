@@ -84,7 +84,42 @@ TEST(CliAnalyze, PatternLoadsAndCsvExport) {
   }
   EXPECT_TRUE(found);
   EXPECT_EQ(lines, 2u + 2u * (16 + 8));  // comment, header, one line per channel
+  // Each row's from, from_port, to, to_port is a cable of the fabric as its ibsim net export
+  // lists it (record "<node>", then "[<port>] "<peer>"[<peer port>]"), each cable once per way.
+  const std::string net = "/tmp/routelab-cli-analyze-loads.net";
+  ASSERT_EQ(runRoutelab("topo gft2:n=4,m=2,r=4 --export net " + net).exitCode, 0);
+  std::set<std::string> cables;
+  {
+    std::ifstream file(net);
+    std::string node;
+    for (std::string text; std::getline(file, text);) {
+      if (text.starts_with("Hca") || text.starts_with("Switch")) {
+        const std::size_t open = text.find('"');
+        node = text.substr(open + 1, text.find('"', open + 1) - open - 1);
+      } else if (text.starts_with("[")) {
+        const std::size_t close = text.find(']'), peerOpen = text.find('"'), peerClose = text.find('"', peerOpen + 1);
+        const std::string port = text.substr(1, close - 1);
+        const std::string peer = text.substr(peerOpen + 1, peerClose - peerOpen - 1);
+        const std::string peerPort = text.substr(peerClose + 2, text.find(']', peerClose) - peerClose - 2);
+        cables.insert(node + "," + port + "," + peer + "," + peerPort);
+      }
+    }
+  }
+  EXPECT_EQ(cables.size(), 2u * (16 + 8));
+  std::ifstream again(csv);
+  std::getline(again, line);  // comment
+  std::getline(again, line);
+  EXPECT_EQ(line, "channel,from,from_port,to,to_port,load");
+  std::set<std::string> exported;
+  while (std::getline(again, line)) {
+    const std::size_t first = line.find(','), last = line.rfind(',');
+    const std::string ends = line.substr(first + 1, last - first - 1);
+    EXPECT_TRUE(cables.contains(ends)) << line;
+    exported.insert(ends);
+  }
+  EXPECT_EQ(exported, cables);
   std::remove(csv.c_str());
+  std::remove(net.c_str());
 }
 
 TEST(CliAnalyze, StagesOfDeterministicFatTreeAreBalanced) {

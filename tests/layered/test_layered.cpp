@@ -285,6 +285,11 @@ TEST(Mroots, RootsMaximiseTheDistanceToEarlierRoots) {
   const RoutingResult adaptive = runEngine("mroots:layers=3", net);
   ASSERT_FALSE(adaptive.allowedLayers.empty());
   EXPECT_EQ(adaptive.allowedLayers[0], 0b111);
+  // Ties go to the lowest id: on a ring of 6 after sw0 and sw3 (distance 3) four switches lie
+  // 1 from a root (sw1 is chosen), then sw2, sw4 and sw5 lie 1 from the roots (sw2).
+  for (const std::string engine : {"mroots", "d-mroots"}) {
+    EXPECT_EQ(stat(runEngine(engine + ":layers=4", ring(6)), "roots"), "sw0.sw3.sw1.sw2") << engine;
+  }
 }
 
 // D-MROOTS's layer of a (source, address) pair is the documented spread (switch_view.h

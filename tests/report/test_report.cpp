@@ -372,6 +372,51 @@ TEST(ReportCompare, DetailAndAddressThresholdsSkipWithANote) {
   EXPECT_NE(recommendation(c).find("Too large to analyse at this size (see the notes): smodk"), std::string::npos);
 }
 
+// Both thresholds at their limit and one past it (docs/COMPARE.md: "AFPB, ADB and split models up
+// to N terminals"; "above --detail-terminals, analyse routings up to N addresses per terminal").
+// kary-ntree:k=2,n=3 has 8 terminals; smodk gives each as many addresses as it has source classes.
+TEST(ReportCompare, DetailTerminalsAndAddressesPerTerminalAreInclusiveLimits) {
+  const Fabric fabric = loadFabric("kary-ntree:k=2,n=3");
+  const std::size_t terminals = fabric.network.terminalCount();
+  ASSERT_EQ(terminals, 8u);
+  const std::size_t perTerminal = runEngine("smodk", fabric.network).addresses.count() / terminals;
+  ASSERT_GT(perTerminal, 1u);
+  CompareOptions options = smallOptions();
+  options.simulate = false;
+  options.engines = {"ftree-adaptive", "smodk"};
+  for (const std::size_t detail : {terminals, terminals - 1}) {
+    options.detailTerminals = detail;
+    options.maxAddressesPerTerminal = perTerminal;
+    const Comparison c = compareEngines(options);
+    for (const EngineComparison& e : c.engines) {
+      ASSERT_FALSE(e.skipped) << e.name << " at " << detail;
+      const bool detailed = detail == terminals;
+      const ModelMetrics& first = e.models.at(0);
+      EXPECT_EQ(first.model, LoadModel::FirstPath);
+      EXPECT_EQ(first.afpb.samples > 0, detailed) << e.name << " at " << detail;
+      EXPECT_EQ(first.adb.samples > 0, detailed) << e.name << " at " << detail;
+      EXPECT_GT(first.abb.samples, 0u) << e.name << " at " << detail;
+      const bool noted = std::any_of(e.notes.begin(), e.notes.end(), [&](const std::string& note) {
+        return note.starts_with(fmt::format("8 terminals > --detail-terminals {}: AFPB, ADB", detail));
+      });
+      EXPECT_EQ(noted, !detailed) << e.name << " at " << detail;
+      if (e.name == "ftree-adaptive") {
+        EXPECT_EQ(e.models.size(), detailed ? 3u : 1u) << detail;
+      }
+    }
+  }
+  // Above --detail-terminals, a routing at exactly --max-addresses-per-terminal is analysed; one
+  // address per terminal fewer allowed and it is routed only.
+  options.detailTerminals = terminals - 1;
+  for (const std::size_t allowed : {perTerminal, perTerminal - 1}) {
+    options.maxAddressesPerTerminal = allowed;
+    options.engines = {"smodk"};
+    const Comparison c = compareEngines(options);
+    ASSERT_EQ(c.engines.size(), 1u);
+    EXPECT_EQ(c.engines[0].skipped, allowed < perTerminal) << allowed;
+  }
+}
+
 // On a fat-tree above --generic-engine-switches, the default list leaves the generic engines
 // out (listed, not run, ranked after the routed ones); naming one runs it.
 TEST(ReportCompare, GenericEnginesAreNotRunOnLargeFatTreesUnlessNamed) {

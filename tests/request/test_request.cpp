@@ -615,6 +615,25 @@ TEST(ScheduleResultJson, EveryKeyReadsItsOwnMember) {
       scheduleResultJson(ScheduleRequest::fromValues({{"fabric", "ft:l=2,m=2,w=2"}}), outcome).contains("rounds"));
 }
 
+// --release-on-fail joins the scheduler's own options (docs/SCHEDULING.md): with or without
+// options given in --scheduler, each scheduler runs with release and echoes it with the rest.
+TEST(ScheduleRequestSpec, ReleaseOnFailJoinsTheSchedulersOwnOptions) {
+  for (const auto& [scheduler, effective] : std::vector<std::pair<std::string, std::string>>{
+           {"level-wise", "level-wise:policy=first,order=level,release-on-fail=true"},
+           {"level-wise:policy=random", "level-wise:policy=random,order=level,release-on-fail=true"},
+           {"local-greedy:order=request", "local-greedy:order=request,release-on-fail=true"},
+           {"local-random", "local-random:order=level,release-on-fail=true"}}) {
+    const ScheduleRequest request = ScheduleRequest::fromValues(
+        {{"fabric", "ft:l=2,m=2,w=2"}, {"scheduler", scheduler}, {"release-on-fail", "true"}, {"permutations", "2"}});
+    const ScheduleOutcome outcome = runSchedule(request);
+    EXPECT_EQ(outcome.config.effective, effective) << scheduler;
+    EXPECT_TRUE(outcome.config.releaseOnFail) << scheduler;
+    const ScheduleRequest without =
+        ScheduleRequest::fromValues({{"fabric", "ft:l=2,m=2,w=2"}, {"scheduler", scheduler}});
+    EXPECT_EQ(without.schedulerSpec(), scheduler);
+  }
+}
+
 // The configuration simulate's JSON echoes is the request's, key by key: every model option
 // given a value other than its default, and each read back under its own key
 // (docs/SIMULATION.md "Output").

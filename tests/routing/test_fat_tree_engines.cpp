@@ -83,6 +83,13 @@ TEST(FtreeDeterministic, FigureThreePathCountsAreEqualPerStage) {
     ++seen;
   }
   EXPECT_EQ(seen, expected.size());
+  // In route's order (docs/ROUTING.md): ascending from the bottom, then descending from the top.
+  std::vector<std::pair<std::size_t, bool>> order;
+  for (const StageCount& stage : report.stages) {
+    if (stage.channels != 0) order.emplace_back(stage.fromLevel(), stage.ascending);
+  }
+  EXPECT_EQ(order, (std::vector<std::pair<std::size_t, bool>>{
+                       {0, true}, {1, true}, {2, true}, {3, false}, {2, false}, {1, false}}));
   // And on larger trees: min == max at every stage.
   for (auto [k, n] : {std::pair{4u, 3u}, std::pair{3u, 3u}, std::pair{2u, 4u}}) {
     const Network tree = makeKaryNtree(k, n);

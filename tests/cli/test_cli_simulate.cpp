@@ -2,9 +2,12 @@
 // saturation search's answer lies on the grid docs/SIMULATION.md states (0.01 + k x 0.99 / 2^7).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -116,4 +119,89 @@ TEST(CliSimulate, TextReportIsTheJsonsFiguresLineByLine) {
   }
   EXPECT_TRUE(sawDeadlock);
   EXPECT_TRUE(sawSaturated);
+}
+
+// The --export-* files read back (docs/SIMULATION.md "Output"): the utilization CSV has one row
+// per channel of the fabric, named as its net export names the cable's ends, source_accepted on
+// exactly the injection channels, and those values give the run's source_accepted_min/max, its
+// Jain index and (every terminal a source) its mean accepted traffic; an exported trace, run as
+// --trace, is the generated run packet for packet.
+TEST(CliSimulate, ExportedUtilizationAndTraceAreTheRunsOwn) {
+  const std::string dir = routelab::test::scratchDir().string();
+  const std::string csv = dir + "/simulate-utilization.csv", net = dir + "/simulate-fabric.net";
+  const auto run = runRoutelab(
+      "simulate kary-ntree:k=2,n=3 --engine dmodk --load 0.3 --cycles 3000 --warmup 1000 --seed 4 --format json "
+      "--export-utilization " +
+      csv);
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  const auto j = nlohmann::json::parse(run.out);
+  ASSERT_EQ(runRoutelab("topo kary-ntree:k=2,n=3 --export net " + net).exitCode, 0);
+  std::set<std::pair<std::string, std::string>> cables;
+  std::set<std::string> terminals;
+  {
+    std::ifstream file(net);
+    std::string node;
+    for (std::string text; std::getline(file, text);) {
+      if (text.starts_with("Hca") || text.starts_with("Switch")) {
+        const std::size_t open = text.find('"');
+        node = text.substr(open + 1, text.find('"', open + 1) - open - 1);
+        if (text.starts_with("Hca")) terminals.insert(node);
+      } else if (text.starts_with("[")) {
+        const std::size_t open = text.find('"');
+        cables.emplace(node, text.substr(open + 1, text.find('"', open + 1) - open - 1));
+      }
+    }
+  }
+  ASSERT_EQ(terminals.size(), 8u);
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "channel,from,to,utilization,source_accepted");
+  std::vector<double> accepted;
+  std::size_t rows = 0;
+  std::set<std::pair<std::string, std::string>> seen;
+  while (std::getline(in, line)) {
+    std::vector<std::string> field;
+    std::stringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',');) field.push_back(f);
+    if (line.ends_with(",")) field.emplace_back();
+    ASSERT_EQ(field.size(), 5u) << line;
+    EXPECT_EQ(field[0], std::to_string(rows)) << line;
+    ++rows;
+    EXPECT_TRUE(cables.contains({field[1], field[2]})) << line;
+    seen.emplace(field[1], field[2]);
+    const double utilization = std::stod(field[3]);
+    EXPECT_GE(utilization, 0.0) << line;
+    EXPECT_LE(utilization, 1.0) << line;
+    EXPECT_EQ(!field[4].empty(), terminals.contains(field[1])) << line;
+    if (!field[4].empty()) accepted.push_back(std::stod(field[4]));
+  }
+  EXPECT_EQ(seen, cables);
+  EXPECT_EQ(rows, cables.size());
+  ASSERT_EQ(accepted.size(), 8u);
+  double sum = 0, squares = 0;
+  for (double x : accepted) {
+    sum += x;
+    squares += x * x;
+  }
+  const auto near = [](double printed, double exact) { return std::abs(printed - exact) <= 1e-5 * exact; };
+  EXPECT_TRUE(near(*std::min_element(accepted.begin(), accepted.end()), j["source_accepted_min"].get<double>()));
+  EXPECT_TRUE(near(*std::max_element(accepted.begin(), accepted.end()), j["source_accepted_max"].get<double>()));
+  EXPECT_TRUE(near(sum * sum / (8 * squares), j["source_fairness"].get<double>()));
+  EXPECT_TRUE(near(sum / 8, j["accepted"].get<double>()));
+  EXPECT_LT(j["source_accepted_min"].get<double>(), j["source_accepted_max"].get<double>());
+
+  const std::string trace = dir + "/simulate-generated.trace";
+  const std::string model = "simulate kary-ntree:k=2,n=3 --engine dmodk --seed 4 --format json ";
+  const auto generated =
+      runRoutelab(model + "--trace-generate io:storage=2,clients=6,requests=20,gap=500 --export-trace " + trace);
+  ASSERT_EQ(generated.exitCode, 0) << generated.err;
+  const auto replayed = runRoutelab(model + "--trace " + trace);
+  ASSERT_EQ(replayed.exitCode, 0) << replayed.err;
+  const auto a = nlohmann::json::parse(generated.out), b = nlohmann::json::parse(replayed.out);
+  EXPECT_GT(a["packets_generated"].get<std::uint64_t>(), 20u);
+  for (const char* key : {"packets_generated", "packets_delivered", "last_delivery", "latency_avg", "latency_max",
+                          "total_latency_avg", "accepted"}) {
+    EXPECT_EQ(a[key], b[key]) << key;
+  }
 }

@@ -8,8 +8,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_support.h"
 
@@ -127,6 +130,50 @@ TEST(CliTopoIo, ExportsReimportEqual) {
   std::size_t edges = 0;
   for (std::size_t at = dot.find(" -- "); at != std::string::npos; at = dot.find(" -- ", at + 1)) ++edges;
   EXPECT_EQ(edges, 64u + 2 * 64u);
+  // Read back line by line against the JSON export (docs/FORMATS.md "DOT"): each edge
+  // '"a" -- "b" [taillabel="p", headlabel="q"]' is one cable with its ports; each node line
+  // names a node with its GUID and port count, terminals as ellipses; each rank group holds
+  // one XGFT level's nodes.
+  const auto quoted = [](const std::string& line, std::size_t from) {
+    const std::size_t open = line.find('"', from);
+    return line.substr(open + 1, line.find('"', open + 1) - open - 1);
+  };
+  std::vector<std::string> dotCables;
+  std::map<std::string, std::string> nodeLines;
+  std::map<std::size_t, std::set<std::string>> levels;
+  std::size_t level = 0;
+  std::istringstream lines(dot);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("  { rank=same; // level ")) {
+      level = std::stoul(line.substr(line.rfind(' ') + 1));
+    } else if (line.starts_with("    \"")) {
+      levels[level].insert(quoted(line, 0));
+    } else if (line.find(" -- ") != std::string::npos) {
+      const std::size_t dash = line.find(" -- ");
+      std::string a = quoted(line, 0) + "[" + quoted(line, line.find("taillabel")) + "]";
+      std::string b = quoted(line, dash) + "[" + quoted(line, line.find("headlabel")) + "]";
+      if (b < a) std::swap(a, b);
+      dotCables.push_back(a + "-" + b);
+    } else if (line.starts_with("  \"")) {
+      nodeLines[quoted(line, 0)] = line;
+    }
+  }
+  std::sort(dotCables.begin(), dotCables.end());
+  EXPECT_EQ(dotCables, cableSet(original));
+  ASSERT_EQ(nodeLines.size(), original["nodes"].size());
+  std::map<std::size_t, std::set<std::string>> xgftLevels;
+  for (const Json& node : original["nodes"]) {
+    const std::string name = node["name"].get<std::string>();
+    ASSERT_TRUE(nodeLines.contains(name)) << name;
+    const std::string& line = nodeLines.at(name);
+    EXPECT_NE(line.find("// guid " + node["guid"].get<std::string>() + ", " + std::to_string(node["ports"].get<int>()) +
+                        " ports"),
+              std::string::npos)
+        << line;
+    EXPECT_EQ(line.find("shape=ellipse") != std::string::npos, node["kind"] == "terminal") << line;
+    xgftLevels[node["xgft"]["level"].get<std::size_t>()].insert(name);
+  }
+  EXPECT_EQ(levels, xgftLevels);
 }
 
 TEST(CliTopoIo, BadFilesFailWithFileAndLineAndWriteNothing) {

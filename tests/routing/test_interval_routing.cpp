@@ -184,3 +184,96 @@ TEST(IntervalRouting, ExportNamesEverySwitchAndPort) {
   writeIntervalConfiguration(net, buildIrConfiguration(net), "ftree-adaptive", irText);
   EXPECT_NE(irText.str().find("  port 3 label 2 up FI 2 LI 7\n"), std::string::npos) << irText.str();
 }
+
+// The exported register file alone routes as the tables do: parsed here line by line and
+// applied by the rule its own header states (Gómez §3.1 / §4.1) — a port is eligible when the
+// address (FIR: AND MR) lies in the cyclic interval [FI, LI]; FIR drops a port whose RRR names an
+// eligible port (bit j: the port labelled j takes precedence). FIR must give ftree-deterministic's
+// one port, IR ftree-adaptive's candidate set, for every switch and terminal.
+TEST(IntervalRouting, TheExportedFileAloneRoutesAsTheTables) {
+  struct Port {
+    PortNumber port = 0;
+    std::uint32_t label = 0;
+    std::uint64_t first = 0, last = 0, mask = ~std::uint64_t{0};
+    std::string precedence;  // RRR, most significant label first
+  };
+  for (const auto& [k, n] : {std::pair{4U, 3U}, std::pair{3U, 2U}, std::pair{2U, 4U}}) {
+    const Network net = makeKaryNtree(k, n);
+    for (const bool flexible : {true, false}) {
+      const RoutingResult routing = flexible ? routeFtreeDeterministic(net, {}) : routeFtreeAdaptive(net, {});
+      std::ostringstream text;
+      writeIntervalConfiguration(net, flexible ? buildFirConfiguration(net) : buildIrConfiguration(net), routing.engine,
+                                 text);
+      const std::string where = std::to_string(k) + "-ary " + std::to_string(n) + "-tree " + (flexible ? "FIR" : "IR");
+      std::vector<std::vector<Port>> switches;
+      std::uint32_t bitsPerDigit = 0;
+      std::istringstream lines(text.str());
+      for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string word;
+        words >> word;
+        if (line.starts_with("# address: node components")) {
+          const std::size_t comma = line.find(", ");
+          bitsPerDigit = static_cast<std::uint32_t>(std::stoul(line.substr(comma + 2)));
+        } else if (word == "switch") {
+          std::size_t index = 0;
+          words >> index;
+          ASSERT_EQ(index, switches.size()) << where;
+          switches.emplace_back();
+        } else if (word == "port") {
+          Port p;
+          std::string label, direction, fi, first, li, last;
+          words >> p.port >> label >> p.label >> direction >> fi >> first >> li >> last;
+          ASSERT_EQ(fi + li, "FILI") << line;
+          ASSERT_EQ(direction == "up", p.label >= k) << line;  // down 0..k-1, up k..2k-1
+          const int base = flexible ? 2 : 10;
+          p.first = std::stoull(first, nullptr, base);
+          p.last = std::stoull(last, nullptr, base);
+          if (flexible) {
+            std::string mr, mask, rrr;
+            words >> mr >> mask >> rrr >> p.precedence;
+            ASSERT_EQ(mr + rrr, "MRRRR") << line;
+            p.mask = std::stoull(mask, nullptr, 2);
+          }
+          ASSERT_FALSE(switches.empty()) << line;
+          switches.back().push_back(p);
+        }
+      }
+      ASSERT_EQ(switches.size(), net.switchCount()) << where;
+      ASSERT_EQ(bitsPerDigit > 0, flexible) << where;
+      std::size_t checked = 0;
+      for (std::uint32_t t = 0; t < net.terminalCount(); ++t) {
+        std::uint64_t address = t;
+        if (flexible) {  // the digits of t in base k, each in its bit field, p_0 lowest
+          address = 0;
+          for (std::uint32_t i = 0, rest = t; i < n; ++i, rest /= k)
+            address |= std::uint64_t{rest % k} << (i * bitsPerDigit);
+        }
+        const Address a = routing.addresses.base(net.terminalNode(t));
+        for (std::uint32_t s = 0; s < switches.size(); ++s) {
+          std::vector<const Port*> eligible;
+          for (const Port& p : switches[s]) {
+            const std::uint64_t x = address & p.mask;
+            if (p.first <= p.last ? p.first <= x && x <= p.last : x >= p.first || x <= p.last) eligible.push_back(&p);
+          }
+          std::vector<PortNumber> ports;
+          for (const Port* p : eligible) {
+            const bool yields = std::any_of(eligible.begin(), eligible.end(), [&](const Port* other) {
+              return other->label < p->precedence.size() &&
+                     p->precedence[p->precedence.size() - 1 - other->label] == '1';
+            });
+            if (!yields) ports.push_back(p->port);
+          }
+          std::sort(ports.begin(), ports.end());
+          const auto candidates = routing.table().candidates(s, a);
+          std::vector<PortNumber> expected(candidates.begin(), candidates.end());
+          if (flexible) expected.resize(std::min<std::size_t>(expected.size(), 1));
+          std::sort(expected.begin(), expected.end());
+          EXPECT_EQ(ports, expected) << where << ": switch " << s << ", terminal " << t;
+          ++checked;
+        }
+      }
+      EXPECT_EQ(checked, net.terminalCount() * net.switchCount()) << where;
+    }
+  }
+}

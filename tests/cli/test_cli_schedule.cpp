@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -113,6 +115,62 @@ TEST(CliSchedule, ExportsLftAndPaths) {
   // The exported tables load back as a routing (the file engine) and deliver the circuits.
   const auto route = runRoutelab("route ft:l=2,m=4,w=4 --engine file:" + lft + " --no-checks --format json");
   EXPECT_EQ(route.exitCode, 0) << route.err;
+  // Both files read back by hand (docs/SCHEDULING.md): every granted circuit's hops
+  // "A[p] -> B[q]" are cables of the fabric (its ibsim net export), chained from the source to
+  // the destination, no channel used by two circuits, and at every switch on the way the LFT
+  // dump's entry for the destination is the port the circuit leaves by.
+  const std::string net = testing::TempDir() + "schedule_fabric.net";
+  ASSERT_EQ(runRoutelab("topo ft:l=2,m=4,w=4 --export net " + net).exitCode, 0);
+  std::set<std::string> cables;
+  {
+    std::istringstream file(readAll(net));
+    std::string node;
+    for (std::string line; std::getline(file, line);) {
+      const std::size_t open = line.find('"'), close = line.find('"', open + 1);
+      if (line.starts_with("Hca") || line.starts_with("Switch")) node = line.substr(open + 1, close - open - 1);
+      if (!line.starts_with("[")) continue;
+      cables.insert(node + "[" + line.substr(1, line.find(']') - 1) + "] -> " +
+                    line.substr(open + 1, close - open - 1) + "[" +
+                    line.substr(close + 2, line.find(']', close) - close - 2) + "]");
+    }
+  }
+  std::map<std::pair<std::string, std::string>, int> lftPort;  // (switch, destination) -> port
+  {
+    std::istringstream file(readAll(lft));
+    std::string sw;
+    for (std::string line; std::getline(file, line);) {
+      const std::size_t open = line.rfind("'"), close = open == std::string::npos ? open : line.rfind("'", open - 1);
+      if (line.starts_with("Unicast lids")) {
+        sw = line.substr(close + 1, open - close - 1);
+      } else if (line.starts_with("0x") && close != std::string::npos) {
+        lftPort[{sw, line.substr(close + 1, open - close - 1)}] = std::stoi(line.substr(7, 3));
+      }
+    }
+  }
+  std::set<std::string> used;
+  std::size_t hops = 0;
+  for (const auto& c : j["circuits"]) {
+    if (c["status"] != "granted") continue;
+    std::string at = c["source"].get<std::string>();
+    for (const auto& hop : c["path"]) {
+      const std::string text = hop.get<std::string>();
+      EXPECT_TRUE(cables.contains(text)) << text;
+      EXPECT_TRUE(used.insert(text).second) << "two circuits on " << text;
+      const std::size_t bracket = text.find('['), arrow = text.find(" -> ");
+      EXPECT_EQ(text.substr(0, bracket), at) << text;
+      const int port = std::stoi(text.substr(bracket + 1));
+      if (at != c["source"].get<std::string>()) {
+        const auto entry = lftPort.find({at, c["destination"].get<std::string>()});
+        ASSERT_NE(entry, lftPort.end()) << at << " -> " << c["destination"];
+        EXPECT_EQ(entry->second, port) << text;
+      }
+      at = text.substr(arrow + 4, text.rfind('[') - arrow - 4);
+      ++hops;
+    }
+    EXPECT_EQ(at, c["destination"].get<std::string>());
+  }
+  EXPECT_GT(hops, 0u);
+  std::remove(net.c_str());
   std::remove(lft.c_str());
   std::remove(paths.c_str());
 }

@@ -2,7 +2,9 @@
 // checked on the generated Network (following cables), not on the label arithmetic.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <set>
 #include <vector>
 
 #include "core/random.h"
@@ -194,6 +196,45 @@ TEST(DingTheorem2, HoldsForMNotW) {
           return at;
         };
         ASSERT_EQ(climbFrom(sigma0), climbFrom(delta0)) << l << m << w << " " << sigma0 << "->" << delta0;
+      }
+    }
+  }
+}
+
+// The ancestor level (circuit_fabric.h): 0 for a terminal and itself, otherwise the fewest
+// upward hops after which the two terminals' climbs reach a common switch — recounted here by
+// following up channels (to a higher XGFT level) through the network, every pair of FT(2, 4)
+// and FT(3, 2).
+TEST(CircuitFabric, AncestorLevelIsWhereTheTwoClimbsFirstMeet) {
+  for (const Network& net : {makeFatTreeFt(2, 4, 4), makeFatTreeFt(3, 2, 2)}) {
+    const CircuitFabric fabric(net);
+    const XgftLabels& labels = *net.xgft();
+    const std::uint32_t n = static_cast<std::uint32_t>(net.terminalCount());
+    // reach[t][k]: the nodes k upward hops above terminal t.
+    std::vector<std::vector<std::set<std::size_t>>> reach(n);
+    for (std::uint32_t t = 0; t < n; ++t) {
+      reach[t].push_back({net.terminalNode(t).index()});
+      for (std::size_t k = 1; k <= fabric.levels(); ++k) {
+        std::set<std::size_t> above;
+        for (std::size_t node : reach[t].back()) {
+          for (PortNumber p = 1; p <= net.portCount(NodeId::fromIndex(node)); ++p) {
+            const ChannelId c = net.channelAt(NodeId::fromIndex(node), p);
+            if (!c.valid()) continue;
+            const NodeId next = net.target(c);
+            if (labels.level[next.index()] == labels.level[node] + 1) above.insert(next.index());
+          }
+        }
+        reach[t].push_back(above);
+      }
+    }
+    for (std::uint32_t s = 0; s < n; ++s) {
+      for (std::uint32_t d = 0; d < n; ++d) {
+        std::uint32_t meet = 0;
+        while (std::none_of(reach[s][meet].begin(), reach[s][meet].end(),
+                            [&](std::size_t node) { return reach[d][meet].contains(node); })) {
+          ++meet;
+        }
+        ASSERT_EQ(fabric.ancestorLevel(s, d), meet) << s << " -> " << d;
       }
     }
   }

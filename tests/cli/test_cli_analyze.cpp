@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli_text.h"
+#include "net_file.h"
 #include "test_support.h"
 
 using routelab::test::fixturesDir;
@@ -89,21 +90,8 @@ TEST(CliAnalyze, PatternLoadsAndCsvExport) {
   const std::string net = "/tmp/routelab-cli-analyze-loads.net";
   ASSERT_EQ(runRoutelab("topo gft2:n=4,m=2,r=4 --export net " + net).exitCode, 0);
   std::set<std::string> cables;
-  {
-    std::ifstream file(net);
-    std::string node;
-    for (std::string text; std::getline(file, text);) {
-      if (text.starts_with("Hca") || text.starts_with("Switch")) {
-        const std::size_t open = text.find('"');
-        node = text.substr(open + 1, text.find('"', open + 1) - open - 1);
-      } else if (text.starts_with("[")) {
-        const std::size_t close = text.find(']'), peerOpen = text.find('"'), peerClose = text.find('"', peerOpen + 1);
-        const std::string port = text.substr(1, close - 1);
-        const std::string peer = text.substr(peerOpen + 1, peerClose - peerOpen - 1);
-        const std::string peerPort = text.substr(peerClose + 2, text.find(']', peerClose) - peerClose - 2);
-        cables.insert(node + "," + port + "," + peer + "," + peerPort);
-      }
-    }
+  for (const auto& p : routelab::test::readNetFile(net).ports) {
+    cables.insert(p.node + "," + p.port + "," + p.peer + "," + p.peerPort);
   }
   EXPECT_EQ(cables.size(), 2u * (16 + 8));
   std::ifstream again(csv);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli_text.h"
+#include "net_file.h"
 #include "test_support.h"
 
 using routelab::test::runRoutelab;
@@ -122,17 +123,8 @@ TEST(CliSchedule, ExportsLftAndPaths) {
   const std::string net = testing::TempDir() + "schedule_fabric.net";
   ASSERT_EQ(runRoutelab("topo ft:l=2,m=4,w=4 --export net " + net).exitCode, 0);
   std::set<std::string> cables;
-  {
-    std::istringstream file(readAll(net));
-    std::string node;
-    for (std::string line; std::getline(file, line);) {
-      const std::size_t open = line.find('"'), close = line.find('"', open + 1);
-      if (line.starts_with("Hca") || line.starts_with("Switch")) node = line.substr(open + 1, close - open - 1);
-      if (!line.starts_with("[")) continue;
-      cables.insert(node + "[" + line.substr(1, line.find(']') - 1) + "] -> " +
-                    line.substr(open + 1, close - open - 1) + "[" +
-                    line.substr(close + 2, line.find(']', close) - close - 2) + "]");
-    }
+  for (const auto& p : routelab::test::readNetFile(net).ports) {
+    cables.insert(p.node + "[" + p.port + "] -> " + p.peer + "[" + p.peerPort + "]");
   }
   std::map<std::pair<std::string, std::string>, int> lftPort;  // (switch, destination) -> port
   {

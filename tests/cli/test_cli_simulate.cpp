@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli_text.h"
+#include "net_file.h"
 #include "test_support.h"
 
 using routelab::test::runRoutelab;
@@ -136,22 +137,10 @@ TEST(CliSimulate, ExportedUtilizationAndTraceAreTheRunsOwn) {
   ASSERT_EQ(run.exitCode, 0) << run.err;
   const auto j = nlohmann::json::parse(run.out);
   ASSERT_EQ(runRoutelab("topo kary-ntree:k=2,n=3 --export net " + net).exitCode, 0);
+  const routelab::test::NetFile fabric = routelab::test::readNetFile(net);
+  const std::set<std::string>& terminals = fabric.terminals;
   std::set<std::pair<std::string, std::string>> cables;
-  std::set<std::string> terminals;
-  {
-    std::ifstream file(net);
-    std::string node;
-    for (std::string text; std::getline(file, text);) {
-      if (text.starts_with("Hca") || text.starts_with("Switch")) {
-        const std::size_t open = text.find('"');
-        node = text.substr(open + 1, text.find('"', open + 1) - open - 1);
-        if (text.starts_with("Hca")) terminals.insert(node);
-      } else if (text.starts_with("[")) {
-        const std::size_t open = text.find('"');
-        cables.emplace(node, text.substr(open + 1, text.find('"', open + 1) - open - 1));
-      }
-    }
-  }
+  for (const auto& p : fabric.ports) cables.emplace(p.node, p.peer);
   ASSERT_EQ(terminals.size(), 8u);
   std::ifstream in(csv);
   std::string line;

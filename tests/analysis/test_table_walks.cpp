@@ -15,9 +15,9 @@
 #include "analysis/stages.h"
 #include "analysis/table_walks.h"
 #include "core/errors.h"
+#include "engines/fabrics.h"
 #include "engines/registry.h"
 #include "fabric/fabric.h"
-#include "graph/builder.h"
 #include "traffic/pattern.h"
 
 namespace routelab {
@@ -69,13 +69,7 @@ TEST(TableWalks, ShiftLoadsEqualPatternLoadsAndStageCounts) {
 // A walked pair is refused when either end has no address, the message naming that end
 // (analysis/paths.h routePair): a table walk never reads the missing block as another's.
 TEST(TableWalks, APairWithAnEndWithoutAddressIsRefusedNamingThatEnd) {
-  NetworkBuilder b;
-  const NodeId s0 = b.addSwitch("s0", 4), s1 = b.addSwitch("s1", 4);
-  const NodeId t0 = b.addTerminal("t0"), t1 = b.addTerminal("t1");
-  b.connect(t0, 1, s0, 1);
-  b.connect(t1, 1, s1, 1);
-  b.connect(s0, 2, s1, 2);
-  const Network net = b.build();
+  const Network net = test::twoSwitches();  // t0 on s0, t1 on s1
   RoutingResult r;
   r.engine = "partial";
   r.addresses = AddressMap::fromBlocks(net, {{net.terminalNode(0), 1}}, {});  // t1 has no address

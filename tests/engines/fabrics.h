@@ -15,6 +15,17 @@
 
 namespace routelab::test {
 
+/// Two 4-port switches s0 - s1 (port 2 each), terminal t0 on s0 and t1 on s1 (port 1).
+inline Network twoSwitches() {
+  NetworkBuilder b;
+  const NodeId s0 = b.addSwitch("s0", 4), s1 = b.addSwitch("s1", 4);
+  const NodeId t0 = b.addTerminal("t0"), t1 = b.addTerminal("t1");
+  b.connect(t0, 1, s0, 1);
+  b.connect(t1, 1, s1, 1);
+  b.connect(s0, 2, s1, 2);
+  return b.build();
+}
+
 /// A connected random irregular fabric: a random spanning tree plus random extra links
 /// (no parallel links), `terminals` terminals per switch, `radix` ports per switch.
 inline Network randomFabric(std::uint32_t switches, std::uint32_t links, std::uint64_t seed,

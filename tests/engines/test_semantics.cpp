@@ -30,6 +30,7 @@
 #include "topology/xgft.h"
 
 using namespace routelab;
+using routelab::test::twoSwitches;
 
 namespace {
 
@@ -162,16 +163,6 @@ RoutingResult twoSwitchRouting(const Network& net, std::size_t layers) {
     }
   }
   return r;
-}
-
-Network twoSwitches() {
-  NetworkBuilder b;
-  const NodeId s0 = b.addSwitch("s0", 4), s1 = b.addSwitch("s1", 4);
-  const NodeId t0 = b.addTerminal("t0"), t1 = b.addTerminal("t1");
-  b.connect(t0, 1, s0, 1);
-  b.connect(t1, 1, s1, 1);
-  b.connect(s0, 2, s1, 2);
-  return b.build();
 }
 
 }  // namespace
